@@ -1,0 +1,25 @@
+//! Errors of the kernels crate. Scoring itself is infallible once a
+//! configuration has been validated; errors come from bad options and from
+//! inputs a reference implementation also rejects.
+
+/// An error raised by a metric configuration or input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MetricError {
+    /// An option string or value that cannot be used.
+    #[error("invalid {metric} option: {reason}")]
+    InvalidOption {
+        /// Metric whose options were being parsed.
+        metric: &'static str,
+        /// What is wrong, naming the offending key or value.
+        reason: String,
+    },
+    /// An input the reference implementation rejects too (for example an
+    /// empty reference in the seed-style TER).
+    #[error("invalid input for {metric}: {reason}")]
+    InvalidInput {
+        /// Metric being computed.
+        metric: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}

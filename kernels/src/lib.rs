@@ -1,0 +1,18 @@
+//! mteval-kernels: machine-translation metrics in pure Rust, with exact parity
+//! with their reference implementations (see each module's header for the
+//! implementation and version it matches). No Arrow, no DataFusion: the UDF
+//! crate adapts these functions to SQL.
+//!
+//! Adding a metric: a module with a `XConfig` whose `parse` reads the
+//! signature-syntax options, summable statistics, a `score` from statistics,
+//! a `signature`, and unit tests; then a UDF file in `mteval-udfs`.
+
+pub mod error;
+pub mod signature;
+pub mod ter;
+pub mod text;
+pub mod tokenize;
+
+pub use error::MetricError;
+pub use signature::{IMPL_VERSION, NRefs, Signature};
+pub use ter::{Ter, TerConfig, TerSegment, TerStats};

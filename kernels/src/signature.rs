@@ -1,0 +1,143 @@
+//! Reproducibility signatures, `key:value|key:value|...` as sacrebleu prints
+//! them. The same grammar is the options language of every metric, so a
+//! printed signature can be pasted back as options (keys that only describe
+//! the data or the versions, `nrefs`, `version`, `impl`, are accepted and ignored).
+
+use std::fmt;
+
+use crate::MetricError;
+
+/// Version of this implementation, appended to every signature as `impl:mteval-X`.
+pub const IMPL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// How many references each segment had (sacrebleu prints `var` when it varies).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum NRefs {
+    /// Every segment had this many references.
+    Fixed(usize),
+    /// The number varied between segments.
+    #[default]
+    Var,
+}
+
+impl NRefs {
+    /// Combines the reference count of one more segment into a running value.
+    #[must_use]
+    pub fn observe(acc: Option<Self>, n: usize) -> Option<Self> {
+        Some(match acc {
+            None => Self::Fixed(n),
+            Some(Self::Fixed(k)) if k == n => Self::Fixed(k),
+            Some(_) => Self::Var,
+        })
+    }
+}
+
+impl fmt::Display for NRefs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Fixed(k) => write!(f, "{k}"),
+            Self::Var => f.write_str("var"),
+        }
+    }
+}
+
+/// An ordered list of signature entries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signature {
+    /// `(key, value)` pairs in print order.
+    pub entries: Vec<(String, String)>,
+}
+
+impl Signature {
+    /// Appends one entry.
+    pub fn push(&mut self, key: &str, value: impl fmt::Display) {
+        self.entries.push((key.to_owned(), value.to_string()));
+    }
+
+    /// Value of `key`, if present.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (k, v)) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str("|")?;
+            }
+            write!(f, "{k}:{v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Splits an options string (`"case:mixed|norm:yes"`, also `,`-separated and
+/// with surrounding spaces) into `(key, value)` pairs. Empty input gives no pairs.
+///
+/// # Errors
+/// An entry without `:` or with an empty key is reported with the entry.
+pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, String)>, MetricError> {
+    let mut out = Vec::new();
+    for part in s.split(['|', ',']) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let Some((k, v)) = part.split_once(':') else {
+            return Err(MetricError::InvalidOption {
+                metric,
+                reason: format!("'{part}' is not of the form key:value (e.g. 'case:mixed|norm:yes')"),
+            });
+        };
+        let k = k.trim().to_ascii_lowercase();
+        if k.is_empty() {
+            return Err(MetricError::InvalidOption { metric, reason: format!("empty key in '{part}'") });
+        }
+        out.push((k, v.trim().to_owned()));
+    }
+    Ok(out)
+}
+
+/// Parses a `yes`/`no` option value (also `true`/`false`, `1`/`0`).
+///
+/// # Errors
+/// Any other value.
+pub fn parse_bool(metric: &'static str, key: &str, v: &str) -> Result<bool, MetricError> {
+    match v.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" | "on" => Ok(true),
+        "no" | "false" | "0" | "off" => Ok(false),
+        _ => Err(MetricError::InvalidOption { metric, reason: format!("{key}:{v}: expected yes or no") }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_and_parse_round_trip() {
+        let mut s = Signature::default();
+        s.push("nrefs", NRefs::Fixed(2));
+        s.push("case", "lc");
+        let text = s.to_string();
+        assert_eq!(text, "nrefs:2|case:lc");
+        let back = parse_options("TER", &text).unwrap();
+        assert_eq!(back, s.entries);
+    }
+
+    #[test]
+    fn parse_rejects_garbage() {
+        assert!(parse_options("TER", "case").is_err());
+        assert!(parse_options("TER", ":x").is_err());
+        assert!(parse_options("TER", " ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn nrefs_observe() {
+        let a = NRefs::observe(None, 2);
+        assert_eq!(a, Some(NRefs::Fixed(2)));
+        assert_eq!(NRefs::observe(a, 1), Some(NRefs::Var));
+    }
+}

@@ -1,0 +1,416 @@
+//! Translation Edit Rate, exactly as sacrebleu 2.6.0 computes it.
+//!
+//! * Definition: Snover et al. (2006), "A Study of Translation Edit Rate with
+//!   Targeted Human Annotation"; shifts of word blocks cost one edit.
+//! * Reference implementation matched: sacrebleu 2.6.0 `TER` (`lib_ter.py`,
+//!   `tokenizer_ter.py`), option for option, including its band, its
+//!   1000-candidate budget and its empty-input rules (metrics_spec.md §1).
+//! * Multiple references: the fewest edits over the references, normalised by
+//!   the *average* reference length. Corpus score: Σ edits / Σ average lengths.
+//! * Scale: 100 × edits / length (can exceed 100). 100 for an empty reference
+//!   with a non-empty hypothesis, 0 when both are empty.
+//! * Signature: `nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-X`.
+//! * Option `algo:seed` switches to the seed's greedy TER (§2.1): fraction
+//!   scale, no band, no budget, and an empty reference is an error.
+
+mod beam;
+mod seed;
+mod shift;
+
+use std::collections::HashMap;
+
+pub use beam::Op;
+pub use shift::perform_shift;
+
+use crate::signature::{NRefs, Signature, parse_bool, parse_options};
+use crate::tokenize::TercomTokenizer;
+use crate::{IMPL_VERSION, MetricError};
+
+/// The sacrebleu version whose TER this module reproduces.
+pub const SACREBLEU_VERSION: &str = "2.6.0";
+
+/// Which TER algorithm to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TerAlgo {
+    /// sacrebleu 2.6.0 (default).
+    #[default]
+    Sacrebleu,
+    /// The seed's greedy TER (fraction scale).
+    Seed,
+}
+
+/// TER options (sacrebleu's `TER(...)` arguments plus the algorithm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TerConfig {
+    /// Tokenizer options.
+    pub tokenizer: TercomTokenizer,
+    /// Algorithm.
+    pub algo: TerAlgo,
+}
+
+const METRIC: &str = "TER";
+
+impl TerConfig {
+    /// Parses options in signature syntax, e.g. `"case:mixed|norm:yes|punct:no|asian:yes"`.
+    ///
+    /// Keys: `case` (`lc`|`mixed`), `norm` (`yes`|`no`), `punct` (`yes` keeps
+    /// punctuation, `no` removes it), `asian` (`yes`|`no`), `algo`
+    /// (`sacrebleu`|`seed`); `tok` must be `tercom`; `nrefs`, `version`, `impl`
+    /// are accepted and ignored so a printed signature can be pasted back.
+    ///
+    /// # Errors
+    /// Unknown keys or values, naming them.
+    pub fn parse(options: &str) -> Result<Self, MetricError> {
+        let mut cfg = Self::default();
+        for (k, v) in parse_options(METRIC, options)? {
+            let t = &mut cfg.tokenizer;
+            match k.as_str() {
+                "case" => {
+                    t.case_sensitive = match v.as_str() {
+                        "lc" => false,
+                        "mixed" => true,
+                        _ => return Err(bad(&k, &v, "lc or mixed")),
+                    }
+                }
+                "norm" => t.normalized = parse_bool(METRIC, &k, &v)?,
+                "punct" => t.no_punct = !parse_bool(METRIC, &k, &v)?,
+                "asian" => t.asian_support = parse_bool(METRIC, &k, &v)?,
+                "tok" if v == "tercom" => {}
+                "tok" => return Err(bad(&k, &v, "tercom")),
+                "algo" => {
+                    cfg.algo = match v.as_str() {
+                        "sacrebleu" => TerAlgo::Sacrebleu,
+                        "seed" => TerAlgo::Seed,
+                        _ => return Err(bad(&k, &v, "sacrebleu or seed")),
+                    }
+                }
+                "nrefs" | "version" | "impl" => {}
+                _ => {
+                    return Err(MetricError::InvalidOption {
+                        metric: METRIC,
+                        reason: format!("unknown key '{k}' (known: case, norm, punct, asian, tok, algo, nrefs, version, impl)"),
+                    });
+                }
+            }
+        }
+        Ok(cfg)
+    }
+
+    /// The reproducibility signature for `nrefs` references.
+    #[must_use]
+    pub fn signature(&self, nrefs: NRefs) -> Signature {
+        let yn = |b: bool| if b { "yes" } else { "no" };
+        let t = &self.tokenizer;
+        let mut s = Signature::default();
+        s.push("nrefs", nrefs);
+        s.push("case", if t.case_sensitive { "mixed" } else { "lc" });
+        s.push("tok", "tercom");
+        s.push("norm", yn(t.normalized));
+        s.push("punct", yn(!t.no_punct));
+        s.push("asian", yn(t.asian_support));
+        if self.algo == TerAlgo::Seed {
+            s.push("algo", "seed");
+        }
+        s.push("version", SACREBLEU_VERSION);
+        s.push("impl", format_args!("mteval-{IMPL_VERSION}"));
+        s
+    }
+}
+
+fn bad(k: &str, v: &str, expected: &str) -> MetricError {
+    MetricError::InvalidOption { metric: METRIC, reason: format!("{k}:{v}: expected {expected}") }
+}
+
+/// Statistics of one segment against its best reference.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TerSegment {
+    /// Edits (shifts included) against the best reference.
+    pub num_edits: u32,
+    /// Shifts against the best reference.
+    pub num_shifts: u32,
+    /// Average reference length in words.
+    pub ref_len: f64,
+    /// Index of the best reference (first one on ties).
+    pub best_ref: usize,
+}
+
+/// Summable corpus statistics (a sufficient statistic for the corpus score).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TerStats {
+    /// Σ edits.
+    pub num_edits: u64,
+    /// Σ average reference lengths.
+    pub ref_len: f64,
+    /// Σ shifts (informational).
+    pub num_shifts: u64,
+    /// Number of segments.
+    pub segments: u64,
+}
+
+impl TerStats {
+    /// Adds one segment.
+    pub fn add(&mut self, s: &TerSegment) {
+        self.num_edits += u64::from(s.num_edits);
+        self.ref_len += s.ref_len;
+        self.num_shifts += u64::from(s.num_shifts);
+        self.segments += 1;
+    }
+
+    /// Merges another partial state.
+    pub fn merge(&mut self, o: &Self) {
+        self.num_edits += o.num_edits;
+        self.ref_len += o.ref_len;
+        self.num_shifts += o.num_shifts;
+        self.segments += o.segments;
+    }
+}
+
+impl From<&TerSegment> for TerStats {
+    fn from(s: &TerSegment) -> Self {
+        let mut t = Self::default();
+        t.add(s);
+        t
+    }
+}
+
+/// A configured TER metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Ter {
+    /// Options.
+    pub config: TerConfig,
+}
+
+/// Interns words to dense ids for one segment.
+#[derive(Default)]
+struct Interner<'a> {
+    map: HashMap<&'a str, u32>,
+}
+
+impl<'a> Interner<'a> {
+    fn ids(&mut self, words: &'a [String]) -> Vec<u32> {
+        words
+            .iter()
+            .map(|w| {
+                #[allow(clippy::cast_possible_truncation)]
+                let next = self.map.len() as u32;
+                *self.map.entry(w.as_str()).or_insert(next)
+            })
+            .collect()
+    }
+}
+
+/// Per-hypothesis-word and per-reference-word alignment labels of the final
+/// (shifted) hypothesis, tercom style: `=` kept, `S` substituted, `I`
+/// inserted (hypothesis word with no reference word), `D` deleted (reference
+/// word missing from the hypothesis); `>` marks a hypothesis word that was
+/// moved by a shift.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TerAlignment {
+    /// Space-separated labels in the order of the shifted hypothesis aligned to the reference.
+    pub ops: String,
+    /// The shifted hypothesis words, space-separated.
+    pub shifted_hyp: String,
+}
+
+impl Ter {
+    /// TER with options parsed from `options` (see [`TerConfig::parse`]).
+    ///
+    /// # Errors
+    /// Invalid options.
+    pub fn from_options(options: &str) -> Result<Self, MetricError> {
+        Ok(Self { config: TerConfig::parse(options)? })
+    }
+
+    /// The words a string is scored on.
+    #[must_use]
+    pub fn tokenize(&self, s: &str) -> Vec<String> {
+        self.config.tokenizer.words(s)
+    }
+
+    /// Statistics of `hyp` against `refs`; `None` when `refs` is empty
+    /// (sacrebleu divides by zero there; callers treat it as NULL).
+    ///
+    /// # Errors
+    /// Only for `algo:seed` with an empty (tokenized) reference, which the
+    /// seed rejects.
+    pub fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<TerSegment>, MetricError> {
+        if refs.is_empty() {
+            return Ok(None);
+        }
+        let hw = self.tokenize(hyp);
+        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize(r)).collect();
+        self.segment_words(&hw, &rws).map(Some)
+    }
+
+    /// [`Self::segment`] on already tokenized words (non-empty `refs`).
+    ///
+    /// # Errors
+    /// As [`Self::segment`].
+    pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
+        let mut interner = Interner::default();
+        let h = interner.ids(hyp);
+        let mut best: Option<(u32, u32, usize)> = None;
+        let mut sum_len = 0usize;
+        for (k, r) in refs.iter().enumerate() {
+            let r = interner.ids(r);
+            sum_len += r.len();
+            let (edits, shifts) = match self.config.algo {
+                TerAlgo::Sacrebleu => {
+                    let res = shift::ter_pair(&h, &r);
+                    (res.edits, res.shifts)
+                }
+                TerAlgo::Seed => {
+                    if r.is_empty() {
+                        return Err(MetricError::InvalidInput {
+                            metric: METRIC,
+                            reason: "algo:seed rejects an empty reference".into(),
+                        });
+                    }
+                    let (e, s) = seed::seed_ter_pair(&h, &r);
+                    (e + s, s)
+                }
+            };
+            if best.is_none_or(|(b, _, _)| edits < b) {
+                best = Some((edits, shifts, k));
+            }
+        }
+        let (num_edits, num_shifts, best_ref) = best.unwrap_or((0, 0, 0));
+        #[allow(clippy::cast_precision_loss)]
+        let ref_len = sum_len as f64 / refs.len() as f64;
+        Ok(TerSegment { num_edits, num_shifts, ref_len, best_ref })
+    }
+
+    /// Score from (summed) statistics, on sacrebleu's scale (fraction for `algo:seed`).
+    #[must_use]
+    pub fn score(&self, stats: &TerStats) -> f64 {
+        #[allow(clippy::cast_precision_loss)]
+        let edits = stats.num_edits as f64;
+        let frac = if stats.ref_len > 0.0 {
+            edits / stats.ref_len
+        } else if stats.num_edits > 0 {
+            1.0
+        } else {
+            0.0
+        };
+        match self.config.algo {
+            TerAlgo::Sacrebleu => 100.0 * frac,
+            TerAlgo::Seed => frac,
+        }
+    }
+
+    /// Sentence score of one segment.
+    #[must_use]
+    pub fn sentence_score(&self, seg: &TerSegment) -> f64 {
+        self.score(&TerStats::from(seg))
+    }
+
+    /// The final alignment of `hyp` against its best reference (sacrebleu algorithm).
+    #[must_use]
+    pub fn alignment(&self, hyp: &str, refs: &[&str]) -> Option<TerAlignment> {
+        if refs.is_empty() {
+            return None;
+        }
+        let hw = self.tokenize(hyp);
+        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize(r)).collect();
+        let mut interner = Interner::default();
+        let h = interner.ids(&hw);
+        let mut best: Option<(u32, Vec<u32>, shift::PairResult)> = None;
+        for r in &rws {
+            let r = interner.ids(r);
+            let res = shift::ter_pair(&h, &r);
+            if best.as_ref().is_none_or(|(e, _, _)| res.edits < *e) {
+                best = Some((res.edits, r, res));
+            }
+        }
+        let (_, r, res) = best?;
+        let trace = shift::final_trace(&h, &r, &res.order);
+        let mut ops = Vec::with_capacity(trace.len());
+        let mut pos_h = 0usize;
+        for op in trace {
+            let label = match op {
+                Op::Nop => "=",
+                Op::Sub => "S",
+                Op::Del => "I",
+                Op::Ins => "D",
+                Op::Undef => "?",
+            };
+            let moved = matches!(op, Op::Nop | Op::Sub | Op::Del) && {
+                let m = res.shifted[res.order[pos_h] as usize];
+                pos_h += 1;
+                m
+            };
+            ops.push(if moved { format!(">{label}") } else { label.to_owned() });
+        }
+        let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize].as_str()).collect();
+        Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" ") })
+    }
+
+    /// Corpus statistics of parallel `hyps` and per-segment `refs`.
+    ///
+    /// # Errors
+    /// As [`Self::segment`].
+    pub fn corpus(&self, hyps: &[&str], refs: &[Vec<&str>]) -> Result<TerStats, MetricError> {
+        let mut st = TerStats::default();
+        for (h, r) in hyps.iter().zip(refs) {
+            if let Some(seg) = self.segment(h, r)? {
+                st.add(&seg);
+            }
+        }
+        Ok(st)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(t: &Ter, h: &str, r: &[&str]) -> (f64, u32, f64) {
+        let s = t.segment(h, r).unwrap().unwrap();
+        (t.sentence_score(&s), s.num_edits, s.ref_len)
+    }
+
+    #[test]
+    fn empty_rules() {
+        let t = Ter::default();
+        assert_eq!(sent(&t, "", &[""]), (0.0, 0, 0.0));
+        assert_eq!(sent(&t, "a b", &[""]), (100.0, 2, 0.0));
+        assert_eq!(sent(&t, "", &["a b c"]), (100.0, 3, 3.0));
+        assert!(t.segment("a", &[]).unwrap().is_none());
+    }
+
+    #[test]
+    fn multi_reference_min_edits_avg_length() {
+        let t = Ter::default();
+        let (score, e, l) = sent(&t, "a b c", &["a b c d e f g h", "a b"]);
+        assert_eq!(e, 1);
+        assert!((l - 5.0).abs() < 1e-12);
+        assert!((score - 20.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn options_round_trip_through_signature() {
+        let t = Ter::from_options("case:mixed|norm:yes|punct:no|asian:yes").unwrap();
+        let sig = t.config.signature(NRefs::Fixed(1)).to_string();
+        assert!(sig.starts_with("nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:2.6.0|impl:mteval-"));
+        assert_eq!(Ter::from_options(&sig).unwrap(), t);
+        assert!(Ter::from_options("case:upper").is_err());
+        assert!(Ter::from_options("colour:red").is_err());
+    }
+
+    #[test]
+    fn alignment_labels() {
+        let t = Ter::default();
+        let a = t.alignment("c d e a b x", &["a b c d e"]).unwrap();
+        assert_eq!(a.shifted_hyp, "a b c d e x");
+        assert_eq!(a.ops, ">= >= = = = I");
+    }
+
+    #[test]
+    fn seed_variant_is_fraction_and_rejects_empty_ref() {
+        let t = Ter::from_options("algo:seed").unwrap();
+        let (s, e, _) = sent(&t, "b a c", &["a b c"]);
+        assert_eq!(e, 1);
+        assert!((s - 1.0 / 3.0).abs() < 1e-15);
+        assert!(t.segment("a", &[""]).is_err());
+    }
+}

@@ -1,0 +1,5 @@
+//! Tokenizers used by the metrics.
+
+pub mod tercom;
+
+pub use tercom::TercomTokenizer;

@@ -1,0 +1,210 @@
+//! The tercom tokenizer exactly as sacrebleu 2.6.0 implements it
+//! (`sacrebleu/tokenizers/tokenizer_ter.py`, metrics_spec.md §1.2).
+//!
+//! Quirks reproduced on purpose:
+//! * `\n-` (not tercom's `-\n`) is removed when normalising;
+//! * the `'s$` rule never fires (the string is wrapped in spaces first);
+//! * period/comma splitting is a left-to-right, non-overlapping scan, so in
+//!   `a..b` only the first period is split off by the "not preceded by a digit" rule;
+//! * the kana-splitting rules are dead code in sacrebleu and are not applied;
+//! * `asian_support` alone (without `normalized` or `no_punct`) changes nothing.
+//!
+//! The tokenizer returns the word list; sacrebleu's string output is these
+//! words joined by single spaces.
+
+use crate::text::{py_lower, py_rstrip, py_split};
+
+/// Options of the tercom tokenizer (sacrebleu `TER(...)` keyword arguments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TercomTokenizer {
+    /// Keep case (`case:mixed`); the default lower-cases.
+    pub case_sensitive: bool,
+    /// Apply tercom's normalisation (punctuation splitting, XML entities...).
+    pub normalized: bool,
+    /// Remove punctuation.
+    pub no_punct: bool,
+    /// Asian-language character splitting and punctuation (with `normalized`/`no_punct`).
+    pub asian_support: bool,
+}
+
+/// `[{-~[-\` -&(-+:-@/]`: the punctuation class that normalisation pads with spaces.
+const fn is_western_punct(c: char) -> bool {
+    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
+}
+
+const fn is_cjk_split(c: char) -> bool {
+    matches!(
+        c,
+        '\u{4e00}'..='\u{9fff}'
+            | '\u{3400}'..='\u{4dbf}'
+            | '\u{31c0}'..='\u{31ef}'
+            | '\u{2e80}'..='\u{2eff}'
+            | '\u{3300}'..='\u{33ff}'
+            | '\u{f900}'..='\u{faff}'
+            | '\u{fe30}'..='\u{fe4f}'
+            // sacrebleu's comment says 3200-32FF but the class runs to 3F22.
+            | '\u{3200}'..='\u{3f22}'
+    )
+}
+
+const fn is_asian_punct(c: char) -> bool {
+    matches!(
+        c,
+        '\u{3001}' | '\u{3002}' | '\u{3008}'..='\u{3011}' | '\u{3014}'..='\u{301f}' | '\u{ff61}'..='\u{ff65}' | '\u{30fb}'
+    )
+}
+
+const fn is_full_width_punct(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ff0e}' | '\u{ff0c}' | '\u{ff1f}' | '\u{ff1a}' | '\u{ff1b}' | '\u{ff01}' | '\u{ff02}' | '\u{ff08}' | '\u{ff09}'
+    )
+}
+
+const fn is_basic_punct(c: char) -> bool {
+    matches!(c, '.' | ',' | '?' | ':' | ';' | '!' | '"' | '(' | ')')
+}
+
+fn pad_chars(s: &str, pred: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if pred(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Emulates `re.sub(r"(A)(B)", repl, s)` for two single-character classes:
+/// leftmost, non-overlapping, scanning resumes after each match.
+fn sub_pair(s: &str, first: impl Fn(char) -> bool, second: impl Fn(char) -> bool, emit: impl Fn(&mut String, char, char)) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut i = 0;
+    while i < chars.len() {
+        if i + 1 < chars.len() && first(chars[i]) && second(chars[i + 1]) {
+            emit(&mut out, chars[i], chars[i + 1]);
+            i += 2;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn normalize_general_and_western(s: &str) -> String {
+    let s = s.replace("\n-", "").replace('\n', " ");
+    let s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
+    let s = format!(" {s} ");
+    let s = pad_chars(&s, is_western_punct);
+    // Possessives; the `'s$` rule cannot match after the padding above.
+    let s = s.replace("'s ", " 's ");
+    let is_digit = |c: char| c.is_ascii_digit();
+    let is_pc = |c: char| c == '.' || c == ',';
+    // ([^0-9])([\.,]) -> "\1 \2 "
+    let s = sub_pair(&s, |c| !is_digit(c), is_pc, |o, a, b| {
+        o.push(a);
+        o.push(' ');
+        o.push(b);
+        o.push(' ');
+    });
+    // ([\.,])([^0-9]) -> " \1 \2"
+    let s = sub_pair(&s, is_pc, |c| !is_digit(c), |o, a, b| {
+        o.push(' ');
+        o.push(a);
+        o.push(' ');
+        o.push(b);
+    });
+    // ([0-9])(-) -> "\1 \2 "
+    sub_pair(&s, is_digit, |c| c == '-', |o, a, b| {
+        o.push(a);
+        o.push(' ');
+        o.push(b);
+        o.push(' ');
+    })
+}
+
+fn normalize_asian(s: &str) -> String {
+    // All the asian rules only pad single characters with spaces; padding a
+    // character twice (it is in two classes) only adds whitespace, which the
+    // final split removes. The kana rules are dead code in sacrebleu.
+    pad_chars(s, |c| is_cjk_split(c) || is_asian_punct(c) || is_full_width_punct(c))
+}
+
+impl TercomTokenizer {
+    /// Tokenizes `s` as sacrebleu's TER `_preprocess_segment` does
+    /// (`tokenizer(s.rstrip())`, then `split()`), returning the words.
+    #[must_use]
+    pub fn words(&self, s: &str) -> Vec<String> {
+        let s = py_rstrip(s);
+        if s.is_empty() {
+            return Vec::new();
+        }
+        let mut s: String = if self.case_sensitive { s.to_owned() } else { py_lower(s) };
+        if self.normalized {
+            s = normalize_general_and_western(&s);
+            if self.asian_support {
+                s = normalize_asian(&s);
+            }
+        }
+        if self.no_punct {
+            s.retain(|c| !is_basic_punct(c) && !(self.asian_support && (is_asian_punct(c) || is_full_width_punct(c))));
+        }
+        py_split(&s).map(str::to_owned).collect()
+    }
+
+    /// The tokenized string, as sacrebleu's tokenizer output after whitespace collapsing.
+    #[must_use]
+    pub fn tokenize(&self, s: &str) -> String {
+        self.words(s).join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm() -> TercomTokenizer {
+        TercomTokenizer { normalized: true, ..Default::default() }
+    }
+
+    #[test]
+    fn possessive_before_period_split() {
+        assert_eq!(norm().tokenize("Jim's."), "jim's .");
+        assert_eq!(norm().tokenize("It's here"), "it 's here");
+    }
+
+    #[test]
+    fn numbers_keep_separators() {
+        assert_eq!(norm().tokenize("costs 1,000.50 in 1990-2000."), "costs 1,000.50 in 1990 - 2000 .");
+    }
+
+    #[test]
+    fn non_overlapping_period_scan() {
+        assert_eq!(norm().tokenize("a..b"), "a . . b");
+    }
+
+    #[test]
+    fn asian_alone_is_noop_and_kana_not_split() {
+        let t = TercomTokenizer { asian_support: true, ..Default::default() };
+        assert_eq!(t.tokenize("我们，好"), "我们，好");
+        let t = TercomTokenizer { asian_support: true, normalized: true, ..Default::default() };
+        assert_eq!(t.tokenize("ひらがなabc東京。"), "ひらがなabc 東 京 。");
+    }
+
+    #[test]
+    fn no_punct_without_normalisation_deletes_in_place() {
+        let t = TercomTokenizer { no_punct: true, ..Default::default() };
+        assert_eq!(t.tokenize("it's a-b, (c)."), "it's a-b c");
+    }
+
+    #[test]
+    fn empty_and_whitespace() {
+        assert!(TercomTokenizer::default().words(" \t\n").is_empty());
+    }
+}

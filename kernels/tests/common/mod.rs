@@ -1,0 +1,114 @@
+//! Loading the shared golden data (`../shared/data`, or `$MTEVAL_SHARED_DIR`).
+//! Shared by the kernels' and the application's integration tests.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+/// The `shared/` directory beside the repository (or `$MTEVAL_SHARED_DIR`).
+pub fn shared_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("MTEVAL_SHARED_DIR") {
+        return PathBuf::from(d);
+    }
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    loop {
+        let cand = dir.join("shared").join("data").join("golden");
+        if cand.is_dir() {
+            return dir.join("shared");
+        }
+        let sib = dir.join("..").join("shared").join("data").join("golden");
+        if sib.is_dir() {
+            return dir.join("..").join("shared");
+        }
+        assert!(dir.pop(), "cannot find shared/data/golden above {}; set MTEVAL_SHARED_DIR", env!("CARGO_MANIFEST_DIR"));
+    }
+}
+
+pub fn read_jsonl(rel: &str) -> Vec<Value> {
+    let p = shared_dir().join(rel);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("reading {}: {e}", p.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("json line")).collect()
+}
+
+pub fn read_json(rel: &str) -> Value {
+    let p = shared_dir().join(rel);
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("reading {}: {e}", p.display())))
+        .expect("json")
+}
+
+/// One WMT row (`wmt/<pair>.jsonl`).
+#[derive(Debug, Clone)]
+pub struct WmtRow {
+    pub pair: String,
+    pub system: String,
+    pub seg_id: i64,
+    pub hyp: String,
+    pub r#ref: String,
+    pub ref2: Option<String>,
+}
+
+pub const PAIRS: [&str; 5] = ["en-de", "de-en", "zh-en", "en-zh", "en-ja"];
+
+/// All WMT rows keyed by (pair, system, seg_id), plus the rows in file order.
+pub fn wmt_rows() -> (HashMap<(String, String, i64), WmtRow>, Vec<WmtRow>) {
+    let mut map = HashMap::new();
+    let mut all = Vec::new();
+    for pair in PAIRS {
+        for v in read_jsonl(&format!("data/wmt/{pair}.jsonl")) {
+            let row = WmtRow {
+                pair: pair.to_owned(),
+                system: v["system"].as_str().unwrap().to_owned(),
+                seg_id: v["seg_id"].as_i64().unwrap(),
+                hyp: v["hyp"].as_str().unwrap().to_owned(),
+                r#ref: v["ref"].as_str().unwrap().to_owned(),
+                ref2: v["ref2"].as_str().map(str::to_owned),
+            };
+            map.insert((row.pair.clone(), row.system.clone(), row.seg_id), row.clone());
+            all.push(row);
+        }
+    }
+    (map, all)
+}
+
+/// TER option strings (mteval syntax) for the golden variant names.
+pub fn ter_variant_options(variant: &str) -> &'static str {
+    match variant {
+        "default" => "",
+        "case_sensitive" => "case:mixed",
+        "normalized" => "norm:yes",
+        "no_punct" => "punct:no",
+        "asian_support" => "asian:yes",
+        "normalized_asian" => "norm:yes|asian:yes",
+        "no_punct_asian" => "punct:no|asian:yes",
+        "all" => "norm:yes|punct:no|asian:yes|case:mixed",
+        _ => panic!("unknown TER variant {variant}"),
+    }
+}
+
+pub const TER_VARIANTS: [&str; 8] =
+    ["default", "case_sensitive", "normalized", "no_punct", "asian_support", "normalized_asian", "no_punct_asian", "all"];
+
+/// sacrebleu keyword options (`{"normalized": true, ...}`) to mteval syntax.
+pub fn ter_options_from_json(o: &Value) -> String {
+    let b = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let mut parts = Vec::new();
+    if b("case_sensitive") {
+        parts.push("case:mixed");
+    }
+    if b("normalized") {
+        parts.push("norm:yes");
+    }
+    if b("no_punct") {
+        parts.push("punct:no");
+    }
+    if b("asian_support") {
+        parts.push("asian:yes");
+    }
+    parts.join("|")
+}
+
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
