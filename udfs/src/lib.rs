@@ -1,1 +1,75 @@
+//! mteval-udfs: DataFusion scalar and aggregate UDFs over mteval's metric
+//! kernels. One file per SQL function; the Arrow plumbing (string layouts,
+//! scalars vs arrays, reference lists, NULLs, literal options) lives in
+//! [`common`].
+//!
+//! ```ignore
+//! let mut ctx = SessionContext::new();
+//! mteval_udfs::register_all(&mut ctx)?;
+//! ctx.sql("SELECT ter(hyp, ref) FROM t").await?;
+//! ```
 
+pub mod common;
+pub mod corpus_ter;
+pub mod mteval_signature;
+pub mod ter;
+pub mod ter_alignment;
+pub mod ter_stats;
+
+use std::sync::Arc;
+
+use datafusion::common::Result;
+use datafusion::execution::FunctionRegistry;
+use datafusion::logical_expr::{AggregateUDF, ScalarUDF};
+
+pub use mteval_kernels as kernels;
+
+/// Every scalar UDF of mteval.
+#[must_use]
+pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
+    vec![
+        Arc::new(ScalarUDF::from(ter::TerUdf::default())),
+        Arc::new(ScalarUDF::from(ter_stats::TerStatsUdf::default())),
+        Arc::new(ScalarUDF::from(ter_alignment::TerAlignmentUdf::default())),
+        Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
+    ]
+}
+
+/// Every aggregate UDF of mteval.
+#[must_use]
+pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
+    vec![Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default()))]
+}
+
+/// Registers every mteval function with `registry` (a `SessionContext` or `SessionState`).
+///
+/// # Errors
+/// When the registry refuses a function.
+pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    for f in scalar_functions() {
+        registry.register_udf(f)?;
+    }
+    for f in aggregate_functions() {
+        registry.register_udaf(f)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn names_are_unique() {
+        let mut seen = HashSet::new();
+        for f in scalar_functions() {
+            assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
+        }
+        for f in aggregate_functions() {
+            assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
+        }
+        assert!(seen.contains("ter") && seen.contains("corpus_ter"));
+    }
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Differential test of mteval's TER against sacrebleu 2.6.0 (through ../shared/oracle).
+
+Builds N random perturbed (hyp, refs) cases from the shared WMT sentences
+(word drops, duplicates, substitutions, block moves near and far, case and
+punctuation changes, odd whitespace, empty strings, CJK, 1-3 references),
+scores them with the oracle and with `mteval sql` for every TER option set,
+and reports every disagreement (integer edits must be equal, scores within 1e-9).
+
+Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--mteval target/release/mteval]
+Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
+"""
+import argparse, json, os, random, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SHARED = os.environ.get("MTEVAL_SHARED_DIR", os.path.join(ROOT, "..", "shared"))
+VARIANTS = {
+    "default": ([], ""),
+    "case_sensitive": (["--case-sensitive"], "case:mixed"),
+    "normalized": (["--normalized"], "norm:yes"),
+    "no_punct": (["--no-punct"], "punct:no"),
+    "asian_support": (["--asian-support"], "asian:yes"),
+    "normalized_asian": (["--normalized", "--asian-support"], "norm:yes|asian:yes"),
+    "no_punct_asian": (["--no-punct", "--asian-support"], "punct:no|asian:yes"),
+    "all": (["--normalized", "--no-punct", "--asian-support", "--case-sensitive"], "norm:yes|punct:no|asian:yes|case:mixed"),
+}
+ODD = ["\t", "\u00a0", "\u001c", "\u3000", "\u200b", "  ", "\n", "\r\n"]
+PUNCT = [".", ",", "!", "?", "'s", "-", "&amp;", "(", ")", "\"", "。", "，", "1,000.5", "1990-2000"]
+
+
+def load_sentences():
+    out = []
+    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"]:
+        with open(os.path.join(SHARED, "data", "wmt", f"{pair}.jsonl"), encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                out.append(r["ref"])
+                out.append(r["hyp"])
+    return [s for s in out if s]
+
+
+def perturb(rng, words, vocab):
+    w = list(words)
+    for _ in range(rng.randint(0, 6)):
+        op = rng.random()
+        if not w:
+            w.append(rng.choice(vocab))
+            continue
+        i = rng.randrange(len(w))
+        if op < 0.15:
+            del w[i]
+        elif op < 0.25:
+            w.insert(i, w[i])
+        elif op < 0.45:
+            w[i] = rng.choice(vocab)
+        elif op < 0.75:
+            L = rng.randint(1, min(12, len(w)))
+            s = rng.randrange(len(w) - L + 1)
+            block = w[s:s + L]
+            del w[s:s + L]
+            t = rng.randint(0, len(w))
+            w[t:t] = block
+        elif op < 0.85:
+            w[i] = w[i].upper() if rng.random() < 0.5 else w[i].capitalize()
+        else:
+            w[i] = w[i] + rng.choice(PUNCT)
+    return w
+
+
+def join(rng, words):
+    if not words:
+        return rng.choice(["", " ", "\t"])
+    out = words[0]
+    for x in words[1:]:
+        out += (rng.choice(ODD) if rng.random() < 0.03 else " ") + x
+    return out
+
+
+def make_cases(n, seed):
+    rng = random.Random(seed)
+    sents = load_sentences()
+    vocab = sorted({w for s in sents[:4000] for w in s.split()})[:3000] + ["東京", "北京", "ひらがな", "カタカナ"]
+    cases = []
+    for k in range(n):
+        base = rng.choice(sents).split()
+        if rng.random() < 0.7:  # mostly short-to-medium, some long
+            s = rng.randrange(max(1, len(base)))
+            base = base[s:s + rng.randint(0, 25)]
+        if rng.random() < 0.1:
+            base = [rng.choice(vocab[:30]) for _ in range(rng.randint(0, 60))]  # repetitive
+        ref = join(rng, base)
+        nrefs = rng.choice([1, 1, 1, 2, 3])
+        refs = [ref] + [join(rng, perturb(rng, base, vocab)) for _ in range(nrefs - 1)]
+        hyp = join(rng, perturb(rng, base, vocab))
+        if rng.random() < 0.02:
+            hyp = ""
+        if rng.random() < 0.02:
+            refs[0] = ""
+        cases.append({"id": k, "hyp": hyp, "refs": refs})
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
+    ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
+    args = ap.parse_args()
+    cases = make_cases(args.n, args.seed)
+    tmp = tempfile.mkdtemp(prefix="mteval-diff-")
+    inp = os.path.join(tmp, "cases.jsonl")
+    with open(inp, "w", encoding="utf-8") as f:
+        for c in cases:
+            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    total = bad = 0
+    for name, (flags, opts) in VARIANTS.items():
+        t0 = time.time()
+        with open(inp, encoding="utf-8") as f:
+            ora = subprocess.run([args.python, os.path.join(SHARED, "oracle", "oracle.py"), "ter", *flags], stdin=f,
+                                 capture_output=True, text=True, check=True).stdout
+        t1 = time.time()
+        expected = {r["id"]: r for r in map(json.loads, ora.splitlines())}
+        q = f"SELECT id, ter_stats(hyp, refs, '{opts}') AS s FROM '{inp}' ORDER BY id"
+        out = subprocess.run([args.mteval, "sql", "-c", q, "--format", "ndjson"], capture_output=True, text=True, check=True).stdout
+        t2 = time.time()
+        got = {r["id"]: r["s"] for r in map(json.loads, out.splitlines())}
+        for c in cases:
+            e, g = expected[c["id"]], got.get(c["id"])
+            total += 1
+            if "error" in e or g is None or e["num_edits"] != g["num_edits"] or abs(e["score"] - g["score"]) > 1e-9 \
+                    or abs(e["ref_length"] - g["ref_len"]) > 1e-9:
+                bad += 1
+                if bad <= 10:
+                    print("MISMATCH", name, json.dumps(c, ensure_ascii=False), "expected", e, "got", g)
+        print(f"{name:18s} {len(cases)} cases  sacrebleu {t1 - t0:6.1f}s  mteval {t2 - t1:5.2f}s")
+    print(f"{total} cases, {bad} mismatches (seed {args.seed})")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

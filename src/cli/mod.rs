@@ -1,0 +1,169 @@
+//! Command-line interface: `mteval sql` and `mteval score`.
+
+mod score;
+mod sql;
+mod text;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+use crate::output::Format;
+
+/// Machine-translation evaluation at corpus scale, as SQL.
+#[derive(Debug, Parser)]
+#[command(name = "mteval", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run SQL with every mteval function registered (a REPL when no -c/-f is given).
+    Sql(SqlArgs),
+    /// Score a table (Parquet/CSV/JSONL) or line-aligned text files.
+    Score(ScoreArgs),
+}
+
+/// Arguments of `mteval sql`.
+#[derive(Debug, clap::Args)]
+pub struct SqlArgs {
+    /// SQL to run (repeatable; each may hold several `;`-separated statements).
+    #[arg(short = 'c', long = "command")]
+    pub commands: Vec<String>,
+    /// SQL files to run (repeatable).
+    #[arg(short = 'f', long = "file")]
+    pub files: Vec<PathBuf>,
+    /// How results are printed.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Write the result of the last statement to this file (.parquet, .csv, .json, .jsonl) instead of printing it.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// Rows per batch.
+    #[arg(long)]
+    pub batch_size: Option<usize>,
+}
+
+/// Arguments of `mteval score`.
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
+    pub input: Option<String>,
+    /// Metrics to compute (repeatable). Known: ter.
+    #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
+    pub metrics: Vec<String>,
+    /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
+    /// or just `OPTIONS` when one metric is given. Repeatable.
+    #[arg(long = "options")]
+    pub options: Vec<String>,
+    /// Hypothesis column.
+    #[arg(long, default_value = "hyp")]
+    pub hyp_col: String,
+    /// Reference column(s); several give multiple references per row (NULLs are skipped).
+    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
+    pub ref_cols: Vec<String>,
+    /// Print the corpus score per value of this column.
+    #[arg(long)]
+    pub group_by: Option<String>,
+    /// Write the input rows with score columns appended (Parquet keeps the signatures in its metadata).
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// Text mode: line-aligned hypothesis file.
+    #[arg(long, conflicts_with = "input")]
+    pub hyp: Option<PathBuf>,
+    /// Text mode: line-aligned reference file (repeat for multiple references).
+    #[arg(long = "ref", requires = "hyp")]
+    pub refs: Vec<PathBuf>,
+    /// Text mode: also print the score of every line.
+    #[arg(long, requires = "hyp")]
+    pub sentence: bool,
+    /// Decimal places of printed scores.
+    #[arg(short = 'w', long, default_value_t = 4)]
+    pub width: usize,
+    /// Rows per batch.
+    #[arg(long, default_value_t = 8192)]
+    pub batch_size: usize,
+}
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// Any failure, with context naming the file, column or row.
+pub fn run(cli: Cli) -> Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    match cli.command {
+        Command::Sql(a) => rt.block_on(sql::run(a)),
+        Command::Score(a) => {
+            if a.hyp.is_some() {
+                text::run(&a)
+            } else {
+                rt.block_on(score::run(a))
+            }
+        }
+    }
+}
+
+/// A metric chosen on the command line with its options.
+#[derive(Debug, Clone)]
+pub enum MetricChoice {
+    /// TER.
+    Ter(mteval_kernels::Ter),
+}
+
+impl MetricChoice {
+    /// Column name of the score.
+    #[must_use]
+    pub fn column(&self) -> &'static str {
+        match self {
+            Self::Ter(_) => "ter",
+        }
+    }
+
+    /// Display name (as sacrebleu prints it).
+    #[must_use]
+    pub fn display(&self) -> &'static str {
+        match self {
+            Self::Ter(_) => "TER",
+        }
+    }
+}
+
+/// Resolves `-m` and `--options` into configured metrics.
+///
+/// # Errors
+/// Unknown metrics, options for a metric not chosen, invalid options.
+pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<MetricChoice>> {
+    let names: Vec<String> = metrics.iter().map(|m| m.to_ascii_lowercase()).collect();
+    let mut per: Vec<(String, String)> = Vec::new();
+    for o in options {
+        match o.split_once('=') {
+            Some((m, opts)) => {
+                let m = m.trim().to_ascii_lowercase();
+                if !names.contains(&m) {
+                    anyhow::bail!("--options '{o}': metric '{m}' is not among the chosen metrics ({})", names.join(", "));
+                }
+                per.push((m, opts.to_owned()));
+            }
+            None if names.len() == 1 => per.push((names[0].clone(), o.clone())),
+            None => anyhow::bail!("--options '{o}': with several metrics write METRIC=OPTIONS"),
+        }
+    }
+    let mut out = Vec::new();
+    for m in &names {
+        let opts: Vec<&str> = per.iter().filter(|(k, _)| k == m).map(|(_, v)| v.as_str()).collect();
+        let opts = opts.join("|");
+        match m.as_str() {
+            "ter" => out.push(MetricChoice::Ter(mteval_kernels::Ter::from_options(&opts)?)),
+            other => anyhow::bail!("unknown metric '{other}' (known: ter)"),
+        }
+    }
+    if out.is_empty() {
+        anyhow::bail!("no metric given (-m ter)");
+    }
+    Ok(out)
+}

@@ -1,0 +1,210 @@
+//! `mteval score INPUT`: stream a table through the metric UDFs, append score
+//! columns, write them atomically, and print corpus scores per group.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, RecordBatch, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, Schema};
+use datafusion::common::Column;
+use datafusion::logical_expr::{Expr, ScalarUDF};
+use datafusion::prelude::lit;
+use futures::StreamExt;
+use indicatif::{ProgressBar, ProgressStyle};
+use mteval_kernels::NRefs;
+use mteval_kernels::ter::TerStats;
+
+use super::{MetricChoice, ScoreArgs, resolve_metrics};
+use crate::output::BatchFileWriter;
+use crate::session::{SessionOptions, new_context, register_input};
+
+const STATS_PREFIX: &str = "__mteval_stats_";
+
+fn ident(name: &str) -> Expr {
+    Expr::Column(Column::new_unqualified(name))
+}
+
+fn is_string_type(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null)
+        || matches!(t, DataType::Dictionary(_, v) if matches!(v.as_ref(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View))
+}
+
+fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_string: bool) -> Result<()> {
+    let Ok(f) = schema.field_with_name(col) else {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
+    };
+    if must_be_string && !is_string_type(f.data_type()) {
+        bail!("{input}: {role} column '{col}' has type {}, expected a string", f.data_type());
+    }
+    Ok(())
+}
+
+/// Corpus statistics of one group, per metric.
+#[derive(Debug, Clone, Default)]
+struct GroupStats {
+    ter: TerStats,
+    nrefs: Option<NRefs>,
+}
+
+pub(super) async fn run(a: ScoreArgs) -> Result<()> {
+    let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
+    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    // One partition keeps the input order (and sacrebleu's summation order);
+    // the UDFs score each batch on all cores.
+    let ctx = new_context(&SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1) })?;
+    register_input(&ctx, "input", &input).await?;
+    let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
+    let schema = df.schema().as_arrow().clone();
+    check_column(&schema, &input, &a.hyp_col, "hypothesis", true)?;
+    for r in &a.ref_cols {
+        check_column(&schema, &input, r, "reference", true)?;
+    }
+    if let Some(g) = &a.group_by {
+        check_column(&schema, &input, g, "group-by", false)?;
+    }
+    for m in &metrics {
+        if schema.field_with_name(m.column()).is_ok() {
+            bail!("{input} already has a column named '{}'; rename it before scoring", m.column());
+        }
+    }
+    let refs_expr = if a.ref_cols.len() == 1 {
+        ident(&a.ref_cols[0])
+    } else {
+        datafusion::functions_nested::expr_fn::make_array(a.ref_cols.iter().map(|c| ident(c)).collect())
+    };
+    let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
+    for m in &metrics {
+        let stats = match m {
+            MetricChoice::Ter(ter) => {
+                let udf = ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default());
+                let opts = ter.config.signature(NRefs::Var).to_string();
+                udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts)])
+            }
+        };
+        exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
+    }
+    let df = df.select(exprs)?;
+
+    let total_rows = df.clone().count().await.ok();
+    let pb = if std::io::stderr().is_terminal() {
+        let pb = total_rows.map_or_else(ProgressBar::new_spinner, |n| ProgressBar::new(n as u64));
+        pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} rows ({per_sec}, eta {eta})")?);
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let mut out_fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    for m in &metrics {
+        out_fields.push(Field::new(m.column(), DataType::Float64, true));
+    }
+    let out_schema = Arc::new(Schema::new(out_fields));
+    let mut writer = match &a.output {
+        Some(p) => Some(BatchFileWriter::create(p, &out_schema, &[])?),
+        None => None,
+    };
+
+    let mut groups: Vec<(String, GroupStats)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut stream = df.execute_stream().await?;
+    let n_in = schema.fields().len();
+    let mut row_base = 0usize;
+    while let Some(batch) = stream.next().await {
+        let batch = batch.with_context(|| format!("scoring {input} (rows from {row_base})"))?;
+        let n = batch.num_rows();
+        let keys: Option<StringArray> = match &a.group_by {
+            Some(g) => Some(cast(batch.column_by_name(g).context("group column")?, &DataType::Utf8)?.as_string::<i32>().clone()),
+            None => None,
+        };
+        let nref_counts = count_refs(&batch, &a.ref_cols);
+        let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
+        for (k, m) in metrics.iter().enumerate() {
+            let stats = batch.column(n_in + k).as_struct();
+            match m {
+                MetricChoice::Ter(_) => {
+                    let score = stats.column(0).as_primitive::<Float64Type>();
+                    let edits = stats.column(1).as_primitive::<Int64Type>();
+                    let shifts = stats.column(2).as_primitive::<Int64Type>();
+                    let len = stats.column(3).as_primitive::<Float64Type>();
+                    for i in 0..n {
+                        let key = keys.as_ref().map_or("", |k| if k.is_valid(i) { k.value(i) } else { "NULL" });
+                        let gi = *index.entry(key.to_owned()).or_insert_with(|| {
+                            groups.push((key.to_owned(), GroupStats::default()));
+                            groups.len() - 1
+                        });
+                        let g = &mut groups[gi].1;
+                        if stats.is_valid(i) {
+                            #[allow(clippy::cast_sign_loss)]
+                            g.ter.merge(&TerStats { num_edits: edits.value(i) as u64, ref_len: len.value(i), num_shifts: shifts.value(i) as u64, segments: 1 });
+                            g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
+                        }
+                    }
+                    cols.push(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())));
+                }
+            }
+        }
+        if let Some(w) = writer.as_mut() {
+            w.write(&RecordBatch::try_new(Arc::clone(&out_schema), cols)?)?;
+        }
+        row_base += n;
+        pb.inc(n as u64);
+    }
+    pb.finish_and_clear();
+
+    let w = a.width;
+    let mut lines = Vec::new();
+    for m in &metrics {
+        let MetricChoice::Ter(ter) = m;
+        let mut all = GroupStats::default();
+        for (_, g) in &groups {
+            all.ter.merge(&g.ter);
+            all.nrefs = match (all.nrefs, g.nrefs) {
+                (None, x) | (x, None) => x,
+                (Some(x), Some(y)) if x == y => Some(x),
+                _ => Some(NRefs::Var),
+            };
+        }
+        let sig = ter.config.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
+        if let Some(wr) = writer.as_mut() {
+            wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig.to_string());
+        }
+        let fmt = |g: &GroupStats| if g.ter.segments == 0 { "NULL".to_owned() } else { format!("{:.w$}", ter.score(&g.ter)) };
+        if a.group_by.is_some() {
+            for (key, g) in &groups {
+                lines.push(format!("{}={key}\t{}|{sig} = {}", a.group_by.as_deref().unwrap_or(""), m.display(), fmt(g)));
+            }
+        } else {
+            lines.push(format!("{}|{sig} = {}", m.display(), fmt(&all)));
+        }
+    }
+    if let Some(wr) = writer {
+        let rows = wr.rows();
+        wr.finish()?;
+        if let Some(p) = &a.output {
+            eprintln!("wrote {rows} scored rows to {}", p.display());
+        }
+    }
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(())
+}
+
+/// Non-NULL references per row (for the signature's `nrefs`).
+fn count_refs(batch: &RecordBatch, ref_cols: &[String]) -> Vec<usize> {
+    let mut counts = vec![0usize; batch.num_rows()];
+    for c in ref_cols {
+        if let Some(col) = batch.column_by_name(c) {
+            for (i, n) in counts.iter_mut().enumerate() {
+                if col.is_valid(i) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    counts
+}

@@ -1,0 +1,121 @@
+//! `mteval sql`: run SQL from `-c`, `-f` or an interactive prompt.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{Context, Result};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::prelude::{DataFrame, SessionContext};
+use datafusion::sql::parser::DFParser;
+use futures::StreamExt;
+
+use super::SqlArgs;
+use crate::output::{BatchFileWriter, Format, print_batches};
+use crate::session::{SessionOptions, new_context};
+
+/// Plans every statement of `sql` (several may be `;`-separated).
+async fn plan_all(ctx: &SessionContext, sql: &str) -> Result<Vec<DataFrame>> {
+    let statements = DFParser::parse_sql(sql).context("SQL syntax error")?;
+    let mut out = Vec::new();
+    for st in statements {
+        let state = ctx.state();
+        let plan = state.statement_to_plan(st).await?;
+        out.push(ctx.execute_logical_plan(plan).await?);
+    }
+    Ok(out)
+}
+
+async fn print_df(df: DataFrame, format: Format) -> Result<()> {
+    let batches: Vec<RecordBatch> = df.collect().await?;
+    if batches.first().is_some_and(|b| b.num_columns() == 0) || (batches.is_empty() && format == Format::Table) {
+        return Ok(());
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    print_batches(&batches, format, &mut lock)?;
+    lock.flush()?;
+    Ok(())
+}
+
+/// Streams a result into a file, atomically.
+pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<usize> {
+    let schema = std::sync::Arc::new(df.schema().as_arrow().clone());
+    let mut stream = df.execute_stream().await?;
+    let mut w = BatchFileWriter::create(path, &schema, &[])?;
+    while let Some(b) = stream.next().await {
+        w.write(&b?)?;
+    }
+    let n = w.rows();
+    w.finish()?;
+    Ok(n)
+}
+
+pub(super) async fn run(a: SqlArgs) -> Result<()> {
+    let ctx = new_context(&SessionOptions { batch_size: a.batch_size, target_partitions: None })?;
+    let mut sources: Vec<String> = a.commands.clone();
+    for f in &a.files {
+        sources.push(std::fs::read_to_string(f).with_context(|| format!("cannot read SQL file {}", f.display()))?);
+    }
+    if sources.is_empty() {
+        return repl(&ctx, a.format).await;
+    }
+    let mut frames = Vec::new();
+    for s in &sources {
+        frames.extend(plan_all(&ctx, s).await?);
+    }
+    let last = frames.pop();
+    for df in frames {
+        print_df(df, a.format).await?;
+    }
+    if let Some(df) = last {
+        match &a.output {
+            Some(path) => {
+                let n = write_df(df, path).await?;
+                eprintln!("wrote {n} rows to {}", path.display());
+            }
+            None => print_df(df, a.format).await?,
+        }
+    }
+    Ok(())
+}
+
+async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut buf = String::new();
+    let prompt = |cont: bool| {
+        if interactive {
+            eprint!("{}", if cont { "     -> " } else { "mteval> " });
+            let _ = std::io::stderr().flush();
+        }
+    };
+    prompt(false);
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let t = line.trim();
+        if buf.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
+            break;
+        }
+        buf.push_str(&line);
+        buf.push('\n');
+        if t.ends_with(';') {
+            let sql = std::mem::take(&mut buf);
+            match plan_all(ctx, &sql).await {
+                Ok(frames) => {
+                    for df in frames {
+                        if let Err(e) = print_df(df, format).await {
+                            eprintln!("error: {e:#}");
+                        }
+                    }
+                }
+                Err(e) => eprintln!("error: {e:#}"),
+            }
+        }
+        prompt(!buf.is_empty());
+    }
+    if !buf.trim().is_empty() {
+        for df in plan_all(ctx, &buf).await? {
+            print_df(df, format).await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! `mteval score --hyp hyp.txt --ref ref.txt [--ref ref2.txt]`: line-aligned
+//! plain-text files, as sacrebleu takes them. Scored directly with the kernels
+//! on all cores.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use mteval_kernels::NRefs;
+use mteval_kernels::ter::TerStats;
+use rayon::prelude::*;
+
+use super::{MetricChoice, ScoreArgs, resolve_metrics};
+
+/// Reads `path` as lines (`\n` or `\r\n`), as Python's text mode does.
+pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+        anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
+    })?;
+    let mut lines: Vec<String> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned()).collect();
+    if lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    Ok(lines)
+}
+
+pub(super) fn run(a: &ScoreArgs) -> Result<()> {
+    let Some(hyp_path) = &a.hyp else { bail!("--hyp is required in text mode") };
+    if a.refs.is_empty() {
+        bail!("text mode needs at least one --ref file");
+    }
+    if a.output.is_some() {
+        bail!("-o is for table inputs; in text mode scores are printed");
+    }
+    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let hyps = read_lines(hyp_path)?;
+    let mut refs = Vec::new();
+    for r in &a.refs {
+        let lines = read_lines(r)?;
+        if lines.len() != hyps.len() {
+            bail!("{} has {} lines but {} has {}", r.display(), lines.len(), hyp_path.display(), hyps.len());
+        }
+        refs.push(lines);
+    }
+    let nrefs = NRefs::Fixed(refs.len());
+    let w = a.width;
+    for m in &metrics {
+        match m {
+            MetricChoice::Ter(ter) => {
+                let segs: Vec<_> = (0..hyps.len())
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .map(|i| {
+                        let rs: Vec<&str> = refs.iter().map(|r| r[i].as_str()).collect();
+                        ter.segment(&hyps[i], &rs).with_context(|| format!("line {}", i + 1))
+                    })
+                    .collect::<Result<_>>()?;
+                let mut st = TerStats::default();
+                for (i, s) in segs.iter().enumerate() {
+                    let Some(s) = s else { continue };
+                    st.add(s);
+                    if a.sentence {
+                        println!("{}\t{:.w$}", i + 1, ter.sentence_score(s));
+                    }
+                }
+                println!("{}|{} = {:.w$}", m.display(), ter.config.signature(nrefs), ter.score(&st));
+            }
+        }
+    }
+    Ok(())
+}

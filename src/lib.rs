@@ -1,0 +1,13 @@
+//! mteval: machine-translation evaluation at corpus scale, as SQL.
+//!
+//! This crate is the application: the `mteval` CLI (`sql`, `score`), the
+//! session set-up shared by both, and the batch pipeline that writes scored
+//! Parquet. The metrics live in [`kernels`] (pure Rust) and their DataFusion
+//! adapters in [`udfs`].
+
+pub mod cli;
+pub mod output;
+pub mod session;
+
+pub use mteval_kernels as kernels;
+pub use mteval_udfs as udfs;

@@ -1,0 +1,243 @@
+//! Result output: printing batches (table, CSV, JSON, NDJSON) and writing
+//! files atomically (a temporary file beside the target, renamed on success,
+//! removed on failure), so a failed or interrupted run never leaves a half file
+//! and never clobbers an earlier output.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::{csv, json};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// An aligned text table.
+    Table,
+    /// CSV with a header row.
+    Csv,
+    /// One JSON array of row objects.
+    Json,
+    /// One JSON object per line.
+    Ndjson,
+}
+
+/// Prints `batches` to `out` in `format`.
+///
+/// # Errors
+/// Write or encoding errors.
+pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Write) -> Result<()> {
+    match format {
+        Format::Table => {
+            if batches.iter().all(|b| b.num_rows() == 0) && batches.first().is_none_or(|b| b.num_columns() == 0) {
+                writeln!(out, "(0 rows)")?;
+                return Ok(());
+            }
+            writeln!(out, "{}", datafusion::arrow::util::pretty::pretty_format_batches(batches)?)?;
+        }
+        Format::Csv => {
+            let mut w = csv::WriterBuilder::new().with_header(true).build(out);
+            for b in batches {
+                w.write(b)?;
+            }
+        }
+        Format::Json => {
+            let mut w = json::ArrayWriter::new(out);
+            for b in batches {
+                w.write(b)?;
+            }
+            w.finish()?;
+            drop(w);
+        }
+        Format::Ndjson => {
+            let mut w = json::LineDelimitedWriter::new(out);
+            for b in batches {
+                w.write(b)?;
+            }
+            w.finish()?;
+        }
+    }
+    Ok(())
+}
+
+/// A file written under a temporary name and renamed into place by [`AtomicFile::commit`].
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `target`.
+    ///
+    /// # Errors
+    /// When the directory is missing or not writable.
+    pub fn create(target: &Path) -> Result<(Self, File)> {
+        let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
+        if !dir.is_dir() {
+            bail!("cannot write {}: directory {} does not exist", target.display(), dir.display());
+        }
+        if target.is_dir() {
+            bail!("cannot write {}: it is a directory", target.display());
+        }
+        let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+        let temp = dir.join(format!(".{name}.mteval-{}.tmp", std::process::id()));
+        let file = File::create(&temp).with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
+        Ok((Self { target: target.to_owned(), temp, committed: false }, file))
+    }
+
+    /// The temporary path (removed on drop unless committed).
+    #[must_use]
+    pub fn temp_path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Renames the temporary file onto the target.
+    ///
+    /// # Errors
+    /// When the rename fails.
+    pub fn commit(mut self) -> Result<()> {
+        std::fs::rename(&self.temp, &self.target).with_context(|| format!("cannot move {} to {}", self.temp.display(), self.target.display()))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Output file formats, by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutKind {
+    /// `.parquet`
+    Parquet,
+    /// `.csv`
+    Csv,
+    /// `.json` (one JSON array)
+    Json,
+    /// `.jsonl` / `.ndjson`
+    Ndjson,
+}
+
+impl OutKind {
+    /// The output kind of `path`.
+    ///
+    /// # Errors
+    /// Unknown extensions.
+    pub fn of(path: &Path) -> Result<Self> {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        Ok(match ext.as_str() {
+            "parquet" | "pq" => Self::Parquet,
+            "csv" => Self::Csv,
+            "json" => Self::Json,
+            "jsonl" | "ndjson" => Self::Ndjson,
+            _ => bail!("{}: unknown output format '.{ext}' (use .parquet, .csv, .json, .jsonl)", path.display()),
+        })
+    }
+}
+
+enum Sink {
+    Parquet(ArrowWriter<File>),
+    Csv(csv::Writer<BufWriter<File>>),
+    Json(json::ArrayWriter<BufWriter<File>>),
+    Ndjson(json::LineDelimitedWriter<BufWriter<File>>),
+}
+
+/// Streams batches into a file of any [`OutKind`], atomically.
+pub struct BatchFileWriter {
+    file: AtomicFile,
+    sink: Sink,
+    rows: usize,
+}
+
+impl BatchFileWriter {
+    /// Opens a writer for `path` with `schema`; `metadata` goes into a Parquet
+    /// file's key-value metadata (ignored for other formats).
+    ///
+    /// # Errors
+    /// Unknown format or unwritable path.
+    pub fn create(path: &Path, schema: &SchemaRef, metadata: &[(String, String)]) -> Result<Self> {
+        let kind = OutKind::of(path)?;
+        let (file, f) = AtomicFile::create(path)?;
+        let sink = match kind {
+            OutKind::Parquet => {
+                let kv: Vec<KeyValue> = metadata.iter().map(|(k, v)| KeyValue::new(k.clone(), v.clone())).collect();
+                let props = WriterProperties::builder()
+                    .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+                    .set_key_value_metadata((!kv.is_empty()).then_some(kv))
+                    .build();
+                Sink::Parquet(ArrowWriter::try_new(f, Arc::clone(schema), Some(props))?)
+            }
+            OutKind::Csv => Sink::Csv(csv::WriterBuilder::new().with_header(true).build(BufWriter::new(f))),
+            OutKind::Json => Sink::Json(json::ArrayWriter::new(BufWriter::new(f))),
+            OutKind::Ndjson => Sink::Ndjson(json::LineDelimitedWriter::new(BufWriter::new(f))),
+        };
+        Ok(Self { file, sink, rows: 0 })
+    }
+
+    /// Writes one batch.
+    ///
+    /// # Errors
+    /// Encoding or I/O errors.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows();
+        match &mut self.sink {
+            Sink::Parquet(w) => w.write(batch)?,
+            Sink::Csv(w) => w.write(batch)?,
+            Sink::Json(w) => w.write(batch)?,
+            Sink::Ndjson(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    /// Adds a key-value pair to a Parquet file's metadata before it is closed.
+    pub fn add_metadata(&mut self, key: &str, value: &str) {
+        if let Sink::Parquet(w) = &mut self.sink {
+            w.append_key_value_metadata(KeyValue::new(key.to_owned(), value.to_owned()));
+        }
+    }
+
+    /// Rows written so far.
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Flushes, closes and renames the file into place.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn finish(self) -> Result<()> {
+        match self.sink {
+            Sink::Parquet(w) => {
+                w.close()?;
+            }
+            Sink::Csv(w) => {
+                w.into_inner().flush()?;
+            }
+            Sink::Json(mut w) => {
+                w.finish()?;
+                w.into_inner().flush()?;
+            }
+            Sink::Ndjson(mut w) => {
+                w.finish()?;
+                w.into_inner().flush()?;
+            }
+        }
+        self.file.commit()
+    }
+}

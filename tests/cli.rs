@@ -1,0 +1,192 @@
+//! The `mteval` binary end to end: scoring, SQL, text mode, bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use datafusion::arrow::array::AsArray;
+use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use crate::common::*;
+
+fn mteval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mteval")).args(args).output().expect("run mteval")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn wmt(pair: &str, ext: &str) -> String {
+    shared_dir().join(format!("data/wmt/{pair}.{ext}")).display().to_string()
+}
+
+/// Parses `group=X\tTER|sig = score` lines.
+fn group_scores(out: &str) -> Vec<(String, String, f64)> {
+    out.lines()
+        .filter_map(|l| {
+            let (head, score) = l.rsplit_once(" = ")?;
+            let (group, sig) = head.split_once('\t').unwrap_or(("", head));
+            Some((group.to_owned(), sig.to_owned(), score.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
+    read_jsonl("data/golden/ter_corpus.jsonl")
+        .into_iter()
+        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
+        .unwrap()["score"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn score_parquet_writes_scores_signature_and_group_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scored.parquet");
+    let o = mteval(&["score", &wmt("en-de", "parquet"), "-m", "ter", "--group-by", "system", "-w", "10", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = group_scores(&stdout(&o));
+    assert_eq!(lines.len(), 3, "{}", stdout(&o));
+    for (group, sig, score) in &lines {
+        let system = group.strip_prefix("system=").unwrap();
+        assert!(sig.starts_with("TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-"), "{sig}");
+        assert!((score - golden_corpus("en-de", system, "ref", "default")).abs() < 1e-8, "{system}");
+    }
+    // The file: input columns + ter, per-row scores equal to the golden ones, signature in metadata.
+    let f = std::fs::File::open(&out).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
+    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+    let sig = kv.iter().find(|k| k.key == "mteval.signature.ter").and_then(|k| k.value.clone()).unwrap();
+    assert!(sig.starts_with("nrefs:1|case:lc|tok:tercom"), "{sig}");
+    let golden: std::collections::HashMap<(String, i64), f64> = read_jsonl("data/golden/ter_sentence.jsonl")
+        .into_iter()
+        .filter(|r| r["pair"] == "en-de")
+        .map(|r| ((r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r["ter"]["default"][0].as_f64().unwrap()))
+        .collect();
+    let mut n = 0;
+    for b in builder.build().unwrap() {
+        let b = b.unwrap();
+        let schema = b.schema();
+        let sys_i = schema.index_of("system").unwrap();
+        let seg = b.column(schema.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
+        let ter = b.column(schema.index_of("ter").unwrap()).as_primitive::<Float64Type>();
+        let sys = datafusion::arrow::compute::cast(b.column(sys_i), &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
+        let sys = sys.as_string::<i32>();
+        for i in 0..b.num_rows() {
+            let e = golden[&(sys.value(i).to_owned(), seg.value(i))];
+            assert!(close(ter.value(i), e));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 1500);
+}
+
+#[test]
+fn score_jsonl_multi_reference_with_options() {
+    let o = mteval(&["score", &wmt("zh-en", "jsonl"), "--ref-col", "ref", "--ref-col", "ref2", "--group-by", "system", "--options", "ter=norm:yes|asian:yes", "-w", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = group_scores(&stdout(&o));
+    assert_eq!(lines.len(), 3);
+    for (group, sig, score) in lines {
+        let system = group.strip_prefix("system=").unwrap();
+        assert!(sig.contains("nrefs:2|case:lc|tok:tercom|norm:yes|punct:yes|asian:yes"), "{sig}");
+        assert!((score - golden_corpus("zh-en", system, "ref+ref2", "normalized_asian")).abs() < 1e-8);
+    }
+}
+
+fn write_lines(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    p
+}
+
+#[test]
+fn text_mode_matches_sacrebleu_corpus_and_sentence() {
+    let (_, rows) = wmt_rows();
+    let rows: Vec<_> = rows.into_iter().filter(|r| r.pair == "de-en" && r.system == "Online-B").collect();
+    let dir = tempfile::tempdir().unwrap();
+    let hyp = write_lines(dir.path(), "hyp.txt", &rows.iter().map(|r| r.hyp.clone()).collect::<Vec<_>>());
+    let r1 = write_lines(dir.path(), "ref.txt", &rows.iter().map(|r| r.r#ref.clone()).collect::<Vec<_>>());
+    let r2 = write_lines(dir.path(), "ref2.txt", &rows.iter().map(|r| r.ref2.clone().unwrap()).collect::<Vec<_>>());
+    let o = mteval(&["score", "--hyp", hyp.to_str().unwrap(), "--ref", r1.to_str().unwrap(), "-w", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let l = group_scores(&stdout(&o));
+    assert!((l[0].2 - golden_corpus("de-en", "Online-B", "ref", "default")).abs() < 1e-8);
+    let o = mteval(&["score", "--hyp", hyp.to_str().unwrap(), "--ref", r1.to_str().unwrap(), "--ref", r2.to_str().unwrap(), "-w", "10", "--sentence"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let l = group_scores(&out);
+    assert!(l[0].1.starts_with("TER|nrefs:2|"));
+    assert!((l[0].2 - golden_corpus("de-en", "Online-B", "ref+ref2", "default")).abs() < 1e-8);
+    assert_eq!(out.lines().count(), rows.len() + 1);
+}
+
+#[test]
+fn sql_command_formats_and_output_file() {
+    let path = wmt("en-ja", "parquet");
+    let q = format!("SELECT system, round(corpus_ter(hyp, ref), 6) AS ter FROM '{path}' GROUP BY system ORDER BY system");
+    let o = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    for v in &lines {
+        let e = golden_corpus("en-ja", v["system"].as_str().unwrap(), "ref", "default");
+        assert!((v["ter"].as_f64().unwrap() - (e * 1e6).round() / 1e6).abs() < 1e-9);
+    }
+    let o = mteval(&["sql", "-c", &q, "--format", "csv"]);
+    assert!(stdout(&o).starts_with("system,ter\n"), "{}", stdout(&o));
+    let o = mteval(&["sql", "-c", "SELECT ter('a b c', 'a c b') AS t", "--format", "table"]);
+    assert!(stdout(&o).contains("33.33333"), "{}", stdout(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let o = mteval(&["sql", "-c", &q, "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3);
+    // JSON-lines files are queryable by path too.
+    let o = mteval(&["sql", "-c", &format!("SELECT count(*) AS n FROM '{}'", wmt("en-ja", "jsonl")), "--format", "csv"]);
+    assert_eq!(stdout(&o), "n\n1500\n", "{}", stderr(&o));
+}
+
+#[test]
+fn bad_input_fails_cleanly_without_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.parquet");
+    let outs = out.to_str().unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["score".into(), "/nonexistent/x.parquet".into(), "-o".into(), outs.into()], "/nonexistent/x.parquet"),
+        (vec!["score".into(), wmt("en-de", "parquet"), "--hyp-col".into(), "hypothesis".into(), "-o".into(), outs.into()], "column 'hypothesis' not found"),
+        (vec!["score".into(), wmt("en-de", "parquet"), "--ref-col".into(), "seg_id".into(), "-o".into(), outs.into()], "'seg_id' has type Int64"),
+        (vec!["score".into(), wmt("en-de", "parquet"), "--options".into(), "norm:perhaps".into(), "-o".into(), outs.into()], "norm:perhaps"),
+        (vec!["score".into(), wmt("en-de", "parquet"), "-m".into(), "bleu".into(), "-o".into(), outs.into()], "unknown metric 'bleu'"),
+        (vec!["score".into(), wmt("en-de", "parquet"), "-o".into(), "/nonexistent-dir/o.parquet".into()], "does not exist"),
+        (vec!["sql".into(), "-c".into(), "SELECT ter(hyp, ref, 'case:upper') FROM 'x.parquet'".into()], "x.parquet"),
+    ];
+    for (args, needle) in cases {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = mteval(&a);
+        assert!(!o.status.success(), "{args:?} should fail");
+        let e = stderr(&o);
+        assert!(e.contains(needle), "{args:?}: stderr lacks {needle:?}: {e}");
+        assert!(!e.contains("panicked"), "{e}");
+        assert!(!out.exists(), "{args:?} left an output file");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "temporary files left behind");
+    // A failing run keeps an earlier output intact.
+    std::fs::write(&out, b"earlier").unwrap();
+    let o = mteval(&["score", &wmt("en-de", "parquet"), "--hyp-col", "nope", "-o", outs]);
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
+    // Text mode: line-count mismatch names both files.
+    let h = write_lines(dir.path(), "h.txt", &["a".into(), "b".into()]);
+    let r = write_lines(dir.path(), "r.txt", &["a".into()]);
+    let o = mteval(&["score", "--hyp", h.to_str().unwrap(), "--ref", r.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("r.txt has 1 lines but"), "{}", stderr(&o));
+}

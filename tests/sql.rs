@@ -1,0 +1,218 @@
+//! SQL behaviour of the UDFs, including golden parity through SQL.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, LargeStringArray, ListBuilder, RecordBatch, StringArray, StringBuilder, StringViewArray};
+use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, Schema};
+use datafusion::datasource::MemTable;
+use datafusion::prelude::SessionContext;
+use mteval::session::{SessionOptions, new_context};
+
+use crate::common::*;
+
+fn ctx() -> SessionContext {
+    new_context(&SessionOptions::default()).unwrap()
+}
+
+async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
+    ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}")).collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+async fn query_err(ctx: &SessionContext, sql: &str) -> String {
+    match ctx.sql(sql).await {
+        Err(e) => e.to_string(),
+        Ok(df) => match df.collect().await {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("expected an error from {sql}"),
+        },
+    }
+}
+
+fn f64s(batches: &[RecordBatch], col: usize) -> Vec<Option<f64>> {
+    batches.iter().flat_map(|b| b.column(col).as_primitive::<Float64Type>().iter().collect::<Vec<_>>()).collect()
+}
+
+/// Registers `t(hyp, ref)` with the given string layout.
+fn register_pairs(ctx: &SessionContext, dt: &DataType, hyps: &[Option<&str>], refs: &[Option<&str>]) {
+    let mk = |v: &[Option<&str>]| -> ArrayRef {
+        match dt {
+            DataType::Utf8 => Arc::new(StringArray::from(v.to_vec())),
+            DataType::LargeUtf8 => Arc::new(LargeStringArray::from(v.to_vec())),
+            _ => Arc::new(StringViewArray::from(v.to_vec())),
+        }
+    };
+    let schema = Arc::new(Schema::new(vec![Field::new("hyp", dt.clone(), true), Field::new("ref", dt.clone(), true)]));
+    let b = RecordBatch::try_new(Arc::clone(&schema), vec![mk(hyps), mk(refs)]).unwrap();
+    let _ = ctx.deregister_table("t");
+    ctx.register_table("t", Arc::new(MemTable::try_new(schema, vec![vec![b]]).unwrap())).unwrap();
+}
+
+#[tokio::test]
+async fn ter_over_every_string_layout_and_nulls() {
+    let ctx = ctx();
+    let hyps = [Some("c d e a b"), Some(""), None, Some("the cat"), Some("a b")];
+    let refs = [Some("a b c d e"), Some("x y"), Some("a"), None, Some("")];
+    for dt in [DataType::Utf8, DataType::LargeUtf8, DataType::Utf8View] {
+        register_pairs(&ctx, &dt, &hyps, &refs);
+        let b = query(&ctx, "SELECT ter(hyp, ref), ter(hyp, ref, 'case:mixed|norm:yes') FROM t").await;
+        assert_eq!(f64s(&b, 0), vec![Some(20.0), Some(100.0), None, None, Some(100.0)], "{dt}");
+        assert_eq!(f64s(&b, 1), vec![Some(20.0), Some(100.0), None, None, Some(100.0)], "{dt}");
+        let b = query(&ctx, "SELECT corpus_ter(hyp, ref) FROM t").await;
+        // Σ edits (1 + 2 + 2) / Σ len (5 + 2 + 0)
+        assert_eq!(f64s(&b, 0), vec![Some(100.0 * (5.0 / 7.0))], "{dt}");
+    }
+}
+
+#[tokio::test]
+async fn ter_stats_struct_and_scalar_arguments() {
+    let ctx = ctx();
+    let b = query(&ctx, "SELECT ter_stats('c d e a b x', 'a b c d e') AS s").await;
+    let s = b[0].column(0).as_struct();
+    assert_eq!(s.column(0).as_primitive::<Float64Type>().value(0), 40.0);
+    assert_eq!(s.column(1).as_primitive::<Int64Type>().value(0), 2);
+    assert_eq!(s.column(2).as_primitive::<Int64Type>().value(0), 1);
+    assert_eq!(s.column(3).as_primitive::<Float64Type>().value(0), 5.0);
+    let b = query(&ctx, "SELECT ter_stats('a', NULL) AS s, ter(NULL, 'a') AS t").await;
+    assert!(b[0].column(0).is_null(0));
+    assert!(b[0].column(1).is_null(0));
+    let b = query(&ctx, "SELECT ter_stats('c d e a b x', 'a b c d e')['num_shifts'] AS n").await;
+    assert_eq!(b[0].column(0).as_primitive::<Int64Type>().value(0), 1);
+    let b = query(&ctx, "SELECT ter_alignment('c d e a b x', 'a b c d e') AS a").await;
+    assert_eq!(b[0].column(0).as_string::<i32>().value(0), ">= >= = = = I");
+}
+
+#[tokio::test]
+async fn ter_multi_reference_lists() {
+    let ctx = ctx();
+    // Second reference is better; NULL list elements are dropped; empty/NULL lists give NULL.
+    let b = query(&ctx, "SELECT ter('the cat is on the mat', ['there is a cat on the mat', 'a cat is on the mat'])").await;
+    assert_eq!(f64s(&b, 0), vec![Some(100.0 / 6.5)]);
+    let b = query(&ctx, "SELECT ter('a b c', ['a b d', NULL])").await;
+    assert!((f64s(&b, 0)[0].unwrap() - 100.0 / 3.0).abs() < 1e-12);
+    let b = query(&ctx, "SELECT ter('a b c', make_array(NULL, NULL)), ter('a', CAST(NULL AS VARCHAR))").await;
+    assert_eq!(f64s(&b, 0), vec![None]);
+    // A list column, with a NULL element and a NULL row.
+    let mut lb = ListBuilder::new(StringBuilder::new());
+    lb.values().append_value("a b c d e f g h");
+    lb.values().append_value("a b");
+    lb.append(true);
+    lb.values().append_null();
+    lb.values().append_value("x");
+    lb.append(true);
+    lb.append(false);
+    let refs = lb.finish();
+    let schema = Arc::new(Schema::new(vec![Field::new("hyp", DataType::Utf8, true), Field::new("refs", refs.data_type().clone(), true)]));
+    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(StringArray::from(vec!["a b c", "x", "y"])), Arc::new(refs)]).unwrap();
+    ctx.register_table("m", Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap())).unwrap();
+    let b = query(&ctx, "SELECT ter(hyp, refs) FROM m").await;
+    assert_eq!(f64s(&b, 0), vec![Some(20.0), Some(0.0), None]);
+    let b = query(&ctx, "SELECT corpus_ter(hyp, refs) FROM m").await;
+    assert_eq!(f64s(&b, 0), vec![Some(100.0 * 1.0 / 6.0)]);
+}
+
+#[tokio::test]
+async fn invalid_options_are_plan_errors() {
+    let ctx = ctx();
+    let e = query_err(&ctx, "SELECT ter('a', 'b', 'case:upper')").await;
+    assert!(e.contains("case:upper") && e.contains("lc or mixed"), "{e}");
+    let e = query_err(&ctx, "SELECT ter('a', 'b', 'colour:red')").await;
+    assert!(e.contains("unknown key 'colour'"), "{e}");
+    register_pairs(&ctx, &DataType::Utf8, &[Some("a")], &[Some("b")]);
+    let e = query_err(&ctx, "SELECT ter(hyp, ref, ref) FROM t").await;
+    assert!(e.contains("constant string literal"), "{e}");
+    let e = query_err(&ctx, "SELECT corpus_ter(hyp, ref, 'norm:maybe') FROM t").await;
+    assert!(e.contains("norm:maybe"), "{e}");
+    let e = query_err(&ctx, "SELECT ter(1, 'a')").await;
+    assert!(e.contains("must be a string"), "{e}");
+    let b = query(&ctx, "SELECT mteval_signature('ter', 'norm:yes|case:mixed', 2)").await;
+    let sig = b[0].column(0).as_string::<i32>().value(0).to_owned();
+    assert!(sig.starts_with("nrefs:2|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|version:2.6.0|impl:mteval-"), "{sig}");
+    // A printed signature pastes back as options.
+    let b = query(&ctx, &format!("SELECT ter('A b', 'a b', '{sig}')")).await;
+    assert_eq!(f64s(&b, 0), vec![Some(50.0)]);
+}
+
+fn golden_sentence_index() -> HashMap<(String, String, i64), serde_json::Value> {
+    read_jsonl("data/golden/ter_sentence.jsonl")
+        .into_iter()
+        .map(|r| ((r["pair"].as_str().unwrap().to_owned(), r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn golden_ter_through_sql() {
+    let ctx = ctx();
+    let golden = golden_sentence_index();
+    let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
+    let dir = shared_dir().join("data/wmt");
+    let mut checked = 0;
+    for pair in PAIRS {
+        let path = dir.join(format!("{pair}.parquet"));
+        for variant in TER_VARIANTS {
+            let o = ter_variant_options(variant);
+            let sql = format!(
+                "SELECT system, seg_id, ter(hyp, ref, '{o}') AS s, ter(hyp, [ref, ref2], '{o}') AS m FROM '{}' ORDER BY system, seg_id",
+                path.display()
+            );
+            let batches = query(&ctx, &sql).await;
+            for b in &batches {
+                let sys = b.column(0).as_string_view();
+                let seg = b.column(1).as_primitive::<Int64Type>();
+                let s = b.column(2).as_primitive::<Float64Type>();
+                let m = b.column(3).as_primitive::<Float64Type>();
+                for i in 0..b.num_rows() {
+                    let g = &golden[&(pair.to_owned(), sys.value(i).to_owned(), seg.value(i))];
+                    let exp = g["ter"][variant][0].as_f64().unwrap();
+                    assert!(close(s.value(i), exp), "{pair} {variant} {} {}: {} vs {exp}", sys.value(i), seg.value(i), s.value(i));
+                    if g["ter_multi"].is_null() {
+                        // en-ja has no second reference: the NULL element is dropped.
+                        assert!(close(m.value(i), exp));
+                    } else {
+                        let expm = g["ter_multi"][variant][0].as_f64().unwrap();
+                        assert!(close(m.value(i), expm), "{pair} {variant} multi");
+                    }
+                    checked += 1;
+                }
+            }
+            // Corpus scores per system through the aggregate, single and multi-reference.
+            let sql = format!(
+                "SELECT system, corpus_ter(hyp, ref, '{o}'), corpus_ter(hyp, [ref, ref2], '{o}') FROM '{}' GROUP BY system",
+                path.display()
+            );
+            for b in query(&ctx, &sql).await {
+                let sys = b.column(0).as_string_view();
+                let c1 = b.column(1).as_primitive::<Float64Type>();
+                let c2 = b.column(2).as_primitive::<Float64Type>();
+                for i in 0..b.num_rows() {
+                    for (refs, got) in [("ref", c1.value(i)), ("ref+ref2", c2.value(i))] {
+                        let g = corpus.iter().find(|g| {
+                            g["pair"] == pair && g["system"] == sys.value(i) && g["variant"] == variant && g["refs"] == refs
+                        });
+                        if let Some(g) = g {
+                            assert!(close(got, g["score"].as_f64().unwrap()), "{pair} {variant} {refs} {}", sys.value(i));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 7500 * 8);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn corpus_ter_is_partition_independent() {
+    // Many partitions and small batches force partial states to be merged.
+    let ctx = new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4) }).unwrap();
+    let path = shared_dir().join("data/wmt/de-en.parquet");
+    let sql = format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());
+    let b = query(&ctx, &sql).await;
+    let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
+    let got = f64s(&b, 1);
+    let sys = b[0].column(0).as_string_view();
+    for (i, g) in got.iter().enumerate() {
+        let e = corpus.iter().find(|r| r["pair"] == "de-en" && r["system"] == sys.value(i) && r["variant"] == "default" && r["refs"] == "ref").unwrap();
+        assert!(close(g.unwrap(), e["score"].as_f64().unwrap()));
+    }
+    let _ = Float64Array::from(vec![0.0]);
+}

@@ -1,0 +1,259 @@
+//! Arrow plumbing written once: string layouts (Utf8, LargeUtf8, Utf8View),
+//! scalar-or-array arguments, reference lists, literal options, NULL policy,
+//! and the row-parallel evaluation every metric UDF uses.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray};
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
+use mteval_kernels::MetricError;
+use rayon::prelude::*;
+
+/// Rows per rayon task inside one batch. Sentence metrics vary a lot in cost
+/// per row, so batches are split finely and balanced by work stealing.
+const ROWS_PER_TASK: usize = 64;
+
+/// Batches smaller than this are scored on the calling thread.
+const MIN_PARALLEL_ROWS: usize = 256;
+
+/// Maps a string-like type to the string type the UDF accepts.
+pub fn coerce_string(name: &str, pos: &str, t: &DataType) -> Result<DataType> {
+    match t {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(t.clone()),
+        DataType::Null => Ok(DataType::Utf8),
+        DataType::Dictionary(_, v) if is_string(v) => Ok(v.as_ref().clone()),
+        _ => plan_err!("{name}: {pos} must be a string (Utf8, LargeUtf8 or Utf8View), got {t}"),
+    }
+}
+
+fn is_string(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+/// The canonical type of a list of references: `List<Utf8View>`.
+pub fn refs_list_type() -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(DataType::Utf8View, true)))
+}
+
+/// Maps the reference argument: a string, or any list of strings (to `List<Utf8View>`).
+pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
+    match t {
+        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) | DataType::ListView(f) | DataType::LargeListView(f)
+            if is_string(f.data_type()) || f.data_type().is_null() =>
+        {
+            Ok(refs_list_type())
+        }
+        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) => {
+            plan_err!("{name}: the reference list must hold strings, got {t}")
+        }
+        _ => coerce_string(name, "the reference", t),
+    }
+}
+
+/// Maps the options argument (a string literal).
+pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
+    match t {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => Ok(DataType::Utf8),
+        _ => plan_err!("{name}: options must be a string literal such as 'case:mixed|norm:yes', got {t}"),
+    }
+}
+
+/// Reads the options literal at `pos` when planning (`None` when absent).
+pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> Result<Option<&'a str>> {
+    if args.arg_fields.len() <= pos {
+        return Ok(None);
+    }
+    match args.scalar_arguments.get(pos).copied().flatten() {
+        Some(v) => match v.try_as_str() {
+            Some(s) => Ok(s),
+            None => plan_err!("{name}: options must be a string literal, got {v}"),
+        },
+        None => plan_err!("{name}: options must be a constant string literal such as 'case:mixed', not a column"),
+    }
+}
+
+/// Reads the options literal at `pos` when executing.
+pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Result<Option<&'a str>> {
+    match args.get(pos) {
+        None => Ok(None),
+        Some(ColumnarValue::Scalar(v)) => match v.try_as_str() {
+            Some(s) => Ok(s),
+            None => exec_err!("{name}: options must be a string literal, got {v}"),
+        },
+        Some(ColumnarValue::Array(_)) => exec_err!("{name}: options must be a constant string literal, not a column"),
+    }
+}
+
+/// Turns a kernel error into a DataFusion error naming the function.
+pub fn metric_err(name: &str, e: &MetricError) -> datafusion::error::DataFusionError {
+    exec_datafusion_err!("{name}: {e}")
+}
+
+/// A string argument: one of the three layouts, or a broadcast scalar.
+pub enum StrCol<'a> {
+    /// Utf8.
+    Utf8(&'a StringArray),
+    /// LargeUtf8.
+    Large(&'a LargeStringArray),
+    /// Utf8View.
+    View(&'a StringViewArray),
+    /// A constant.
+    Scalar(Option<&'a str>),
+}
+
+impl<'a> StrCol<'a> {
+    /// Wraps an array of any string layout.
+    pub fn from_array(name: &str, a: &'a dyn Array) -> Result<Self> {
+        Ok(match a.data_type() {
+            DataType::Utf8 => Self::Utf8(a.as_string::<i32>()),
+            DataType::LargeUtf8 => Self::Large(a.as_string::<i64>()),
+            DataType::Utf8View => Self::View(a.as_string_view()),
+            DataType::Null => Self::Scalar(None),
+            t => return exec_err!("{name}: expected a string column, got {t}"),
+        })
+    }
+
+    /// Wraps a string argument.
+    pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
+        match v {
+            ColumnarValue::Array(a) => Self::from_array(name, a.as_ref()),
+            ColumnarValue::Scalar(s) => match s.try_as_str() {
+                Some(x) => Ok(Self::Scalar(x)),
+                None if s.is_null() => Ok(Self::Scalar(None)),
+                None => exec_err!("{name}: expected a string, got {s}"),
+            },
+        }
+    }
+
+    /// Value at row `i` (`None` = NULL).
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            Self::Utf8(a) => a.is_valid(i).then(|| a.value(i)),
+            Self::Large(a) => a.is_valid(i).then(|| a.value(i)),
+            Self::View(a) => a.is_valid(i).then(|| a.value(i)),
+            Self::Scalar(s) => *s,
+        }
+    }
+
+    /// Whether this is a constant.
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Self::Scalar(_))
+    }
+}
+
+/// The reference argument: a string per row, or a list of strings per row.
+pub enum RefsCol<'a> {
+    /// One reference per row.
+    Single(StrCol<'a>),
+    /// A list per row (`broadcast` = a constant list used for every row).
+    List { list: &'a GenericListArray<i32>, values: StrCol<'a>, broadcast: bool },
+}
+
+impl<'a> RefsCol<'a> {
+    /// Wraps the reference argument.
+    pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
+        let (arr, broadcast): (&'a ArrayRef, bool) = match v {
+            ColumnarValue::Array(a) => (a, false),
+            ColumnarValue::Scalar(ScalarValue::List(l)) => {
+                let list: &'a GenericListArray<i32> = l.as_ref();
+                return Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast: true });
+            }
+            ColumnarValue::Scalar(_) => return Ok(Self::Single(StrCol::new(name, v)?)),
+        };
+        match arr.data_type() {
+            DataType::List(_) => {
+                let list = arr.as_list::<i32>();
+                Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast })
+            }
+            _ => Ok(Self::Single(StrCol::from_array(name, arr.as_ref())?)),
+        }
+    }
+
+    /// Wraps an array argument (aggregates always receive arrays).
+    pub fn from_array(name: &str, arr: &'a ArrayRef) -> Result<Self> {
+        match arr.data_type() {
+            DataType::List(_) => {
+                let list = arr.as_list::<i32>();
+                Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast: false })
+            }
+            _ => Ok(Self::Single(StrCol::from_array(name, arr.as_ref())?)),
+        }
+    }
+
+    /// Whether this is a constant.
+    pub fn is_scalar(&self) -> bool {
+        match self {
+            Self::Single(s) => s.is_scalar(),
+            Self::List { broadcast, .. } => *broadcast,
+        }
+    }
+
+    /// The non-NULL references of row `i` into `out`; `false` when the row is
+    /// NULL or has no non-NULL reference (sacrebleu drops `None` references).
+    #[inline]
+    pub fn get(&self, i: usize, out: &mut Vec<&'a str>) -> bool {
+        out.clear();
+        match self {
+            Self::Single(s) => {
+                if let Some(r) = s.get(i) {
+                    out.push(r);
+                }
+            }
+            Self::List { list, values, broadcast } => {
+                let i = if *broadcast { 0 } else { i };
+                if list.is_valid(i) {
+                    let offs = list.value_offsets();
+                    #[allow(clippy::cast_sign_loss)]
+                    for j in offs[i] as usize..offs[i + 1] as usize {
+                        if let Some(r) = values.get(j) {
+                            out.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        !out.is_empty()
+    }
+}
+
+/// Evaluates `f(hyp, refs)` for every row with non-NULL inputs, in parallel,
+/// returning one `Option<T>` per row (NULL in gives NULL out). When every
+/// input is constant, `f` runs once and `single` is true.
+pub fn eval_rows<'a, T, F>(name: &str, hyp: &StrCol<'a>, refs: &RefsCol<'a>, number_rows: usize, f: F) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+{
+    let row = |i: usize, buf: &mut Vec<&'a str>| -> Result<Option<T>> {
+        let Some(h) = hyp.get(i) else { return Ok(None) };
+        if !refs.get(i, buf) {
+            return Ok(None);
+        }
+        f(h, buf).map_err(|e| exec_datafusion_err!("{name}: row {i} of the batch: {e}"))
+    };
+    if hyp.is_scalar() && refs.is_scalar() {
+        let mut buf = Vec::new();
+        return Ok((vec![row(0, &mut buf)?], true));
+    }
+    if number_rows < MIN_PARALLEL_ROWS {
+        let mut buf = Vec::new();
+        return Ok(((0..number_rows).map(|i| row(i, &mut buf)).collect::<Result<Vec<_>>>()?, false));
+    }
+    let chunks: Vec<Result<Vec<Option<T>>>> = (0..number_rows.div_ceil(ROWS_PER_TASK))
+        .into_par_iter()
+        .map(|c| {
+            let mut buf = Vec::new();
+            let lo = c * ROWS_PER_TASK;
+            let hi = (lo + ROWS_PER_TASK).min(number_rows);
+            (lo..hi).map(|i| row(i, &mut buf)).collect()
+        })
+        .collect();
+    let mut out = Vec::with_capacity(number_rows);
+    for c in chunks {
+        out.extend(c?);
+    }
+    Ok((out, false))
+}

@@ -1,0 +1,137 @@
+//! `corpus_ter(hyp, ref [, options]) -> Float64`: sacrebleu's corpus TER,
+//! Σ edits / Σ average reference length, as a mergeable aggregate (works with
+//! GROUP BY and across partitions). Rows with a NULL hypothesis or no
+//! reference are skipped; a group with no scored row gives NULL.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, UInt64Type};
+use datafusion::common::{Result, ScalarValue, exec_err};
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
+use datafusion::physical_expr::expressions::Literal;
+use mteval_kernels::Ter;
+use mteval_kernels::ter::TerStats;
+
+use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
+use crate::ter::coerce_ter_args;
+
+/// Reads the options literal of an aggregate call (argument `pos`).
+pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize) -> Result<String> {
+    let Some(e) = args.exprs.get(pos) else { return Ok(String::new()) };
+    let Some(lit) = e.downcast_ref::<Literal>() else {
+        return exec_err!("{name}: options must be a constant string literal such as 'case:mixed', not a column");
+    };
+    if lit.value().is_null() {
+        return Ok(String::new());
+    }
+    match lit.value().try_as_str() {
+        Some(s) => Ok(s.unwrap_or("").to_owned()),
+        None => exec_err!("{name}: options must be a string literal, got {}", lit.value()),
+    }
+}
+
+/// The `corpus_ter` aggregate UDF.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct CorpusTerUdaf {
+    signature: Signature,
+}
+
+impl Default for CorpusTerUdaf {
+    fn default() -> Self {
+        Self { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+impl AggregateUDFImpl for CorpusTerUdaf {
+    fn name(&self) -> &'static str {
+        "corpus_ter"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_ter_args(self.name(), arg_types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Float64)
+    }
+
+    fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        let opts = literal_options(self.name(), &acc_args, 2)?;
+        let ter = Ter::from_options(&opts).map_err(|e| metric_err(self.name(), &e))?;
+        Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default() }))
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        Ok(vec![
+            Arc::new(Field::new(format_state_name(args.name, "num_edits"), DataType::UInt64, true)),
+            Arc::new(Field::new(format_state_name(args.name, "ref_len"), DataType::Float64, true)),
+            Arc::new(Field::new(format_state_name(args.name, "num_shifts"), DataType::UInt64, true)),
+            Arc::new(Field::new(format_state_name(args.name, "segments"), DataType::UInt64, true)),
+        ])
+    }
+}
+
+/// Running corpus statistics of one group.
+#[derive(Debug)]
+pub struct CorpusTerAccumulator {
+    ter: Ter,
+    stats: TerStats,
+}
+
+impl Accumulator for CorpusTerAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let name = "corpus_ter";
+        let n = values[0].len();
+        let hyp = StrCol::from_array(name, values[0].as_ref())?;
+        let refs = RefsCol::from_array(name, &values[1])?;
+        let ter = self.ter;
+        let (segs, _) = eval_rows(name, &hyp, &refs, n, |h, r| ter.segment(h, r))?;
+        // Sequential, in row order, so the float sum matches sacrebleu's.
+        for s in segs.iter().flatten() {
+            self.stats.add(s);
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        if self.stats.segments == 0 {
+            return Ok(ScalarValue::Float64(None));
+        }
+        Ok(ScalarValue::Float64(Some(self.ter.score(&self.stats))))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let s = &self.stats;
+        Ok(vec![
+            ScalarValue::UInt64(Some(s.num_edits)),
+            ScalarValue::Float64(Some(s.ref_len)),
+            ScalarValue::UInt64(Some(s.num_shifts)),
+            ScalarValue::UInt64(Some(s.segments)),
+        ])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let e = states[0].as_primitive::<UInt64Type>();
+        let l = states[1].as_primitive::<Float64Type>();
+        let sh = states[2].as_primitive::<UInt64Type>();
+        let n = states[3].as_primitive::<UInt64Type>();
+        for i in 0..e.len() {
+            if e.is_null(i) {
+                continue;
+            }
+            self.stats.merge(&TerStats { num_edits: e.value(i), ref_len: l.value(i), num_shifts: sh.value(i), segments: n.value(i) });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,102 @@
+//! `mteval_signature(metric [, options [, nrefs]]) -> Utf8`: the
+//! reproducibility signature of a metric with the given options, so SQL users
+//! can store it next to their scores. `nrefs` defaults to 1.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::StringArray;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use mteval_kernels::NRefs;
+
+use crate::common::{StrCol, metric_err};
+
+/// Signature of `metric` with `options`.
+///
+/// # Errors
+/// Unknown metric or invalid options.
+pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String> {
+    let name = "mteval_signature";
+    match metric.to_ascii_lowercase().as_str() {
+        "ter" => {
+            let ter = mteval_kernels::Ter::from_options(options).map_err(|e| metric_err(name, &e))?;
+            Ok(ter.config.signature(nrefs).to_string())
+        }
+        other => exec_err!("{name}: unknown metric '{other}' (known: ter)"),
+    }
+}
+
+/// The `mteval_signature` scalar UDF.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct MtevalSignatureUdf {
+    signature: Signature,
+}
+
+impl Default for MtevalSignatureUdf {
+    fn default() -> Self {
+        Self { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+impl ScalarUDFImpl for MtevalSignatureUdf {
+    fn name(&self) -> &'static str {
+        "mteval_signature"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+        if !(1..=3).contains(&t.len()) {
+            return plan_err!("mteval_signature takes (metric [, options [, nrefs]])");
+        }
+        let mut out = vec![DataType::Utf8; t.len().min(2)];
+        if t.len() == 3 {
+            out.push(DataType::Int64);
+        }
+        Ok(out)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Utf8)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = self.name();
+        let metric = StrCol::new(name, &args.args[0])?;
+        let opts = match args.args.get(1) {
+            Some(v) => Some(StrCol::new(name, v)?),
+            None => None,
+        };
+        let nrefs_at = |i: usize| -> Result<Option<i64>> {
+            match args.args.get(2) {
+                None => Ok(Some(1)),
+                Some(ColumnarValue::Scalar(ScalarValue::Int64(v))) => Ok(*v),
+                Some(ColumnarValue::Array(a)) => {
+                    let a = a.as_any().downcast_ref::<datafusion::arrow::array::Int64Array>();
+                    Ok(a.and_then(|a| datafusion::arrow::array::Array::is_valid(a, i).then(|| a.value(i))))
+                }
+                Some(other) => exec_err!("{name}: nrefs must be an integer, got {other:?}"),
+            }
+        };
+        let all_scalar = args.args.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let n = if all_scalar { 1 } else { args.number_rows };
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let (Some(m), Some(k)) = (metric.get(i), nrefs_at(i)?) else {
+                out.push(None);
+                continue;
+            };
+            let o = opts.as_ref().map_or(Some(""), |o| o.get(i)).unwrap_or("");
+            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+            let nrefs = if k < 0 { NRefs::Var } else { NRefs::Fixed(k as usize) };
+            out.push(Some(signature_for(m, o, nrefs)?));
+        }
+        if all_scalar {
+            return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(out.pop().flatten())));
+        }
+        Ok(ColumnarValue::Array(Arc::new(StringArray::from(out))))
+    }
+}

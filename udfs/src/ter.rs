@@ -1,0 +1,82 @@
+//! `ter(hyp, ref [, options]) -> Float64`: sentence TER on sacrebleu's scale.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::Float64Array;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use mteval_kernels::Ter;
+
+use crate::common::{RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options};
+
+/// Argument coercion shared by the TER functions: `(string, string | list<string> [, string])`.
+pub(crate) fn coerce_ter_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if !(2..=3).contains(&t.len()) {
+        return plan_err!("{name} takes (hyp, ref [, options]), got {} arguments", t.len());
+    }
+    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?];
+    if let Some(o) = t.get(2) {
+        out.push(coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+/// Validates the options literal at plan time.
+pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
+    Ter::from_options(plan_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
+}
+
+/// Parses the options when executing.
+pub(crate) fn exec_ter(name: &str, args: &[ColumnarValue]) -> Result<Ter> {
+    Ter::from_options(exec_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
+}
+
+/// The `ter` scalar UDF.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TerUdf {
+    signature: Signature,
+}
+
+impl Default for TerUdf {
+    fn default() -> Self {
+        Self { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+impl ScalarUDFImpl for TerUdf {
+    fn name(&self) -> &'static str {
+        "ter"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_ter_args(self.name(), arg_types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Float64)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        plan_ter(self.name(), &args)?;
+        Ok(Arc::new(Field::new(self.name(), DataType::Float64, true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = self.name();
+        let ter = exec_ter(name, &args.args)?;
+        let hyp = StrCol::new(name, &args.args[0])?;
+        let refs = RefsCol::new(name, &args.args[1])?;
+        let (vals, single) = eval_rows(name, &hyp, &refs, args.number_rows, |h, r| {
+            Ok(ter.segment(h, r)?.map(|s| ter.sentence_score(&s)))
+        })?;
+        if single {
+            return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
+        }
+        Ok(ColumnarValue::Array(Arc::new(Float64Array::from(vals))))
+    }
+}

@@ -1,0 +1,62 @@
+//! `ter_alignment(hyp, ref [, options]) -> Utf8`: the final tercom-style
+//! alignment against the best reference: one label per alignment position,
+//! `=` kept, `S` substituted, `I` inserted (extra hypothesis word), `D`
+//! deleted (missing reference word), prefixed by `>` when the hypothesis word
+//! was moved by a shift.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::StringArray;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+
+use crate::common::{RefsCol, StrCol, eval_rows};
+use crate::ter::{coerce_ter_args, exec_ter, plan_ter};
+
+/// The `ter_alignment` scalar UDF.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TerAlignmentUdf {
+    signature: Signature,
+}
+
+impl Default for TerAlignmentUdf {
+    fn default() -> Self {
+        Self { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+impl ScalarUDFImpl for TerAlignmentUdf {
+    fn name(&self) -> &'static str {
+        "ter_alignment"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_ter_args(self.name(), arg_types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Utf8)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        plan_ter(self.name(), &args)?;
+        Ok(Arc::new(Field::new(self.name(), DataType::Utf8, true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = self.name();
+        let ter = exec_ter(name, &args.args)?;
+        let hyp = StrCol::new(name, &args.args[0])?;
+        let refs = RefsCol::new(name, &args.args[1])?;
+        let (vals, single) = eval_rows(name, &hyp, &refs, args.number_rows, |h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
+        if single {
+            return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(vals.into_iter().next().flatten())));
+        }
+        Ok(ColumnarValue::Array(Arc::new(StringArray::from(vals))))
+    }
+}
