@@ -108,7 +108,7 @@ async fn ter_multi_reference_lists() {
     let b = query(&ctx, "SELECT ter(hyp, refs) FROM m").await;
     assert_eq!(f64s(&b, 0), vec![Some(20.0), Some(0.0), None]);
     let b = query(&ctx, "SELECT corpus_ter(hyp, refs) FROM m").await;
-    assert_eq!(f64s(&b, 0), vec![Some(100.0 * 1.0 / 6.0)]);
+    assert_eq!(f64s(&b, 0), vec![Some(100.0 * (1.0 / 6.0))]);
 }
 
 #[tokio::test]
