@@ -190,3 +190,48 @@ fn bad_input_fails_cleanly_without_output() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("r.txt has 1 lines but"), "{}", stderr(&o));
 }
+
+#[test]
+fn every_ter_variant_through_the_cli() {
+    let input = wmt("en-zh", "parquet");
+    for variant in TER_VARIANTS {
+        let opts = ter_variant_options(variant);
+        let mut args = vec!["score", input.as_str(), "--group-by", "system", "-w", "10"];
+        let o = format!("ter={opts}");
+        if !opts.is_empty() {
+            args.extend(["--options", o.as_str()]);
+        }
+        let out = mteval(&args);
+        assert!(out.status.success(), "{variant}: {}", stderr(&out));
+        let lines = group_scores(&stdout(&out));
+        assert_eq!(lines.len(), 3);
+        for (group, _, score) in lines {
+            let system = group.strip_prefix("system=").unwrap();
+            assert!((score - golden_corpus("en-zh", system, "ref", variant)).abs() < 1e-8, "{variant} {system}");
+        }
+    }
+}
+
+#[test]
+fn sql_repl_reads_statements_from_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(["sql", "--format", "csv"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"SELECT ter('a b c', 'a c b') AS t;\nSELECT nonsense(;\nSELECT\n  ter('x', 'y') AS u;\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("t\n33.33333333333333"), "{out}");
+    assert!(out.contains("u\n100.0"), "{out}");
+    assert!(stderr(&o).contains("error"), "bad statement reported: {}", stderr(&o));
+}

@@ -216,3 +216,42 @@ async fn corpus_ter_is_partition_independent() {
     }
     let _ = Float64Array::from(vec![0.0]);
 }
+
+#[tokio::test]
+async fn golden_edge_cases_through_sql() {
+    let ctx = ctx();
+    let rows = read_jsonl("data/golden/edge_cases.jsonl");
+    let mut hyps = StringBuilder::new();
+    let mut refs = ListBuilder::new(StringBuilder::new());
+    let mut first = StringBuilder::new();
+    for r in &rows {
+        hyps.append_value(r["hyp"].as_str().unwrap());
+        let rs: Vec<&str> = r["refs"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+        first.append_value(rs[0]);
+        for x in &rs {
+            refs.values().append_value(x);
+        }
+        refs.append(true);
+    }
+    let refs = refs.finish();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("hyp", DataType::Utf8, true),
+        Field::new("ref", DataType::Utf8, true),
+        Field::new("refs", refs.data_type().clone(), true),
+    ]));
+    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(hyps.finish()), Arc::new(first.finish()), Arc::new(refs)]).unwrap();
+    ctx.register_table("e", Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap())).unwrap();
+    for variant in TER_VARIANTS {
+        let o = ter_variant_options(variant);
+        let b = query(&ctx, &format!("SELECT ter(hyp, ref, '{o}'), ter(hyp, refs, '{o}') FROM e")).await;
+        let single = f64s(&b, 0);
+        let multi = f64s(&b, 1);
+        for (i, r) in rows.iter().enumerate() {
+            let e = r["ter"][variant]["score"].as_f64().unwrap();
+            assert!(close(single[i].unwrap(), e), "{} {variant}", r["id"]);
+            if let Some(m) = r["ter_multi"].get(variant) {
+                assert!(close(multi[i].unwrap(), m["score"].as_f64().unwrap()), "{} {variant} multi", r["id"]);
+            }
+        }
+    }
+}

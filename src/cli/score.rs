@@ -19,7 +19,7 @@ use mteval_kernels::ter::TerStats;
 
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 use crate::output::BatchFileWriter;
-use crate::session::{SessionOptions, new_context, register_input};
+use crate::session::{InputKind, SessionOptions, new_context, register_input};
 
 const STATS_PREFIX: &str = "__mteval_stats_";
 
@@ -56,7 +56,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
     let ctx = new_context(&SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1) })?;
-    register_input(&ctx, "input", &input).await?;
+    let kind = register_input(&ctx, "input", &input).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
     check_column(&schema, &input, &a.hyp_col, "hypothesis", true)?;
@@ -89,7 +89,8 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     let df = df.select(exprs)?;
 
-    let total_rows = df.clone().count().await.ok();
+    // Parquet knows its row count from metadata; other formats would need a full read.
+    let total_rows = if kind == InputKind::Parquet { df.clone().count().await.ok() } else { None };
     let pb = if std::io::stderr().is_terminal() {
         let pb = total_rows.map_or_else(ProgressBar::new_spinner, |n| ProgressBar::new(n as u64));
         pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} rows ({per_sec}, eta {eta})")?);

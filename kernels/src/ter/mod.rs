@@ -9,6 +9,8 @@
 //!   the *average* reference length. Corpus score: Σ edits / Σ average lengths.
 //! * Scale: 100 × edits / length (can exceed 100). 100 for an empty reference
 //!   with a non-empty hypothesis, 0 when both are empty.
+//! * sacrebleu preprocesses references twice (hypotheses once); so do we, see
+//!   [`crate::tokenize::TercomTokenizer::reference_words`].
 //! * Signature: `nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-X`.
 //! * Option `algo:seed` switches to the seed's greedy TER (§2.1): fraction
 //!   scale, no band, no budget, and an empty reference is an error.
@@ -221,10 +223,16 @@ impl Ter {
         Ok(Self { config: TerConfig::parse(options)? })
     }
 
-    /// The words a string is scored on.
+    /// The words a hypothesis is scored on.
     #[must_use]
     pub fn tokenize(&self, s: &str) -> Vec<String> {
         self.config.tokenizer.words(s)
+    }
+
+    /// The words a reference is scored on (sacrebleu tokenizes references twice).
+    #[must_use]
+    pub fn tokenize_reference(&self, s: &str) -> Vec<String> {
+        self.config.tokenizer.reference_words(s)
     }
 
     /// Statistics of `hyp` against `refs`; `None` when `refs` is empty
@@ -238,7 +246,7 @@ impl Ter {
             return Ok(None);
         }
         let hw = self.tokenize(hyp);
-        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize(r)).collect();
+        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize_reference(r)).collect();
         self.segment_words(&hw, &rws).map(Some)
     }
 
@@ -311,7 +319,7 @@ impl Ter {
             return None;
         }
         let hw = self.tokenize(hyp);
-        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize(r)).collect();
+        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize_reference(r)).collect();
         let mut interner = Interner::default();
         let h = interner.ids(&hw);
         let mut best: Option<(u32, Vec<u32>, shift::PairResult)> = None;

@@ -137,13 +137,13 @@ fn normalize_asian(s: &str) -> String {
 }
 
 impl TercomTokenizer {
-    /// Tokenizes `s` as sacrebleu's TER `_preprocess_segment` does
-    /// (`tokenizer(s.rstrip())`, then `split()`), returning the words.
+    /// sacrebleu's `TercomTokenizer.__call__`, string in, string out. Only the
+    /// normalised mode collapses whitespace; otherwise the string keeps its
+    /// spacing (TER splits it into words afterwards).
     #[must_use]
-    pub fn words(&self, s: &str) -> Vec<String> {
-        let s = py_rstrip(s);
+    pub fn tokenize_raw(&self, s: &str) -> String {
         if s.is_empty() {
-            return Vec::new();
+            return String::new();
         }
         let mut s: String = if self.case_sensitive { s.to_owned() } else { py_lower(s) };
         if self.normalized {
@@ -151,14 +151,39 @@ impl TercomTokenizer {
             if self.asian_support {
                 s = normalize_asian(&s);
             }
+            // `\s+` -> " ", then strip: Python's `\s` is `str.isspace()`.
+            s = py_split(&s).collect::<Vec<_>>().join(" ");
         }
         if self.no_punct {
             s.retain(|c| !is_basic_punct(c) && !(self.asian_support && (is_asian_punct(c) || is_full_width_punct(c))));
         }
-        py_split(&s).map(str::to_owned).collect()
+        s
     }
 
-    /// The tokenized string, as sacrebleu's tokenizer output after whitespace collapsing.
+    /// sacrebleu's TER `_preprocess_segment`: `tokenizer(s.rstrip())`.
+    #[must_use]
+    pub fn preprocess(&self, s: &str) -> String {
+        self.tokenize_raw(py_rstrip(s))
+    }
+
+    /// The words of a hypothesis: `preprocess(s).split()`.
+    #[must_use]
+    pub fn words(&self, s: &str) -> Vec<String> {
+        py_split(&self.preprocess(s)).map(str::to_owned).collect()
+    }
+
+    /// The words of a reference. sacrebleu 2.6.0 preprocesses references
+    /// twice (`_cache_references` tokenizes them, then `_extract_reference_info`
+    /// tokenizes the result again), which matters when the first pass exposes
+    /// new matches: e.g. with `norm:yes`, `father's<NBSP>mission` becomes
+    /// `father's mission` in the first pass and `father 's mission` in the second.
+    #[must_use]
+    pub fn reference_words(&self, s: &str) -> Vec<String> {
+        py_split(&self.preprocess(&self.preprocess(s))).map(str::to_owned).collect()
+    }
+
+    /// The tokenized string (one pass, as sacrebleu's tokenizer prints it),
+    /// with whitespace collapsed.
     #[must_use]
     pub fn tokenize(&self, s: &str) -> String {
         self.words(s).join(" ")
@@ -201,6 +226,14 @@ mod tests {
     fn no_punct_without_normalisation_deletes_in_place() {
         let t = TercomTokenizer { no_punct: true, ..Default::default() };
         assert_eq!(t.tokenize("it's a-b, (c)."), "it's a-b c");
+    }
+
+    #[test]
+    fn references_are_preprocessed_twice() {
+        let t = norm();
+        assert_eq!(t.words("father's\u{a0}mission"), vec!["father's", "mission"]);
+        assert_eq!(t.reference_words("father's\u{a0}mission"), vec!["father", "'s", "mission"]);
+        assert_eq!(t.reference_words("&amp;quot;"), vec!["&", "quot", ";"]);
     }
 
     #[test]
