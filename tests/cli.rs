@@ -149,6 +149,11 @@ fn sql_command_formats_and_output_file() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 3);
+    // -f runs every statement of a file; the last result is printed.
+    let sql_file = dir.path().join("q.sql");
+    std::fs::write(&sql_file, "-- a comment\nCREATE VIEW v AS SELECT 'a b' AS h, 'b a' AS r;\nSELECT ter(h, r) AS t FROM v;\n").unwrap();
+    let o = mteval(&["sql", "-f", sql_file.to_str().unwrap(), "--format", "csv"]);
+    assert_eq!(stdout(&o), "t\n50.0\n", "{}", stderr(&o));
     // JSON-lines files are queryable by path too.
     let o = mteval(&["sql", "-c", &format!("SELECT count(*) AS n FROM '{}'", wmt("en-ja", "jsonl")), "--format", "csv"]);
     assert_eq!(stdout(&o), "n\n1500\n", "{}", stderr(&o));

@@ -255,3 +255,22 @@ async fn golden_edge_cases_through_sql() {
         }
     }
 }
+
+#[tokio::test]
+async fn golden_ter_tokenize_through_sql() {
+    let ctx = ctx();
+    let rows = read_jsonl("data/golden/ter_tokenize.jsonl");
+    let texts: Vec<&str> = rows.iter().map(|r| r["text"].as_str().unwrap()).collect();
+    let schema = Arc::new(Schema::new(vec![Field::new("text", DataType::Utf8View, true)]));
+    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(StringViewArray::from(texts))]).unwrap();
+    ctx.register_table("tok", Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap())).unwrap();
+    for variant in TER_VARIANTS {
+        let o = ter_variant_options(variant);
+        let b = query(&ctx, &format!("SELECT ter_tokenize(text, '{o}') FROM tok")).await;
+        let got: Vec<String> = b.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|x| x.unwrap().to_owned()).collect::<Vec<_>>()).collect();
+        for (r, g) in rows.iter().zip(&got) {
+            let e: Vec<&str> = r["tokens"][variant].as_str().unwrap().split_whitespace().collect();
+            assert_eq!(g, &e.join(" "), "{variant}: {}", r["text"]);
+        }
+    }
+}

@@ -15,6 +15,7 @@ pub mod mteval_signature;
 pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
+pub mod ter_tokenize;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(ter::TerUdf::default())),
         Arc::new(ScalarUDF::from(ter_stats::TerStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter_alignment::TerAlignmentUdf::default())),
+        Arc::new(ScalarUDF::from(ter_tokenize::TerTokenizeUdf::default())),
         Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
     ]
 }

@@ -333,7 +333,7 @@ impl Ter {
         let (_, r, res) = best?;
         let trace = shift::final_trace(&h, &r, &res.order);
         let mut ops = Vec::with_capacity(trace.len());
-        let mut pos_h = 0usize;
+        let mut hyp_words = res.order.iter();
         for op in trace {
             let label = match op {
                 Op::Nop => "=",
@@ -342,11 +342,8 @@ impl Ter {
                 Op::Ins => "D",
                 Op::Undef => "?",
             };
-            let moved = matches!(op, Op::Nop | Op::Sub | Op::Del) && {
-                let m = res.shifted[res.order[pos_h] as usize];
-                pos_h += 1;
-                m
-            };
+            // Every op but a deletion consumes the next (shifted) hypothesis word.
+            let moved = matches!(op, Op::Nop | Op::Sub | Op::Del) && hyp_words.next().is_some_and(|&o| res.shifted[o as usize]);
             ops.push(if moved { format!(">{label}") } else { label.to_owned() });
         }
         let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize].as_str()).collect();

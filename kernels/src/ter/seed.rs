@@ -15,10 +15,10 @@ fn align(h: &[u32], r: &[u32], mask: &mut Vec<bool>) -> u32 {
     let (n, m) = (h.len(), r.len());
     let w = m + 1;
     let mut d = vec![0u32; (n + 1) * w];
-    for j in 0..=m {
+    for (j, v) in d.iter_mut().enumerate().take(m + 1) {
         #[allow(clippy::cast_possible_truncation)]
         {
-            d[j] = j as u32;
+            *v = j as u32;
         }
     }
     for i in 1..=n {
