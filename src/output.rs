@@ -91,7 +91,8 @@ impl AtomicFile {
         }
         let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("out");
         let temp = dir.join(format!(".{name}.mteval-{}.tmp", std::process::id()));
-        let file = File::create(&temp).with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
+        let file = File::create(&temp)
+            .with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
         Ok((Self { target: target.to_owned(), temp, committed: false }, file))
     }
 
@@ -106,7 +107,8 @@ impl AtomicFile {
     /// # Errors
     /// When the rename fails.
     pub fn commit(mut self) -> Result<()> {
-        std::fs::rename(&self.temp, &self.target).with_context(|| format!("cannot move {} to {}", self.temp.display(), self.target.display()))?;
+        std::fs::rename(&self.temp, &self.target)
+            .with_context(|| format!("cannot move {} to {}", self.temp.display(), self.target.display()))?;
         self.committed = true;
         Ok(())
     }

@@ -30,7 +30,11 @@ impl GetExt for JsonLinesFactory {
 }
 
 impl FileFormatFactory for JsonLinesFactory {
-    fn create(&self, state: &dyn Session, format_options: &HashMap<String, String>) -> datafusion::common::Result<Arc<dyn FileFormat>> {
+    fn create(
+        &self,
+        state: &dyn Session,
+        format_options: &HashMap<String, String>,
+    ) -> datafusion::common::Result<Arc<dyn FileFormat>> {
         self.inner.create(state, format_options)
     }
 
@@ -114,9 +118,16 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Res
     }
     let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
     let res = match kind {
-        InputKind::Parquet => ctx.register_parquet(name, path, ParquetReadOptions::default().file_extension(&ext)).await,
-        InputKind::Csv => ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).file_extension(&ext)).await,
-        InputKind::Tsv => ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).delimiter(b'\t').file_extension(&ext)).await,
+        InputKind::Parquet => {
+            ctx.register_parquet(name, path, ParquetReadOptions::default().file_extension(&ext)).await
+        }
+        InputKind::Csv => {
+            ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).file_extension(&ext)).await
+        }
+        InputKind::Tsv => {
+            ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).delimiter(b'\t').file_extension(&ext))
+                .await
+        }
         InputKind::Json => ctx.register_json(name, path, JsonReadOptions::default().file_extension(&ext)).await,
     };
     res.with_context(|| format!("cannot read {path} as {kind:?}"))?;

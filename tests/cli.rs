@@ -49,13 +49,27 @@ fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
 fn score_parquet_writes_scores_signature_and_group_totals() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scored.parquet");
-    let o = mteval(&["score", &wmt("en-de", "parquet"), "-m", "ter", "--group-by", "system", "-w", "10", "-o", out.to_str().unwrap()]);
+    let o = mteval(&[
+        "score",
+        &wmt("en-de", "parquet"),
+        "-m",
+        "ter",
+        "--group-by",
+        "system",
+        "-w",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = group_scores(&stdout(&o));
     assert_eq!(lines.len(), 3, "{}", stdout(&o));
     for (group, sig, score) in &lines {
         let system = group.strip_prefix("system=").unwrap();
-        assert!(sig.starts_with("TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-"), "{sig}");
+        assert!(
+            sig.starts_with("TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-"),
+            "{sig}"
+        );
         assert!((score - golden_corpus("en-de", system, "ref", "default")).abs() < 1e-8, "{system}");
     }
     // The file: input columns + ter, per-row scores equal to the golden ones, signature in metadata.
@@ -67,7 +81,12 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
     let golden: std::collections::HashMap<(String, i64), f64> = read_jsonl("data/golden/ter_sentence.jsonl")
         .into_iter()
         .filter(|r| r["pair"] == "en-de")
-        .map(|r| ((r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r["ter"]["default"][0].as_f64().unwrap()))
+        .map(|r| {
+            (
+                (r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()),
+                r["ter"]["default"][0].as_f64().unwrap(),
+            )
+        })
         .collect();
     let mut n = 0;
     for b in builder.build().unwrap() {
@@ -76,7 +95,8 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
         let sys_i = schema.index_of("system").unwrap();
         let seg = b.column(schema.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
         let ter = b.column(schema.index_of("ter").unwrap()).as_primitive::<Float64Type>();
-        let sys = datafusion::arrow::compute::cast(b.column(sys_i), &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
+        let sys =
+            datafusion::arrow::compute::cast(b.column(sys_i), &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
         let sys = sys.as_string::<i32>();
         for i in 0..b.num_rows() {
             let e = golden[&(sys.value(i).to_owned(), seg.value(i))];
@@ -89,7 +109,20 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
 
 #[test]
 fn score_jsonl_multi_reference_with_options() {
-    let o = mteval(&["score", &wmt("zh-en", "jsonl"), "--ref-col", "ref", "--ref-col", "ref2", "--group-by", "system", "--options", "ter=norm:yes|asian:yes", "-w", "10"]);
+    let o = mteval(&[
+        "score",
+        &wmt("zh-en", "jsonl"),
+        "--ref-col",
+        "ref",
+        "--ref-col",
+        "ref2",
+        "--group-by",
+        "system",
+        "--options",
+        "ter=norm:yes|asian:yes",
+        "-w",
+        "10",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = group_scores(&stdout(&o));
     assert_eq!(lines.len(), 3);
@@ -118,7 +151,18 @@ fn text_mode_matches_sacrebleu_corpus_and_sentence() {
     assert!(o.status.success(), "{}", stderr(&o));
     let l = group_scores(&stdout(&o));
     assert!((l[0].2 - golden_corpus("de-en", "Online-B", "ref", "default")).abs() < 1e-8);
-    let o = mteval(&["score", "--hyp", hyp.to_str().unwrap(), "--ref", r1.to_str().unwrap(), "--ref", r2.to_str().unwrap(), "-w", "10", "--sentence"]);
+    let o = mteval(&[
+        "score",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        r1.to_str().unwrap(),
+        "--ref",
+        r2.to_str().unwrap(),
+        "-w",
+        "10",
+        "--sentence",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let l = group_scores(&out);
@@ -130,7 +174,8 @@ fn text_mode_matches_sacrebleu_corpus_and_sentence() {
 #[test]
 fn sql_command_formats_and_output_file() {
     let path = wmt("en-ja", "parquet");
-    let q = format!("SELECT system, round(corpus_ter(hyp, ref), 6) AS ter FROM '{path}' GROUP BY system ORDER BY system");
+    let q =
+        format!("SELECT system, round(corpus_ter(hyp, ref), 6) AS ter FROM '{path}' GROUP BY system ORDER BY system");
     let o = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -151,11 +196,16 @@ fn sql_command_formats_and_output_file() {
     assert_eq!(v.as_array().unwrap().len(), 3);
     // -f runs every statement of a file; the last result is printed.
     let sql_file = dir.path().join("q.sql");
-    std::fs::write(&sql_file, "-- a comment\nCREATE VIEW v AS SELECT 'a b' AS h, 'b a' AS r;\nSELECT ter(h, r) AS t FROM v;\n").unwrap();
+    std::fs::write(
+        &sql_file,
+        "-- a comment\nCREATE VIEW v AS SELECT 'a b' AS h, 'b a' AS r;\nSELECT ter(h, r) AS t FROM v;\n",
+    )
+    .unwrap();
     let o = mteval(&["sql", "-f", sql_file.to_str().unwrap(), "--format", "csv"]);
     assert_eq!(stdout(&o), "t\n50.0\n", "{}", stderr(&o));
     // JSON-lines files are queryable by path too.
-    let o = mteval(&["sql", "-c", &format!("SELECT count(*) AS n FROM '{}'", wmt("en-ja", "jsonl")), "--format", "csv"]);
+    let o =
+        mteval(&["sql", "-c", &format!("SELECT count(*) AS n FROM '{}'", wmt("en-ja", "jsonl")), "--format", "csv"]);
     assert_eq!(stdout(&o), "n\n1500\n", "{}", stderr(&o));
 }
 
@@ -166,11 +216,47 @@ fn bad_input_fails_cleanly_without_output() {
     let outs = out.to_str().unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["score".into(), "/nonexistent/x.parquet".into(), "-o".into(), outs.into()], "/nonexistent/x.parquet"),
-        (vec!["score".into(), wmt("en-de", "parquet"), "--hyp-col".into(), "hypothesis".into(), "-o".into(), outs.into()], "column 'hypothesis' not found"),
-        (vec!["score".into(), wmt("en-de", "parquet"), "--ref-col".into(), "seg_id".into(), "-o".into(), outs.into()], "'seg_id' has type Int64"),
-        (vec!["score".into(), wmt("en-de", "parquet"), "--options".into(), "norm:perhaps".into(), "-o".into(), outs.into()], "norm:perhaps"),
-        (vec!["score".into(), wmt("en-de", "parquet"), "-m".into(), "bleu".into(), "-o".into(), outs.into()], "unknown metric 'bleu'"),
-        (vec!["score".into(), wmt("en-de", "parquet"), "-o".into(), "/nonexistent-dir/o.parquet".into()], "does not exist"),
+        (
+            vec![
+                "score".into(),
+                wmt("en-de", "parquet"),
+                "--hyp-col".into(),
+                "hypothesis".into(),
+                "-o".into(),
+                outs.into(),
+            ],
+            "column 'hypothesis' not found",
+        ),
+        (
+            vec![
+                "score".into(),
+                wmt("en-de", "parquet"),
+                "--ref-col".into(),
+                "seg_id".into(),
+                "-o".into(),
+                outs.into(),
+            ],
+            "'seg_id' has type Int64",
+        ),
+        (
+            vec![
+                "score".into(),
+                wmt("en-de", "parquet"),
+                "--options".into(),
+                "norm:perhaps".into(),
+                "-o".into(),
+                outs.into(),
+            ],
+            "norm:perhaps",
+        ),
+        (
+            vec!["score".into(), wmt("en-de", "parquet"), "-m".into(), "bleu".into(), "-o".into(), outs.into()],
+            "unknown metric 'bleu'",
+        ),
+        (
+            vec!["score".into(), wmt("en-de", "parquet"), "-o".into(), "/nonexistent-dir/o.parquet".into()],
+            "does not exist",
+        ),
         (vec!["sql".into(), "-c".into(), "SELECT ter(hyp, ref, 'case:upper') FROM 'x.parquet'".into()], "x.parquet"),
     ];
     for (args, needle) in cases {

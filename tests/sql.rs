@@ -3,7 +3,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, LargeStringArray, ListBuilder, RecordBatch, StringArray, StringBuilder, StringViewArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Float64Array, LargeStringArray, ListBuilder, RecordBatch, StringArray, StringBuilder,
+    StringViewArray,
+};
 use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, Schema};
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
@@ -86,7 +89,8 @@ async fn ter_stats_struct_and_scalar_arguments() {
 async fn ter_multi_reference_lists() {
     let ctx = ctx();
     // Second reference is better; NULL list elements are dropped; empty/NULL lists give NULL.
-    let b = query(&ctx, "SELECT ter('the cat is on the mat', ['there is a cat on the mat', 'a cat is on the mat'])").await;
+    let b =
+        query(&ctx, "SELECT ter('the cat is on the mat', ['there is a cat on the mat', 'a cat is on the mat'])").await;
     assert_eq!(f64s(&b, 0), vec![Some(100.0 / 6.5)]);
     let b = query(&ctx, "SELECT ter('a b c', ['a b d', NULL])").await;
     assert!((f64s(&b, 0)[0].unwrap() - 100.0 / 3.0).abs() < 1e-12);
@@ -102,8 +106,15 @@ async fn ter_multi_reference_lists() {
     lb.append(true);
     lb.append(false);
     let refs = lb.finish();
-    let schema = Arc::new(Schema::new(vec![Field::new("hyp", DataType::Utf8, true), Field::new("refs", refs.data_type().clone(), true)]));
-    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(StringArray::from(vec!["a b c", "x", "y"])), Arc::new(refs)]).unwrap();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("hyp", DataType::Utf8, true),
+        Field::new("refs", refs.data_type().clone(), true),
+    ]));
+    let batch = RecordBatch::try_new(
+        Arc::clone(&schema),
+        vec![Arc::new(StringArray::from(vec!["a b c", "x", "y"])), Arc::new(refs)],
+    )
+    .unwrap();
     ctx.register_table("m", Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap())).unwrap();
     let b = query(&ctx, "SELECT ter(hyp, refs) FROM m").await;
     assert_eq!(f64s(&b, 0), vec![Some(20.0), Some(0.0), None]);
@@ -127,7 +138,10 @@ async fn invalid_options_are_plan_errors() {
     assert!(e.contains("must be a string"), "{e}");
     let b = query(&ctx, "SELECT mteval_signature('ter', 'norm:yes|case:mixed', 2)").await;
     let sig = b[0].column(0).as_string::<i32>().value(0).to_owned();
-    assert!(sig.starts_with("nrefs:2|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|version:2.6.0|impl:mteval-"), "{sig}");
+    assert!(
+        sig.starts_with("nrefs:2|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|version:2.6.0|impl:mteval-"),
+        "{sig}"
+    );
     // A printed signature pastes back as options.
     let b = query(&ctx, &format!("SELECT ter('A b', 'a b', '{sig}')")).await;
     assert_eq!(f64s(&b, 0), vec![Some(50.0)]);
@@ -136,7 +150,16 @@ async fn invalid_options_are_plan_errors() {
 fn golden_sentence_index() -> HashMap<(String, String, i64), serde_json::Value> {
     read_jsonl("data/golden/ter_sentence.jsonl")
         .into_iter()
-        .map(|r| ((r["pair"].as_str().unwrap().to_owned(), r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r))
+        .map(|r| {
+            (
+                (
+                    r["pair"].as_str().unwrap().to_owned(),
+                    r["system"].as_str().unwrap().to_owned(),
+                    r["seg_id"].as_i64().unwrap(),
+                ),
+                r,
+            )
+        })
         .collect()
 }
 
@@ -164,7 +187,13 @@ async fn golden_ter_through_sql() {
                 for i in 0..b.num_rows() {
                     let g = &golden[&(pair.to_owned(), sys.value(i).to_owned(), seg.value(i))];
                     let exp = g["ter"][variant][0].as_f64().unwrap();
-                    assert!(close(s.value(i), exp), "{pair} {variant} {} {}: {} vs {exp}", sys.value(i), seg.value(i), s.value(i));
+                    assert!(
+                        close(s.value(i), exp),
+                        "{pair} {variant} {} {}: {} vs {exp}",
+                        sys.value(i),
+                        seg.value(i),
+                        s.value(i)
+                    );
                     if g["ter_multi"].is_null() {
                         // en-ja has no second reference: the NULL element is dropped.
                         assert!(close(m.value(i), exp));
@@ -187,10 +216,17 @@ async fn golden_ter_through_sql() {
                 for i in 0..b.num_rows() {
                     for (refs, got) in [("ref", c1.value(i)), ("ref+ref2", c2.value(i))] {
                         let g = corpus.iter().find(|g| {
-                            g["pair"] == pair && g["system"] == sys.value(i) && g["variant"] == variant && g["refs"] == refs
+                            g["pair"] == pair
+                                && g["system"] == sys.value(i)
+                                && g["variant"] == variant
+                                && g["refs"] == refs
                         });
                         if let Some(g) = g {
-                            assert!(close(got, g["score"].as_f64().unwrap()), "{pair} {variant} {refs} {}", sys.value(i));
+                            assert!(
+                                close(got, g["score"].as_f64().unwrap()),
+                                "{pair} {variant} {refs} {}",
+                                sys.value(i)
+                            );
                         }
                     }
                 }
@@ -205,13 +241,19 @@ async fn corpus_ter_is_partition_independent() {
     // Many partitions and small batches force partial states to be merged.
     let ctx = new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4) }).unwrap();
     let path = shared_dir().join("data/wmt/de-en.parquet");
-    let sql = format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());
+    let sql =
+        format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());
     let b = query(&ctx, &sql).await;
     let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
     let got = f64s(&b, 1);
     let sys = b[0].column(0).as_string_view();
     for (i, g) in got.iter().enumerate() {
-        let e = corpus.iter().find(|r| r["pair"] == "de-en" && r["system"] == sys.value(i) && r["variant"] == "default" && r["refs"] == "ref").unwrap();
+        let e = corpus
+            .iter()
+            .find(|r| {
+                r["pair"] == "de-en" && r["system"] == sys.value(i) && r["variant"] == "default" && r["refs"] == "ref"
+            })
+            .unwrap();
         assert!(close(g.unwrap(), e["score"].as_f64().unwrap()));
     }
     let _ = Float64Array::from(vec![0.0]);
@@ -239,7 +281,11 @@ async fn golden_edge_cases_through_sql() {
         Field::new("ref", DataType::Utf8, true),
         Field::new("refs", refs.data_type().clone(), true),
     ]));
-    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(hyps.finish()), Arc::new(first.finish()), Arc::new(refs)]).unwrap();
+    let batch = RecordBatch::try_new(
+        Arc::clone(&schema),
+        vec![Arc::new(hyps.finish()), Arc::new(first.finish()), Arc::new(refs)],
+    )
+    .unwrap();
     ctx.register_table("e", Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap())).unwrap();
     for variant in TER_VARIANTS {
         let o = ter_variant_options(variant);
@@ -267,7 +313,10 @@ async fn golden_ter_tokenize_through_sql() {
     for variant in TER_VARIANTS {
         let o = ter_variant_options(variant);
         let b = query(&ctx, &format!("SELECT ter_tokenize(text, '{o}') FROM tok")).await;
-        let got: Vec<String> = b.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|x| x.unwrap().to_owned()).collect::<Vec<_>>()).collect();
+        let got: Vec<String> = b
+            .iter()
+            .flat_map(|b| b.column(0).as_string::<i32>().iter().map(|x| x.unwrap().to_owned()).collect::<Vec<_>>())
+            .collect();
         for (r, g) in rows.iter().zip(&got) {
             let e: Vec<&str> = r["tokens"][variant].as_str().unwrap().split_whitespace().collect();
             assert_eq!(g, &e.join(" "), "{variant}: {}", r["text"]);

@@ -26,5 +26,9 @@ fn main() {
         *per_pair.entry(*p).or_insert(0.0) += t0.elapsed().as_secs_f64();
     }
     let e = t.elapsed().as_secs_f64();
-    println!("{} rows in {e:.3}s = {:.0} rows/s (one thread); per pair: {per_pair:?}", rows.len(), rows.len() as f64 / e);
+    println!(
+        "{} rows in {e:.3}s = {:.0} rows/s (one thread); per pair: {per_pair:?}",
+        rows.len(),
+        rows.len() as f64 / e
+    );
 }

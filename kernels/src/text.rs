@@ -48,11 +48,7 @@ pub fn py_strip(s: &str) -> &str {
 /// tables can differ (Python 3.11 uses Unicode 14).
 #[must_use]
 pub fn py_lower(s: &str) -> String {
-    if s.is_ascii() {
-        s.to_ascii_lowercase()
-    } else {
-        s.to_lowercase()
-    }
+    if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() }
 }
 
 #[cfg(test)]

@@ -54,7 +54,11 @@ fn ter_sentence_and_corpus_golden() {
     let mut corpus: BTreeMap<(String, String, String, String), TerStats> = BTreeMap::new();
     let mut checked = 0;
     for r in &rows {
-        let key = (r["pair"].as_str().unwrap().to_owned(), r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap());
+        let key = (
+            r["pair"].as_str().unwrap().to_owned(),
+            r["system"].as_str().unwrap().to_owned(),
+            r["seg_id"].as_i64().unwrap(),
+        );
         let w = &wmt[&key];
         for (v, t) in &ters {
             let ctx = format!("{key:?} {v}");
@@ -102,7 +106,11 @@ fn ter_edge_cases_golden() {
         for v in TER_VARIANTS {
             let t = ter(v);
             let toks = &r["ter_tokens"][v];
-            assert_eq!(t.tokenize(hyp).join(" "), toks["hyp"].as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" "), "{id} {v} hyp tokens");
+            assert_eq!(
+                t.tokenize(hyp).join(" "),
+                toks["hyp"].as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" "),
+                "{id} {v} hyp tokens"
+            );
             check_sentence(&t, hyp, &refs[..1], &r["ter"][v], &format!("{id} {v}"));
             n += 1;
             if refs.len() > 1 {
@@ -137,8 +145,12 @@ fn ter_metric_vectors() {
     for v in vecs {
         let t = Ter::from_options(&ter_options_from_json(&v["options"])).unwrap();
         let hyps: Vec<&str> = v["hyps"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
-        let streams: Vec<Vec<&str>> =
-            v["refs"].as_array().unwrap().iter().map(|s| s.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect()).collect();
+        let streams: Vec<Vec<&str>> = v["refs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect())
+            .collect();
         let per_seg: Vec<Vec<&str>> = (0..hyps.len()).map(|i| streams.iter().map(|s| s[i]).collect()).collect();
         let st = t.corpus(&hyps, &per_seg).unwrap();
         assert_eq!(st.num_edits, v["num_edits"].as_u64().unwrap(), "{}", v["note"]);
@@ -148,7 +160,12 @@ fn ter_metric_vectors() {
     for v in m["tercom_tokenizer_sacrebleu_2.6.0"].as_array().unwrap() {
         let o = &v["options"];
         let b = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
-        let tok = TercomTokenizer { case_sensitive: b("case_sensitive"), normalized: b("normalized"), no_punct: b("no_punct"), asian_support: b("asian_support") };
+        let tok = TercomTokenizer {
+            case_sensitive: b("case_sensitive"),
+            normalized: b("normalized"),
+            no_punct: b("no_punct"),
+            asian_support: b("asian_support"),
+        };
         let input = v["input"].as_str().unwrap();
         let expected: Vec<&str> = v["output"].as_str().unwrap().split_whitespace().collect();
         assert_eq!(tok.words(input), expected, "input {input:?} options {o}");

@@ -145,7 +145,10 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
             Some((m, opts)) => {
                 let m = m.trim().to_ascii_lowercase();
                 if !names.contains(&m) {
-                    anyhow::bail!("--options '{o}': metric '{m}' is not among the chosen metrics ({})", names.join(", "));
+                    anyhow::bail!(
+                        "--options '{o}': metric '{m}' is not among the chosen metrics ({})",
+                        names.join(", ")
+                    );
                 }
                 per.push((m, opts.to_owned()));
             }

@@ -93,7 +93,9 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let total_rows = if kind == InputKind::Parquet { df.clone().count().await.ok() } else { None };
     let pb = if std::io::stderr().is_terminal() {
         let pb = total_rows.map_or_else(ProgressBar::new_spinner, |n| ProgressBar::new(n as u64));
-        pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} rows ({per_sec}, eta {eta})")?);
+        pb.set_style(ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} rows ({per_sec}, eta {eta})",
+        )?);
         pb
     } else {
         ProgressBar::hidden()
@@ -118,7 +120,9 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let batch = batch.with_context(|| format!("scoring {input} (rows from {row_base})"))?;
         let n = batch.num_rows();
         let keys: Option<StringArray> = match &a.group_by {
-            Some(g) => Some(cast(batch.column_by_name(g).context("group column")?, &DataType::Utf8)?.as_string::<i32>().clone()),
+            Some(g) => Some(
+                cast(batch.column_by_name(g).context("group column")?, &DataType::Utf8)?.as_string::<i32>().clone(),
+            ),
             None => None,
         };
         let nref_counts = count_refs(&batch, &a.ref_cols);
@@ -140,7 +144,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                         let g = &mut groups[gi].1;
                         if stats.is_valid(i) {
                             #[allow(clippy::cast_sign_loss)]
-                            g.ter.merge(&TerStats { num_edits: edits.value(i) as u64, ref_len: len.value(i), num_shifts: shifts.value(i) as u64, segments: 1 });
+                            g.ter.merge(&TerStats {
+                                num_edits: edits.value(i) as u64,
+                                ref_len: len.value(i),
+                                num_shifts: shifts.value(i) as u64,
+                                segments: 1,
+                            });
                             g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
                         }
                     }
@@ -173,10 +182,16 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         if let Some(wr) = writer.as_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig.to_string());
         }
-        let fmt = |g: &GroupStats| if g.ter.segments == 0 { "NULL".to_owned() } else { format!("{:.w$}", ter.score(&g.ter)) };
+        let fmt =
+            |g: &GroupStats| if g.ter.segments == 0 { "NULL".to_owned() } else { format!("{:.w$}", ter.score(&g.ter)) };
         if a.group_by.is_some() {
             for (key, g) in &groups {
-                lines.push(format!("{}={key}\t{}|{sig} = {}", a.group_by.as_deref().unwrap_or(""), m.display(), fmt(g)));
+                lines.push(format!(
+                    "{}={key}\t{}|{sig} = {}",
+                    a.group_by.as_deref().unwrap_or(""),
+                    m.display(),
+                    fmt(g)
+                ));
             }
         } else {
             lines.push(format!("{}|{sig} = {}", m.display(), fmt(&all)));

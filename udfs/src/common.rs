@@ -4,12 +4,37 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
+};
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 use mteval_kernels::MetricError;
 use rayon::prelude::*;
+
+/// Declares a UDF struct holding a user-defined signature (argument types are
+/// checked and coerced by the function's `coerce_types`).
+#[macro_export]
+macro_rules! udf_struct {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, PartialEq, Eq, Hash)]
+        pub struct $name {
+            signature: datafusion::logical_expr::Signature,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    signature: datafusion::logical_expr::Signature::user_defined(
+                        datafusion::logical_expr::Volatility::Immutable,
+                    ),
+                }
+            }
+        }
+    };
+}
 
 /// Rows per rayon task inside one batch. Sentence metrics vary a lot in cost
 /// per row, so batches are split finely and balanced by work stealing.
@@ -40,7 +65,11 @@ pub fn refs_list_type() -> DataType {
 /// Maps the reference argument: a string, or any list of strings (to `List<Utf8View>`).
 pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
     match t {
-        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) | DataType::ListView(f) | DataType::LargeListView(f)
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::ListView(f)
+        | DataType::LargeListView(f)
             if is_string(f.data_type()) || f.data_type().is_null() =>
         {
             Ok(refs_list_type())
@@ -159,7 +188,11 @@ impl<'a> RefsCol<'a> {
             ColumnarValue::Array(a) => (a, false),
             ColumnarValue::Scalar(ScalarValue::List(l)) => {
                 let list: &'a GenericListArray<i32> = l.as_ref();
-                return Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast: true });
+                return Ok(Self::List {
+                    list,
+                    values: StrCol::from_array(name, list.values().as_ref())?,
+                    broadcast: true,
+                });
             }
             ColumnarValue::Scalar(_) => return Ok(Self::Single(StrCol::new(name, v)?)),
         };
@@ -222,7 +255,13 @@ impl<'a> RefsCol<'a> {
 /// Evaluates `f(hyp, refs)` for every row with non-NULL inputs, in parallel,
 /// returning one `Option<T>` per row (NULL in gives NULL out). When every
 /// input is constant, `f` runs once and `single` is true.
-pub fn eval_rows<'a, T, F>(name: &str, hyp: &StrCol<'a>, refs: &RefsCol<'a>, number_rows: usize, f: F) -> Result<(Vec<Option<T>>, bool)>
+pub fn eval_rows<'a, T, F>(
+    name: &str,
+    hyp: &StrCol<'a>,
+    refs: &RefsCol<'a>,
+    number_rows: usize,
+    f: F,
+) -> Result<(Vec<Option<T>>, bool)>
 where
     T: Send,
     F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,

@@ -10,7 +10,7 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, UInt6
 use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
 use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::Ter;
 use mteval_kernels::ter::TerStats;
@@ -33,17 +33,10 @@ pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize
     }
 }
 
-/// The `corpus_ter` aggregate UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct CorpusTerUdaf {
-    signature: Signature,
-}
-
-impl Default for CorpusTerUdaf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `corpus_ter` aggregate UDF.
+    CorpusTerUdaf
+);
 
 impl AggregateUDFImpl for CorpusTerUdaf {
     fn name(&self) -> &'static str {
@@ -130,7 +123,12 @@ impl Accumulator for CorpusTerAccumulator {
             if e.is_null(i) {
                 continue;
             }
-            self.stats.merge(&TerStats { num_edits: e.value(i), ref_len: l.value(i), num_shifts: sh.value(i), segments: n.value(i) });
+            self.stats.merge(&TerStats {
+                num_edits: e.value(i),
+                ref_len: l.value(i),
+                num_shifts: sh.value(i),
+                segments: n.value(i),
+            });
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::StringArray;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 use mteval_kernels::NRefs;
 
 use crate::common::{StrCol, metric_err};
@@ -27,17 +27,10 @@ pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String
     }
 }
 
-/// The `mteval_signature` scalar UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct MtevalSignatureUdf {
-    signature: Signature,
-}
-
-impl Default for MtevalSignatureUdf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `mteval_signature` scalar UDF.
+    MtevalSignatureUdf
+);
 
 impl ScalarUDFImpl for MtevalSignatureUdf {
     fn name(&self) -> &'static str {

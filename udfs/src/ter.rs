@@ -5,10 +5,12 @@ use std::sync::Arc;
 use datafusion::arrow::array::Float64Array;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
-use mteval_kernels::Ter;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use mteval_kernels::{MetricError, Ter};
 
-use crate::common::{RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options};
+use crate::common::{
+    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options,
+};
 
 /// Argument coercion shared by the TER functions: `(string, string | list<string> [, string])`.
 pub(crate) fn coerce_ter_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
@@ -32,17 +34,23 @@ pub(crate) fn exec_ter(name: &str, args: &[ColumnarValue]) -> Result<Ter> {
     Ter::from_options(exec_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
 }
 
-/// The `ter` scalar UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TerUdf {
-    signature: Signature,
+/// Evaluates `f(ter, hyp, refs)` over the rows of a TER-shaped call
+/// `(hyp, ref [, options])`; see [`eval_rows`].
+pub(crate) fn eval_ter<T, F>(name: &str, args: &ScalarFunctionArgs, f: F) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&Ter, &str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+{
+    let ter = exec_ter(name, &args.args)?;
+    let hyp = StrCol::new(name, &args.args[0])?;
+    let refs = RefsCol::new(name, &args.args[1])?;
+    eval_rows(name, &hyp, &refs, args.number_rows, |h, r| f(&ter, h, r))
 }
 
-impl Default for TerUdf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `ter` scalar UDF.
+    TerUdf
+);
 
 impl ScalarUDFImpl for TerUdf {
     fn name(&self) -> &'static str {
@@ -67,13 +75,8 @@ impl ScalarUDFImpl for TerUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
-        let ter = exec_ter(name, &args.args)?;
-        let hyp = StrCol::new(name, &args.args[0])?;
-        let refs = RefsCol::new(name, &args.args[1])?;
-        let (vals, single) = eval_rows(name, &hyp, &refs, args.number_rows, |h, r| {
-            Ok(ter.segment(h, r)?.map(|s| ter.sentence_score(&s)))
-        })?;
+        let (vals, single) =
+            eval_ter(self.name(), &args, |ter, h, r| Ok(ter.segment(h, r)?.map(|s| ter.sentence_score(&s))))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
         }

@@ -9,22 +9,14 @@ use std::sync::Arc;
 use datafusion::arrow::array::StringArray;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::common::{RefsCol, StrCol, eval_rows};
-use crate::ter::{coerce_ter_args, exec_ter, plan_ter};
+use crate::ter::{coerce_ter_args, eval_ter, plan_ter};
 
-/// The `ter_alignment` scalar UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TerAlignmentUdf {
-    signature: Signature,
-}
-
-impl Default for TerAlignmentUdf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `ter_alignment` scalar UDF.
+    TerAlignmentUdf
+);
 
 impl ScalarUDFImpl for TerAlignmentUdf {
     fn name(&self) -> &'static str {
@@ -49,11 +41,7 @@ impl ScalarUDFImpl for TerAlignmentUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
-        let ter = exec_ter(name, &args.args)?;
-        let hyp = StrCol::new(name, &args.args[0])?;
-        let refs = RefsCol::new(name, &args.args[1])?;
-        let (vals, single) = eval_rows(name, &hyp, &refs, args.number_rows, |h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
+        let (vals, single) = eval_ter(self.name(), &args, |ter, h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(vals.into_iter().next().flatten())));
         }

@@ -6,10 +6,9 @@ use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::common::{RefsCol, StrCol, eval_rows};
-use crate::ter::{coerce_ter_args, exec_ter, plan_ter};
+use crate::ter::{coerce_ter_args, eval_ter, plan_ter};
 
 /// The struct fields of `ter_stats`.
 pub fn ter_stats_fields() -> Fields {
@@ -21,17 +20,10 @@ pub fn ter_stats_fields() -> Fields {
     ])
 }
 
-/// The `ter_stats` scalar UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TerStatsUdf {
-    signature: Signature,
-}
-
-impl Default for TerStatsUdf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `ter_stats` scalar UDF.
+    TerStatsUdf
+);
 
 impl ScalarUDFImpl for TerStatsUdf {
     fn name(&self) -> &'static str {
@@ -56,12 +48,10 @@ impl ScalarUDFImpl for TerStatsUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
-        let ter = exec_ter(name, &args.args)?;
-        let hyp = StrCol::new(name, &args.args[0])?;
-        let refs = RefsCol::new(name, &args.args[1])?;
-        let (vals, single) = eval_rows(name, &hyp, &refs, args.number_rows, |h, r| {
-            Ok(ter.segment(h, r)?.map(|s| (ter.sentence_score(&s), i64::from(s.num_edits), i64::from(s.num_shifts), s.ref_len)))
+        let (vals, single) = eval_ter(self.name(), &args, |ter, h, r| {
+            Ok(ter
+                .segment(h, r)?
+                .map(|s| (ter.sentence_score(&s), i64::from(s.num_edits), i64::from(s.num_shifts), s.ref_len)))
         })?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let cols: Vec<ArrayRef> = vec![

@@ -7,22 +7,15 @@ use std::sync::Arc;
 use datafusion::arrow::array::StringArray;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 use mteval_kernels::Ter;
 
 use crate::common::{StrCol, coerce_options, coerce_string, exec_options, metric_err, plan_options};
 
-/// The `ter_tokenize` scalar UDF.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TerTokenizeUdf {
-    signature: Signature,
-}
-
-impl Default for TerTokenizeUdf {
-    fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable) }
-    }
-}
+crate::udf_struct!(
+    /// The `ter_tokenize` scalar UDF.
+    TerTokenizeUdf
+);
 
 impl ScalarUDFImpl for TerTokenizeUdf {
     fn name(&self) -> &'static str {
@@ -47,13 +40,15 @@ impl ScalarUDFImpl for TerTokenizeUdf {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        Ter::from_options(plan_options(self.name(), &args, 1)?.unwrap_or("")).map_err(|e| metric_err(self.name(), &e))?;
+        Ter::from_options(plan_options(self.name(), &args, 1)?.unwrap_or(""))
+            .map_err(|e| metric_err(self.name(), &e))?;
         Ok(Arc::new(Field::new(self.name(), DataType::Utf8, true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = self.name();
-        let ter = Ter::from_options(exec_options(name, &args.args, 1)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
+        let ter =
+            Ter::from_options(exec_options(name, &args.args, 1)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
         let text = StrCol::new(name, &args.args[0])?;
         if text.is_scalar() {
             return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(text.get(0).map(|s| ter.tokenize(s).join(" ")))));

@@ -75,15 +75,7 @@ impl<'r> BeamEditDistance<'r> {
             bands.push((min_j as usize, max_j.max(min_j) as usize));
         }
         let w = n_r + 1;
-        Self {
-            reference,
-            n_h,
-            bands,
-            costs: Vec::new(),
-            ops: Vec::new(),
-            row_a: vec![INF; w],
-            row_b: vec![INF; w],
-        }
+        Self { reference, n_h, bands, costs: Vec::new(), ops: Vec::new(), row_a: vec![INF; w], row_b: vec![INF; w] }
     }
 
     fn width(&self) -> usize {
@@ -120,11 +112,8 @@ impl<'r> BeamEditDistance<'r> {
                     ops[0] = Op::Del;
                     continue;
                 }
-                let (mut best, mut op) = if h == self.reference[j - 1] {
-                    (prev[j - 1], Op::Nop)
-                } else {
-                    (prev[j - 1] + 1, Op::Sub)
-                };
+                let (mut best, mut op) =
+                    if h == self.reference[j - 1] { (prev[j - 1], Op::Nop) } else { (prev[j - 1] + 1, Op::Sub) };
                 let del = prev[j] + 1;
                 if del < best {
                     best = del;

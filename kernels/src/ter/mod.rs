@@ -90,7 +90,9 @@ impl TerConfig {
                 _ => {
                     return Err(MetricError::InvalidOption {
                         metric: METRIC,
-                        reason: format!("unknown key '{k}' (known: case, norm, punct, asian, tok, algo, nrefs, version, impl)"),
+                        reason: format!(
+                            "unknown key '{k}' (known: case, norm, punct, asian, tok, algo, nrefs, version, impl)"
+                        ),
                     });
                 }
             }
@@ -343,7 +345,8 @@ impl Ter {
                 Op::Undef => "?",
             };
             // Every op but a deletion consumes the next (shifted) hypothesis word.
-            let moved = matches!(op, Op::Nop | Op::Sub | Op::Del) && hyp_words.next().is_some_and(|&o| res.shifted[o as usize]);
+            let moved =
+                matches!(op, Op::Nop | Op::Sub | Op::Del) && hyp_words.next().is_some_and(|&o| res.shifted[o as usize]);
             ops.push(if moved { format!(">{label}") } else { label.to_owned() });
         }
         let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize].as_str()).collect();
@@ -396,7 +399,9 @@ mod tests {
     fn options_round_trip_through_signature() {
         let t = Ter::from_options("case:mixed|norm:yes|punct:no|asian:yes").unwrap();
         let sig = t.config.signature(NRefs::Fixed(1)).to_string();
-        assert!(sig.starts_with("nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:2.6.0|impl:mteval-"));
+        assert!(
+            sig.starts_with("nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:2.6.0|impl:mteval-")
+        );
         assert_eq!(Ter::from_options(&sig).unwrap(), t);
         assert!(Ter::from_options("case:upper").is_err());
         assert!(Ter::from_options("colour:red").is_err());

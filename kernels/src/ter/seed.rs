@@ -6,7 +6,6 @@
 //! Its score is a fraction (edits / reference length), not ×100, and an empty
 //! reference is an error.
 
-
 const MAX_SHIFT_LEN: usize = 10;
 
 /// Full Levenshtein distance and the "aligned" mask of the hypothesis

@@ -141,14 +141,12 @@ fn shift_round(
             while cur[sh + len] == reference[sr + len] && len < MAX_SHIFT_SIZE {
                 len += 1;
                 // Candidate (sh, sr, len).
-                let skip = al.herr[sh + len] - al.herr[sh] == 0
-                    || al.rerr[sr + len] - al.rerr[sr] == 0
-                    || {
-                        let a = al.align[sr];
-                        #[allow(clippy::cast_possible_wrap)]
-                        let (s, e) = (sh as i64, (sh + len) as i64);
-                        s <= a && a < e
-                    };
+                let skip = al.herr[sh + len] - al.herr[sh] == 0 || al.rerr[sr + len] - al.rerr[sr] == 0 || {
+                    let a = al.align[sr];
+                    #[allow(clippy::cast_possible_wrap)]
+                    let (s, e) = (sh as i64, (sh + len) as i64);
+                    s <= a && a < e
+                };
                 if !skip {
                     let mut prev_idx: i64 = -1;
                     for off in -1i64..len as i64 {

@@ -57,7 +57,15 @@ const fn is_asian_punct(c: char) -> bool {
 const fn is_full_width_punct(c: char) -> bool {
     matches!(
         c,
-        '\u{ff0e}' | '\u{ff0c}' | '\u{ff1f}' | '\u{ff1a}' | '\u{ff1b}' | '\u{ff01}' | '\u{ff02}' | '\u{ff08}' | '\u{ff09}'
+        '\u{ff0e}'
+            | '\u{ff0c}'
+            | '\u{ff1f}'
+            | '\u{ff1a}'
+            | '\u{ff1b}'
+            | '\u{ff01}'
+            | '\u{ff02}'
+            | '\u{ff08}'
+            | '\u{ff09}'
     )
 }
 
@@ -81,7 +89,12 @@ fn pad_chars(s: &str, pred: impl Fn(char) -> bool) -> String {
 
 /// Emulates `re.sub(r"(A)(B)", repl, s)` for two single-character classes:
 /// leftmost, non-overlapping, scanning resumes after each match.
-fn sub_pair(s: &str, first: impl Fn(char) -> bool, second: impl Fn(char) -> bool, emit: impl Fn(&mut String, char, char)) -> String {
+fn sub_pair(
+    s: &str,
+    first: impl Fn(char) -> bool,
+    second: impl Fn(char) -> bool,
+    emit: impl Fn(&mut String, char, char),
+) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() + 16);
     let mut i = 0;
@@ -107,26 +120,41 @@ fn normalize_general_and_western(s: &str) -> String {
     let is_digit = |c: char| c.is_ascii_digit();
     let is_pc = |c: char| c == '.' || c == ',';
     // ([^0-9])([\.,]) -> "\1 \2 "
-    let s = sub_pair(&s, |c| !is_digit(c), is_pc, |o, a, b| {
-        o.push(a);
-        o.push(' ');
-        o.push(b);
-        o.push(' ');
-    });
+    let s = sub_pair(
+        &s,
+        |c| !is_digit(c),
+        is_pc,
+        |o, a, b| {
+            o.push(a);
+            o.push(' ');
+            o.push(b);
+            o.push(' ');
+        },
+    );
     // ([\.,])([^0-9]) -> " \1 \2"
-    let s = sub_pair(&s, is_pc, |c| !is_digit(c), |o, a, b| {
-        o.push(' ');
-        o.push(a);
-        o.push(' ');
-        o.push(b);
-    });
+    let s = sub_pair(
+        &s,
+        is_pc,
+        |c| !is_digit(c),
+        |o, a, b| {
+            o.push(' ');
+            o.push(a);
+            o.push(' ');
+            o.push(b);
+        },
+    );
     // ([0-9])(-) -> "\1 \2 "
-    sub_pair(&s, is_digit, |c| c == '-', |o, a, b| {
-        o.push(a);
-        o.push(' ');
-        o.push(b);
-        o.push(' ');
-    })
+    sub_pair(
+        &s,
+        is_digit,
+        |c| c == '-',
+        |o, a, b| {
+            o.push(a);
+            o.push(' ');
+            o.push(b);
+            o.push(' ');
+        },
+    )
 }
 
 fn normalize_asian(s: &str) -> String {

@@ -22,7 +22,11 @@ pub fn shared_dir() -> PathBuf {
         if sib.is_dir() {
             return dir.join("..").join("shared");
         }
-        assert!(dir.pop(), "cannot find shared/data/golden above {}; set MTEVAL_SHARED_DIR", env!("CARGO_MANIFEST_DIR"));
+        assert!(
+            dir.pop(),
+            "cannot find shared/data/golden above {}; set MTEVAL_SHARED_DIR",
+            env!("CARGO_MANIFEST_DIR")
+        );
     }
 }
 
@@ -90,8 +94,16 @@ pub fn ter_variant_options(variant: &str) -> &'static str {
     }
 }
 
-pub const TER_VARIANTS: [&str; 8] =
-    ["default", "case_sensitive", "normalized", "no_punct", "asian_support", "normalized_asian", "no_punct_asian", "all"];
+pub const TER_VARIANTS: [&str; 8] = [
+    "default",
+    "case_sensitive",
+    "normalized",
+    "no_punct",
+    "asian_support",
+    "normalized_asian",
+    "no_punct_asian",
+    "all",
+];
 
 /// sacrebleu keyword options (`{"normalized": true, ...}`) to mteval syntax.
 pub fn ter_options_from_json(o: &Value) -> String {
