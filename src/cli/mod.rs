@@ -162,6 +162,9 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
         let opts = opts.join("|");
         match m.as_str() {
             "ter" => out.push(MetricChoice::Ter(mteval_kernels::Ter::from_options(&opts)?)),
+            other if other.contains(['.', '/']) => anyhow::bail!(
+                "unknown metric '{other}' (known: ter); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"
+            ),
             other => anyhow::bail!("unknown metric '{other}' (known: ter)"),
         }
     }

@@ -51,8 +51,8 @@ struct GroupStats {
 }
 
 pub(super) async fn run(a: ScoreArgs) -> Result<()> {
-    let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
     let ctx = new_context(&SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1) })?;
