@@ -326,3 +326,61 @@ fn sql_repl_reads_statements_from_stdin() {
     assert!(out.contains("u\n100.0"), "{out}");
     assert!(stderr(&o).contains("error"), "bad statement reported: {}", stderr(&o));
 }
+
+fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
+    std::fs::write(path, rows.iter().map(|r| format!("{r}\n")).collect::<String>()).unwrap();
+}
+
+fn ndjson(o: &Output) -> Vec<serde_json::Value> {
+    assert!(o.status.success(), "{}", stderr(o));
+    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn golden_edge_cases_tokenizer_and_metric_vectors_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    // Edge cases: sentence scores (first reference and all references) and tokens, every variant.
+    let edge = read_jsonl("data/golden/edge_cases.jsonl");
+    let rows: Vec<serde_json::Value> = edge
+        .iter()
+        .enumerate()
+        .map(|(i, r)| serde_json::json!({"i": i, "hyp": r["hyp"], "ref": r["refs"][0], "refs": r["refs"]}))
+        .collect();
+    let path = dir.path().join("edge.jsonl");
+    write_jsonl(&path, &rows);
+    for variant in TER_VARIANTS {
+        let o = ter_variant_options(variant);
+        let q = format!(
+            "SELECT i, ter(hyp, ref, '{o}') AS s, ter(hyp, refs, '{o}') AS m, ter_tokenize(hyp, '{o}') AS t FROM '{}' ORDER BY i",
+            path.display()
+        );
+        let out = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        assert_eq!(out.len(), edge.len());
+        for (g, r) in out.iter().zip(&edge) {
+            let id = &r["id"];
+            assert!(close(g["s"].as_f64().unwrap(), r["ter"][variant]["score"].as_f64().unwrap()), "{id} {variant}");
+            if let Some(m) = r["ter_multi"].get(variant) {
+                assert!(close(g["m"].as_f64().unwrap(), m["score"].as_f64().unwrap()), "{id} {variant} multi");
+            }
+            let toks: Vec<&str> = r["ter_tokens"][variant]["hyp"].as_str().unwrap().split_whitespace().collect();
+            assert_eq!(g["t"].as_str().unwrap(), toks.join(" "), "{id} {variant} tokens");
+        }
+    }
+    // Metric vectors: corpus scores over reference streams, through corpus_ter.
+    let m = read_json("data/golden/metric_vectors.json");
+    for (k, v) in m["ter_sacrebleu_2.6.0"].as_array().unwrap().iter().enumerate() {
+        let hyps = v["hyps"].as_array().unwrap();
+        let streams = v["refs"].as_array().unwrap();
+        let rows: Vec<serde_json::Value> = hyps
+            .iter()
+            .enumerate()
+            .map(|(i, h)| serde_json::json!({"hyp": h, "refs": streams.iter().map(|s| s[i].clone()).collect::<Vec<_>>()}))
+            .collect();
+        let path = dir.path().join(format!("mv{k}.jsonl"));
+        write_jsonl(&path, &rows);
+        let o = ter_options_from_json(&v["options"]);
+        let q = format!("SELECT corpus_ter(hyp, refs, '{o}') AS c FROM '{}'", path.display());
+        let out = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        assert!(close(out[0]["c"].as_f64().unwrap(), v["score"].as_f64().unwrap()), "{}", v["note"]);
+    }
+}
