@@ -68,6 +68,21 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
     Ok(())
 }
 
+/// Temporary files of unfinished outputs, removed by [`remove_temp_files`]
+/// when the process is interrupted.
+static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn temp_files() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary output file still open (for the Ctrl-C handler).
+pub fn remove_temp_files() {
+    for p in temp_files().drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 /// A file written under a temporary name and renamed into place by [`AtomicFile::commit`].
 #[derive(Debug)]
 pub struct AtomicFile {
@@ -93,6 +108,7 @@ impl AtomicFile {
         let temp = dir.join(format!(".{name}.mteval-{}.tmp", std::process::id()));
         let file = File::create(&temp)
             .with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
+        temp_files().push(temp.clone());
         Ok((Self { target: target.to_owned(), temp, committed: false }, file))
     }
 
@@ -116,6 +132,7 @@ impl AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
+        temp_files().retain(|p| p != &self.temp);
         if !self.committed {
             let _ = std::fs::remove_file(&self.temp);
         }

@@ -384,3 +384,54 @@ fn golden_edge_cases_tokenizer_and_metric_vectors_through_the_binary() {
         assert!(close(out[0]["c"].as_f64().unwrap(), v["score"].as_f64().unwrap()), "{}", v["note"]);
     }
 }
+
+#[test]
+fn score_json_output_is_exact() {
+    let o = mteval(&["score", &wmt("de-en", "parquet"), "--group-by", "system", "--json"]);
+    let lines = ndjson(&o);
+    assert_eq!(lines.len(), 3);
+    for v in lines {
+        assert_eq!(v["name"], "TER");
+        assert_eq!(v["group_by"], "system");
+        assert_eq!(v["segments"], 500);
+        assert!(v["signature"].as_str().unwrap().starts_with("nrefs:1|case:lc|tok:tercom"));
+        let e = golden_corpus("de-en", v["group"].as_str().unwrap(), "ref", "default");
+        assert!(close(v["score"].as_f64().unwrap(), e), "{v}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn interrupted_run_leaves_no_partial_output() {
+    // Long shuffled sentences make TER slow (every segment exhausts the shift budget).
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("slow.jsonl");
+    let mut x = 7u64;
+    let rows: Vec<serde_json::Value> = (0..6000)
+        .map(|_| {
+            let mut w: Vec<String> = (0..120).map(|i| format!("w{i}")).collect();
+            let r = w.join(" ");
+            for i in (1..w.len()).rev() {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                w.swap(i, usize::try_from(x >> 33).unwrap() % (i + 1));
+            }
+            serde_json::json!({"hyp": w.join(" "), "ref": r})
+        })
+        .collect();
+    write_jsonl(&input, &rows);
+    let out = dir.path().join("out.parquet");
+    std::fs::write(&out, b"earlier").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "temporary file left behind: {left:?}");
+}

@@ -1,5 +1,6 @@
 //! Command-line interface: `mteval sql` and `mteval score`.
 
+mod report;
 mod score;
 mod sql;
 mod text;
@@ -82,7 +83,10 @@ pub struct ScoreArgs {
     /// Text mode: also print the score of every line.
     #[arg(long, requires = "hyp")]
     pub sentence: bool,
-    /// Decimal places of printed scores.
+    /// Print scores as JSON lines (`{"name", "score", "signature", ...}`) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Decimal places of printed scores (text output).
     #[arg(short = 'w', long, default_value_t = 4)]
     pub width: usize,
     /// Rows per batch.
@@ -97,15 +101,32 @@ pub struct ScoreArgs {
 pub fn run(cli: Cli) -> Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     match cli.command {
-        Command::Sql(a) => rt.block_on(sql::run(a)),
-        Command::Score(a) => {
-            if a.hyp.is_some() {
-                text::run(&a)
-            } else {
-                rt.block_on(score::run(a))
+        Command::Sql(a) => {
+            if !a.commands.is_empty() || !a.files.is_empty() {
+                on_interrupt_remove_temp_files();
             }
+            rt.block_on(sql::run(a))
+        }
+        Command::Score(a) => {
+            on_interrupt_remove_temp_files();
+            if a.hyp.is_some() { text::run(&a) } else { rt.block_on(score::run(a)) }
         }
     }
+}
+
+/// On Ctrl-C (SIGINT), removes the temporary files of unfinished outputs and
+/// exits with status 130. Outputs are renamed into place only when complete,
+/// so an interrupted run leaves no partial file and keeps an earlier output.
+/// A thread of its own, so the handler runs even while every worker is busy.
+fn on_interrupt_remove_temp_files() {
+    std::thread::spawn(|| {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+        if rt.block_on(tokio::signal::ctrl_c()).is_ok() {
+            crate::output::remove_temp_files();
+            eprintln!("interrupted; no output was written");
+            std::process::exit(130);
+        }
+    });
 }
 
 /// A metric chosen on the command line with its options.

@@ -17,6 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::NRefs;
 use mteval_kernels::ter::TerStats;
 
+use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 use crate::output::BatchFileWriter;
 use crate::session::{InputKind, SessionOptions, new_context, register_input};
@@ -165,7 +166,6 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     pb.finish_and_clear();
 
-    let w = a.width;
     let mut lines = Vec::new();
     for m in &metrics {
         let MetricChoice::Ter(ter) = m;
@@ -178,23 +178,20 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                 _ => Some(NRefs::Var),
             };
         }
-        let sig = ter.config.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
+        let sig = ter.config.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len()))).to_string();
         if let Some(wr) = writer.as_mut() {
-            wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig.to_string());
+            wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);
         }
-        let fmt =
-            |g: &GroupStats| if g.ter.segments == 0 { "NULL".to_owned() } else { format!("{:.w$}", ter.score(&g.ter)) };
-        if a.group_by.is_some() {
-            for (key, g) in &groups {
-                lines.push(format!(
-                    "{}={key}\t{}|{sig} = {}",
-                    a.group_by.as_deref().unwrap_or(""),
-                    m.display(),
-                    fmt(g)
-                ));
-            }
-        } else {
-            lines.push(format!("{}|{sig} = {}", m.display(), fmt(&all)));
+        let line = |group: Option<(String, String)>, g: &GroupStats| ScoreLine {
+            group,
+            name: m.display(),
+            signature: sig.clone(),
+            score: (g.ter.segments > 0).then(|| ter.score(&g.ter)),
+            segments: g.ter.segments,
+        };
+        match &a.group_by {
+            Some(col) => lines.extend(groups.iter().map(|(key, g)| line(Some((col.clone(), key.clone())), g))),
+            None => lines.push(line(None, &all)),
         }
     }
     if let Some(wr) = writer {
@@ -204,9 +201,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             eprintln!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    for l in lines {
-        println!("{l}");
-    }
+    report::print(&lines, a.json, a.width);
     Ok(())
 }
 

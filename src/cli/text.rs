@@ -9,6 +9,7 @@ use mteval_kernels::NRefs;
 use mteval_kernels::ter::TerStats;
 use rayon::prelude::*;
 
+use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 
 /// Reads `path` as lines (`\n` or `\r\n`), as Python's text mode does.
@@ -64,7 +65,17 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                         println!("{}\t{:.w$}", i + 1, ter.sentence_score(s));
                     }
                 }
-                println!("{}|{} = {:.w$}", m.display(), ter.config.signature(nrefs), ter.score(&st));
+                report::print(
+                    &[ScoreLine {
+                        group: None,
+                        name: m.display(),
+                        signature: ter.config.signature(nrefs).to_string(),
+                        score: (st.segments > 0).then(|| ter.score(&st)),
+                        segments: st.segments,
+                    }],
+                    a.json,
+                    w,
+                );
             }
         }
     }

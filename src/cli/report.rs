@@ -1,0 +1,42 @@
+//! Printing corpus scores: sacrebleu's text style (`TER|<signature> = 12.3456`,
+//! prefixed by `group=value<TAB>` when grouped) or one JSON object per line.
+
+/// One corpus score to print.
+#[derive(Debug, Clone)]
+pub(crate) struct ScoreLine {
+    /// `(column, value)` of the group, when grouped.
+    pub group: Option<(String, String)>,
+    /// Metric display name (`TER`).
+    pub name: &'static str,
+    /// The signature.
+    pub signature: String,
+    /// The score (`None` when nothing was scored).
+    pub score: Option<f64>,
+    /// Segments scored.
+    pub segments: u64,
+}
+
+/// Prints `lines` to stdout.
+pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) {
+    for l in lines {
+        if json {
+            let mut v = serde_json::json!({
+                "name": l.name,
+                "score": l.score,
+                "signature": l.signature,
+                "segments": l.segments,
+            });
+            if let Some((k, g)) = &l.group {
+                v["group_by"] = serde_json::Value::from(k.as_str());
+                v["group"] = serde_json::Value::from(g.as_str());
+            }
+            println!("{v}");
+        } else {
+            let score = l.score.map_or_else(|| "NULL".to_owned(), |s| format!("{s:.width$}"));
+            match &l.group {
+                Some((k, g)) => println!("{k}={g}\t{}|{} = {score}", l.name, l.signature),
+                None => println!("{}|{} = {score}", l.name, l.signature),
+            }
+        }
+    }
+}
