@@ -184,36 +184,23 @@ pub enum RefsCol<'a> {
 impl<'a> RefsCol<'a> {
     /// Wraps the reference argument.
     pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
-        let (arr, broadcast): (&'a ArrayRef, bool) = match v {
-            ColumnarValue::Array(a) => (a, false),
-            ColumnarValue::Scalar(ScalarValue::List(l)) => {
-                let list: &'a GenericListArray<i32> = l.as_ref();
-                return Ok(Self::List {
-                    list,
-                    values: StrCol::from_array(name, list.values().as_ref())?,
-                    broadcast: true,
-                });
-            }
-            ColumnarValue::Scalar(_) => return Ok(Self::Single(StrCol::new(name, v)?)),
-        };
-        match arr.data_type() {
-            DataType::List(_) => {
-                let list = arr.as_list::<i32>();
-                Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast })
-            }
-            _ => Ok(Self::Single(StrCol::from_array(name, arr.as_ref())?)),
+        match v {
+            ColumnarValue::Array(a) => Self::from_array(name, a),
+            ColumnarValue::Scalar(ScalarValue::List(l)) => Self::from_list(name, l.as_ref(), true),
+            ColumnarValue::Scalar(_) => Ok(Self::Single(StrCol::new(name, v)?)),
         }
     }
 
     /// Wraps an array argument (aggregates always receive arrays).
     pub fn from_array(name: &str, arr: &'a ArrayRef) -> Result<Self> {
         match arr.data_type() {
-            DataType::List(_) => {
-                let list = arr.as_list::<i32>();
-                Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast: false })
-            }
+            DataType::List(_) => Self::from_list(name, arr.as_list::<i32>(), false),
             _ => Ok(Self::Single(StrCol::from_array(name, arr.as_ref())?)),
         }
+    }
+
+    fn from_list(name: &str, list: &'a GenericListArray<i32>, broadcast: bool) -> Result<Self> {
+        Ok(Self::List { list, values: StrCol::from_array(name, list.values().as_ref())?, broadcast })
     }
 
     /// Whether this is a constant.

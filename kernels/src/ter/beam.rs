@@ -144,6 +144,8 @@ impl<'r> BeamEditDistance<'r> {
         }
         let mut prev = std::mem::take(&mut self.row_a);
         let mut cur = std::mem::take(&mut self.row_b);
+        // `prev` starts as the shared row (INF outside its band); `cur` is reset
+        // once here, then only the band it held two rows ago is cleared.
         prev.copy_from_slice(&self.costs[start * w..(start + 1) * w]);
         cur.fill(INF);
         // Band of the row that `cur` held before (to clear it lazily).
@@ -177,10 +179,6 @@ impl<'r> BeamEditDistance<'r> {
             std::mem::swap(&mut prev, &mut cur);
         }
         let d = prev[w - 1];
-        // Leave both buffers all-INF except what we clear next time: simplest is
-        // to reset the two touched bands now.
-        prev.fill(INF);
-        cur.fill(INF);
         self.row_a = prev;
         self.row_b = cur;
         d

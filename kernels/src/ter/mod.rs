@@ -190,6 +190,14 @@ struct Interner<'a> {
     map: HashMap<&'a str, u32>,
 }
 
+/// Word ids of a hypothesis and its references, in one id space.
+fn intern(hyp: &[String], refs: &[Vec<String>]) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let mut interner = Interner::default();
+    let h = interner.ids(hyp);
+    let rs = refs.iter().map(|r| interner.ids(r)).collect();
+    (h, rs)
+}
+
 impl<'a> Interner<'a> {
     fn ids(&mut self, words: &'a [String]) -> Vec<u32> {
         words
@@ -237,6 +245,11 @@ impl Ter {
         self.config.tokenizer.reference_words(s)
     }
 
+    /// Hypothesis words and reference words (references are preprocessed twice, as in sacrebleu).
+    fn tokenize_segment(&self, hyp: &str, refs: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
+        (self.tokenize(hyp), refs.iter().map(|r| self.tokenize_reference(r)).collect())
+    }
+
     /// Statistics of `hyp` against `refs`; `None` when `refs` is empty
     /// (sacrebleu divides by zero there; callers treat it as NULL).
     ///
@@ -247,8 +260,7 @@ impl Ter {
         if refs.is_empty() {
             return Ok(None);
         }
-        let hw = self.tokenize(hyp);
-        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize_reference(r)).collect();
+        let (hw, rws) = self.tokenize_segment(hyp, refs);
         self.segment_words(&hw, &rws).map(Some)
     }
 
@@ -257,16 +269,14 @@ impl Ter {
     /// # Errors
     /// As [`Self::segment`].
     pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
-        let mut interner = Interner::default();
-        let h = interner.ids(hyp);
+        let (h, rs) = intern(hyp, refs);
         let mut best: Option<(u32, u32, usize)> = None;
         let mut sum_len = 0usize;
-        for (k, r) in refs.iter().enumerate() {
-            let r = interner.ids(r);
+        for (k, r) in rs.iter().enumerate() {
             sum_len += r.len();
             let (edits, shifts) = match self.config.algo {
                 TerAlgo::Sacrebleu => {
-                    let res = shift::ter_pair(&h, &r);
+                    let res = shift::ter_pair(&h, r);
                     (res.edits, res.shifts)
                 }
                 TerAlgo::Seed => {
@@ -276,7 +286,7 @@ impl Ter {
                             reason: "algo:seed rejects an empty reference".into(),
                         });
                     }
-                    let (e, s) = seed::seed_ter_pair(&h, &r);
+                    let (e, s) = seed::seed_ter_pair(&h, r);
                     (e + s, s)
                 }
             };
@@ -320,20 +330,17 @@ impl Ter {
         if refs.is_empty() {
             return None;
         }
-        let hw = self.tokenize(hyp);
-        let rws: Vec<Vec<String>> = refs.iter().map(|r| self.tokenize_reference(r)).collect();
-        let mut interner = Interner::default();
-        let h = interner.ids(&hw);
-        let mut best: Option<(u32, Vec<u32>, shift::PairResult)> = None;
-        for r in &rws {
-            let r = interner.ids(r);
-            let res = shift::ter_pair(&h, &r);
-            if best.as_ref().is_none_or(|(e, _, _)| res.edits < *e) {
-                best = Some((res.edits, r, res));
+        let (hw, rws) = self.tokenize_segment(hyp, refs);
+        let (h, rs) = intern(&hw, &rws);
+        let mut best: Option<(&[u32], shift::PairResult)> = None;
+        for r in &rs {
+            let res = shift::ter_pair(&h, r);
+            if best.as_ref().is_none_or(|(_, b)| res.edits < b.edits) {
+                best = Some((r, res));
             }
         }
-        let (_, r, res) = best?;
-        let trace = shift::final_trace(&h, &r, &res.order);
+        let (r, res) = best?;
+        let trace = shift::final_trace(&h, r, &res.order);
         let mut ops = Vec::with_capacity(trace.len());
         let mut hyp_words = res.order.iter();
         for op in trace {
