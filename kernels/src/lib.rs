@@ -7,12 +7,14 @@
 //! signature-syntax options, summable statistics, a `score` from statistics,
 //! a `signature`, and unit tests; then a UDF file in `mteval-udfs`.
 
+pub mod chrf;
 pub mod error;
 pub mod signature;
 pub mod ter;
 pub mod text;
 pub mod tokenize;
 
+pub use chrf::{ChrfConfig, ChrfSegment, ChrfStats, FastChrfOptions};
 pub use error::MetricError;
 pub use signature::{IMPL_VERSION, NRefs, Signature};
 pub use ter::{Ter, TerConfig, TerSegment, TerStats};

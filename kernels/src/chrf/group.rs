@@ -1,0 +1,540 @@
+//! Many-to-many chrF: fastChrF's `pairwise_chrf` and `aggregate_chrf`
+//! (fastchrf 0.2.1, metrics_spec.md §4) and the MBR expected utilities built
+//! on them.
+//!
+//! Each string's n-grams are extracted once and interned into one id space
+//! per group; a pair is then scored from integer statistics only. Pairwise
+//! matches come from an inverted index over the references: for every
+//! hypothesis n-gram, its postings `(reference, count)` add `min(c_h, c_r)`
+//! to that reference's accumulator, so a pair costs the n-grams it *shares*
+//! (not `|h| + |r|` hash lookups). Memory is the postings (proportional to the
+//! distinct n-grams of the inputs) plus one accumulator row per thread; the
+//! `H × R` matrix only exists when the caller asks for it.
+//!
+//! Scores are sacrebleu's F-score ([`super::f_score`]) on the same integer
+//! statistics, so `pairwise[j][k]` is bit-identical to sentence chrF of
+//! `(hyp_j, [ref_k])` under the same options (fastchrf guarantees the same).
+//! Aggregate chrF (Vamvas & Sennrich 2024) scores each hypothesis against the
+//! summed reference multiset with hypothesis counts multiplied by the number of
+//! references.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use rayon::prelude::*;
+
+use super::ngrams::{MAX_PACKED, SYMBOL_BITS, char_symbols, pack, punctuation_words};
+use super::{ChrfConfig, Whitespace, f_score};
+use crate::MetricError;
+
+/// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FastChrfOptions {
+    /// Character n-gram orders (fastchrf default 6).
+    pub char_order: usize,
+    /// Word n-gram orders (not in fastchrf; 2 = chrF++).
+    pub word_order: usize,
+    /// Recall weight (default 2.0).
+    pub beta: f64,
+    /// Remove whitespace before extracting character n-grams (default true).
+    pub remove_whitespace: bool,
+    /// Mean of per-order F with eps (default false).
+    pub eps_smoothing: bool,
+    /// Lower-case first (not in fastchrf).
+    pub lowercase: bool,
+}
+
+impl Default for FastChrfOptions {
+    fn default() -> Self {
+        Self {
+            char_order: 6,
+            word_order: 0,
+            beta: 2.0,
+            remove_whitespace: true,
+            eps_smoothing: false,
+            lowercase: false,
+        }
+    }
+}
+
+impl FastChrfOptions {
+    /// The equivalent chrF configuration (Unicode whitespace, as fastchrf).
+    #[must_use]
+    pub fn config(&self) -> ChrfConfig {
+        ChrfConfig {
+            char_order: self.char_order,
+            word_order: self.word_order,
+            beta: self.beta,
+            lowercase: self.lowercase,
+            whitespace: !self.remove_whitespace,
+            eps_smoothing: self.eps_smoothing,
+            ws_rule: Whitespace::Unicode,
+        }
+    }
+}
+
+fn fast_err(reason: &str) -> MetricError {
+    MetricError::InvalidInput { metric: "fastchrf", reason: reason.to_owned() }
+}
+
+fn validate<A, B>(hyps: &[A], refs: &[B], opts: &FastChrfOptions) -> Result<(), MetricError> {
+    if opts.char_order == 0 && opts.word_order == 0 {
+        return Err(fast_err("char_order must be greater than 0"));
+    }
+    if hyps.is_empty() || refs.is_empty() {
+        return Err(fast_err("hypotheses and references must be non-empty"));
+    }
+    if hyps.len() != refs.len() {
+        return Err(fast_err("hypotheses and references must have the same batch size"));
+    }
+    Ok(())
+}
+
+/// fastchrf's `pairwise_chrf`: `out[b][j][k]` = chrF of `hyps[b][j]` against `refs[b][k]`.
+///
+/// # Errors
+/// As fastchrf: no orders, an empty batch, or batch sizes that differ.
+pub fn pairwise_chrf<S: AsRef<str> + Sync>(
+    hyps: &[Vec<S>],
+    refs: &[Vec<S>],
+    opts: &FastChrfOptions,
+) -> Result<Vec<Vec<Vec<f64>>>, MetricError> {
+    validate(hyps, refs, opts)?;
+    let cfg = opts.config();
+    Ok(hyps
+        .iter()
+        .zip(refs)
+        .map(|(h, r)| {
+            let g = Group::new(&cfg, &strs(h), Some(&strs(r)));
+            g.pairwise_map(|_, row| row.to_vec())
+        })
+        .collect())
+}
+
+/// fastchrf's `aggregate_chrf`: `out[b][j]` = chrF of `hyps[b][j]` against the
+/// aggregated references of row `b`.
+///
+/// # Errors
+/// As [`pairwise_chrf`].
+pub fn aggregate_chrf<S: AsRef<str> + Sync>(
+    hyps: &[Vec<S>],
+    refs: &[Vec<S>],
+    opts: &FastChrfOptions,
+) -> Result<Vec<Vec<f64>>, MetricError> {
+    validate(hyps, refs, opts)?;
+    let cfg = opts.config();
+    Ok(hyps.iter().zip(refs).map(|(h, r)| Group::new(&cfg, &strs(h), Some(&strs(r))).aggregate()).collect())
+}
+
+fn strs<S: AsRef<str>>(v: &[S]) -> Vec<&str> {
+    v.iter().map(AsRef::as_ref).collect()
+}
+
+/// `numpy.mean` of a contiguous float64 row, bit for bit: numpy's pairwise
+/// summation (blocks of 128 with 8 accumulators), divided by the length.
+/// `None` for an empty row (numpy gives NaN).
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn numpy_mean(row: &[f64]) -> Option<f64> {
+    (!row.is_empty()).then(|| numpy_sum(row) / row.len() as f64)
+}
+
+fn numpy_sum(a: &[f64]) -> f64 {
+    let n = a.len();
+    if n < 8 {
+        let mut res = 0.0;
+        for &x in a {
+            res += x;
+        }
+        res
+    } else if n <= 128 {
+        let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
+        let full = n - n % 8;
+        let mut i = 8;
+        while i < full {
+            for j in 0..8 {
+                r[j] += a[i + j];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &a[full..] {
+            res += x;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
+    }
+}
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn write_u128(&mut self, k: u128) {
+        let x =
+            ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        self.0 = x ^ (x >> 31);
+    }
+}
+
+type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
+
+/// The n-gram profiles of a group of strings in one id space: per string and
+/// order, the distinct n-gram ids with their counts, and the order's total.
+struct Profiles {
+    orders: usize,
+    ids: Vec<u32>,
+    counts: Vec<u32>,
+    /// `offs[s * orders + o] .. offs[s * orders + o + 1]` indexes `ids`/`counts`.
+    offs: Vec<usize>,
+    /// `totals[s * orders + o]`: number of order-`o` n-grams of string `s`.
+    totals: Vec<u64>,
+    n_ids: usize,
+}
+
+impl Profiles {
+    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Self {
+        let lowered: Vec<std::borrow::Cow<'_, str>> = texts
+            .par_iter()
+            .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
+            .collect();
+        let chars: Vec<Vec<u32>> = lowered
+            .par_iter()
+            .map(|s| {
+                let mut v = Vec::new();
+                char_symbols(cfg, s, &mut v);
+                v
+            })
+            .collect();
+        let mut words: Vec<Vec<u32>> = Vec::new();
+        let mut vocab = 0usize;
+        if cfg.word_order > 0 {
+            let mut map: HashMap<&str, u32> = HashMap::new();
+            for s in &lowered {
+                let mut w = Vec::new();
+                punctuation_words(s, cfg.ws_rule, |t| {
+                    let next = u32::try_from(map.len()).unwrap_or(u32::MAX);
+                    w.push(*map.entry(t).or_insert(next));
+                });
+                words.push(w);
+            }
+            vocab = map.len();
+        }
+        let packable = cfg.char_order <= MAX_PACKED && cfg.word_order <= MAX_PACKED && vocab < (1 << SYMBOL_BITS);
+        let orders = cfg.orders();
+        let seq = |s: usize, o: usize| -> (&[u32], usize, bool) {
+            if o < cfg.char_order { (&chars[s], o + 1, false) } else { (&words[s], o - cfg.char_order + 1, true) }
+        };
+        let mut p = Self {
+            orders,
+            ids: Vec::new(),
+            counts: Vec::new(),
+            offs: vec![0],
+            totals: Vec::with_capacity(texts.len() * orders),
+            n_ids: 0,
+        };
+        if packable {
+            // Keys: the packed window below a sentinel bit at 21·n, bit 127 for word n-grams.
+            let keyed: Vec<Vec<(u128, u32)>> = (0..texts.len())
+                .into_par_iter()
+                .map(|s| {
+                    let mut out: Vec<(u128, u32)> = Vec::new();
+                    let mut keys = Vec::new();
+                    for o in 0..orders {
+                        let (sym, n, word) = seq(s, o);
+                        keys.clear();
+                        if sym.len() >= n {
+                            let tag = (1u128 << (SYMBOL_BITS as usize * n)) | (u128::from(word) << 127);
+                            keys.extend(sym.windows(n).map(|w| pack(w) | tag));
+                        }
+                        keys.sort_unstable();
+                        let start = out.len();
+                        for &k in &keys {
+                            if out.len() > start && out[out.len() - 1].0 == k {
+                                let last = out.len() - 1;
+                                out[last].1 += 1;
+                            } else {
+                                out.push((k, 1));
+                            }
+                        }
+                        out.push((0, u32::MAX)); // order separator
+                    }
+                    out
+                })
+                .collect();
+            let mut map: KeyMap<u128> = KeyMap::default();
+            for (s, list) in keyed.iter().enumerate() {
+                let mut o = 0;
+                for &(k, c) in list {
+                    if c == u32::MAX && k == 0 {
+                        let (sym, n, _) = seq(s, o);
+                        p.totals.push(sym.len().saturating_sub(n - 1) as u64);
+                        p.offs.push(p.ids.len());
+                        o += 1;
+                        continue;
+                    }
+                    let next = u32::try_from(map.len()).expect("fewer than 2^32 distinct n-grams");
+                    p.ids.push(*map.entry(k).or_insert(next));
+                    p.counts.push(c);
+                }
+            }
+            p.n_ids = map.len();
+        } else {
+            let mut map: KeyMap<(bool, Vec<u32>)> = KeyMap::default();
+            let mut local: HashMap<u32, u32> = HashMap::new();
+            for s in 0..texts.len() {
+                for o in 0..orders {
+                    let (sym, n, word) = seq(s, o);
+                    local.clear();
+                    if sym.len() >= n {
+                        for w in sym.windows(n) {
+                            let next = u32::try_from(map.len()).expect("fewer than 2^32 distinct n-grams");
+                            let id = *map.entry((word, w.to_vec())).or_insert(next);
+                            *local.entry(id).or_insert(0) += 1;
+                        }
+                    }
+                    let mut e: Vec<(u32, u32)> = local.iter().map(|(&i, &c)| (i, c)).collect();
+                    e.sort_unstable();
+                    for (i, c) in e {
+                        p.ids.push(i);
+                        p.counts.push(c);
+                    }
+                    p.totals.push(sym.len().saturating_sub(n - 1) as u64);
+                    p.offs.push(p.ids.len());
+                }
+            }
+            p.n_ids = map.len();
+        }
+        p
+    }
+
+    #[inline]
+    fn entries(&self, s: usize, o: usize) -> (&[u32], &[u32]) {
+        let r = self.offs[s * self.orders + o]..self.offs[s * self.orders + o + 1];
+        (&self.ids[r.clone()], &self.counts[r])
+    }
+
+    #[inline]
+    fn total(&self, s: usize, o: usize) -> u64 {
+        self.totals[s * self.orders + o]
+    }
+}
+
+/// Hypotheses and references of one group (one source segment in MBR).
+pub struct Group {
+    cfg: ChrfConfig,
+    prof: Profiles,
+    n_hyps: usize,
+    /// Index of the first reference in the profiles (0 when the hypotheses are the references).
+    ref_start: usize,
+    n_refs: usize,
+}
+
+impl Group {
+    /// Profiles `hyps` and `refs` (`None`: the hypotheses are also the references).
+    #[must_use]
+    pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Self {
+        let (prof, ref_start, n_refs) = match refs {
+            None => (Profiles::build(cfg, hyps), 0, hyps.len()),
+            Some(r) => {
+                let all: Vec<&str> = hyps.iter().chain(r).copied().collect();
+                (Profiles::build(cfg, &all), hyps.len(), r.len())
+            }
+        };
+        Self { cfg: *cfg, prof, n_hyps: hyps.len(), ref_start, n_refs }
+    }
+
+    /// Number of hypotheses.
+    #[must_use]
+    pub fn n_hyps(&self) -> usize {
+        self.n_hyps
+    }
+
+    /// Number of references.
+    #[must_use]
+    pub fn n_refs(&self) -> usize {
+        self.n_refs
+    }
+
+    /// Calls `f(j, row)` with row `j` of the pairwise matrix (`row[k]` = chrF
+    /// of hypothesis `j` against reference `k`), in parallel over hypotheses,
+    /// and returns the results in hypothesis order.
+    pub fn pairwise_map<T: Send>(&self, f: impl Fn(usize, &[f64]) -> T + Sync) -> Vec<T> {
+        let orders = self.prof.orders;
+        let nr = self.n_refs;
+        // Inverted index over the references: postings per n-gram id.
+        let mut starts = vec![0usize; self.prof.n_ids + 1];
+        for k in 0..nr {
+            for o in 0..orders {
+                for &id in self.prof.entries(self.ref_start + k, o).0 {
+                    starts[id as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let total = starts[self.prof.n_ids];
+        let mut post_ref = vec![0u32; total];
+        let mut post_cnt = vec![0u32; total];
+        let mut fill = starts.clone();
+        for k in 0..nr {
+            for o in 0..orders {
+                let (ids, cnts) = self.prof.entries(self.ref_start + k, o);
+                for (&id, &c) in ids.iter().zip(cnts) {
+                    let slot = &mut fill[id as usize];
+                    post_ref[*slot] = u32::try_from(k).expect("fewer than 2^32 references");
+                    post_cnt[*slot] = c;
+                    *slot += 1;
+                }
+            }
+        }
+        let ref_tot: Vec<u64> =
+            (0..nr * orders).map(|i| self.prof.total(self.ref_start + i / orders, i % orders)).collect();
+        let cfg = &self.cfg;
+        (0..self.n_hyps)
+            .into_par_iter()
+            .map_init(
+                || (vec![0u64; orders * nr], vec![0f64; nr]),
+                |(acc, row), j| {
+                    acc.fill(0);
+                    for o in 0..orders {
+                        let acc_o = &mut acc[o * nr..(o + 1) * nr];
+                        let (ids, cnts) = self.prof.entries(j, o);
+                        for (&id, &c) in ids.iter().zip(cnts) {
+                            let r = starts[id as usize]..starts[id as usize + 1];
+                            for (&k, &cr) in post_ref[r.clone()].iter().zip(&post_cnt[r]) {
+                                acc_o[k as usize] += u64::from(c.min(cr));
+                            }
+                        }
+                    }
+                    let hyp_tot: Vec<u64> = (0..orders).map(|o| self.prof.total(j, o)).collect();
+                    for (k, out) in row.iter_mut().enumerate() {
+                        let rt = &ref_tot[k * orders..(k + 1) * orders];
+                        *out = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
+                            if rt[o] == 0 { (0, 0, 0) } else { (hyp_tot[o], rt[o], acc[o * nr + k]) }
+                        });
+                    }
+                    f(j, row)
+                },
+            )
+            .collect()
+    }
+
+    /// The full pairwise matrix, `H × R`.
+    #[must_use]
+    pub fn pairwise(&self) -> Vec<Vec<f64>> {
+        self.pairwise_map(|_, row| row.to_vec())
+    }
+
+    /// MBR expected utility per hypothesis: the mean of its pairwise row, as
+    /// `numpy.mean(pairwise, axis=1)` computes it. With `exclude_self` (only
+    /// meaningful when the hypotheses are the references) the diagonal is left
+    /// out. `None` where no reference is left.
+    #[must_use]
+    pub fn expected_utility(&self, exclude_self: bool) -> Vec<Option<f64>> {
+        let skip = exclude_self && self.ref_start == 0;
+        self.pairwise_map(|j, row| {
+            if skip {
+                let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != j).map(|(_, &v)| v).collect();
+                numpy_mean(&rest)
+            } else {
+                numpy_mean(row)
+            }
+        })
+    }
+
+    /// Aggregate chrF of every hypothesis against the summed references.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn aggregate(&self) -> Vec<f64> {
+        let orders = self.prof.orders;
+        let nr = self.n_refs as u64;
+        let mut bag = vec![0u64; self.prof.n_ids];
+        let mut ref_tot = vec![0u64; orders];
+        for k in 0..self.n_refs {
+            for (o, rt) in ref_tot.iter_mut().enumerate() {
+                let (ids, cnts) = self.prof.entries(self.ref_start + k, o);
+                for (&id, &c) in ids.iter().zip(cnts) {
+                    bag[id as usize] += u64::from(c);
+                }
+                *rt += self.prof.total(self.ref_start + k, o);
+            }
+        }
+        let cfg = &self.cfg;
+        (0..self.n_hyps)
+            .into_par_iter()
+            .map(|j| {
+                f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
+                    if ref_tot[o] == 0 {
+                        return (0, 0, 0);
+                    }
+                    let (ids, cnts) = self.prof.entries(j, o);
+                    let m = ids.iter().zip(cnts).map(|(&id, &c)| (nr * u64::from(c)).min(bag[id as usize])).sum();
+                    (nr * self.prof.total(j, o), ref_tot[o], m)
+                })
+            })
+            .collect()
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &ChrfConfig {
+        &self.cfg
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HYPS: [&str; 2] = ["The cat sat on the mat.", "The cat sat on the hat."];
+    const REFS: [&str; 3] = ["The cat sat on the mat.", "The fat cat sat on the mat.", "A cat sat on a mat."];
+
+    #[test]
+    fn spec_examples() {
+        let o = FastChrfOptions::default();
+        let p = pairwise_chrf(&[HYPS.to_vec()], &[REFS.to_vec()], &o).unwrap();
+        assert_eq!(
+            p[0],
+            vec![
+                vec![100.0, 74.63190448595968, 55.77074553591104],
+                vec![79.65373542579425, 57.152875487777045, 50.72182797324959]
+            ]
+        );
+        let a = aggregate_chrf(&[HYPS.to_vec()], &[REFS.to_vec()], &o).unwrap();
+        assert_eq!(a[0], vec![78.56389720579162, 63.37194046719271]);
+        let b3 = FastChrfOptions { beta: 3.0, ..o };
+        let a = aggregate_chrf(&[vec!["a b c", ""]], &[vec!["abc", "a", ""]], &b3).unwrap();
+        assert_eq!(a[0], vec![85.47008547008548, 0.0]);
+    }
+
+    #[test]
+    fn validation() {
+        let o = FastChrfOptions::default();
+        let e: Vec<Vec<&str>> = vec![];
+        assert!(pairwise_chrf(&e, &e, &o).is_err());
+        assert!(aggregate_chrf(&[vec!["a"]], &[vec!["a"], vec!["b"]], &o).is_err());
+        assert!(pairwise_chrf(&[vec!["a"]], &[vec!["a"]], &FastChrfOptions { char_order: 0, ..o }).is_err());
+    }
+
+    #[test]
+    fn numpy_mean_blocks() {
+        let row: Vec<f64> = (0..300).map(|i| f64::from(i) * 0.1).collect();
+        let m = numpy_mean(&row).unwrap();
+        assert!((m - 14.95).abs() < 1e-9);
+        assert_eq!(numpy_mean(&[]), None);
+    }
+}
