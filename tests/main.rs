@@ -7,3 +7,4 @@ mod common;
 
 mod cli;
 mod sql;
+mod sql_chrf;

@@ -255,6 +255,14 @@ fn fastchrf_mbr_golden() {
                 let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != j).map(|(_, &x)| x).collect();
                 assert_eq!(*m, numpy_mean(&rest));
             }
+            // Leave-one-out aggregate = aggregate against the other rows.
+            let skip: Vec<Option<usize>> = (0..hyps.len()).map(Some).collect();
+            let loo = grp.aggregate_skipping(&skip);
+            for j in [0, hyps.len() / 2, hyps.len() - 1] {
+                let others: Vec<&str> = refs.iter().enumerate().filter(|&(k, _)| k != j).map(|(_, r)| *r).collect();
+                let want = aggregate_chrf(&[vec![hyps[j]]], &[others], &o).unwrap()[0][0];
+                assert_eq!(loo[j], Some(want), "{ctx} leave-one-out aggregate {j}");
+            }
             // Every pairwise value is sacrebleu-style sentence chrF of the pair.
             let cfg = o.config();
             for (j, h) in hyps.iter().enumerate() {

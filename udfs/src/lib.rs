@@ -9,8 +9,13 @@
 //! ctx.sql("SELECT ter(hyp, ref) FROM t").await?;
 //! ```
 
+pub mod chrf;
+pub mod chrf_stats;
 pub mod common;
+pub mod corpus_chrf;
 pub mod corpus_ter;
+pub mod mbr_chrf;
+pub mod mbr_chrf_aggregate;
 pub mod mteval_signature;
 pub mod ter;
 pub mod ter_alignment;
@@ -21,7 +26,7 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::execution::FunctionRegistry;
-use datafusion::logical_expr::{AggregateUDF, ScalarUDF};
+use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
 
 pub use mteval_kernels as kernels;
 
@@ -33,6 +38,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(ter_stats::TerStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter_alignment::TerAlignmentUdf::default())),
         Arc::new(ScalarUDF::from(ter_tokenize::TerTokenizeUdf::default())),
+        Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
+        Arc::new(ScalarUDF::from(chrf_stats::ChrfStatsUdf::default())),
         Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
     ]
 }
@@ -40,7 +47,19 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
 /// Every aggregate UDF of mteval.
 #[must_use]
 pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
-    vec![Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default()))]
+    vec![
+        Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::default())),
+    ]
+}
+
+/// Every window UDF of mteval.
+#[must_use]
+pub fn window_functions() -> Vec<Arc<WindowUDF>> {
+    vec![
+        Arc::new(WindowUDF::from(mbr_chrf::MbrChrfUdwf::default())),
+        Arc::new(WindowUDF::from(mbr_chrf_aggregate::MbrChrfAggregateUdwf::default())),
+    ]
 }
 
 /// Registers every mteval function with `registry` (a `SessionContext` or `SessionState`).
@@ -53,6 +72,9 @@ pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
     }
     for f in aggregate_functions() {
         registry.register_udaf(f)?;
+    }
+    for f in window_functions() {
+        registry.register_udwf(f)?;
     }
     Ok(())
 }
@@ -72,6 +94,11 @@ mod tests {
         for f in aggregate_functions() {
             assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
         }
-        assert!(seen.contains("ter") && seen.contains("corpus_ter"));
+        for f in window_functions() {
+            assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
+        }
+        for n in ["ter", "corpus_ter", "chrf", "chrf_stats", "corpus_chrf", "mbr_chrf", "mbr_chrf_aggregate"] {
+            assert!(seen.contains(n), "{n} not registered");
+        }
     }
 }

@@ -73,6 +73,42 @@ impl FastChrfOptions {
     }
 }
 
+/// Options of the MBR utilities: chrF keys on top of fastchrf's defaults
+/// (whitespace removed with Unicode's rule, effective order), plus `self`
+/// (`yes`: every row of the group is a pseudo-reference for itself too, as
+/// in fastchrf; `no`: a row's own pseudo-reference is left out).
+///
+/// # Errors
+/// Unknown keys or values.
+pub fn parse_mbr_options(options: &str) -> Result<(ChrfConfig, bool), MetricError> {
+    let mut include_self = true;
+    let mut rest = Vec::new();
+    for (k, v) in crate::signature::parse_options("chrF", options)? {
+        if k == "self" {
+            include_self = crate::signature::parse_bool("chrF", &k, &v)?;
+        } else if k == "utility" {
+            // Part of a pasted-back MBR signature.
+        } else {
+            rest.push(format!("{k}:{v}"));
+        }
+    }
+    Ok((ChrfConfig::parse_with(FastChrfOptions::default().config(), &rest.join("|"))?, include_self))
+}
+
+/// Signature of an MBR utility: `utility` (`pairwise` or `aggregate`), the
+/// chrF options, `self`, and the fastchrf version reproduced, e.g.
+/// `utility:pairwise|case:mixed|eff:yes|nc:6|nw:0|space:no|ws:unicode|self:yes|version:fastchrf-0.2.1|impl:mteval-X`.
+#[must_use]
+pub fn mbr_signature(cfg: &ChrfConfig, include_self: bool, utility: &str) -> crate::Signature {
+    let mut s = crate::Signature::default();
+    s.push("utility", utility);
+    s.entries.extend(cfg.signature_core().entries);
+    s.push("self", if include_self { "yes" } else { "no" });
+    s.push("version", format_args!("fastchrf-{}", super::FASTCHRF_VERSION));
+    s.push("impl", format_args!("mteval-{}", crate::IMPL_VERSION));
+    s
+}
+
 fn fast_err(reason: &str) -> MetricError {
     MetricError::InvalidInput { metric: "fastchrf", reason: reason.to_owned() }
 }
@@ -445,23 +481,58 @@ impl Group {
     /// out. `None` where no reference is left.
     #[must_use]
     pub fn expected_utility(&self, exclude_self: bool) -> Vec<Option<f64>> {
-        let skip = exclude_self && self.ref_start == 0;
-        self.pairwise_map(|j, row| {
-            if skip {
-                let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != j).map(|(_, &v)| v).collect();
+        let skip: Vec<Option<usize>> =
+            (0..self.n_hyps).map(|j| (exclude_self && self.ref_start == 0).then_some(j)).collect();
+        self.expected_utility_skipping(&skip)
+    }
+
+    /// As [`Self::expected_utility`], leaving out reference `skip[j]` for hypothesis `j`.
+    ///
+    /// # Panics
+    /// When `skip` is shorter than the number of hypotheses.
+    #[must_use]
+    pub fn expected_utility_skipping(&self, skip: &[Option<usize>]) -> Vec<Option<f64>> {
+        self.pairwise_map(|j, row| match skip[j] {
+            Some(s) if s < row.len() => {
+                let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != s).map(|(_, &v)| v).collect();
                 numpy_mean(&rest)
-            } else {
-                numpy_mean(row)
             }
+            _ => numpy_mean(row),
         })
     }
 
-    /// Aggregate chrF of every hypothesis against the summed references.
+    /// Aggregate chrF per hypothesis with reference `skip[j]` left out of the
+    /// aggregated references of hypothesis `j`; `None` where no reference is left.
+    ///
+    /// # Panics
+    /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
-    #[allow(clippy::cast_possible_truncation)]
-    pub fn aggregate(&self) -> Vec<f64> {
+    pub fn aggregate_skipping(&self, skip: &[Option<usize>]) -> Vec<Option<f64>> {
+        if skip.iter().all(Option::is_none) {
+            return if self.n_refs == 0 {
+                vec![None; self.n_hyps]
+            } else {
+                self.aggregate().into_iter().map(Some).collect()
+            };
+        }
+        let (bag, ref_tot) = self.reference_bag();
+        (0..self.n_hyps)
+            .into_par_iter()
+            .map(|j| {
+                let Some(e) = skip[j].filter(|&e| e < self.n_refs) else {
+                    return (self.n_refs > 0).then(|| self.aggregate_one(j, &bag, &ref_tot, self.n_refs as u64, None));
+                };
+                if self.n_refs == 1 {
+                    return None;
+                }
+                Some(self.aggregate_one(j, &bag, &ref_tot, self.n_refs as u64 - 1, Some(self.ref_start + e)))
+            })
+            .collect()
+    }
+
+    /// Summed reference counts per n-gram id and total per order.
+    fn reference_bag(&self) -> (Vec<u64>, Vec<u64>) {
         let orders = self.prof.orders;
-        let nr = self.n_refs as u64;
         let mut bag = vec![0u64; self.prof.n_ids];
         let mut ref_tot = vec![0u64; orders];
         for k in 0..self.n_refs {
@@ -473,20 +544,41 @@ impl Group {
                 *rt += self.prof.total(self.ref_start + k, o);
             }
         }
+        (bag, ref_tot)
+    }
+
+    /// Aggregate chrF of hypothesis `j` against `bag` (minus string `minus`'s counts).
+    fn aggregate_one(&self, j: usize, bag: &[u64], ref_tot: &[u64], nr: u64, minus: Option<usize>) -> f64 {
+        let orders = self.prof.orders;
         let cfg = &self.cfg;
-        (0..self.n_hyps)
-            .into_par_iter()
-            .map(|j| {
-                f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
-                    if ref_tot[o] == 0 {
-                        return (0, 0, 0);
-                    }
-                    let (ids, cnts) = self.prof.entries(j, o);
-                    let m = ids.iter().zip(cnts).map(|(&id, &c)| (nr * u64::from(c)).min(bag[id as usize])).sum();
-                    (nr * self.prof.total(j, o), ref_tot[o], m)
-                })
-            })
-            .collect()
+        let mut own: HashMap<u32, u64> = HashMap::new();
+        f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
+            let mut rt = ref_tot[o];
+            own.clear();
+            if let Some(e) = minus {
+                rt -= self.prof.total(e, o);
+                let (ids, cnts) = self.prof.entries(e, o);
+                own.extend(ids.iter().zip(cnts).map(|(&i, &c)| (i, u64::from(c))));
+            }
+            if rt == 0 {
+                return (0, 0, 0);
+            }
+            let (ids, cnts) = self.prof.entries(j, o);
+            let m = ids
+                .iter()
+                .zip(cnts)
+                .map(|(&id, &c)| (nr * u64::from(c)).min(bag[id as usize] - own.get(&id).copied().unwrap_or(0)))
+                .sum();
+            (nr * self.prof.total(j, o), rt, m)
+        })
+    }
+
+    /// Aggregate chrF of every hypothesis against the summed references.
+    #[must_use]
+    pub fn aggregate(&self) -> Vec<f64> {
+        let (bag, ref_tot) = self.reference_bag();
+        let nr = self.n_refs as u64;
+        (0..self.n_hyps).into_par_iter().map(|j| self.aggregate_one(j, &bag, &ref_tot, nr, None)).collect()
     }
 
     /// The configuration.
@@ -519,6 +611,16 @@ mod tests {
         let b3 = FastChrfOptions { beta: 3.0, ..o };
         let a = aggregate_chrf(&[vec!["a b c", ""]], &[vec!["abc", "a", ""]], &b3).unwrap();
         assert_eq!(a[0], vec![85.47008547008548, 0.0]);
+    }
+
+    #[test]
+    fn mbr_options_round_trip() {
+        let (c, s) = parse_mbr_options("nw:2|self:no").unwrap();
+        assert_eq!((c.word_order, c.ws_rule, s), (2, Whitespace::Unicode, false));
+        let sig = mbr_signature(&c, s, "pairwise").to_string();
+        assert!(sig.starts_with("utility:pairwise|case:mixed|eff:yes|nc:6|nw:2|space:no|ws:unicode|self:no|version:fastchrf-0.2.1|impl:mteval-"), "{sig}");
+        assert_eq!(parse_mbr_options(&sig).unwrap(), (c, s));
+        assert!(parse_mbr_options("self:maybe").is_err());
     }
 
     #[test]

@@ -198,7 +198,7 @@ impl ChrfConfig {
     }
 
     /// Signature entries describing the options only.
-    fn signature_core(&self) -> Signature {
+    pub(crate) fn signature_core(&self) -> Signature {
         let yn = |b: bool| if b { "yes" } else { "no" };
         let mut s = Signature::default();
         s.push("case", if self.lowercase { "lc" } else { "mixed" });
@@ -261,7 +261,7 @@ fn bad(k: &str, v: &str, expected: &str) -> MetricError {
 /// is bit-identical.
 #[inline]
 #[allow(clippy::cast_precision_loss)]
-pub fn f_score(beta: f64, eps_smoothing: bool, orders: usize, stat: impl Fn(usize) -> (u64, u64, u64)) -> f64 {
+pub fn f_score(beta: f64, eps_smoothing: bool, orders: usize, mut stat: impl FnMut(usize) -> (u64, u64, u64)) -> f64 {
     let factor = beta * beta;
     let mut score = 0.0f64;
     let mut eff = 0usize;

@@ -1,0 +1,50 @@
+//! Times the chrF kernels on the shared WMT rows:
+//! `cargo run --release -p mteval-kernels --example chrf_rows [OPTIONS]`.
+//! Sentence chrF on one thread over all 7,500 rows, then pairwise and
+//! aggregate chrF on self-MBR groups of N = 64, 256, 1024 texts taken in
+//! order from the non-empty hypotheses, en-de first (as in the shared
+//! timings.md), on all cores.
+
+use std::time::Instant;
+
+use mteval_kernels::ChrfConfig;
+use mteval_kernels::chrf::group::Group;
+
+fn main() {
+    let shared = std::env::var("MTEVAL_SHARED_DIR").unwrap_or_else(|_| "../shared".into());
+    let opts = std::env::args().nth(1).unwrap_or_default();
+    let cfg = ChrfConfig::parse(&opts).expect("options");
+    let mut rows = Vec::new();
+    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
+        let text = std::fs::read_to_string(format!("{shared}/data/wmt/{pair}.jsonl")).expect("wmt rows");
+        for l in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            rows.push((v["hyp"].as_str().unwrap_or("").to_owned(), v["ref"].as_str().unwrap_or("").to_owned()));
+        }
+    }
+    let t = Instant::now();
+    for (h, r) in &rows {
+        std::hint::black_box(cfg.segment(h, &[r.as_str()]));
+    }
+    let e = t.elapsed().as_secs_f64();
+    println!(
+        "sentence {}: {} rows in {e:.3}s = {:.0} rows/s (one thread)",
+        cfg.name(),
+        rows.len(),
+        rows.len() as f64 / e
+    );
+    let texts: Vec<&str> = rows.iter().map(|(h, _)| h.as_str()).filter(|h| !h.is_empty()).collect();
+    let fast = mteval_kernels::FastChrfOptions { word_order: cfg.word_order, ..Default::default() }.config();
+    for n in [64usize, 256, 1024] {
+        let group = &texts[..n];
+        let t = Instant::now();
+        let g = Group::new(&fast, group, None);
+        let m = g.expected_utility(false);
+        let e = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let a = Group::new(&fast, group, None).aggregate();
+        let ea = t.elapsed().as_secs_f64();
+        std::hint::black_box((m, a));
+        println!("N={n}: pairwise {:.1} ms ({:.0} pairs/s), aggregate {:.2} ms", e * 1e3, (n * n) as f64 / e, ea * 1e3);
+    }
+}

@@ -1,0 +1,162 @@
+//! `mbr_chrf(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY src)`: the
+//! MBR expected utility of each row's hypothesis, the mean pairwise chrF
+//! (fastchrf 0.2.1 `pairwise_chrf`, averaged as `numpy.mean(axis=1)` does)
+//! against every pseudo-reference of its partition. The pseudo-references are
+//! the partition's hypotheses themselves (the usual self-MBR), or the non-NULL
+//! values of a second column. Options: chrF keys on fastchrf's defaults
+//! (`nc:6|nw:0|beta:2|eff:yes|space:no`, Unicode whitespace) plus `self:no` to
+//! leave each row's own pseudo-reference out. The whole partition is scored at
+//! once (ORDER BY and frames are ignored); NULL hypotheses give NULL and NULL
+//! pseudo-references are skipped.
+//!
+//! `mbr_chrf_aggregate` (see [`crate::mbr_chrf_aggregate`]) shares this file's
+//! evaluator with fastchrf's `aggregate_chrf` as the utility.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, Float64Array};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
+use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDFImpl};
+use datafusion::physical_expr::expressions::Literal;
+use mteval_kernels::ChrfConfig;
+use mteval_kernels::chrf::group::{Group, parse_mbr_options};
+
+use crate::common::{StrCol, coerce_string, metric_err};
+
+/// Which utility an MBR window computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Utility {
+    /// Mean pairwise chrF.
+    Pairwise,
+    /// Aggregate chrF.
+    Aggregate,
+}
+
+/// Argument coercion: `(string [, string] [, string])`.
+pub(crate) fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if !(1..=3).contains(&t.len()) {
+        return plan_err!("{name} takes (hyp [, pseudo_ref] [, options]), got {} arguments", t.len());
+    }
+    let pos = ["the hypothesis", "the pseudo-reference or options", "the options"];
+    t.iter().enumerate().map(|(i, d)| coerce_string(name, pos[i], d)).collect()
+}
+
+/// The output field (Float64, nullable).
+pub(crate) fn mbr_field(args: &WindowUDFFieldArgs) -> FieldRef {
+    Arc::new(Field::new(args.name(), DataType::Float64, true))
+}
+
+/// Builds the evaluator: decides which argument is the pseudo-reference
+/// column and which the options literal, and parses the options.
+pub(crate) fn mbr_evaluator(
+    name: &'static str,
+    utility: Utility,
+    args: &PartitionEvaluatorArgs,
+) -> Result<Box<dyn PartitionEvaluator>> {
+    let exprs = args.input_exprs();
+    let literal = |i: usize| exprs.get(i).and_then(|e| e.downcast_ref::<Literal>());
+    let (refs_arg, opts_arg) = match exprs.len() {
+        1 => (None, None),
+        2 if literal(1).is_some() => (None, Some(1)),
+        2 => (Some(1), None),
+        _ => (Some(1), Some(2)),
+    };
+    let options = match opts_arg {
+        None => String::new(),
+        Some(i) => match literal(i) {
+            None => return exec_err!("{name}: options must be a constant string literal such as 'nw:2', not a column"),
+            Some(l) if l.value().is_null() => String::new(),
+            Some(l) => match l.value().try_as_str() {
+                Some(s) => s.unwrap_or("").to_owned(),
+                None => return exec_err!("{name}: options must be a string literal, got {}", l.value()),
+            },
+        },
+    };
+    let (cfg, include_self) = parse_mbr_options(&options).map_err(|e| metric_err(name, &e))?;
+    Ok(Box::new(MbrEvaluator { name, utility, cfg, include_self, refs_arg }))
+}
+
+/// Scores one partition at a time.
+#[derive(Debug)]
+pub(crate) struct MbrEvaluator {
+    name: &'static str,
+    utility: Utility,
+    cfg: ChrfConfig,
+    include_self: bool,
+    refs_arg: Option<usize>,
+}
+
+impl PartitionEvaluator for MbrEvaluator {
+    fn evaluate_all(&mut self, values: &[ArrayRef], num_rows: usize) -> Result<ArrayRef> {
+        let hyp_col = StrCol::from_array(self.name, values[0].as_ref())?;
+        let mut rows = Vec::new();
+        let mut hyps = Vec::new();
+        for i in 0..num_rows {
+            if let Some(h) = hyp_col.get(i) {
+                rows.push(i);
+                hyps.push(h);
+            }
+        }
+        // For each row, its position among the pseudo-references (if it has one).
+        let mut ref_pos: Vec<Option<usize>> = vec![None; num_rows];
+        let group = match self.refs_arg {
+            None => {
+                for (k, &i) in rows.iter().enumerate() {
+                    ref_pos[i] = Some(k);
+                }
+                Group::new(&self.cfg, &hyps, None)
+            }
+            Some(a) => {
+                let ref_col = StrCol::from_array(self.name, values[a].as_ref())?;
+                let mut refs = Vec::new();
+                for (i, pos) in ref_pos.iter_mut().enumerate() {
+                    if let Some(r) = ref_col.get(i) {
+                        *pos = Some(refs.len());
+                        refs.push(r);
+                    }
+                }
+                Group::new(&self.cfg, &hyps, Some(&refs))
+            }
+        };
+        let skip: Vec<Option<usize>> =
+            rows.iter().map(|&i| if self.include_self { None } else { ref_pos[i] }).collect();
+        let scores = match self.utility {
+            Utility::Pairwise => group.expected_utility_skipping(&skip),
+            Utility::Aggregate => group.aggregate_skipping(&skip),
+        };
+        let mut out = vec![None; num_rows];
+        for (&i, s) in rows.iter().zip(scores) {
+            out[i] = s;
+        }
+        Ok(Arc::new(Float64Array::from(out)))
+    }
+}
+
+crate::udf_struct!(
+    /// The `mbr_chrf` window UDF.
+    MbrChrfUdwf
+);
+
+impl WindowUDFImpl for MbrChrfUdwf {
+    fn name(&self) -> &'static str {
+        "mbr_chrf"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_mbr_args(self.name(), arg_types)
+    }
+
+    fn partition_evaluator(&self, args: PartitionEvaluatorArgs) -> Result<Box<dyn PartitionEvaluator>> {
+        mbr_evaluator("mbr_chrf", Utility::Pairwise, &args)
+    }
+
+    fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {
+        Ok(mbr_field(&field_args))
+    }
+}
