@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+use mteval_kernels::ChrfConfig;
+
 use crate::output::Format;
 
 /// Machine-translation evaluation at corpus scale, as SQL.
@@ -55,7 +57,7 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: ter.
+    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
@@ -134,6 +136,13 @@ fn on_interrupt_remove_temp_files() {
 pub enum MetricChoice {
     /// TER.
     Ter(mteval_kernels::Ter),
+    /// chrF or chrF++ (`column` is `chrf` or `chrfpp`).
+    Chrf {
+        /// Options.
+        cfg: mteval_kernels::ChrfConfig,
+        /// Output column.
+        column: &'static str,
+    },
 }
 
 impl MetricChoice {
@@ -142,17 +151,30 @@ impl MetricChoice {
     pub fn column(&self) -> &'static str {
         match self {
             Self::Ter(_) => "ter",
+            Self::Chrf { column, .. } => column,
         }
     }
 
-    /// Display name (as sacrebleu prints it).
+    /// Display name (as sacrebleu prints it: `TER`, `chrF2`, `chrF2++`).
     #[must_use]
-    pub fn display(&self) -> &'static str {
+    pub fn display(&self) -> String {
         match self {
-            Self::Ter(_) => "TER",
+            Self::Ter(_) => "TER".to_owned(),
+            Self::Chrf { cfg, .. } => cfg.name(),
+        }
+    }
+
+    /// The reproducibility signature for `nrefs` references.
+    #[must_use]
+    pub fn signature(&self, nrefs: mteval_kernels::NRefs) -> String {
+        match self {
+            Self::Ter(t) => t.config.signature(nrefs).to_string(),
+            Self::Chrf { cfg, .. } => cfg.signature(nrefs).to_string(),
         }
     }
 }
+
+const KNOWN_METRICS: &str = "ter, chrf, chrf++";
 
 /// Resolves `-m` and `--options` into configured metrics.
 ///
@@ -177,20 +199,31 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
             None => anyhow::bail!("--options '{o}': with several metrics write METRIC=OPTIONS"),
         }
     }
-    let mut out = Vec::new();
+    let mut out: Vec<MetricChoice> = Vec::new();
     for m in &names {
         let opts: Vec<&str> = per.iter().filter(|(k, _)| k == m).map(|(_, v)| v.as_str()).collect();
         let opts = opts.join("|");
         match m.as_str() {
             "ter" => out.push(MetricChoice::Ter(mteval_kernels::Ter::from_options(&opts)?)),
+            "chrf" | "chrf++" | "chrfpp" => {
+                let plus = m != "chrf";
+                let base = if plus { ChrfConfig::chrf_plus_plus() } else { ChrfConfig::default() };
+                let cfg = ChrfConfig::parse_with(base, &opts)?;
+                out.push(MetricChoice::Chrf { cfg, column: if plus { "chrfpp" } else { "chrf" } });
+            }
             other if other.contains(['.', '/']) => anyhow::bail!(
-                "unknown metric '{other}' (known: ter); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"
+                "unknown metric '{other}' (known: {KNOWN_METRICS}); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"
             ),
-            other => anyhow::bail!("unknown metric '{other}' (known: ter)"),
+            other => anyhow::bail!("unknown metric '{other}' (known: {KNOWN_METRICS})"),
         }
     }
     if out.is_empty() {
         anyhow::bail!("no metric given (-m ter)");
+    }
+    for (i, m) in out.iter().enumerate() {
+        if out[..i].iter().any(|p| p.column() == m.column()) {
+            anyhow::bail!("metric '{}' is given twice", m.column());
+        }
     }
     Ok(out)
 }

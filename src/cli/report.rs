@@ -6,8 +6,8 @@
 pub(crate) struct ScoreLine {
     /// `(column, value)` of the group, when grouped.
     pub group: Option<(String, String)>,
-    /// Metric display name (`TER`).
-    pub name: &'static str,
+    /// Metric display name (`TER`, `chrF2++`).
+    pub name: String,
     /// The signature.
     pub signature: String,
     /// The score (`None` when nothing was scored).
@@ -21,7 +21,7 @@ pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) {
     for l in lines {
         if json {
             let mut v = serde_json::json!({
-                "name": l.name,
+                "name": l.name.as_str(),
                 "score": l.score,
                 "signature": l.signature,
                 "segments": l.segments,

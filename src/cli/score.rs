@@ -14,8 +14,8 @@ use datafusion::logical_expr::{Expr, ScalarUDF};
 use datafusion::prelude::lit;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
-use mteval_kernels::NRefs;
 use mteval_kernels::ter::TerStats;
+use mteval_kernels::{ChrfStats, NRefs};
 
 use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
@@ -44,11 +44,56 @@ fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_str
     Ok(())
 }
 
+/// Corpus statistics of one metric.
+#[derive(Debug, Clone)]
+enum MetricStats {
+    Ter(TerStats),
+    Chrf(ChrfStats),
+}
+
+impl MetricStats {
+    fn new(m: &MetricChoice) -> Self {
+        match m {
+            MetricChoice::Ter(_) => Self::Ter(TerStats::default()),
+            MetricChoice::Chrf { .. } => Self::Chrf(ChrfStats::default()),
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        match (self, other) {
+            (Self::Ter(a), Self::Ter(b)) => a.merge(b),
+            (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
+            _ => unreachable!("statistics of different metrics"),
+        }
+    }
+
+    fn segments(&self) -> u64 {
+        match self {
+            Self::Ter(s) => s.segments,
+            Self::Chrf(s) => s.segments,
+        }
+    }
+
+    fn score(&self, m: &MetricChoice) -> Option<f64> {
+        match (self, m) {
+            (Self::Ter(s), MetricChoice::Ter(t)) => (s.segments > 0).then(|| t.score(s)),
+            (Self::Chrf(s), MetricChoice::Chrf { cfg, .. }) => s.score(cfg),
+            _ => unreachable!("statistics of different metrics"),
+        }
+    }
+}
+
 /// Corpus statistics of one group, per metric.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct GroupStats {
-    ter: TerStats,
+    metrics: Vec<MetricStats>,
     nrefs: Option<NRefs>,
+}
+
+impl GroupStats {
+    fn new(metrics: &[MetricChoice]) -> Self {
+        Self { metrics: metrics.iter().map(MetricStats::new).collect(), nrefs: None }
+    }
 }
 
 pub(super) async fn run(a: ScoreArgs) -> Result<()> {
@@ -79,13 +124,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     };
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
     for m in &metrics {
-        let stats = match m {
-            MetricChoice::Ter(ter) => {
-                let udf = ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default());
-                let opts = ter.config.signature(NRefs::Var).to_string();
-                udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts)])
-            }
+        let opts = m.signature(NRefs::Var);
+        let udf = match m {
+            MetricChoice::Ter(_) => ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default()),
+            MetricChoice::Chrf { .. } => ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default()),
         };
+        let stats = udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts)]);
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
     }
     let df = df.select(exprs)?;
@@ -128,35 +172,47 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         };
         let nref_counts = count_refs(&batch, &a.ref_cols);
         let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
+        let mut row_group = Vec::with_capacity(n);
+        for i in 0..n {
+            let key = keys.as_ref().map_or("", |k| if k.is_valid(i) { k.value(i) } else { "NULL" });
+            let gi = *index.entry(key.to_owned()).or_insert_with(|| {
+                groups.push((key.to_owned(), GroupStats::new(&metrics)));
+                groups.len() - 1
+            });
+            row_group.push(gi);
+        }
         for (k, m) in metrics.iter().enumerate() {
             let stats = batch.column(n_in + k).as_struct();
-            match m {
-                MetricChoice::Ter(_) => {
-                    let score = stats.column(0).as_primitive::<Float64Type>();
-                    let edits = stats.column(1).as_primitive::<Int64Type>();
-                    let shifts = stats.column(2).as_primitive::<Int64Type>();
-                    let len = stats.column(3).as_primitive::<Float64Type>();
-                    for i in 0..n {
-                        let key = keys.as_ref().map_or("", |k| if k.is_valid(i) { k.value(i) } else { "NULL" });
-                        let gi = *index.entry(key.to_owned()).or_insert_with(|| {
-                            groups.push((key.to_owned(), GroupStats::default()));
-                            groups.len() - 1
+            let score = stats.column(0).as_primitive::<Float64Type>();
+            for (i, &gi) in row_group.iter().enumerate() {
+                if !stats.is_valid(i) {
+                    continue;
+                }
+                let g = &mut groups[gi].1;
+                g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
+                match (&mut g.metrics[k], m) {
+                    (MetricStats::Ter(t), MetricChoice::Ter(_)) => {
+                        let edits = stats.column(1).as_primitive::<Int64Type>();
+                        let shifts = stats.column(2).as_primitive::<Int64Type>();
+                        let len = stats.column(3).as_primitive::<Float64Type>();
+                        #[allow(clippy::cast_sign_loss)]
+                        t.merge(&TerStats {
+                            num_edits: edits.value(i) as u64,
+                            ref_len: len.value(i),
+                            num_shifts: shifts.value(i) as u64,
+                            segments: 1,
                         });
-                        let g = &mut groups[gi].1;
-                        if stats.is_valid(i) {
-                            #[allow(clippy::cast_sign_loss)]
-                            g.ter.merge(&TerStats {
-                                num_edits: edits.value(i) as u64,
-                                ref_len: len.value(i),
-                                num_shifts: shifts.value(i) as u64,
-                                segments: 1,
-                            });
-                            g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-                        }
                     }
-                    cols.push(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())));
+                    (MetricStats::Chrf(c), MetricChoice::Chrf { .. }) => {
+                        let list = stats.column(2).as_list::<i32>().value(i);
+                        #[allow(clippy::cast_sign_loss)]
+                        let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
+                        c.add(&v);
+                    }
+                    _ => unreachable!("statistics of different metrics"),
                 }
             }
+            cols.push(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())));
         }
         if let Some(w) = writer.as_mut() {
             w.write(&RecordBatch::try_new(Arc::clone(&out_schema), cols)?)?;
@@ -167,18 +223,19 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     pb.finish_and_clear();
 
     let mut lines = Vec::new();
-    for m in &metrics {
-        let MetricChoice::Ter(ter) = m;
-        let mut all = GroupStats::default();
-        for (_, g) in &groups {
-            all.ter.merge(&g.ter);
-            all.nrefs = match (all.nrefs, g.nrefs) {
-                (None, x) | (x, None) => x,
-                (Some(x), Some(y)) if x == y => Some(x),
-                _ => Some(NRefs::Var),
-            };
+    let mut all = GroupStats::new(&metrics);
+    for (_, g) in &groups {
+        for (a, b) in all.metrics.iter_mut().zip(&g.metrics) {
+            a.merge(b);
         }
-        let sig = ter.config.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len()))).to_string();
+        all.nrefs = match (all.nrefs, g.nrefs) {
+            (None, x) | (x, None) => x,
+            (Some(x), Some(y)) if x == y => Some(x),
+            _ => Some(NRefs::Var),
+        };
+    }
+    for (k, m) in metrics.iter().enumerate() {
+        let sig = m.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
         if let Some(wr) = writer.as_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);
         }
@@ -186,8 +243,8 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             group,
             name: m.display(),
             signature: sig.clone(),
-            score: (g.ter.segments > 0).then(|| ter.score(&g.ter)),
-            segments: g.ter.segments,
+            score: g.metrics[k].score(m),
+            segments: g.metrics[k].segments(),
         };
         match &a.group_by {
             Some(col) => lines.extend(groups.iter().map(|(key, g)| line(Some((col.clone(), key.clone())), g))),

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use mteval_kernels::NRefs;
 use mteval_kernels::ter::TerStats;
+use mteval_kernels::{ChrfStats, NRefs};
 use rayon::prelude::*;
 
 use super::report::{self, ScoreLine};
@@ -47,7 +47,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
     for m in &metrics {
-        match m {
+        let (score, segments) = match m {
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = (0..hyps.len())
                     .into_par_iter()
@@ -65,19 +65,33 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                         println!("{}\t{:.w$}", i + 1, ter.sentence_score(s));
                     }
                 }
-                report::print(
-                    &[ScoreLine {
-                        group: None,
-                        name: m.display(),
-                        signature: ter.config.signature(nrefs).to_string(),
-                        score: (st.segments > 0).then(|| ter.score(&st)),
-                        segments: st.segments,
-                    }],
-                    a.json,
-                    w,
-                );
+                ((st.segments > 0).then(|| ter.score(&st)), st.segments)
             }
-        }
+            MetricChoice::Chrf { cfg, .. } => {
+                let segs: Vec<_> = (0..hyps.len())
+                    .into_par_iter()
+                    .with_min_len(64)
+                    .map(|i| {
+                        let rs: Vec<&str> = refs.iter().map(|r| r[i].as_str()).collect();
+                        cfg.segment(&hyps[i], &rs)
+                    })
+                    .collect();
+                let mut st = ChrfStats::default();
+                for (i, s) in segs.iter().enumerate() {
+                    let Some(s) = s else { continue };
+                    st.add(&s.stats);
+                    if a.sentence {
+                        println!("{}\t{:.w$}", i + 1, cfg.score(&s.stats));
+                    }
+                }
+                (st.score(cfg), st.segments)
+            }
+        };
+        report::print(
+            &[ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }],
+            a.json,
+            w,
+        );
     }
     Ok(())
 }
