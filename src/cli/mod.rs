@@ -1,5 +1,6 @@
-//! Command-line interface: `mteval sql` and `mteval score`.
+//! Command-line interface: `mteval sql`, `mteval score` and `mteval mbr`.
 
+mod mbr;
 mod report;
 mod score;
 mod sql;
@@ -30,6 +31,34 @@ pub enum Command {
     Sql(SqlArgs),
     /// Score a table (Parquet/CSV/JSONL) or line-aligned text files.
     Score(ScoreArgs),
+    /// Minimum Bayes Risk: pick per group the hypothesis with the best expected utility.
+    Mbr(MbrArgs),
+}
+
+/// Arguments of `mteval mbr`.
+#[derive(Debug, clap::Args)]
+pub struct MbrArgs {
+    /// Input table of candidates: .parquet, .csv, .tsv, .json, .jsonl or .ndjson.
+    pub input: String,
+    /// Column(s) identifying a source segment (repeatable); one hypothesis is selected per group.
+    #[arg(long = "group-by", required = true, num_args = 1..)]
+    pub group_by: Vec<String>,
+    /// Hypothesis (candidate) column.
+    #[arg(long, default_value = "hyp")]
+    pub hyp_col: String,
+    /// Pseudo-reference column (default: the candidates themselves).
+    #[arg(long)]
+    pub pseudo_ref_col: Option<String>,
+    /// Expected-utility function.
+    #[arg(long, value_enum, default_value = "chrf")]
+    pub utility: mbr::UtilityKind,
+    /// Utility options in signature syntax (chrF keys such as `nw:2`, or TER keys), plus `self:no`
+    /// to leave each candidate's own pseudo-reference out.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Write the selected rows (input columns + utility + n_candidates) here; printed when absent.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
 }
 
 /// Arguments of `mteval sql`.
@@ -112,6 +141,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Score(a) => {
             on_interrupt_remove_temp_files();
             if a.hyp.is_some() { text::run(&a) } else { rt.block_on(score::run(a)) }
+        }
+        Command::Mbr(a) => {
+            on_interrupt_remove_temp_files();
+            rt.block_on(mbr::run(a))
         }
     }
 }

@@ -1,0 +1,241 @@
+//! `mteval mbr INPUT --group-by src_id [--hyp-col hyp] [--utility chrf|chrf-aggregate|ter] -o selected.parquet`:
+//! Minimum Bayes Risk selection. Per group, every non-NULL hypothesis is
+//! scored against the group's pseudo-references (the hypotheses themselves,
+//! or `--pseudo-ref-col`) and the one with the best expected utility is kept:
+//! the highest mean pairwise chrF (`chrf`, fastchrf's pairwise averaged as
+//! numpy does), the highest aggregate chrF (`chrf-aggregate`), or the lowest
+//! mean sentence TER (`ter`). Ties go to the first row in input order. Groups
+//! are written in order of first appearance, with every input column plus
+//! `utility` and `n_candidates`.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, UInt32Array};
+use datafusion::arrow::compute::{cast, concat_batches, take};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::arrow::row::{RowConverter, SortField};
+use indicatif::{ProgressBar, ProgressStyle};
+use mteval_kernels::Ter;
+use mteval_kernels::chrf::group::{Group, mbr_signature, numpy_mean, parse_mbr_options};
+use rayon::prelude::*;
+
+use super::MbrArgs;
+use crate::output::BatchFileWriter;
+use crate::session::{SessionOptions, new_context, register_input};
+
+/// Expected-utility functions of `mteval mbr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UtilityKind {
+    /// Mean pairwise chrF (higher is better).
+    Chrf,
+    /// Aggregate chrF, fastchrf's `aggregate_chrf` (higher is better).
+    ChrfAggregate,
+    /// Mean sentence TER (lower is better).
+    Ter,
+}
+
+/// A configured utility.
+enum Utility {
+    Chrf { cfg: mteval_kernels::ChrfConfig, aggregate: bool },
+    Ter(Ter),
+}
+
+impl Utility {
+    /// Scores the candidates of one group; `skip[j]` is the pseudo-reference left out for candidate `j`.
+    fn score(&self, hyps: &[&str], refs: Option<&[&str]>, skip: &[Option<usize>]) -> Result<Vec<Option<f64>>> {
+        match self {
+            Self::Chrf { cfg, aggregate } => {
+                let g = Group::new(cfg, hyps, refs);
+                Ok(if *aggregate { g.aggregate_skipping(skip) } else { g.expected_utility_skipping(skip) })
+            }
+            Self::Ter(ter) => {
+                let refs = refs.unwrap_or(hyps);
+                hyps.par_iter()
+                    .enumerate()
+                    .map(|(j, h)| {
+                        let mut row = Vec::with_capacity(refs.len());
+                        for (k, r) in refs.iter().enumerate() {
+                            if skip[j] == Some(k) {
+                                continue;
+                            }
+                            let seg = ter.segment(h, &[r])?.context("no reference")?;
+                            row.push(ter.sentence_score(&seg));
+                        }
+                        Ok(numpy_mean(&row))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    fn higher_is_better(&self) -> bool {
+        !matches!(self, Self::Ter(_))
+    }
+}
+
+/// Splits `self:yes|no` off the options; parses the rest for the utility.
+fn configure(kind: UtilityKind, options: &str) -> Result<(Utility, bool, String)> {
+    match kind {
+        UtilityKind::Chrf | UtilityKind::ChrfAggregate => {
+            let (cfg, include_self) = parse_mbr_options(options)?;
+            let aggregate = kind == UtilityKind::ChrfAggregate;
+            let sig = mbr_signature(&cfg, include_self, if aggregate { "aggregate" } else { "pairwise" }).to_string();
+            Ok((Utility::Chrf { cfg, aggregate }, include_self, sig))
+        }
+        UtilityKind::Ter => {
+            let mut include_self = true;
+            let mut rest = Vec::new();
+            for (k, v) in mteval_kernels::signature::parse_options("TER", options)? {
+                match k.as_str() {
+                    "self" => include_self = mteval_kernels::signature::parse_bool("TER", &k, &v)?,
+                    "utility" => {}
+                    _ => rest.push(format!("{k}:{v}")),
+                }
+            }
+            let ter = Ter::from_options(&rest.join("|"))?;
+            let sig = format!(
+                "utility:ter-mean|{}|self:{}",
+                ter.config.signature(mteval_kernels::NRefs::Fixed(1)),
+                if include_self { "yes" } else { "no" }
+            );
+            Ok((Utility::Ter(ter), include_self, sig))
+        }
+    }
+}
+
+fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Result<ArrayRef> {
+    let Some(c) = batch.column_by_name(col) else {
+        let names: Vec<&str> = batch.schema_ref().fields().iter().map(|f| f.name().as_str()).collect();
+        bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
+    };
+    let ok = matches!(c.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null)
+        || matches!(c.data_type(), DataType::Dictionary(..));
+    if !ok {
+        bail!("{input}: {role} column '{col}' has type {}, expected a string", c.data_type());
+    }
+    cast(c, &DataType::Utf8).with_context(|| format!("{input}: {role} column '{col}' is not a string column"))
+}
+
+pub(super) async fn run(a: MbrArgs) -> Result<()> {
+    let (utility, include_self, signature) = configure(a.utility, a.options.as_deref().unwrap_or(""))?;
+    let ctx = new_context(&SessionOptions { batch_size: Some(8192), target_partitions: Some(1) })?;
+    register_input(&ctx, "input", &a.input).await?;
+    let df = ctx.table("input").await.with_context(|| format!("cannot read {}", a.input))?;
+    let schema = Arc::new(df.schema().as_arrow().clone());
+    for c in ["utility", "n_candidates"] {
+        if schema.field_with_name(c).is_ok() {
+            bail!("{} already has a column named '{c}'; rename it first", a.input);
+        }
+    }
+    let batches = df.collect().await.with_context(|| format!("reading {}", a.input))?;
+    let batch = concat_batches(&schema, &batches)?;
+    let n = batch.num_rows();
+    let hyp_col = string_column(&batch, &a.input, &a.hyp_col, "hypothesis")?;
+    let hyp = hyp_col.as_string::<i32>();
+    let pref_col = match &a.pseudo_ref_col {
+        Some(c) => Some(string_column(&batch, &a.input, c, "pseudo-reference")?),
+        None => None,
+    };
+    let pref = pref_col.as_ref().map(|c| c.as_string::<i32>());
+
+    // Group rows by the exact values of the group-by columns, in order of first appearance.
+    let mut key_cols = Vec::new();
+    for g in &a.group_by {
+        let c = batch.column_by_name(g).with_context(|| {
+            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            format!("{}: group-by column '{g}' not found (columns: {})", a.input, names.join(", "))
+        })?;
+        key_cols.push(Arc::clone(c));
+    }
+    let conv = RowConverter::new(key_cols.iter().map(|c| SortField::new(c.data_type().clone())).collect())?;
+    let rows = conv.convert_columns(&key_cols)?;
+    let mut index: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        let gi = *index.entry(rows.row(i).data()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[gi].push(i);
+    }
+
+    let pb = if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::new(groups.len() as u64);
+        pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} groups (eta {eta})")?);
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let higher = utility.higher_is_better();
+    let mut picked: Vec<u32> = Vec::new();
+    let mut utilities: Vec<f64> = Vec::new();
+    let mut counts: Vec<i64> = Vec::new();
+    for members in &groups {
+        let cand: Vec<usize> = members.iter().copied().filter(|&i| hyp.is_valid(i)).collect();
+        let hyps: Vec<&str> = cand.iter().map(|&i| hyp.value(i)).collect();
+        let mut ref_pos = std::collections::HashMap::new();
+        let refs: Option<Vec<&str>> = pref.map(|p| {
+            let mut v = Vec::new();
+            for &i in members {
+                if p.is_valid(i) {
+                    ref_pos.insert(i, v.len());
+                    v.push(p.value(i));
+                }
+            }
+            v
+        });
+        let skip: Vec<Option<usize>> = cand
+            .iter()
+            .enumerate()
+            .map(|(j, i)| match (include_self, &refs) {
+                (true, _) => None,
+                (false, None) => Some(j),
+                (false, Some(_)) => ref_pos.get(i).copied(),
+            })
+            .collect();
+        let scores = utility.score(&hyps, refs.as_deref(), &skip)?;
+        let mut best: Option<(usize, f64)> = None;
+        for (j, s) in scores.iter().enumerate() {
+            let Some(s) = *s else { continue };
+            let better = match best {
+                None => true,
+                Some((_, b)) => if higher { s > b } else { s < b },
+            };
+            if better {
+                best = Some((j, s));
+            }
+        }
+        if let Some((j, s)) = best {
+            picked.push(u32::try_from(cand[j]).context("more than 2^32 rows")?);
+            utilities.push(s);
+            counts.push(i64::try_from(cand.len()).unwrap_or(i64::MAX));
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+
+    let idx = UInt32Array::from(picked);
+    let mut cols: Vec<ArrayRef> = batch.columns().iter().map(|c| take(c.as_ref(), &idx, None)).collect::<Result<_, _>>()?;
+    cols.push(Arc::new(Float64Array::from(utilities)));
+    cols.push(Arc::new(Int64Array::from(counts)));
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields.push(Field::new("utility", DataType::Float64, false));
+    fields.push(Field::new("n_candidates", DataType::Int64, false));
+    let out_schema = Arc::new(Schema::new(fields));
+    let out = RecordBatch::try_new(Arc::clone(&out_schema), cols)?;
+    match &a.output {
+        Some(p) => {
+            let mut w = BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
+            w.write(&out)?;
+            w.finish()?;
+            eprintln!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
+        }
+        None => {
+            crate::output::print_batches(&[out], crate::output::Format::Table, &mut std::io::stdout().lock())?;
+        }
+    }
+    println!("MBR|{signature}");
+    Ok(())
+}
