@@ -6,5 +6,6 @@
 mod common;
 
 mod cli;
+mod cli_chrf;
 mod sql;
 mod sql_chrf;

@@ -163,7 +163,9 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
 
     let pb = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new(groups.len() as u64);
-        pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} groups (eta {eta})")?);
+        pb.set_style(ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} groups (eta {eta})",
+        )?);
         pb
     } else {
         ProgressBar::hidden()
@@ -201,7 +203,13 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
             let Some(s) = *s else { continue };
             let better = match best {
                 None => true,
-                Some((_, b)) => if higher { s > b } else { s < b },
+                Some((_, b)) => {
+                    if higher {
+                        s > b
+                    } else {
+                        s < b
+                    }
+                }
             };
             if better {
                 best = Some((j, s));
@@ -217,7 +225,8 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     pb.finish_and_clear();
 
     let idx = UInt32Array::from(picked);
-    let mut cols: Vec<ArrayRef> = batch.columns().iter().map(|c| take(c.as_ref(), &idx, None)).collect::<Result<_, _>>()?;
+    let mut cols: Vec<ArrayRef> =
+        batch.columns().iter().map(|c| take(c.as_ref(), &idx, None)).collect::<Result<_, _>>()?;
     cols.push(Arc::new(Float64Array::from(utilities)));
     cols.push(Arc::new(Int64Array::from(counts)));
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
@@ -227,7 +236,8 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     let out = RecordBatch::try_new(Arc::clone(&out_schema), cols)?;
     match &a.output {
         Some(p) => {
-            let mut w = BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
+            let mut w =
+                BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
             w.write(&out)?;
             w.finish()?;
             eprintln!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());

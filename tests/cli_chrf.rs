@@ -1,0 +1,270 @@
+//! `mteval score -m chrf chrf++` and `mteval mbr` end to end, with golden parity.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::process::{Command, Output};
+
+use datafusion::arrow::array::AsArray;
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
+use mteval_kernels::chrf::group::numpy_mean;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use crate::common::*;
+
+fn mteval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mteval")).args(args).output().expect("run mteval")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// `(group, signature, score)` of `group=X\tNAME|sig = score` lines.
+fn score_lines(out: &str) -> Vec<(String, String, f64)> {
+    out.lines()
+        .filter_map(|l| {
+            let (head, score) = l.rsplit_once(" = ")?;
+            let (group, sig) = head.split_once('\t').unwrap_or(("", head));
+            Some((group.to_owned(), sig.to_owned(), score.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+fn chrf_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
+    read_jsonl("data/golden/chrf_corpus.jsonl")
+        .into_iter()
+        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
+        .unwrap()["score"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn score_parquet_chrf_and_chrfpp_multi_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scored.parquet");
+    let input = shared_dir().join("data/wmt/de-en.parquet").display().to_string();
+    let o = mteval(&[
+        "score",
+        &input,
+        "-m",
+        "chrf",
+        "chrf++",
+        "--ref-col",
+        "ref",
+        "--ref-col",
+        "ref2",
+        "--group-by",
+        "system",
+        "-w",
+        "12",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let (so, se) = text(&o);
+    assert!(o.status.success(), "{se}");
+    let lines = score_lines(&so);
+    assert_eq!(lines.len(), 6, "{so}");
+    for (group, sig, score) in &lines {
+        let system = group.strip_prefix("system=").unwrap();
+        let variant = if sig.starts_with("chrF2++|") { "chrfpp" } else { "chrf" };
+        let nw = if variant == "chrfpp" { 2 } else { 0 };
+        let want = format!("|nrefs:2|case:mixed|eff:yes|nc:6|nw:{nw}|space:no|version:2.6.0|impl:mteval-");
+        assert!(sig.contains(&want), "{sig}");
+        assert!((score - chrf_corpus("de-en", system, "ref+ref2", variant)).abs() < 1e-9, "{system} {variant}");
+    }
+    let golden: HashMap<(String, i64), serde_json::Value> = read_jsonl("data/golden/chrf_sentence.jsonl")
+        .into_iter()
+        .filter(|r| r["pair"] == "de-en")
+        .map(|r| ((r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r))
+        .collect();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+    let sig = |k: &str| kv.iter().find(|x| x.key == k).and_then(|x| x.value.clone()).unwrap();
+    assert!(sig("mteval.signature.chrf").starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|"));
+    assert!(sig("mteval.signature.chrfpp").starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|"));
+    let mut n = 0;
+    for b in builder.build().unwrap() {
+        let b = b.unwrap();
+        let s = b.schema();
+        let sys = cast(b.column(s.index_of("system").unwrap()), &DataType::Utf8).unwrap();
+        let sys = sys.as_string::<i32>();
+        let seg = b.column(s.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
+        let c = b.column(s.index_of("chrf").unwrap()).as_primitive::<Float64Type>();
+        let cpp = b.column(s.index_of("chrfpp").unwrap()).as_primitive::<Float64Type>();
+        for i in 0..b.num_rows() {
+            let g = &golden[&(sys.value(i).to_owned(), seg.value(i))];
+            assert!(close(c.value(i), g["chrf_multi"]["chrf"].as_f64().unwrap()));
+            assert!(close(cpp.value(i), g["chrf_multi"]["chrfpp"].as_f64().unwrap()));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 1500);
+}
+
+#[test]
+fn score_text_mode_chrf_with_options_and_sentences() {
+    let (_, rows) = wmt_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let sel: Vec<&WmtRow> =
+        rows.iter().filter(|r| r.pair == "en-zh" && r.system == rows_system(&rows, "en-zh")).collect();
+    let write = |name: &str, f: &dyn Fn(&WmtRow) -> &str| {
+        let p = dir.path().join(name);
+        let mut file = std::fs::File::create(&p).unwrap();
+        for r in &sel {
+            writeln!(file, "{}", f(r)).unwrap();
+        }
+        p.display().to_string()
+    };
+    let hyp = write("hyp.txt", &|r| r.hyp.as_str());
+    let rf = write("ref.txt", &|r| r.r#ref.as_str());
+    let o = mteval(&[
+        "score",
+        "--hyp",
+        &hyp,
+        "--ref",
+        &rf,
+        "-m",
+        "chrf++",
+        "--options",
+        "eff:no",
+        "-w",
+        "12",
+        "--sentence",
+    ]);
+    let (so, se) = text(&o);
+    assert!(o.status.success(), "{se}");
+    let lines = score_lines(&so);
+    let (_, sig, score) = lines.last().unwrap();
+    assert!(sig.starts_with("chrF2++|nrefs:1|case:mixed|eff:no|nc:6|nw:2|"), "{sig}");
+    let system = &sel[0].system;
+    assert!((score - chrf_corpus("en-zh", system, "ref", "chrfpp_eps")).abs() < 1e-9);
+    // --sentence: one `line\tscore` per row, equal to the golden sentence scores.
+    let golden: HashMap<i64, f64> = read_jsonl("data/golden/chrf_sentence.jsonl")
+        .into_iter()
+        .filter(|r| r["pair"] == "en-zh" && r["system"] == system.as_str())
+        .map(|r| (r["seg_id"].as_i64().unwrap(), r["chrf"]["chrfpp_eps"].as_f64().unwrap()))
+        .collect();
+    let per_line: Vec<f64> =
+        so.lines().filter(|l| !l.contains(" = ")).map(|l| l.split('\t').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(per_line.len(), sel.len());
+    for (r, got) in sel.iter().zip(per_line) {
+        assert!((got - golden[&r.seg_id]).abs() < 1e-11);
+    }
+}
+
+fn rows_system(rows: &[WmtRow], pair: &str) -> String {
+    rows.iter().find(|r| r.pair == pair).unwrap().system.clone()
+}
+
+/// The golden self-MBR groups of `variant` as one flat JSONL candidate table.
+fn mbr_input(dir: &std::path::Path, variant: &str) -> (String, Vec<serde_json::Value>) {
+    let groups: Vec<serde_json::Value> = read_jsonl("data/golden/fastchrf_mbr.jsonl")
+        .into_iter()
+        .filter(|g| g["variant"] == variant && g["refs_kind"] == "self")
+        .collect();
+    let p = dir.join("cands.jsonl");
+    let mut f = std::fs::File::create(&p).unwrap();
+    for (gi, g) in groups.iter().enumerate() {
+        for (j, h) in g["hyps"].as_array().unwrap().iter().enumerate() {
+            writeln!(f, "{}", serde_json::json!({"src_id": gi, "cand": j, "hyp": h})).unwrap();
+        }
+    }
+    (p.display().to_string(), groups)
+}
+
+#[test]
+fn mbr_selects_the_golden_argmax() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, groups) = mbr_input(dir.path(), "default");
+    for utility in ["chrf", "chrf-aggregate"] {
+        let out = dir.path().join(format!("{utility}.parquet"));
+        let o = mteval(&["mbr", &input, "--group-by", "src_id", "--utility", utility, "-o", out.to_str().unwrap()]);
+        let (so, se) = text(&o);
+        assert!(o.status.success(), "{se}");
+        assert!(so.contains("MBR|utility:"), "{so}");
+        let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+        let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+        assert!(kv.iter().any(|k| k.key == "mteval.signature.mbr"));
+        let mut seen = 0;
+        for b in builder.build().unwrap() {
+            let b = b.unwrap();
+            let s = b.schema();
+            let gid = b.column(s.index_of("src_id").unwrap()).as_primitive::<Int64Type>();
+            let cand = b.column(s.index_of("cand").unwrap()).as_primitive::<Int64Type>();
+            let util = b.column(s.index_of("utility").unwrap()).as_primitive::<Float64Type>();
+            let ncand = b.column(s.index_of("n_candidates").unwrap()).as_primitive::<Int64Type>();
+            for i in 0..b.num_rows() {
+                let g = &groups[gid.value(i) as usize];
+                assert_eq!(gid.value(i), seen as i64, "groups in order of first appearance");
+                let scores: Vec<f64> = if utility == "chrf" {
+                    g["pairwise"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|r| {
+                            numpy_mean(&r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>())
+                                .unwrap()
+                        })
+                        .collect()
+                } else {
+                    g["aggregate"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+                };
+                let best = scores.iter().copied().fold(f64::MIN, f64::max);
+                // First index within 1e-9 of the best (golden floats may be read one ulp off).
+                let first = scores.iter().position(|&s| (s - best).abs() < 1e-9).unwrap();
+                assert_eq!(cand.value(i) as usize, first, "{utility} group {}", gid.value(i));
+                assert!(close(util.value(i), best));
+                assert_eq!(ncand.value(i) as usize, scores.len());
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, groups.len());
+    }
+}
+
+#[test]
+fn mbr_ter_utility_self_exclusion_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.jsonl");
+    std::fs::write(
+        &p,
+        "{\"s\":1,\"hyp\":\"a b c d\"}\n{\"s\":1,\"hyp\":\"a b c\"}\n{\"s\":1,\"hyp\":null}\n{\"s\":1,\"hyp\":\"x y\"}\n{\"s\":2,\"hyp\":\"q\"}\n",
+    )
+    .unwrap();
+    let input = p.display().to_string();
+    let out = dir.path().join("sel.csv");
+    let o = mteval(&[
+        "mbr",
+        &input,
+        "--group-by",
+        "s",
+        "--utility",
+        "ter",
+        "--options",
+        "self:no",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let (_, se) = text(&o);
+    assert!(o.status.success(), "{se}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    // Group 1, each candidate against the two others: "a b c d" (1/3, 4/2) → 116.67; "a b c" (1/4, 3/2) → 87.5;
+    // "x y" (4/4, 3/3) → 100. Lowest mean TER wins: "a b c". Group 2 has no other candidate: nothing selected.
+    assert_eq!(lines.len(), 2, "{csv}");
+    assert_eq!(lines[1], "a b c,1,87.5,3", "{csv}");
+    for (args, needle) in [
+        (vec!["mbr", input.as_str(), "--group-by", "nope"], "group-by column 'nope' not found"),
+        (vec!["mbr", input.as_str(), "--group-by", "s", "--hyp-col", "zz"], "hypothesis column 'zz' not found"),
+        (vec!["mbr", input.as_str(), "--group-by", "s", "--options", "self:maybe"], "self:maybe"),
+        (vec!["mbr", "/nonexistent/x.parquet", "--group-by", "s"], "/nonexistent/x.parquet"),
+    ] {
+        let o = mteval(&args);
+        let (_, se) = text(&o);
+        assert!(!o.status.success() && se.contains(needle), "{args:?}: {se}");
+    }
+    let o = mteval(&["score", &input, "-m", "chrf", "chrf"]);
+    assert!(!o.status.success() && text(&o).1.contains("twice"));
+}
