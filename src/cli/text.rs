@@ -2,6 +2,7 @@
 //! plain-text files, as sacrebleu takes them. Scored directly with the kernels
 //! on all cores.
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -47,6 +48,8 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
     for m in &metrics {
+        // Sentence lines go through one buffered lock (stdout is line-buffered).
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let (score, segments) = match m {
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = (0..hyps.len())
@@ -62,7 +65,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     let Some(s) = s else { continue };
                     st.add(s);
                     if a.sentence {
-                        println!("{}\t{:.w$}", i + 1, ter.sentence_score(s));
+                        writeln!(out, "{}\t{:.w$}", i + 1, ter.sentence_score(s))?;
                     }
                 }
                 ((st.segments > 0).then(|| ter.score(&st)), st.segments)
@@ -81,12 +84,14 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     let Some(s) = s else { continue };
                     st.add(&s.stats);
                     if a.sentence {
-                        println!("{}\t{:.w$}", i + 1, cfg.score(&s.stats));
+                        writeln!(out, "{}\t{:.w$}", i + 1, cfg.score(&s.stats))?;
                     }
                 }
                 (st.score(cfg), st.segments)
             }
         };
+        out.flush()?;
+        drop(out);
         report::print(
             &[ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }],
             a.json,
