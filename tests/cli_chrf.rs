@@ -268,3 +268,63 @@ fn mbr_ter_utility_self_exclusion_and_errors() {
     let o = mteval(&["score", &input, "-m", "chrf", "chrf"]);
     assert!(!o.status.success() && text(&o).1.contains("twice"));
 }
+
+/// Edge cases and metric vectors through the binary (`mteval sql` over a JSONL file).
+#[test]
+fn edge_cases_and_metric_vectors_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("edge.jsonl");
+    let mut f = std::fs::File::create(&p).unwrap();
+    let edge = read_jsonl("data/golden/edge_cases.jsonl");
+    for (i, g) in edge.iter().enumerate() {
+        writeln!(f, "{}", serde_json::json!({"i": i, "hyp": g["hyp"], "refs": g["refs"]})).unwrap();
+    }
+    let vectors = read_json("data/golden/metric_vectors.json");
+    let cases: Vec<&serde_json::Value> =
+        vectors["chrf_sacrebleu_2.6.0"].as_array().unwrap().iter().filter(|c| c["kind"] == "sentence").collect();
+    let vp = dir.path().join("vectors.jsonl");
+    let mut vf = std::fs::File::create(&vp).unwrap();
+    for (i, c) in cases.iter().enumerate() {
+        writeln!(vf, "{}", serde_json::json!({"i": i, "hyp": c["hyp"], "refs": c["refs"]})).unwrap();
+    }
+    drop((f, vf));
+    for (variant, o) in [("chrf", ""), ("chrf_eps", "eff:no"), ("chrfpp", "nw:2"), ("chrfpp_eps", "nw:2|eff:no")] {
+        let q = format!(
+            "SELECT i, chrf_stats(hyp, [refs[1]], '{o}') AS s, chrf(hyp, refs, '{o}') AS m FROM '{}' ORDER BY i",
+            p.display()
+        );
+        let o = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
+        let (so, se) = text(&o);
+        assert!(o.status.success(), "{se}");
+        let rows: Vec<serde_json::Value> = so.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows.len(), edge.len());
+        for (r, g) in rows.iter().zip(&edge) {
+            let id = g["id"].as_str().unwrap();
+            assert_eq!(r["s"]["stats"], g["chrf"][variant]["stats"], "{id} {variant}");
+            assert!(close(r["s"]["score"].as_f64().unwrap(), g["chrf"][variant]["score"].as_f64().unwrap()), "{id}");
+            let multi = if g["chrf_multi"].is_null() { &g["chrf"] } else { &g["chrf_multi"] };
+            assert!(close(r["m"].as_f64().unwrap(), multi[variant]["score"].as_f64().unwrap()), "{id} multi");
+        }
+    }
+    let q = format!("SELECT i, hyp, refs FROM '{}' ORDER BY i", vp.display());
+    assert!(mteval(&["sql", "-c", &q]).status.success());
+    for (i, c) in cases.iter().enumerate() {
+        let opts = c["options"].as_object().unwrap();
+        let mut o = Vec::new();
+        for (k, v) in opts {
+            o.push(match k.as_str() {
+                "word_order" => format!("nw:{v}"),
+                "char_order" => format!("nc:{v}"),
+                "beta" => format!("beta:{v}"),
+                "eps_smoothing" => "eff:no".to_owned(),
+                "lowercase" => "case:lc".to_owned(),
+                "whitespace" => "space:yes".to_owned(),
+                other => panic!("unknown option {other}"),
+            });
+        }
+        let q = format!("SELECT chrf(hyp, refs, '{}') AS s FROM '{}' WHERE i = {i}", o.join("|"), vp.display());
+        let out = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
+        let v: serde_json::Value = serde_json::from_str(text(&out).0.trim()).unwrap();
+        assert!(close(v["s"].as_f64().unwrap(), c["score"].as_f64().unwrap()), "{c}");
+    }
+}
