@@ -9,7 +9,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common::*;
 
-fn mteval(args: &[&str]) -> Output {
+pub(crate) fn mteval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mteval")).args(args).output().expect("run mteval")
 }
 

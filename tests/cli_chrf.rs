@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::compute::cast;
@@ -10,11 +10,8 @@ use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
 use mteval_kernels::chrf::group::numpy_mean;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+use crate::cli::mteval;
 use crate::common::*;
-
-fn mteval(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mteval")).args(args).output().expect("run mteval")
-}
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())

@@ -14,15 +14,15 @@ use mteval::session::{SessionOptions, new_context};
 
 use crate::common::*;
 
-fn ctx() -> SessionContext {
+pub(crate) fn ctx() -> SessionContext {
     new_context(&SessionOptions::default()).unwrap()
 }
 
-async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
+pub(crate) async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
     ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}")).collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-async fn query_err(ctx: &SessionContext, sql: &str) -> String {
+pub(crate) async fn query_err(ctx: &SessionContext, sql: &str) -> String {
     match ctx.sql(sql).await {
         Err(e) => e.to_string(),
         Ok(df) => match df.collect().await {
@@ -32,7 +32,7 @@ async fn query_err(ctx: &SessionContext, sql: &str) -> String {
     }
 }
 
-fn f64s(batches: &[RecordBatch], col: usize) -> Vec<Option<f64>> {
+pub(crate) fn f64s(batches: &[RecordBatch], col: usize) -> Vec<Option<f64>> {
     batches.iter().flat_map(|b| b.column(col).as_primitive::<Float64Type>().iter().collect::<Vec<_>>()).collect()
 }
 

@@ -11,28 +11,7 @@ use mteval::session::{SessionOptions, new_context};
 use mteval_kernels::chrf::group::numpy_mean;
 
 use crate::common::*;
-
-fn ctx() -> SessionContext {
-    new_context(&SessionOptions::default()).unwrap()
-}
-
-async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
-    ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}")).collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-async fn query_err(ctx: &SessionContext, sql: &str) -> String {
-    match ctx.sql(sql).await {
-        Err(e) => e.to_string(),
-        Ok(df) => match df.collect().await {
-            Err(e) => e.to_string(),
-            Ok(_) => panic!("expected an error from {sql}"),
-        },
-    }
-}
-
-fn f64s(batches: &[RecordBatch], col: usize) -> Vec<Option<f64>> {
-    batches.iter().flat_map(|b| b.column(col).as_primitive::<Float64Type>().iter().collect::<Vec<_>>()).collect()
-}
+use crate::sql::{ctx, f64s, query, query_err};
 
 const VARIANTS: [(&str, &str); 4] =
     [("chrf", ""), ("chrf_eps", "eff:no"), ("chrfpp", "nw:2"), ("chrfpp_eps", "nw:2|eff:no")];
