@@ -30,10 +30,10 @@ fn bench(c: &mut Criterion) {
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         g.throughput(Throughput::Elements((n * n) as u64));
         g.bench_with_input(BenchmarkId::new("pairwise_mean", n), &refs, |b, t| {
-            b.iter(|| Group::new(&cfg, t, None).expected_utility(false));
+            b.iter(|| Group::new(&cfg, t, None).unwrap().expected_utility(false));
         });
         g.bench_with_input(BenchmarkId::new("aggregate", n), &refs, |b, t| {
-            b.iter(|| Group::new(&cfg, t, None).aggregate());
+            b.iter(|| Group::new(&cfg, t, None).unwrap().aggregate());
         });
     }
     g.finish();

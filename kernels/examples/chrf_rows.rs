@@ -38,11 +38,11 @@ fn main() {
     for n in [64usize, 256, 1024] {
         let group = &texts[..n];
         let t = Instant::now();
-        let g = Group::new(&fast, group, None);
+        let g = Group::new(&fast, group, None).expect("group");
         let m = g.expected_utility(false);
         let e = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let a = Group::new(&fast, group, None).aggregate();
+        let a = Group::new(&fast, group, None).expect("group").aggregate();
         let ea = t.elapsed().as_secs_f64();
         std::hint::black_box((m, a));
         println!("N={n}: pairwise {:.1} ms ({:.0} pairs/s), aggregate {:.2} ms", e * 1e3, (n * n) as f64 / e, ea * 1e3);

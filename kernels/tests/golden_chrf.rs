@@ -242,7 +242,7 @@ fn fastchrf_mbr_golden() {
         // Self-MBR through one profile set (hypotheses reused as references).
         if g["refs_kind"] == "self" {
             assert_eq!(hyps, refs);
-            let grp = Group::new(&o.config(), &hyps, None);
+            let grp = Group::new(&o.config(), &hyps, None).unwrap();
             // Bit-identical to the batch API, which shares nothing but the kernel.
             assert_eq!(grp.pairwise(), got[0], "{ctx} self pairwise");
             assert_eq!(grp.aggregate(), agg[0], "{ctx} self aggregate");

@@ -80,19 +80,19 @@ proptest! {
         prop_assert_eq!(cfg.ws_rule, Whitespace::Unicode);
         let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
         let r: Vec<&str> = refs.iter().map(String::as_str).collect();
-        let m = Group::new(&cfg, &h, Some(&r)).pairwise();
+        let m = Group::new(&cfg, &h, Some(&r)).unwrap().pairwise();
         for (j, hj) in h.iter().enumerate() {
             for (k, rk) in r.iter().enumerate() {
                 prop_assert_eq!(m[j][k], cfg.sentence_score(hj, &[rk]).unwrap());
             }
         }
         // Self groups share profiles; the result is the same.
-        let s = Group::new(&cfg, &h, None).pairwise();
-        let s2 = Group::new(&cfg, &h, Some(&h)).pairwise();
+        let s = Group::new(&cfg, &h, None).unwrap().pairwise();
+        let s2 = Group::new(&cfg, &h, Some(&h)).unwrap().pairwise();
         prop_assert_eq!(s, s2);
         // With one reference, aggregate chrF is pairwise chrF.
         for (j, hj) in h.iter().enumerate() {
-            let a = Group::new(&cfg, &[hj], Some(&r[..1])).aggregate();
+            let a = Group::new(&cfg, &[hj], Some(&r[..1])).unwrap().aggregate();
             prop_assert_eq!(a[0], m[j][0]);
         }
     }

@@ -47,7 +47,7 @@ impl Utility {
     fn score(&self, hyps: &[&str], refs: Option<&[&str]>, skip: &[Option<usize>]) -> Result<Vec<Option<f64>>> {
         match self {
             Self::Chrf { cfg, aggregate } => {
-                let g = Group::new(cfg, hyps, refs);
+                let g = Group::new(cfg, hyps, refs)?;
                 Ok(if *aggregate { g.aggregate_skipping(skip) } else { g.expected_utility_skipping(skip) })
             }
             Self::Ter(ter) => {

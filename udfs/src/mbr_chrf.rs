@@ -106,7 +106,7 @@ impl PartitionEvaluator for MbrEvaluator {
                 for (k, &i) in rows.iter().enumerate() {
                     ref_pos[i] = Some(k);
                 }
-                Group::new(&self.cfg, &hyps, None)
+                Group::new(&self.cfg, &hyps, None).map_err(|e| metric_err(self.name, &e))?
             }
             Some(a) => {
                 let ref_col = StrCol::from_array(self.name, values[a].as_ref())?;
@@ -117,7 +117,7 @@ impl PartitionEvaluator for MbrEvaluator {
                         refs.push(r);
                     }
                 }
-                Group::new(&self.cfg, &hyps, Some(&refs))
+                Group::new(&self.cfg, &hyps, Some(&refs)).map_err(|e| metric_err(self.name, &e))?
             }
         };
         let skip: Vec<Option<usize>> =

@@ -140,11 +140,8 @@ pub fn pairwise_chrf<S: AsRef<str> + Sync>(
     Ok(hyps
         .iter()
         .zip(refs)
-        .map(|(h, r)| {
-            let g = Group::new(&cfg, &strs(h), Some(&strs(r)));
-            g.pairwise_map(|_, row| row.to_vec())
-        })
-        .collect())
+        .map(|(h, r)| Ok(Group::new(&cfg, &strs(h), Some(&strs(r)))?.pairwise()))
+        .collect::<Result<_, MetricError>>()?)
 }
 
 /// fastchrf's `aggregate_chrf`: `out[b][j]` = chrF of `hyps[b][j]` against the
@@ -159,7 +156,7 @@ pub fn aggregate_chrf<S: AsRef<str> + Sync>(
 ) -> Result<Vec<Vec<f64>>, MetricError> {
     validate(hyps, refs, opts)?;
     let cfg = opts.config();
-    Ok(hyps.iter().zip(refs).map(|(h, r)| Group::new(&cfg, &strs(h), Some(&strs(r))).aggregate()).collect())
+    hyps.iter().zip(refs).map(|(h, r)| Ok(Group::new(&cfg, &strs(h), Some(&strs(r)))?.aggregate())).collect()
 }
 
 fn strs<S: AsRef<str>>(v: &[S]) -> Vec<&str> {
@@ -241,11 +238,22 @@ struct Profiles {
 }
 
 impl Profiles {
-    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Self {
+    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<Self, MetricError> {
         let lowered: Vec<std::borrow::Cow<'_, str>> = texts
             .par_iter()
             .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
             .collect();
+        // Every id, count and string index below is a u32. A string has at most
+        // as many windows per order as bytes, so this bound keeps the distinct
+        // n-grams (over all orders) and the number of strings below 2^32.
+        let bytes: u64 = lowered.iter().map(|s| s.len() as u64).sum();
+        let bound = (texts.len() as u64).saturating_add(bytes.saturating_mul(cfg.orders() as u64));
+        if bound >= u64::from(u32::MAX) {
+            return Err(MetricError::InvalidInput {
+                metric: "chrF",
+                reason: format!("an MBR group of {} strings ({bytes} bytes) is too large; split it", texts.len()),
+            });
+        }
         let chars: Vec<Vec<u32>> = lowered
             .par_iter()
             .map(|s| {
@@ -321,7 +329,8 @@ impl Profiles {
                         o += 1;
                         continue;
                     }
-                    let next = u32::try_from(map.len()).expect("fewer than 2^32 distinct n-grams");
+                    // Cannot fail: fewer distinct n-grams than the bound checked above.
+                    let next = u32::try_from(map.len()).unwrap_or(u32::MAX);
                     p.ids.push(*map.entry(k).or_insert(next));
                     p.counts.push(c);
                 }
@@ -336,7 +345,8 @@ impl Profiles {
                     local.clear();
                     if sym.len() >= n {
                         for w in sym.windows(n) {
-                            let next = u32::try_from(map.len()).expect("fewer than 2^32 distinct n-grams");
+                            // Cannot fail: fewer distinct n-grams than the bound checked above.
+                            let next = u32::try_from(map.len()).unwrap_or(u32::MAX);
                             let id = *map.entry((word, w.to_vec())).or_insert(next);
                             *local.entry(id).or_insert(0) += 1;
                         }
@@ -353,7 +363,7 @@ impl Profiles {
             }
             p.n_ids = map.len();
         }
-        p
+        Ok(p)
     }
 
     #[inline]
@@ -380,16 +390,18 @@ pub struct Group {
 
 impl Group {
     /// Profiles `hyps` and `refs` (`None`: the hypotheses are also the references).
-    #[must_use]
-    pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Self {
+    ///
+    /// # Errors
+    /// A group too large for 32-bit n-gram ids (about 4 GB of text).
+    pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Result<Self, MetricError> {
         let (prof, ref_start, n_refs) = match refs {
-            None => (Profiles::build(cfg, hyps), 0, hyps.len()),
+            None => (Profiles::build(cfg, hyps)?, 0, hyps.len()),
             Some(r) => {
                 let all: Vec<&str> = hyps.iter().chain(r).copied().collect();
-                (Profiles::build(cfg, &all), hyps.len(), r.len())
+                (Profiles::build(cfg, &all)?, hyps.len(), r.len())
             }
         };
-        Self { cfg: *cfg, prof, n_hyps: hyps.len(), ref_start, n_refs }
+        Ok(Self { cfg: *cfg, prof, n_hyps: hyps.len(), ref_start, n_refs })
     }
 
     /// Number of hypotheses.
@@ -431,7 +443,8 @@ impl Group {
                 let (ids, cnts) = self.prof.entries(self.ref_start + k, o);
                 for (&id, &c) in ids.iter().zip(cnts) {
                     let slot = &mut fill[id as usize];
-                    post_ref[*slot] = u32::try_from(k).expect("fewer than 2^32 references");
+                    // Cannot fail: fewer strings than the bound checked in `Profiles::build`.
+                    post_ref[*slot] = u32::try_from(k).unwrap_or(u32::MAX);
                     post_cnt[*slot] = c;
                     *slot += 1;
                 }
