@@ -7,13 +7,16 @@
 //! signature-syntax options, summable statistics, a `score` from statistics,
 //! a `signature`, and unit tests; then a UDF file in `mteval-udfs`.
 
+pub mod charac_ter;
 pub mod chrf;
 pub mod error;
+pub mod levenshtein;
 pub mod signature;
 pub mod ter;
 pub mod text;
 pub mod tokenize;
 
+pub use charac_ter::{CharacTerConfig, Compat, CorpusSummary};
 pub use chrf::{ChrfConfig, ChrfSegment, ChrfStats, FastChrfOptions};
 pub use error::MetricError;
 pub use signature::{IMPL_VERSION, NRefs, Signature};

@@ -1,0 +1,464 @@
+//! CharacTER (Wang et al., 2016): translation edit rate on the character
+//! level, with word-level shifts.
+//!
+//! Two references (metrics_spec.md §5):
+//! * the original rwth-i6/CharacTER at commit c4b25cb, whose word-level edit
+//!   distances are float32 ratios, so every decision equals a comparison of
+//!   integer distances (the default here, `compat:original`);
+//! * the `cer` package 1.2.0, which keeps the normalised distance as an f64
+//!   and updates it by subtraction, so it can drift by one ulp and accept a
+//!   spurious shift (`compat:cer` reproduces that arithmetic exactly).
+//!
+//! Both agree except on those drift cases. Inputs are whitespace-tokenised
+//! with Python's `str.split()`; an empty hypothesis or reference scores 1.0 as
+//! in the original (`cer` raises `ZeroDivisionError` on an empty reference).
+//!
+//! Beyond both implementations: the paper's fuzzy word matching (`fuzzy:T`),
+//! off by default. With it, a hypothesis word matches a reference word when
+//! their character edit distance is at most `T × max(len_h, len_r)`; this
+//! equality is used for phrase discovery and for the word-level distance that
+//! judges the shifts. The shift cost and the final character distance are
+//! unchanged.
+
+pub mod corpus;
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+pub use corpus::CorpusSummary;
+
+use crate::levenshtein::{CharScratch, Myers, char_distance_with};
+use crate::signature::{Signature, parse_options};
+use crate::text::py_split;
+use crate::{IMPL_VERSION, MetricError};
+
+const METRIC: &str = "CharacTER";
+
+/// Which reference's arithmetic decides the shifts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compat {
+    /// rwth-i6/CharacTER c4b25cb: integer comparisons, no drift.
+    #[default]
+    Original,
+    /// `cer` 1.2.0: f64 normalised distances updated by subtraction.
+    Cer,
+}
+
+/// CharacTER options.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CharacTerConfig {
+    /// Shift-decision arithmetic.
+    pub compat: Compat,
+    /// Fuzzy word matching threshold (relative edit distance); `None` = exact.
+    pub fuzzy: Option<f64>,
+}
+
+impl CharacTerConfig {
+    /// Parses options in signature syntax: `compat:original|cer`,
+    /// `fuzzy:no|T` (T in [0, 1]). `nrefs`, `tok`, `version` and `impl` are
+    /// accepted and ignored, so a printed signature pastes back.
+    ///
+    /// # Errors
+    /// Unknown keys and bad values.
+    pub fn parse(options: &str) -> Result<Self, MetricError> {
+        let mut cfg = Self::default();
+        for (k, v) in parse_options(METRIC, options)? {
+            match k.as_str() {
+                "compat" => {
+                    cfg.compat = match v.to_ascii_lowercase().as_str() {
+                        "original" => Compat::Original,
+                        "cer" => Compat::Cer,
+                        _ => return Err(bad(format!("compat:{v}: expected original or cer"))),
+                    }
+                }
+                "fuzzy" => {
+                    cfg.fuzzy = match v.to_ascii_lowercase().as_str() {
+                        "no" | "off" | "false" => None,
+                        _ => {
+                            let t: f64 = v
+                                .parse()
+                                .map_err(|_| bad(format!("fuzzy:{v}: expected no or a threshold in [0, 1]")))?;
+                            if !(0.0..=1.0).contains(&t) {
+                                return Err(bad(format!("fuzzy:{v}: the threshold must lie in [0, 1]")));
+                            }
+                            Some(t)
+                        }
+                    }
+                }
+                "nrefs" | "tok" | "version" | "impl" => {}
+                _ => return Err(bad(format!("unknown key '{k}' (known: compat, fuzzy)"))),
+            }
+        }
+        Ok(cfg)
+    }
+
+    /// The reproducibility signature, e.g.
+    /// `nrefs:1|tok:split|compat:original|fuzzy:no|version:c4b25cb|impl:mteval-0.1.0`.
+    #[must_use]
+    pub fn signature(&self, nrefs: crate::NRefs) -> Signature {
+        let mut s = Signature::default();
+        s.push("nrefs", nrefs);
+        s.push("tok", "split");
+        match self.compat {
+            Compat::Original => s.push("compat", "original"),
+            Compat::Cer => s.push("compat", "cer"),
+        }
+        match self.fuzzy {
+            None => s.push("fuzzy", "no"),
+            Some(t) => s.push("fuzzy", t),
+        }
+        match self.compat {
+            Compat::Original => s.push("version", "c4b25cb"),
+            Compat::Cer => s.push("version", "1.2.0"),
+        }
+        s.push("impl", format!("mteval-{IMPL_VERSION}"));
+        s
+    }
+
+    /// CharacTER of one hypothesis against one reference, in [0, 1].
+    #[must_use]
+    pub fn sentence(&self, hyp: &str, reference: &str) -> f64 {
+        SCRATCH.with(|s| s.borrow_mut().score(self, hyp, reference))
+    }
+
+    /// Best (lowest) CharacTER over several references; `None` without references.
+    #[must_use]
+    pub fn sentence_multi<'a>(&self, hyp: &str, refs: impl IntoIterator<Item = &'a str>) -> Option<f64> {
+        refs.into_iter().map(|r| self.sentence(hyp, r)).reduce(f64::min)
+    }
+}
+
+fn bad(reason: String) -> MetricError {
+    MetricError::InvalidOption { metric: METRIC, reason }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Per-thread buffers; one row at a time.
+#[derive(Debug, Default)]
+struct Scratch {
+    hyp: Vec<u32>,
+    reference: Vec<u32>,
+    orig: Vec<u32>,
+    cand: Vec<u32>,
+    best: Vec<u32>,
+    /// Word-level distances against the reference.
+    myers: Myers,
+    chars: CharScratch,
+    s_hyp: String,
+    s_ref: String,
+}
+
+/// One shift candidate: move `len` words at `from` to `to` (cer's couple).
+#[derive(Debug, Clone, Copy)]
+struct Couple {
+    from: usize,
+    to: usize,
+    len: usize,
+}
+
+impl Scratch {
+    fn score(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str) -> f64 {
+        // Word ids of this row; `words[id]` is the word.
+        let mut words: Vec<&str> = Vec::new();
+        let mut ids: HashMap<&str, u32> = HashMap::new();
+        let mut intern = |w| {
+            let next = u32::try_from(words.len()).unwrap_or(u32::MAX);
+            *ids.entry(w).or_insert_with(|| {
+                words.push(w);
+                next
+            })
+        };
+        self.hyp.clear();
+        self.reference.clear();
+        for w in py_split(hyp) {
+            self.hyp.push(intern(w));
+        }
+        for w in py_split(reference) {
+            self.reference.push(intern(w));
+        }
+        if self.hyp.is_empty() || self.reference.is_empty() {
+            // Original: 1.0 for an empty hypothesis (normalised by its empty
+            // character length) and for an empty reference (ED/0 = inf, no
+            // shift, then min(1, len/len)).
+            return 1.0;
+        }
+        if self.hyp == self.reference {
+            return 0.0;
+        }
+        self.orig.clone_from(&self.hyp);
+        let alphabet = words.len();
+        let n_ref = self.reference.len();
+        // Match masks of every word against the reference positions.
+        self.myers.reset_masks(n_ref, alphabet);
+        match cfg.fuzzy {
+            None => {
+                for (i, &r) in self.reference.iter().enumerate() {
+                    self.myers.row_mut(r as usize)[i / 64] |= 1u64 << (i % 64);
+                }
+            }
+            Some(t) => {
+                let lens: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
+                let mut hyp_words: Vec<u32> = self.hyp.clone();
+                hyp_words.sort_unstable();
+                hyp_words.dedup();
+                for &h in &hyp_words {
+                    for (i, &r) in self.reference.iter().enumerate() {
+                        let ok = h == r || {
+                            let limit = t * lens[h as usize].max(lens[r as usize]) as f64;
+                            (char_distance_with(&mut self.chars, words[h as usize], words[r as usize]) as f64) <= limit
+                        };
+                        if ok {
+                            self.myers.row_mut(h as usize)[i / 64] |= 1u64 << (i % 64);
+                        }
+                    }
+                }
+            }
+        }
+
+        let n = n_ref as f64;
+        let mut cur_dist = self.myers.distance(&self.hyp);
+        // cer's running normalised score (only used with compat:cer).
+        let mut pre = cur_dist as f64 / n;
+        if cfg.fuzzy.is_none() && cur_dist == 0 {
+            return 0.0;
+        }
+        loop {
+            let mut best: Option<(usize, f64)> = None;
+            let h_len = self.hyp.len();
+            for i in 0..h_len {
+                let hw = self.hyp[i] as usize;
+                for j in 0..n_ref {
+                    if i == j || !self.myers.matches(hw, j) {
+                        continue;
+                    }
+                    let mut len = 1;
+                    while i + len < h_len && j + len < n_ref && self.myers.matches(self.hyp[i + len] as usize, j + len) {
+                        len += 1;
+                    }
+                    apply_shift(&self.hyp, Couple { from: i, to: j, len }, &mut self.cand);
+                    let d = self.myers.distance(&self.cand);
+                    let better = match (cfg.compat, best) {
+                        (_, None) => true,
+                        (Compat::Original, Some((bd, _))) => match d.cmp(&bd) {
+                            Ordering::Less => true,
+                            Ordering::Greater => false,
+                            Ordering::Equal => cmp_words(&words, &self.cand, &self.best) == Ordering::Greater,
+                        },
+                        (Compat::Cer, Some((_, bdiff))) => {
+                            let diff = pre - d as f64 / n;
+                            if diff > bdiff {
+                                true
+                            } else if diff < bdiff {
+                                false
+                            } else {
+                                cmp_words(&words, &self.cand, &self.best) == Ordering::Greater
+                            }
+                        }
+                    };
+                    if better {
+                        best = Some((d, pre - d as f64 / n));
+                        std::mem::swap(&mut self.best, &mut self.cand);
+                    }
+                }
+            }
+            let Some((d, diff)) = best else { break };
+            let improves = match cfg.compat {
+                Compat::Original => d < cur_dist,
+                Compat::Cer => diff > 0.0,
+            };
+            if !improves {
+                break;
+            }
+            std::mem::swap(&mut self.hyp, &mut self.best);
+            cur_dist = d;
+            pre -= diff;
+        }
+
+        let lens: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
+        let cost = shift_cost(&self.hyp, &self.orig, &lens);
+        join_words(&mut self.s_hyp, &words, &self.hyp);
+        join_words(&mut self.s_ref, &words, &self.reference);
+        let hyp_chars = self.hyp.iter().map(|&w| lens[w as usize]).sum::<usize>() + self.hyp.len() - 1;
+        let ed = char_distance_with(&mut self.chars, &self.s_hyp, &self.s_ref);
+        ((ed as f64 + cost) / hyp_chars as f64).min(1.0)
+    }
+}
+
+/// `hyp` with `len` words at `from` moved to position `to` of the remainder
+/// (Python slice insertion: at `min(to, remaining length)`).
+fn apply_shift(hyp: &[u32], c: Couple, out: &mut Vec<u32>) {
+    out.clear();
+    let rest_len = hyp.len() - c.len;
+    let at = c.to.min(rest_len);
+    let phrase = &hyp[c.from..c.from + c.len];
+    let mut k = 0;
+    for (idx, &w) in hyp.iter().enumerate() {
+        if idx >= c.from && idx < c.from + c.len {
+            continue;
+        }
+        if k == at {
+            out.extend_from_slice(phrase);
+        }
+        out.push(w);
+        k += 1;
+    }
+    if k == at {
+        out.extend_from_slice(phrase);
+    }
+}
+
+/// Python list comparison of two word sequences (strings by code point,
+/// which equals byte order in UTF-8).
+fn cmp_words(words: &[&str], a: &[u32], b: &[u32]) -> Ordering {
+    for (&x, &y) in a.iter().zip(b) {
+        if x != y {
+            return words[x as usize].cmp(words[y as usize]);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn join_words(out: &mut String, words: &[&str], seq: &[u32]) {
+    out.clear();
+    for (i, &w) in seq.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(words[w as usize]);
+    }
+}
+
+/// The shift cost: the average character length of each phrase that ended
+/// up elsewhere, found by comparing the final order with the original one
+/// (cer's `_shift_cost`, step for step).
+fn shift_cost(shifted: &[u32], orig: &[u32], lens: &[usize]) -> f64 {
+    let n = shifted.len();
+    let mut cost = 0.0f64;
+    let mut i = 0;
+    while i < n {
+        let oi = i;
+        if orig[i] == shifted[i] {
+            i += 1;
+            continue;
+        }
+        let mut avg = 0.0f64;
+        for s in i + 1..n {
+            if orig[i] == shifted[s] {
+                let mut len = 1usize;
+                for pos in 1..orig.len() - oi {
+                    if s + pos < n && orig[oi + pos] == shifted[s + pos] {
+                        len += 1;
+                        if i + 1 < orig.len() {
+                            i += 1;
+                        }
+                    } else {
+                        break;
+                    }
+                }
+                let chars: usize = orig[oi..oi + len].iter().map(|&w| lens[w as usize]).sum();
+                avg = chars as f64 / len as f64;
+                break;
+            }
+        }
+        cost += avg;
+        i += 1;
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cer(h: &str, r: &str) -> f64 {
+        CharacTerConfig::default().sentence(h, r)
+    }
+
+    fn cer_compat(h: &str, r: &str) -> f64 {
+        CharacTerConfig { compat: Compat::Cer, ..Default::default() }.sentence(h, r)
+    }
+
+    #[test]
+    fn spec_values() {
+        // metrics_spec.md §7.6 (cer's own tests and README, and computed values).
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(close(
+            cer(
+                "this week the saudis denied information published in the new york times",
+                "saudi arabia denied this week information published in the american new york times"
+            ),
+            0.36619718309859156
+        ));
+        assert!(close(cer("this is in fact an estimate", "this is actually an estimate"), 0.25925925925925924));
+        assert!(close(cer("i like your bag", "i like their bags"), 0.3333333333333333));
+        assert_eq!(cer("a b", "b a"), 1.0 / 3.0);
+        assert_eq!(cer("xyz a b", "a b xyz"), 0.42857142857142855);
+        assert_eq!(cer("b a", "a b c"), 1.0);
+        assert_eq!(cer("hello", "world hello"), 1.0);
+        assert_eq!(cer("a b c d", "d c b a"), 0.42857142857142855);
+        assert_eq!(cer("", "a"), 1.0);
+        assert_eq!(cer("a", ""), 1.0);
+        assert_eq!(cer("", ""), 1.0);
+        assert_eq!(cer("  ", " \t"), 1.0);
+        assert_eq!(cer("same words", "same  words "), 0.0);
+    }
+
+    #[test]
+    fn drift_cases_original_vs_cer() {
+        let cases = [
+            ("ccc dddd of bb the dddd", "the dddd ccc ccc ccc bb", 0.6086956521739131, 0.42391304347826086),
+            ("of a a ff the ccc a", "the ccc of ff ff a", 0.3157894736842105, 0.23684210526315788),
+            ("the e of bb a dddd", "the bb a a of of", 0.4444444444444444, 0.3611111111111111),
+        ];
+        for (h, r, with_cer, original) in cases {
+            assert_eq!(cer(h, r), original, "{h} / {r}");
+            assert_eq!(cer_compat(h, r), with_cer, "{h} / {r}");
+        }
+    }
+
+    #[test]
+    fn shift_application_is_python_slice_insertion() {
+        let mut out = Vec::new();
+        apply_shift(&[0, 1, 2, 3], Couple { from: 0, to: 2, len: 1 }, &mut out);
+        assert_eq!(out, [1, 2, 0, 3]);
+        apply_shift(&[0, 1, 2, 3], Couple { from: 2, to: 0, len: 2 }, &mut out);
+        assert_eq!(out, [2, 3, 0, 1]);
+        // Insertion point past the end of the remainder clamps to its end.
+        apply_shift(&[0, 1, 2], Couple { from: 0, to: 5, len: 2 }, &mut out);
+        assert_eq!(out, [2, 0, 1]);
+    }
+
+    #[test]
+    fn fuzzy_matching() {
+        let exact = CharacTerConfig::default();
+        let fuzzy = CharacTerConfig::parse("fuzzy:0.34").unwrap();
+        // Threshold 0 is exact matching.
+        let zero = CharacTerConfig::parse("fuzzy:0").unwrap();
+        let (h, r) = ("houses the big", "the big house");
+        assert_eq!(zero.sentence(h, r), exact.sentence(h, r));
+        // "houses" ~ "house" (1 edit of 6 chars) lets the phrase move as one.
+        assert!(fuzzy.sentence(h, r) <= exact.sentence(h, r));
+        assert_eq!(fuzzy.sentence("a b", "a b"), 0.0);
+        assert!(fuzzy.sentence("cats", "cat").abs() > 0.0);
+        assert!(CharacTerConfig::parse("fuzzy:1.5").is_err());
+        assert!(CharacTerConfig::parse("fuzzy:x").is_err());
+        assert!(CharacTerConfig::parse("compat:foo").is_err());
+        assert!(CharacTerConfig::parse("beam:3").is_err());
+    }
+
+    #[test]
+    fn signature_round_trips() {
+        let c = CharacTerConfig::parse("compat:cer|fuzzy:0.25").unwrap();
+        let sig = c.signature(crate::NRefs::Fixed(1)).to_string();
+        assert_eq!(sig, format!("nrefs:1|tok:split|compat:cer|fuzzy:0.25|version:1.2.0|impl:mteval-{IMPL_VERSION}"));
+        assert_eq!(CharacTerConfig::parse(&sig).unwrap(), c);
+        assert_eq!(
+            CharacTerConfig::default().signature(crate::NRefs::Fixed(1)).to_string(),
+            format!("nrefs:1|tok:split|compat:original|fuzzy:no|version:c4b25cb|impl:mteval-{IMPL_VERSION}")
+        );
+    }
+}

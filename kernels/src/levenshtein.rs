@@ -1,0 +1,378 @@
+//! Unit-cost Levenshtein distance, bit-parallel (Myers 1999, in Hyyrö's
+//! formulation), for sequences of any length: the pattern is cut into 64-bit
+//! blocks and the horizontal carry runs through them (Myers' block-based
+//! algorithm). Cost: `text_len × ceil(pattern_len / 64)` word operations.
+//!
+//! The pattern side is described by match masks (`peq`): for every symbol
+//! the text can contain, the set of pattern positions it is equal to. Exact
+//! equality builds them from symbol ids; CharacTER's fuzzy word matching
+//! builds them from a word-similarity predicate and reuses the same DP.
+//!
+//! Used by CharacTER (word level and character level) and by the SQL
+//! functions `edit_distance` / `word_edit_distance`.
+
+use std::collections::HashMap;
+
+/// Bit-parallel Levenshtein against one fixed pattern.
+///
+/// Text symbols are indices into the match-mask table given at construction;
+/// a symbol that matches no pattern position must still have an (all-zero) row.
+#[derive(Debug, Clone, Default)]
+pub struct Myers {
+    /// Pattern length in symbols.
+    m: usize,
+    /// 64-bit blocks per symbol row.
+    blocks: usize,
+    /// `symbols × blocks` match masks, row-major.
+    peq: Vec<u64>,
+    /// Per-block vertical positive / negative deltas (scratch, reset per call).
+    vp: Vec<u64>,
+    vn: Vec<u64>,
+}
+
+impl Myers {
+    /// An empty engine; fill it with [`Myers::reset_exact`] or [`Myers::reset_masks`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of 64-bit blocks a pattern of `m` symbols needs.
+    #[must_use]
+    pub const fn blocks_for(m: usize) -> usize {
+        m.div_ceil(64)
+    }
+
+    /// Pattern of symbol ids `< alphabet`; text symbols must be `< alphabet` too.
+    pub fn reset_exact(&mut self, pattern: &[u32], alphabet: usize) {
+        self.m = pattern.len();
+        self.blocks = Self::blocks_for(self.m).max(1);
+        self.peq.clear();
+        self.peq.resize(alphabet * self.blocks, 0);
+        for (i, &s) in pattern.iter().enumerate() {
+            self.peq[s as usize * self.blocks + i / 64] |= 1u64 << (i % 64);
+        }
+    }
+
+    /// Pattern of `m` symbols whose match masks are filled by the caller
+    /// through [`Myers::row_mut`] (`symbols` rows, all zero at first).
+    pub fn reset_masks(&mut self, m: usize, symbols: usize) {
+        self.m = m;
+        self.blocks = Self::blocks_for(m).max(1);
+        self.peq.clear();
+        self.peq.resize(symbols * self.blocks, 0);
+    }
+
+    /// The match-mask row of one text symbol (bit `i` of block `i / 64` set
+    /// when the symbol matches pattern position `i`).
+    pub fn row_mut(&mut self, symbol: usize) -> &mut [u64] {
+        let b = self.blocks;
+        &mut self.peq[symbol * b..(symbol + 1) * b]
+    }
+
+    /// Whether text `symbol` matches pattern position `i`.
+    #[must_use]
+    pub fn matches(&self, symbol: usize, i: usize) -> bool {
+        self.peq[symbol * self.blocks + i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Pattern length.
+    #[must_use]
+    pub const fn pattern_len(&self) -> usize {
+        self.m
+    }
+
+    /// Levenshtein distance between the pattern and `text`.
+    pub fn distance(&mut self, text: &[u32]) -> usize {
+        let m = self.m;
+        if m == 0 {
+            return text.len();
+        }
+        if text.is_empty() {
+            return m;
+        }
+        if self.blocks == 1 {
+            return self.distance_one_block(text);
+        }
+        self.distance_blocks(text)
+    }
+
+    fn distance_one_block(&self, text: &[u32]) -> usize {
+        let m = self.m;
+        let last = 1u64 << (m - 1);
+        let mut vp: u64 = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+        let mut vn: u64 = 0;
+        let mut score = m;
+        for &c in text {
+            let eq = self.peq[c as usize];
+            let xv = eq | vn;
+            let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
+            let mut ph = vn | !(xh | vp);
+            let mut mh = vp & xh;
+            if ph & last != 0 {
+                score += 1;
+            } else if mh & last != 0 {
+                score -= 1;
+            }
+            // Global alignment: the top row grows by one per text symbol.
+            ph = (ph << 1) | 1;
+            mh <<= 1;
+            vp = mh | !(xv | ph);
+            vn = ph & xv;
+        }
+        score
+    }
+
+    fn distance_blocks(&mut self, text: &[u32]) -> usize {
+        let m = self.m;
+        let nb = self.blocks;
+        self.vp.clear();
+        self.vp.resize(nb, u64::MAX);
+        self.vn.clear();
+        self.vn.resize(nb, 0);
+        let last_bit = (m - 1) % 64;
+        let mut score = m;
+        for &c in text {
+            let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
+            // Horizontal delta entering the top block: +1 (global alignment).
+            let mut hin: i32 = 1;
+            for b in 0..nb {
+                let vp = self.vp[b];
+                let vn = self.vn[b];
+                let mut eq = row[b];
+                let xv = eq | vn;
+                if hin < 0 {
+                    eq |= 1;
+                }
+                let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
+                let mut ph = vn | !(xh | vp);
+                let mut mh = vp & xh;
+                let out_bit = if b + 1 == nb { last_bit } else { 63 };
+                let hout: i32 = if ph >> out_bit & 1 == 1 {
+                    1
+                } else if mh >> out_bit & 1 == 1 {
+                    -1
+                } else {
+                    0
+                };
+                ph <<= 1;
+                mh <<= 1;
+                if hin < 0 {
+                    mh |= 1;
+                } else if hin > 0 {
+                    ph |= 1;
+                }
+                self.vp[b] = mh | !(xv | ph);
+                self.vn[b] = ph & xv;
+                hin = hout;
+            }
+            // `hin` now holds the delta of the last pattern row.
+            score = score.wrapping_add_signed(hin as isize);
+        }
+        score
+    }
+}
+
+/// Maps code points to dense ids (ASCII through a table, the rest through a map).
+#[derive(Debug, Default)]
+pub struct CharIds {
+    ascii: Vec<u32>,
+    other: HashMap<char, u32>,
+    next: u32,
+}
+
+impl CharIds {
+    const NONE: u32 = u32::MAX;
+
+    /// Forgets every id.
+    pub fn clear(&mut self) {
+        self.ascii.clear();
+        self.ascii.resize(128, Self::NONE);
+        self.other.clear();
+        self.next = 0;
+    }
+
+    /// The id of `c`, assigning the next one when new.
+    pub fn intern(&mut self, c: char) -> u32 {
+        if self.ascii.is_empty() {
+            self.clear();
+        }
+        let slot = if c.is_ascii() { &mut self.ascii[c as usize] } else { self.other.entry(c).or_insert(Self::NONE) };
+        if *slot == Self::NONE {
+            *slot = self.next;
+            self.next += 1;
+        }
+        *slot
+    }
+
+    /// Number of ids assigned.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.next as usize
+    }
+
+    /// Whether no id was assigned.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.next == 0
+    }
+}
+
+/// Reusable buffers for [`char_distance_with`].
+#[derive(Debug, Default)]
+pub struct CharScratch {
+    ids: CharIds,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    myers: Myers,
+}
+
+/// Levenshtein distance between two strings, in code points (insertions,
+/// deletions and substitutions of one code point each cost 1), as
+/// python-Levenshtein's `distance` on `str`.
+#[must_use]
+pub fn char_distance(a: &str, b: &str) -> usize {
+    char_distance_with(&mut CharScratch::default(), a, b)
+}
+
+/// [`char_distance`] with caller-owned buffers.
+pub fn char_distance_with(s: &mut CharScratch, a: &str, b: &str) -> usize {
+    // A common prefix and suffix never change the distance.
+    let pre: usize = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    // Back off to a char boundary of both (they share the bytes, so one test suffices).
+    let mut pre = pre;
+    while !a.is_char_boundary(pre) {
+        pre -= 1;
+    }
+    let (a, b) = (&a[pre..], &b[pre..]);
+    let mut suf = a.bytes().rev().zip(b.bytes().rev()).take_while(|(x, y)| x == y).count();
+    while !a.is_char_boundary(a.len() - suf) || !b.is_char_boundary(b.len() - suf) {
+        suf -= 1;
+    }
+    let (a, b) = (&a[..a.len() - suf], &b[..b.len() - suf]);
+    if a.is_empty() {
+        return b.chars().count();
+    }
+    if b.is_empty() {
+        return a.chars().count();
+    }
+    s.ids.clear();
+    s.a.clear();
+    s.b.clear();
+    for c in a.chars() {
+        let id = s.ids.intern(c);
+        s.a.push(id);
+    }
+    for c in b.chars() {
+        let id = s.ids.intern(c);
+        s.b.push(id);
+    }
+    let (pat, text) = if s.a.len() <= s.b.len() { (&s.a, &s.b) } else { (&s.b, &s.a) };
+    s.myers.reset_exact(pat, s.ids.len());
+    s.myers.distance(text)
+}
+
+/// Levenshtein distance between two sequences of symbol ids.
+#[must_use]
+pub fn id_distance(a: &[u32], b: &[u32]) -> usize {
+    if a.is_empty() || b.is_empty() {
+        return a.len().max(b.len());
+    }
+    // Re-number densely so the mask table stays small.
+    let mut dense: HashMap<u32, u32> = HashMap::new();
+    let mut map = |v: &[u32]| -> Vec<u32> {
+        v.iter()
+            .map(|x| {
+                let n = u32::try_from(dense.len()).unwrap_or(u32::MAX);
+                *dense.entry(*x).or_insert(n)
+            })
+            .collect()
+    };
+    let (da, db) = (map(a), map(b));
+    let mut my = Myers::new();
+    let (pat, text) = if da.len() <= db.len() { (&da, &db) } else { (&db, &da) };
+    my.reset_exact(pat, dense.len());
+    my.distance(text)
+}
+
+/// Levenshtein distance between two word sequences (a word is one symbol;
+/// words are equal when their strings are equal).
+#[must_use]
+pub fn word_distance<'a>(a: &[&'a str], b: &[&'a str]) -> usize {
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut map = |v: &[&'a str]| -> Vec<u32> {
+        v.iter()
+            .map(|w| {
+                let n = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                *ids.entry(*w).or_insert(n)
+            })
+            .collect()
+    };
+    let (da, db) = (map(a), map(b));
+    id_distance(&da, &db)
+}
+
+/// The textbook O(n·m) dynamic programme, for tests.
+#[must_use]
+pub fn reference_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, x) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, y) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(x != y);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_cases() {
+        assert_eq!(char_distance("", ""), 0);
+        assert_eq!(char_distance("abc", ""), 3);
+        assert_eq!(char_distance("", "héllo"), 5);
+        assert_eq!(char_distance("kitten", "sitting"), 3);
+        assert_eq!(char_distance("flaw", "lawn"), 2);
+        assert_eq!(char_distance("日本語", "日本"), 1);
+        assert_eq!(char_distance("é", "e"), 1);
+        assert_eq!(word_distance(&["a", "b", "c"], &["a", "c"]), 1);
+        assert_eq!(word_distance(&[], &["a"]), 1);
+    }
+
+    #[test]
+    fn matches_the_dp_across_block_boundaries() {
+        // Deterministic pseudo-random strings over a small alphabet, lengths
+        // around the 64-symbol block boundaries.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..400 {
+            let la = (next() % 200) as usize;
+            let lb = if round % 3 == 0 { la } else { (next() % 200) as usize };
+            let alpha = 2 + (next() % 5) as u32;
+            let a: Vec<u32> = (0..la).map(|_| (next() % u64::from(alpha)) as u32).collect();
+            let mut b: Vec<u32> = (0..lb).map(|_| (next() % u64::from(alpha)) as u32).collect();
+            if round % 5 == 0 {
+                b.clone_from(&a);
+                if !b.is_empty() {
+                    let k = (next() % b.len() as u64) as usize;
+                    b[k] = alpha;
+                }
+            }
+            assert_eq!(id_distance(&a, &b), reference_distance(&a, &b), "{a:?} {b:?}");
+            let sa: String = a.iter().map(|&c| char::from(b'a' + c as u8)).collect();
+            let sb: String = b.iter().map(|&c| char::from(b'a' + c as u8)).collect();
+            assert_eq!(char_distance(&sa, &sb), reference_distance(&a, &b));
+        }
+    }
+}
