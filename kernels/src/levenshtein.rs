@@ -136,10 +136,10 @@ impl Myers {
             let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
             // Horizontal delta entering the top block: +1 (global alignment).
             let mut hin: i32 = 1;
-            for b in 0..nb {
+            for (b, &eq_b) in row.iter().enumerate() {
                 let vp = self.vp[b];
                 let vn = self.vn[b];
-                let mut eq = row[b];
+                let mut eq = eq_b;
                 let xv = eq | vn;
                 if hin < 0 {
                     eq |= 1;

@@ -13,6 +13,7 @@ pub mod error;
 pub mod levenshtein;
 pub mod signature;
 pub mod ter;
+pub mod terms;
 pub mod text;
 pub mod tokenize;
 

@@ -51,9 +51,66 @@ pub fn py_lower(s: &str) -> String {
     if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() }
 }
 
+/// Python's `repr(float)`: the shortest round-trip digits, in positional
+/// notation for decimal exponents −4..16 and scientific (`1e-05`, `1.5e+16`)
+/// otherwise; `inf`, `-inf`, `nan`.
+#[must_use]
+pub fn py_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde-x".
+    let sci = format!("{x:e}");
+    let (mant, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mant) = mant.strip_prefix('-').map_or(("", mant), |m| ("-", m));
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let n = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+    if (-4..16).contains(&exp) {
+        if exp < 0 {
+            let zeros = "0".repeat(usize::try_from(-exp - 1).unwrap_or(0));
+            format!("{sign}0.{zeros}{digits}")
+        } else if exp + 1 >= n {
+            let zeros = "0".repeat(usize::try_from(exp + 1 - n).unwrap_or(0));
+            format!("{sign}{digits}{zeros}.0")
+        } else {
+            let point = usize::try_from(exp + 1).unwrap_or(0);
+            format!("{sign}{}.{}", &digits[..point], &digits[point..])
+        }
+    } else {
+        let m = if digits.len() == 1 { digits } else { format!("{}.{}", &digits[..1], &digits[1..]) };
+        let es = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{m}e{es}{:02}", exp.unsigned_abs())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn float_repr_is_pythons() {
+        for (x, want) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (0.3127282211789254, "0.3127282211789254"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (1.5e-7, "1.5e-07"),
+            (123.456, "123.456"),
+            (1e16, "1e+16"),
+            (1234567890123456.0, "1234567890123456.0"),
+            (f64::INFINITY, "inf"),
+            (-2.5, "-2.5"),
+        ] {
+            assert_eq!(py_float_repr(x), want, "{x}");
+        }
+    }
 
     #[test]
     fn split_uses_python_whitespace() {

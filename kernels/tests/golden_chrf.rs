@@ -130,13 +130,13 @@ fn chrf_edge_cases_golden() {
         }
         for (name, exp) in g["fastchrf"].as_object().unwrap() {
             let o = fast_variant(name);
-            let p = pairwise_chrf(&[vec![hyp]], &[refs.clone()], &o).unwrap();
+            let p = pairwise_chrf(&[vec![hyp]], std::slice::from_ref(&refs), &o).unwrap();
             let want: Vec<f64> = floats(&exp["pairwise"][0]);
             assert_eq!(p[0][0].len(), want.len());
             for (a, b) in p[0][0].iter().zip(&want) {
                 assert_close(*a, *b, &format!("{id} fastchrf {name} pairwise"));
             }
-            let a = aggregate_chrf(&[vec![hyp]], &[refs.clone()], &o).unwrap();
+            let a = aggregate_chrf(&[vec![hyp]], std::slice::from_ref(&refs), &o).unwrap();
             assert_close(a[0][0], exp["aggregate"][0].as_f64().unwrap(), &format!("{id} fastchrf {name} aggregate"));
         }
     }
@@ -235,10 +235,10 @@ fn fastchrf_mbr_golden() {
         let refs = strs(&g["refs"]);
         let exp_p: Vec<Vec<f64>> = g["pairwise"].as_array().unwrap().iter().map(floats).collect();
         let exp_a = floats(&g["aggregate"]);
-        let got = pairwise_chrf(&[hyps.clone()], &[refs.clone()], &o).unwrap();
+        let got = pairwise_chrf(std::slice::from_ref(&hyps), std::slice::from_ref(&refs), &o).unwrap();
         assert_rows_close(&got[0], &exp_p, &format!("{ctx} pairwise"));
-        let agg = aggregate_chrf(&[hyps.clone()], &[refs.clone()], &o).unwrap();
-        assert_rows_close(&[agg[0].clone()], &[exp_a.clone()], &format!("{ctx} aggregate"));
+        let agg = aggregate_chrf(std::slice::from_ref(&hyps), std::slice::from_ref(&refs), &o).unwrap();
+        assert_rows_close(std::slice::from_ref(&agg[0]), std::slice::from_ref(&exp_a), &format!("{ctx} aggregate"));
         // Self-MBR through one profile set (hypotheses reused as references).
         if g["refs_kind"] == "self" {
             assert_eq!(hyps, refs);

@@ -1,5 +1,7 @@
-//! Command-line interface: `mteval sql`, `mteval score` and `mteval mbr`.
+//! Command-line interface: `mteval sql`, `mteval score`, `mteval mbr` and
+//! `mteval calculate-cer`.
 
+mod calculate_cer;
 mod mbr;
 mod report;
 mod score;
@@ -33,6 +35,8 @@ pub enum Command {
     Score(ScoreArgs),
     /// Minimum Bayes Risk: pick per group the hypothesis with the best expected utility.
     Mbr(MbrArgs),
+    /// CharacTER of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
+    CalculateCer(calculate_cer::CalculateCerArgs),
 }
 
 /// Arguments of `mteval mbr`.
@@ -86,7 +90,7 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++.
+    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++, characTER.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
@@ -146,6 +150,7 @@ pub fn run(cli: Cli) -> Result<()> {
             on_interrupt_remove_temp_files();
             rt.block_on(mbr::run(a))
         }
+        Command::CalculateCer(a) => calculate_cer::run(&a),
     }
 }
 
@@ -176,6 +181,8 @@ pub enum MetricChoice {
         /// Output column.
         column: &'static str,
     },
+    /// CharacTER (corpus score = mean of the sentence scores, as the original CLI).
+    CharacTer(mteval_kernels::CharacTerConfig),
 }
 
 impl MetricChoice {
@@ -185,6 +192,7 @@ impl MetricChoice {
         match self {
             Self::Ter(_) => "ter",
             Self::Chrf { column, .. } => column,
+            Self::CharacTer(_) => "charac_ter",
         }
     }
 
@@ -194,6 +202,7 @@ impl MetricChoice {
         match self {
             Self::Ter(_) => "TER".to_owned(),
             Self::Chrf { cfg, .. } => cfg.name(),
+            Self::CharacTer(_) => "CharacTER".to_owned(),
         }
     }
 
@@ -203,11 +212,12 @@ impl MetricChoice {
         match self {
             Self::Ter(t) => t.config.signature(nrefs).to_string(),
             Self::Chrf { cfg, .. } => cfg.signature(nrefs).to_string(),
+            Self::CharacTer(cfg) => cfg.signature(nrefs).to_string(),
         }
     }
 }
 
-const KNOWN_METRICS: &str = "ter, chrf, chrf++";
+const KNOWN_METRICS: &str = "ter, chrf, chrf++, characTER";
 
 /// Resolves `-m` and `--options` into configured metrics.
 ///
@@ -243,6 +253,9 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
                 let base = if plus { ChrfConfig::chrf_plus_plus() } else { ChrfConfig::default() };
                 let cfg = ChrfConfig::parse_with(base, &opts)?;
                 out.push(MetricChoice::Chrf { cfg, column: if plus { "chrfpp" } else { "chrf" } });
+            }
+            "character" | "charac_ter" | "cer" => {
+                out.push(MetricChoice::CharacTer(mteval_kernels::CharacTerConfig::parse(&opts)?));
             }
             other if other.contains(['.', '/']) => anyhow::bail!(
                 "unknown metric '{other}' (known: {KNOWN_METRICS}); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"

@@ -15,7 +15,7 @@ use datafusion::prelude::lit;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::ter::TerStats;
-use mteval_kernels::{ChrfStats, NRefs};
+use mteval_kernels::{ChrfStats, CorpusSummary, NRefs};
 
 use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
@@ -49,6 +49,8 @@ fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_str
 enum MetricStats {
     Ter(TerStats),
     Chrf(ChrfStats),
+    /// Sentence scores (the corpus value is their mean).
+    CharacTer(Vec<f64>),
 }
 
 impl MetricStats {
@@ -56,6 +58,7 @@ impl MetricStats {
         match m {
             MetricChoice::Ter(_) => Self::Ter(TerStats::default()),
             MetricChoice::Chrf { .. } => Self::Chrf(ChrfStats::default()),
+            MetricChoice::CharacTer(_) => Self::CharacTer(Vec::new()),
         }
     }
 
@@ -63,6 +66,7 @@ impl MetricStats {
         match (self, other) {
             (Self::Ter(a), Self::Ter(b)) => a.merge(b),
             (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
+            (Self::CharacTer(a), Self::CharacTer(b)) => a.extend_from_slice(b),
             _ => unreachable!("statistics of different metrics"),
         }
     }
@@ -71,6 +75,7 @@ impl MetricStats {
         match self {
             Self::Ter(s) => s.segments,
             Self::Chrf(s) => s.segments,
+            Self::CharacTer(s) => s.len() as u64,
         }
     }
 
@@ -78,6 +83,7 @@ impl MetricStats {
         match (self, m) {
             (Self::Ter(s), MetricChoice::Ter(t)) => (s.segments > 0).then(|| t.score(s)),
             (Self::Chrf(s), MetricChoice::Chrf { cfg, .. }) => s.score(cfg),
+            (Self::CharacTer(s), MetricChoice::CharacTer(_)) => CorpusSummary::from_scores(s).map(|c| c.mean),
             _ => unreachable!("statistics of different metrics"),
         }
     }
@@ -128,6 +134,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let udf = match m {
             MetricChoice::Ter(_) => ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default()),
             MetricChoice::Chrf { .. } => ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default()),
+            MetricChoice::CharacTer(_) => ScalarUDF::from(mteval_udfs::charac_ter::CharacTerUdf::default()),
         };
         let stats = udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts)]);
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
@@ -182,7 +189,23 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             row_group.push(gi);
         }
         for (k, m) in metrics.iter().enumerate() {
-            let stats = batch.column(n_in + k).as_struct();
+            let col = batch.column(n_in + k);
+            if let MetricChoice::CharacTer(_) = m {
+                // A plain Float64 score per row.
+                let score = col.as_primitive::<Float64Type>();
+                for (i, &gi) in row_group.iter().enumerate() {
+                    if score.is_valid(i) {
+                        let g = &mut groups[gi].1;
+                        g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
+                        if let MetricStats::CharacTer(v) = &mut g.metrics[k] {
+                            v.push(score.value(i));
+                        }
+                    }
+                }
+                cols.push(Arc::clone(col));
+                continue;
+            }
+            let stats = col.as_struct();
             let score = stats.column(0).as_primitive::<Float64Type>();
             for (i, &gi) in row_group.iter().enumerate() {
                 if !stats.is_valid(i) {

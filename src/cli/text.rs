@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use mteval_kernels::ter::TerStats;
-use mteval_kernels::{ChrfStats, NRefs};
+use mteval_kernels::{ChrfStats, CorpusSummary, NRefs};
 use rayon::prelude::*;
 
 use super::report::{self, ScoreLine};
@@ -88,6 +88,19 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     }
                 }
                 (st.score(cfg), st.segments)
+            }
+            MetricChoice::CharacTer(cfg) => {
+                let scores: Vec<f64> = (0..hyps.len())
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .map(|i| cfg.sentence_multi(&hyps[i], refs.iter().map(|r| r[i].as_str())).unwrap_or(1.0))
+                    .collect();
+                if a.sentence {
+                    for (i, s) in scores.iter().enumerate() {
+                        writeln!(out, "{}\t{s:.w$}", i + 1)?;
+                    }
+                }
+                (CorpusSummary::from_scores(&scores).map(|c| c.mean), scores.len() as u64)
             }
         };
         out.flush()?;

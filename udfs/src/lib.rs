@@ -9,11 +9,14 @@
 //! ctx.sql("SELECT ter(hyp, ref) FROM t").await?;
 //! ```
 
+pub mod charac_ter;
 pub mod chrf;
 pub mod chrf_stats;
 pub mod common;
+pub mod corpus_charac_ter;
 pub mod corpus_chrf;
 pub mod corpus_ter;
+pub mod edit_distance;
 pub mod mbr_chrf;
 pub mod mbr_chrf_aggregate;
 pub mod mteval_signature;
@@ -21,6 +24,7 @@ pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
 pub mod ter_tokenize;
+pub mod word_edit_distance;
 
 use std::sync::Arc;
 
@@ -40,6 +44,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(ter_tokenize::TerTokenizeUdf::default())),
         Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
         Arc::new(ScalarUDF::from(chrf_stats::ChrfStatsUdf::default())),
+        Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
+        Arc::new(ScalarUDF::from(edit_distance::EditDistanceUdf::default())),
+        Arc::new(ScalarUDF::from(word_edit_distance::WordEditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
     ]
 }
@@ -50,6 +57,7 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
     vec![
         Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
     ]
 }
 
@@ -97,7 +105,7 @@ mod tests {
         for f in window_functions() {
             assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
         }
-        for n in ["ter", "corpus_ter", "chrf", "chrf_stats", "corpus_chrf", "mbr_chrf", "mbr_chrf_aggregate"] {
+        for n in ["ter", "corpus_ter", "chrf", "chrf_stats", "corpus_chrf", "mbr_chrf", "mbr_chrf_aggregate", "charac_ter", "corpus_charac_ter", "edit_distance", "word_edit_distance"] {
             assert!(seen.contains(n), "{n} not registered");
         }
     }

@@ -34,7 +34,13 @@ pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String
             let utility = if metric.ends_with("aggregate") { "aggregate" } else { "pairwise" };
             Ok(mbr_signature(&cfg, include_self, utility).to_string())
         }
-        other => exec_err!("{name}: unknown metric '{other}' (known: ter, chrf, chrf++, mbr_chrf, mbr_chrf_aggregate)"),
+        "charac_ter" | "character" => {
+            let cfg = mteval_kernels::CharacTerConfig::parse(options).map_err(|e| metric_err(name, &e))?;
+            Ok(cfg.signature(nrefs).to_string())
+        }
+        other => exec_err!(
+            "{name}: unknown metric '{other}' (known: ter, chrf, chrf++, mbr_chrf, mbr_chrf_aggregate, charac_ter)"
+        ),
     }
 }
 

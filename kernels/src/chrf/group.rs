@@ -137,11 +137,10 @@ pub fn pairwise_chrf<S: AsRef<str> + Sync>(
 ) -> Result<Vec<Vec<Vec<f64>>>, MetricError> {
     validate(hyps, refs, opts)?;
     let cfg = opts.config();
-    Ok(hyps
-        .iter()
+    hyps.iter()
         .zip(refs)
         .map(|(h, r)| Ok(Group::new(&cfg, &strs(h), Some(&strs(r)))?.pairwise()))
-        .collect::<Result<_, MetricError>>()?)
+        .collect::<Result<_, MetricError>>()
 }
 
 /// fastchrf's `aggregate_chrf`: `out[b][j]` = chrF of `hyps[b][j]` against the

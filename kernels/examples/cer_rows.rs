@@ -1,0 +1,39 @@
+//! Times the CharacTER kernel on the shared WMT rows, one thread:
+//! `cargo run --release -p mteval-kernels --example cer_rows [OPTIONS]`.
+
+use std::time::Instant;
+
+use mteval_kernels::CharacTerConfig;
+
+fn main() {
+    let shared = std::env::var("MTEVAL_SHARED_DIR").unwrap_or_else(|_| "../shared".into());
+    let opts = std::env::args().nth(1).unwrap_or_default();
+    let cfg = CharacTerConfig::parse(&opts).expect("options");
+    let mut rows = Vec::new();
+    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
+        let text = std::fs::read_to_string(format!("{shared}/data/wmt/{pair}.jsonl")).expect("wmt rows");
+        for l in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            rows.push((v["hyp"].as_str().unwrap_or("").to_owned(), v["ref"].as_str().unwrap_or("").to_owned()));
+        }
+    }
+    let t = Instant::now();
+    let mut sum = 0.0;
+    for (h, r) in &rows {
+        sum += cfg.sentence(h, r);
+    }
+    let e = t.elapsed().as_secs_f64();
+    let mut buckets = [(0usize, 0.0f64); 5];
+    for (h, r) in &rows {
+        let n = h.split_whitespace().count();
+        let b = match n { 0..=20 => 0, 21..=40 => 1, 41..=80 => 2, 81..=120 => 3, _ => 4 };
+        let t = Instant::now();
+        std::hint::black_box(cfg.sentence(h, r));
+        buckets[b].0 += 1;
+        buckets[b].1 += t.elapsed().as_secs_f64();
+    }
+    for (b, (n, s)) in ["<=20", "21-40", "41-80", "81-120", ">120"].iter().zip(buckets) {
+        println!("  hyp words {b}: {n} rows, {s:.3}s");
+    }
+    println!("CharacTER ({opts}): {} rows in {e:.3}s = {:.0} rows/s (one thread), mean {:.6}", rows.len(), rows.len() as f64 / e, sum / rows.len() as f64);
+}

@@ -1,0 +1,215 @@
+//! The reference's search over span masks, computed without enumerating the
+//! product of span lists.
+//!
+//! The reference (`maximally_match*`, step "try all combinations") does the
+//! following. Let K be the number of terms that have at least one mask. For
+//! n = K down to 1, it looks at every n-subset of those terms and every choice
+//! of one mask per term in it. It returns n at the first choice that has one
+//! mask (n = 1) or whose bitwise AND over *all* chosen masks is zero. It
+//! returns 0 when K = 0.
+//!
+//! Adding masks to a choice can only clear bits. So if some subset has a zero
+//! AND, every superset of it has one too, and the full set of K terms is tried
+//! first. The result is therefore
+//!
+//! * 0 when K = 0 and 1 when K = 1;
+//! * K when some choice of one mask per matched term has a zero AND;
+//! * 1 otherwise.
+//!
+//! [`matched_terms`] decides "some choice has a zero AND" with a dynamic
+//! programme over the terms. It keeps the distinct running ANDs and prunes any
+//! that is a superset of another, since a subset reaches zero whenever its
+//! superset does. It stops as soon as a running AND is zero. A mask that is
+//! already zero (an empty alternative's zero-width match) succeeds at once.
+
+/// A set of positions, as a fixed-width bitset. In the exact search a
+/// position is a code point of the prediction. In the lemmatized search a
+/// position is a code point of the prediction or of the lemma string (see the
+/// module docs of [`super`]). The reference packs these into one Python `int`
+/// with a different bit order. The AND test does not depend on how positions
+/// are numbered, as long as the numbering is one-to-one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SpanMask {
+    words: Vec<u64>,
+}
+
+impl SpanMask {
+    /// The empty set, able to hold positions `0..n_positions`.
+    #[must_use]
+    pub fn new(n_positions: usize) -> Self {
+        Self { words: vec![0; n_positions.div_ceil(64)] }
+    }
+
+    /// The positions `start..end` (empty when `end <= start`), in a set able
+    /// to hold `0..n_positions`.
+    #[must_use]
+    pub fn range(n_positions: usize, start: usize, end: usize) -> Self {
+        let mut m = Self::new(n_positions);
+        m.insert_range(start, end);
+        m
+    }
+
+    /// Adds the positions `start..end`. Positions beyond the capacity given
+    /// at construction grow the set.
+    pub fn insert_range(&mut self, start: usize, end: usize) {
+        if end <= start {
+            return;
+        }
+        let need = end.div_ceil(64);
+        if self.words.len() < need {
+            self.words.resize(need, 0);
+        }
+        let (first, last) = (start / 64, (end - 1) / 64);
+        for w in first..=last {
+            let lo = if w == first { start % 64 } else { 0 };
+            let hi = if w == last { (end - 1) % 64 } else { 63 };
+            // Bits lo..=hi of this word.
+            let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+            self.words[w] |= bits;
+        }
+    }
+
+    /// Adds one position.
+    pub fn insert(&mut self, pos: usize) {
+        self.insert_range(pos, pos + 1);
+    }
+
+    /// Whether `pos` is in the set.
+    #[must_use]
+    pub fn contains(&self, pos: usize) -> bool {
+        self.words.get(pos / 64).is_some_and(|w| (w >> (pos % 64)) & 1 == 1)
+    }
+
+    /// Whether the set is empty (a zero mask).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The number of positions in the set.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The intersection (bitwise AND).
+    #[must_use]
+    pub fn and(&self, other: &Self) -> Self {
+        Self { words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect() }
+    }
+
+    /// Whether every position of `self` is in `other`.
+    #[must_use]
+    pub fn is_subset(&self, other: &Self) -> bool {
+        self.words.iter().enumerate().all(|(i, &a)| a & !other.words.get(i).copied().unwrap_or(0) == 0)
+    }
+}
+
+/// Adds `x` to an antichain of minimal sets: drops it when a subset of it is
+/// already there, otherwise removes the supersets of it and keeps it.
+fn push_minimal(frontier: &mut Vec<SpanMask>, x: SpanMask) {
+    if frontier.iter().any(|y| y.is_subset(&x)) {
+        return;
+    }
+    frontier.retain(|y| !x.is_subset(y));
+    frontier.push(x);
+}
+
+/// The reference's result for the given masks, one list per term. A term
+/// with an empty list has no match and takes no part. The result is 0, 1 or
+/// the number of terms with a match (see the module docs).
+#[must_use]
+pub fn matched_terms(masks_per_term: &[Vec<SpanMask>]) -> usize {
+    let mut present: Vec<&[SpanMask]> = masks_per_term.iter().filter(|m| !m.is_empty()).map(Vec::as_slice).collect();
+    let k = present.len();
+    if k <= 1 {
+        return k;
+    }
+    if present.iter().any(|ms| ms.iter().any(SpanMask::is_empty)) {
+        return k;
+    }
+    // The order of the terms does not change whether a zero AND exists; the
+    // terms with the fewest masks first keep the frontier small.
+    present.sort_by_key(|ms| ms.len());
+    let mut frontier = Vec::new();
+    for m in present[0] {
+        push_minimal(&mut frontier, m.clone());
+    }
+    for ms in &present[1..] {
+        let mut next = Vec::with_capacity(frontier.len());
+        for a in &frontier {
+            for m in *ms {
+                let x = a.and(m);
+                if x.is_empty() {
+                    return k;
+                }
+                push_minimal(&mut next, x);
+            }
+        }
+        frontier = next;
+    }
+    1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iv(n: usize, s: usize, e: usize) -> SpanMask {
+        SpanMask::range(n, s, e)
+    }
+
+    #[test]
+    fn ranges_across_words() {
+        let m = iv(200, 60, 130);
+        assert_eq!(m.count(), 70);
+        assert!(m.contains(60) && m.contains(129) && !m.contains(59) && !m.contains(130));
+        assert!(iv(200, 64, 128).is_subset(&m));
+        assert!(!m.is_subset(&iv(200, 64, 128)));
+        assert!(iv(200, 0, 64).and(&iv(200, 64, 65)).is_empty());
+        assert!(iv(10, 3, 3).is_empty());
+    }
+
+    #[test]
+    fn zero_one_k_rule() {
+        // "a b" with [[a],[a],[a],[b]] → 4.
+        let a = iv(3, 0, 1);
+        let b = iv(3, 2, 3);
+        assert_eq!(matched_terms(&[vec![a.clone()], vec![a.clone()], vec![a.clone()], vec![b]]), 4);
+        // "New York" with [[new york],[york]] → 1.
+        assert_eq!(matched_terms(&[vec![iv(8, 0, 8)], vec![iv(8, 4, 8)]]), 1);
+        // No term matched, one term matched.
+        assert_eq!(matched_terms(&[vec![], vec![]]), 0);
+        assert_eq!(matched_terms(&[vec![], vec![a.clone(), a.clone()]]), 1);
+        // A zero mask makes every combination collision-free.
+        assert_eq!(matched_terms(&[vec![SpanMask::new(3)], vec![a.clone()], vec![a]]), 3);
+    }
+
+    #[test]
+    fn and_of_all_not_pairwise() {
+        // Three masks that pairwise overlap but have an empty common part.
+        let x = SpanMask::range(3, 0, 2);
+        let y = SpanMask::range(3, 1, 3);
+        let mut z = SpanMask::new(3);
+        z.insert(0);
+        z.insert(2);
+        assert_eq!(matched_terms(&[vec![x.clone()], vec![y.clone()]]), 1);
+        assert_eq!(matched_terms(&[vec![x], vec![y], vec![z]]), 3);
+    }
+
+    #[test]
+    fn many_terms_are_fast() {
+        let n = 5000;
+        let terms: Vec<Vec<SpanMask>> = (0..1000).map(|i| (0..8).map(|j| iv(n, i + j, n - j)).collect()).collect();
+        assert_eq!(matched_terms(&terms), 1);
+        let mut more = terms.clone();
+        more.push(vec![iv(n, 2000, 2001)]);
+        assert_eq!(matched_terms(&more), 1);
+        more.push(vec![iv(n, 0, 1)]);
+        assert_eq!(matched_terms(&more), 1002);
+        // Only the choice j = 0 for every term keeps position n - 1.
+        let mut last = terms;
+        last.push(vec![iv(n, n - 1, n)]);
+        assert_eq!(matched_terms(&last), 1001);
+    }
+}

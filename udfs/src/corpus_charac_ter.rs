@@ -1,0 +1,139 @@
+//! `corpus_charac_ter(hyp, ref [, options]) -> Struct{count, mean, median,
+//! std, min, max}`: the summary of sentence CharacTER scores that
+//! `cer.calculate_cer_corpus` returns (Python `statistics`: exact mean,
+//! correctly rounded sample standard deviation, NULL `std` for one row).
+//! Rows with a NULL hypothesis or no reference are skipped; a group with no
+//! scored row gives NULL. State: the list of sentence scores (the median
+//! needs them all).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, StructArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use mteval_kernels::{CharacTerConfig, CorpusSummary};
+
+use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
+use crate::corpus_ter::literal_options;
+use crate::ter::coerce_ter_args;
+
+/// Fields of the result struct.
+#[must_use]
+pub fn summary_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("count", DataType::Int64, false),
+        Field::new("mean", DataType::Float64, false),
+        Field::new("median", DataType::Float64, false),
+        Field::new("std", DataType::Float64, true),
+        Field::new("min", DataType::Float64, false),
+        Field::new("max", DataType::Float64, false),
+    ])
+}
+
+/// A summary as a one-row struct scalar (NULL for `None`).
+///
+/// # Errors
+/// Only if Arrow rejects the struct, which the fixed fields rule out.
+pub fn summary_scalar(s: Option<CorpusSummary>) -> Result<ScalarValue> {
+    let Some(s) = s else {
+        return ScalarValue::try_from(&DataType::Struct(summary_fields()));
+    };
+    let count = i64::try_from(s.count).unwrap_or(i64::MAX);
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::from(vec![count])),
+        Arc::new(Float64Array::from(vec![s.mean])),
+        Arc::new(Float64Array::from(vec![s.median])),
+        Arc::new(Float64Array::from(vec![s.std])),
+        Arc::new(Float64Array::from(vec![s.min])),
+        Arc::new(Float64Array::from(vec![s.max])),
+    ];
+    Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(summary_fields(), cols, None)?)))
+}
+
+crate::udf_struct!(
+    /// The `corpus_charac_ter` aggregate UDF.
+    CorpusCharacTerUdaf
+);
+
+impl AggregateUDFImpl for CorpusCharacTerUdaf {
+    fn name(&self) -> &'static str {
+        "corpus_charac_ter"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_ter_args(self.name(), arg_types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Struct(summary_fields()))
+    }
+
+    fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        let opts = literal_options(self.name(), &acc_args, 2)?;
+        let cfg = CharacTerConfig::parse(&opts).map_err(|e| metric_err(self.name(), &e))?;
+        Ok(Box::new(CorpusCharacTerAccumulator { cfg, scores: Vec::new() }))
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        Ok(vec![Arc::new(Field::new(
+            format_state_name(args.name, "scores"),
+            DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true))),
+            true,
+        ))])
+    }
+}
+
+/// The sentence scores of one group.
+#[derive(Debug)]
+pub struct CorpusCharacTerAccumulator {
+    cfg: CharacTerConfig,
+    scores: Vec<f64>,
+}
+
+impl Accumulator for CorpusCharacTerAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let name = "corpus_charac_ter";
+        let hyp = StrCol::from_array(name, values[0].as_ref())?;
+        let refs = RefsCol::from_array(name, &values[1])?;
+        let cfg = self.cfg;
+        let (vals, _) =
+            eval_rows(name, &hyp, &refs, values[0].len(), |h, r| Ok(cfg.sentence_multi(h, r.iter().copied())))?;
+        self.scores.extend(vals.into_iter().flatten());
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        summary_scalar(CorpusSummary::from_scores(&self.scores))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.scores.capacity() * 8
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let list = ScalarValue::new_list_nullable(
+            &self.scores.iter().map(|&x| ScalarValue::Float64(Some(x))).collect::<Vec<_>>(),
+            &DataType::Float64,
+        );
+        Ok(vec![ScalarValue::List(list)])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists = states[0].as_list::<i32>();
+        for i in 0..lists.len() {
+            if lists.is_null(i) {
+                continue;
+            }
+            let v = lists.value(i);
+            self.scores.extend(v.as_primitive::<Float64Type>().iter().flatten());
+        }
+        Ok(())
+    }
+}
