@@ -6,6 +6,8 @@
 mod common;
 
 mod cli;
+mod cli_cer;
 mod cli_chrf;
 mod sql;
+mod sql_cer;
 mod sql_chrf;

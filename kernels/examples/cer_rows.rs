@@ -26,7 +26,13 @@ fn main() {
     let mut buckets = [(0usize, 0.0f64); 5];
     for (h, r) in &rows {
         let n = h.split_whitespace().count();
-        let b = match n { 0..=20 => 0, 21..=40 => 1, 41..=80 => 2, 81..=120 => 3, _ => 4 };
+        let b = match n {
+            0..=20 => 0,
+            21..=40 => 1,
+            41..=80 => 2,
+            81..=120 => 3,
+            _ => 4,
+        };
         let t = Instant::now();
         std::hint::black_box(cfg.sentence(h, r));
         buckets[b].0 += 1;
@@ -35,5 +41,10 @@ fn main() {
     for (b, (n, s)) in ["<=20", "21-40", "41-80", "81-120", ">120"].iter().zip(buckets) {
         println!("  hyp words {b}: {n} rows, {s:.3}s");
     }
-    println!("CharacTER ({opts}): {} rows in {e:.3}s = {:.0} rows/s (one thread), mean {:.6}", rows.len(), rows.len() as f64 / e, sum / rows.len() as f64);
+    println!(
+        "CharacTER ({opts}): {} rows in {e:.3}s = {:.0} rows/s (one thread), mean {:.6}",
+        rows.len(),
+        rows.len() as f64 / e,
+        sum / rows.len() as f64
+    );
 }

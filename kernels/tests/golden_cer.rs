@@ -27,7 +27,11 @@ fn cer_sentence_all_rows() {
     assert_eq!(rows.len(), 7500);
     let (mut checked, mut drift) = (0usize, Vec::new());
     for g in &rows {
-        let key = (g["pair"].as_str().unwrap().to_owned(), g["system"].as_str().unwrap().to_owned(), g["seg_id"].as_i64().unwrap());
+        let key = (
+            g["pair"].as_str().unwrap().to_owned(),
+            g["system"].as_str().unwrap().to_owned(),
+            g["seg_id"].as_i64().unwrap(),
+        );
         let row = &index[&key];
         for (r, field) in [(Some(row.r#ref.as_str()), "cer"), (row.ref2.as_deref(), "cer_ref2")] {
             let Some(r) = r else {
@@ -58,7 +62,8 @@ fn cer_corpus_all_systems() {
     let rows = read_jsonl("data/golden/cer_corpus.jsonl");
     assert_eq!(rows.len(), 27);
     for g in &rows {
-        let (pair, system, refs) = (g["pair"].as_str().unwrap(), g["system"].as_str().unwrap(), g["refs"].as_str().unwrap());
+        let (pair, system, refs) =
+            (g["pair"].as_str().unwrap(), g["system"].as_str().unwrap(), g["refs"].as_str().unwrap());
         let scores: Vec<f64> = all
             .iter()
             .filter(|r| r.pair == pair && r.system == system)

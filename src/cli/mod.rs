@@ -90,7 +90,7 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++, characTER.
+    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
@@ -103,6 +103,12 @@ pub struct ScoreArgs {
     /// Reference column(s); several give multiple references per row (NULLs are skipped).
     #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
     pub ref_cols: Vec<String>,
+    /// Terms column for term-acc: per row a list of terms, each a list of alternatives.
+    #[arg(long, default_value = "terms")]
+    pub terms_col: String,
+    /// Lemmas column for term-acc-lemmatized: per row a list of {lemma, start, end} (code-point offsets).
+    #[arg(long, default_value = "lemmas")]
+    pub lemmas_col: String,
     /// Print the corpus score per value of this column.
     #[arg(long)]
     pub group_by: Option<String>,
@@ -183,6 +189,11 @@ pub enum MetricChoice {
     },
     /// CharacTER (corpus score = mean of the sentence scores, as the original CLI).
     CharacTer(mteval_kernels::CharacTerConfig),
+    /// Terminology match accuracy (exact, or lemmatized with a lemmas column).
+    TermAcc {
+        /// Lemmatized variant.
+        lemmatized: bool,
+    },
 }
 
 impl MetricChoice {
@@ -193,6 +204,8 @@ impl MetricChoice {
             Self::Ter(_) => "ter",
             Self::Chrf { column, .. } => column,
             Self::CharacTer(_) => "charac_ter",
+            Self::TermAcc { lemmatized: false } => "term_acc",
+            Self::TermAcc { lemmatized: true } => "term_acc_lemmatized",
         }
     }
 
@@ -203,6 +216,8 @@ impl MetricChoice {
             Self::Ter(_) => "TER".to_owned(),
             Self::Chrf { cfg, .. } => cfg.name(),
             Self::CharacTer(_) => "CharacTER".to_owned(),
+            Self::TermAcc { lemmatized: false } => "TermAcc".to_owned(),
+            Self::TermAcc { lemmatized: true } => "TermAcc-lemmatized".to_owned(),
         }
     }
 
@@ -213,11 +228,18 @@ impl MetricChoice {
             Self::Ter(t) => t.config.signature(nrefs).to_string(),
             Self::Chrf { cfg, .. } => cfg.signature(nrefs).to_string(),
             Self::CharacTer(cfg) => cfg.signature(nrefs).to_string(),
+            Self::TermAcc { lemmatized } => mteval_kernels::terms::signature(*lemmatized).to_string(),
         }
+    }
+
+    /// Whether the metric reads the reference columns.
+    #[must_use]
+    pub const fn uses_refs(&self) -> bool {
+        !matches!(self, Self::TermAcc { .. })
     }
 }
 
-const KNOWN_METRICS: &str = "ter, chrf, chrf++, characTER";
+const KNOWN_METRICS: &str = "ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized";
 
 /// Resolves `-m` and `--options` into configured metrics.
 ///
@@ -256,6 +278,12 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
             }
             "character" | "charac_ter" | "cer" => {
                 out.push(MetricChoice::CharacTer(mteval_kernels::CharacTerConfig::parse(&opts)?));
+            }
+            "term-acc" | "term_acc" | "term-acc-lemmatized" | "term_acc_lemmatized" => {
+                if !opts.trim().is_empty() {
+                    anyhow::bail!("{m} takes no options (got '{opts}')");
+                }
+                out.push(MetricChoice::TermAcc { lemmatized: m.ends_with("lemmatized") });
             }
             other if other.contains(['.', '/']) => anyhow::bail!(
                 "unknown metric '{other}' (known: {KNOWN_METRICS}); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"

@@ -15,6 +15,7 @@ use datafusion::prelude::lit;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::ter::TerStats;
+use mteval_kernels::terms::{TermAccuracy, TermCounts, stanza_sentences};
 use mteval_kernels::{ChrfStats, CorpusSummary, NRefs};
 
 use super::report::{self, ScoreLine};
@@ -51,6 +52,8 @@ enum MetricStats {
     Chrf(ChrfStats),
     /// Sentence scores (the corpus value is their mean).
     CharacTer(Vec<f64>),
+    /// Summed term counts.
+    TermAcc(TermAccuracy),
 }
 
 impl MetricStats {
@@ -59,6 +62,7 @@ impl MetricStats {
             MetricChoice::Ter(_) => Self::Ter(TerStats::default()),
             MetricChoice::Chrf { .. } => Self::Chrf(ChrfStats::default()),
             MetricChoice::CharacTer(_) => Self::CharacTer(Vec::new()),
+            MetricChoice::TermAcc { .. } => Self::TermAcc(TermAccuracy::default()),
         }
     }
 
@@ -67,6 +71,7 @@ impl MetricStats {
             (Self::Ter(a), Self::Ter(b)) => a.merge(b),
             (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
             (Self::CharacTer(a), Self::CharacTer(b)) => a.extend_from_slice(b),
+            (Self::TermAcc(a), Self::TermAcc(b)) => a.merge(b),
             _ => unreachable!("statistics of different metrics"),
         }
     }
@@ -76,6 +81,7 @@ impl MetricStats {
             Self::Ter(s) => s.segments,
             Self::Chrf(s) => s.segments,
             Self::CharacTer(s) => s.len() as u64,
+            Self::TermAcc(s) => s.kept_predictions,
         }
     }
 
@@ -84,6 +90,8 @@ impl MetricStats {
             (Self::Ter(s), MetricChoice::Ter(t)) => (s.segments > 0).then(|| t.score(s)),
             (Self::Chrf(s), MetricChoice::Chrf { cfg, .. }) => s.score(cfg),
             (Self::CharacTer(s), MetricChoice::CharacTer(_)) => CorpusSummary::from_scores(s).map(|c| c.mean),
+            (Self::TermAcc(s), MetricChoice::TermAcc { lemmatized: false }) => s.exact_accuracy(),
+            (Self::TermAcc(s), MetricChoice::TermAcc { lemmatized: true }) => s.lemmatized_accuracy(),
             _ => unreachable!("statistics of different metrics"),
         }
     }
@@ -112,8 +120,18 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
     check_column(&schema, &input, &a.hyp_col, "hypothesis", true)?;
-    for r in &a.ref_cols {
-        check_column(&schema, &input, r, "reference", true)?;
+    if metrics.iter().any(MetricChoice::uses_refs) {
+        for r in &a.ref_cols {
+            check_column(&schema, &input, r, "reference", true)?;
+        }
+    }
+    for m in &metrics {
+        if let MetricChoice::TermAcc { lemmatized } = m {
+            check_column(&schema, &input, &a.terms_col, "terms", false)?;
+            if *lemmatized {
+                check_column(&schema, &input, &a.lemmas_col, "lemmas", false)?;
+            }
+        }
     }
     if let Some(g) = &a.group_by {
         check_column(&schema, &input, g, "group-by", false)?;
@@ -123,7 +141,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             bail!("{input} already has a column named '{}'; rename it before scoring", m.column());
         }
     }
-    let refs_expr = if a.ref_cols.len() == 1 {
+    let refs_expr = if a.ref_cols.len() == 1 || !metrics.iter().any(MetricChoice::uses_refs) {
         ident(&a.ref_cols[0])
     } else {
         datafusion::functions_nested::expr_fn::make_array(a.ref_cols.iter().map(|c| ident(c)).collect())
@@ -131,12 +149,23 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
     for m in &metrics {
         let opts = m.signature(NRefs::Var);
-        let udf = match m {
-            MetricChoice::Ter(_) => ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default()),
-            MetricChoice::Chrf { .. } => ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default()),
-            MetricChoice::CharacTer(_) => ScalarUDF::from(mteval_udfs::charac_ter::CharacTerUdf::default()),
+        let with_refs = |udf: ScalarUDF| udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts.clone())]);
+        let stats = match m {
+            MetricChoice::Ter(_) => with_refs(ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default())),
+            MetricChoice::Chrf { .. } => with_refs(ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default())),
+            MetricChoice::CharacTer(_) => with_refs(ScalarUDF::from(mteval_udfs::charac_ter::CharacTerUdf::default())),
+            MetricChoice::TermAcc { lemmatized: false } => {
+                ScalarUDF::from(mteval_udfs::term_match::TermMatchUdf::default())
+                    .call(vec![ident(&a.hyp_col), ident(&a.terms_col)])
+            }
+            MetricChoice::TermAcc { lemmatized: true } => {
+                ScalarUDF::from(mteval_udfs::term_match_lemmatized::TermMatchLemmatizedUdf::default()).call(vec![
+                    ident(&a.hyp_col),
+                    ident(&a.lemmas_col),
+                    ident(&a.terms_col),
+                ])
+            }
         };
-        let stats = udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts)]);
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
     }
     let df = df.select(exprs)?;
@@ -205,6 +234,42 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                 cols.push(Arc::clone(col));
                 continue;
             }
+            if let MetricChoice::TermAcc { lemmatized } = m {
+                let hyps = cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?;
+                let hyps = hyps.as_string::<i32>();
+                let st = col.as_struct();
+                let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
+                let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
+                    bail!("internal: term match result without counts");
+                };
+                let exact = if *lemmatized { int("exact") } else { Some(matched.clone()) };
+                let Some(exact) = exact else { bail!("internal: term match result without exact count") };
+                let dropped = st.column_by_name("dropped").map(|c| c.as_boolean().clone());
+                let Some(dropped) = dropped else { bail!("internal: term match result without dropped flag") };
+                let mut per_row = Vec::with_capacity(n);
+                for (i, &gi) in row_group.iter().enumerate() {
+                    if !st.is_valid(i) {
+                        per_row.push(None);
+                        continue;
+                    }
+                    let to_u32 = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+                    let c = TermCounts {
+                        exact: to_u32(exact.value(i)),
+                        lemmatized: to_u32(matched.value(i)),
+                        total: to_u32(total.value(i)),
+                        dropped: dropped.value(i),
+                        lemmatized_below_exact: false,
+                        lemma_sentences: if dropped.value(i) { 0 } else { stanza_sentences(hyps.value(i)) },
+                    };
+                    if let MetricStats::TermAcc(t) = &mut groups[gi].1.metrics[k] {
+                        t.add(&c);
+                    }
+                    #[allow(clippy::cast_precision_loss)]
+                    per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
+                }
+                cols.push(Arc::new(Float64Array::from(per_row)));
+                continue;
+            }
             let stats = col.as_struct();
             let score = stats.column(0).as_primitive::<Float64Type>();
             for (i, &gi) in row_group.iter().enumerate() {
@@ -258,6 +323,9 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         };
     }
     for (k, m) in metrics.iter().enumerate() {
+        if let (MetricChoice::TermAcc { lemmatized: true }, MetricStats::TermAcc(t)) = (m, &all.metrics[k]) {
+            t.check().with_context(|| format!("{input}: {}", m.column()))?;
+        }
         let sig = m.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
         if let Some(wr) = writer.as_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);

@@ -102,6 +102,9 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                 }
                 (CorpusSummary::from_scores(&scores).map(|c| c.mean), scores.len() as u64)
             }
+            MetricChoice::TermAcc { .. } => {
+                bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column())
+            }
         };
         out.flush()?;
         drop(out);

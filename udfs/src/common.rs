@@ -283,3 +283,29 @@ where
     }
     Ok((out, false))
 }
+
+/// Evaluates `f(i)` for rows `0..number_rows` in parallel chunks (serially
+/// for small batches), keeping the row order. `f` reports per-row errors
+/// already naming the function; this adds the row index.
+pub fn map_rows<T, F>(name: &str, number_rows: usize, f: F) -> Result<Vec<Option<T>>>
+where
+    T: Send,
+    F: Fn(usize) -> Result<Option<T>, MetricError> + Sync,
+{
+    let row = |i: usize| f(i).map_err(|e| exec_datafusion_err!("{name}: row {i} of the batch: {e}"));
+    if number_rows < MIN_PARALLEL_ROWS {
+        return (0..number_rows).map(row).collect();
+    }
+    let chunks: Vec<Result<Vec<Option<T>>>> = (0..number_rows.div_ceil(ROWS_PER_TASK))
+        .into_par_iter()
+        .map(|c| {
+            let lo = c * ROWS_PER_TASK;
+            (lo..(lo + ROWS_PER_TASK).min(number_rows)).map(row).collect()
+        })
+        .collect();
+    let mut out = Vec::with_capacity(number_rows);
+    for c in chunks {
+        out.extend(c?);
+    }
+    Ok(out)
+}

@@ -16,6 +16,8 @@ pub mod common;
 pub mod corpus_charac_ter;
 pub mod corpus_chrf;
 pub mod corpus_ter;
+pub mod corpus_term_accuracy;
+pub mod corpus_term_accuracy_lemmatized;
 pub mod edit_distance;
 pub mod mbr_chrf;
 pub mod mbr_chrf_aggregate;
@@ -24,6 +26,8 @@ pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
 pub mod ter_tokenize;
+pub mod term_match;
+pub mod term_match_lemmatized;
 pub mod word_edit_distance;
 
 use std::sync::Arc;
@@ -47,6 +51,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
         Arc::new(ScalarUDF::from(edit_distance::EditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(word_edit_distance::WordEditDistanceUdf::default())),
+        Arc::new(ScalarUDF::from(term_match::TermMatchUdf::default())),
+        Arc::new(ScalarUDF::from(term_match_lemmatized::TermMatchLemmatizedUdf::default())),
         Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
     ]
 }
@@ -58,6 +64,8 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
         Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),
     ]
 }
 
@@ -105,7 +113,23 @@ mod tests {
         for f in window_functions() {
             assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
         }
-        for n in ["ter", "corpus_ter", "chrf", "chrf_stats", "corpus_chrf", "mbr_chrf", "mbr_chrf_aggregate", "charac_ter", "corpus_charac_ter", "edit_distance", "word_edit_distance"] {
+        for n in [
+            "ter",
+            "corpus_ter",
+            "chrf",
+            "chrf_stats",
+            "corpus_chrf",
+            "mbr_chrf",
+            "mbr_chrf_aggregate",
+            "charac_ter",
+            "corpus_charac_ter",
+            "edit_distance",
+            "word_edit_distance",
+            "term_match",
+            "term_match_lemmatized",
+            "corpus_term_accuracy",
+            "corpus_term_accuracy_lemmatized",
+        ] {
             assert!(seen.contains(n), "{n} not registered");
         }
     }

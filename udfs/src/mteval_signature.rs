@@ -38,8 +38,12 @@ pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String
             let cfg = mteval_kernels::CharacTerConfig::parse(options).map_err(|e| metric_err(name, &e))?;
             Ok(cfg.signature(nrefs).to_string())
         }
+        "term_accuracy" | "term_accuracy_lemmatized" => {
+            Ok(mteval_kernels::terms::signature(metric.ends_with("lemmatized")).to_string())
+        }
         other => exec_err!(
-            "{name}: unknown metric '{other}' (known: ter, chrf, chrf++, mbr_chrf, mbr_chrf_aggregate, charac_ter)"
+            "{name}: unknown metric '{other}' (known: ter, chrf, chrf++, mbr_chrf, mbr_chrf_aggregate, charac_ter, \
+             term_accuracy, term_accuracy_lemmatized)"
         ),
     }
 }

@@ -236,7 +236,8 @@ impl Scratch {
                         continue;
                     }
                     let mut len = 1;
-                    while i + len < h_len && j + len < n_ref && self.myers.matches(self.hyp[i + len] as usize, j + len) {
+                    while i + len < h_len && j + len < n_ref && self.myers.matches(self.hyp[i + len] as usize, j + len)
+                    {
                         len += 1;
                     }
                     apply_shift(&self.hyp, Couple { from: i, to: j, len }, &mut self.cand);

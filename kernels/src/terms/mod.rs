@@ -48,6 +48,18 @@ pub const REFERENCE_COMMIT: &str = "29547205e0b922e2eabdccc97582199e20253b67";
 
 const METRIC: &str = "term accuracy";
 
+/// The reproducibility signature of term match accuracy, e.g.
+/// `variant:exact|version:29547205e0b9|impl:mteval-0.1.0` (`variant:lemmatized`
+/// for the lemmatized count; version = the reference commit).
+#[must_use]
+pub fn signature(lemmatized: bool) -> crate::Signature {
+    let mut s = crate::Signature::default();
+    s.push("variant", if lemmatized { "lemmatized" } else { "exact" });
+    s.push("version", &REFERENCE_COMMIT[..12]);
+    s.push("impl", format!("mteval-{}", crate::IMPL_VERSION));
+    s
+}
+
 pub(crate) fn invalid(reason: String) -> MetricError {
     MetricError::InvalidInput { metric: METRIC, reason }
 }

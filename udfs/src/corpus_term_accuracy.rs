@@ -1,0 +1,157 @@
+//! `corpus_term_accuracy(hyp, terms) -> Float64`: exact match accuracy (EMA)
+//! of CBS `match_accuracy.get_match_accuracies`, in [0, 1]: Σ matched terms /
+//! Σ terms of the predictions that are not empty or whitespace-only (those
+//! are dropped: their terms count as wrong but leave the denominator). NULL
+//! when the denominator is 0 (the reference raises `ZeroDivisionError`).
+//! Rows with a NULL hypothesis or NULL terms are skipped. The state is the
+//! summed counts, so it merges across partitions.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use mteval_kernels::terms::{TermAccuracy, count_matches, count_matches_exact};
+
+use crate::common::{StrCol, coerce_string, map_rows, metric_err};
+use crate::term_match::{LemmasCol, TermsCol, coerce_terms};
+
+const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];
+
+/// The state fields shared by both accuracy aggregates.
+pub(crate) fn accuracy_state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+    STATE
+        .iter()
+        .map(|s| Arc::new(Field::new(format_state_name(args.name, s), DataType::UInt64, true)) as FieldRef)
+        .collect()
+}
+
+crate::udf_struct!(
+    /// The `corpus_term_accuracy` aggregate UDF.
+    CorpusTermAccuracyUdaf
+);
+
+impl AggregateUDFImpl for CorpusTermAccuracyUdaf {
+    fn name(&self) -> &'static str {
+        "corpus_term_accuracy"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+        if t.len() != 2 {
+            return plan_err!("corpus_term_accuracy takes (hyp, terms), got {} arguments", t.len());
+        }
+        Ok(vec![coerce_string(self.name(), "the hypothesis", &t[0])?, coerce_terms(self.name(), &t[1])?])
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Float64)
+    }
+
+    fn accumulator(&self, _acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        Ok(Box::new(TermAccuracyAccumulator { lemmatized: false, acc: TermAccuracy::default() }))
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        Ok(accuracy_state_fields(&args))
+    }
+}
+
+/// Summed term counts of one group; `lemmatized` picks the variant.
+#[derive(Debug)]
+pub struct TermAccuracyAccumulator {
+    /// Lemmatized variant (arguments `hyp, lemmas, terms`), else exact (`hyp, terms`).
+    pub(crate) lemmatized: bool,
+    pub(crate) acc: TermAccuracy,
+}
+
+impl TermAccuracyAccumulator {
+    const fn name(&self) -> &'static str {
+        if self.lemmatized { "corpus_term_accuracy_lemmatized" } else { "corpus_term_accuracy" }
+    }
+}
+
+impl Accumulator for TermAccuracyAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let name = self.name();
+        let n = values[0].len();
+        let hyp = StrCol::from_array(name, values[0].as_ref())?;
+        let counts = if self.lemmatized {
+            let lemmas = LemmasCol::from_array(name, &values[1], false)?;
+            let terms = TermsCol::from_array(name, &values[2], false)?;
+            map_rows(name, n, |i| {
+                let (mut t, mut l) = (Vec::new(), Vec::new());
+                let Some(h) = hyp.get(i) else { return Ok(None) };
+                if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
+                    return Ok(None);
+                }
+                count_matches(h, &l, &t).map(Some)
+            })?
+        } else {
+            let terms = TermsCol::from_array(name, &values[1], false)?;
+            map_rows(name, n, |i| {
+                let mut t = Vec::new();
+                let Some(h) = hyp.get(i) else { return Ok(None) };
+                Ok(terms.get(i, &mut t).then(|| count_matches_exact(h, &t)))
+            })?
+        };
+        for c in counts.iter().flatten() {
+            self.acc.add(c);
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        if self.lemmatized {
+            // The reference lemmatizes the newline-joined predictions as one
+            // stanza document; a prediction with an inner newline breaks it.
+            self.acc.check().map_err(|e| metric_err(self.name(), &e))?;
+            return Ok(ScalarValue::Float64(self.acc.lemmatized_accuracy()));
+        }
+        Ok(ScalarValue::Float64(self.acc.exact_accuracy()))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let a = &self.acc;
+        Ok([
+            a.exact_correct,
+            a.lemmatized_correct,
+            a.wrong,
+            a.n_terms_denominator,
+            a.kept_predictions,
+            a.lemma_sentences,
+        ]
+        .into_iter()
+        .map(|x| ScalarValue::UInt64(Some(x)))
+        .collect())
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let cols: Vec<_> = states.iter().map(|s| s.as_primitive::<UInt64Type>()).collect();
+        for i in 0..states[0].len() {
+            if cols.iter().any(|c| c.is_null(i)) {
+                continue;
+            }
+            let v = |k: usize| cols[k].value(i);
+            self.acc.merge(&TermAccuracy {
+                exact_correct: v(0),
+                lemmatized_correct: v(1),
+                wrong: v(2),
+                n_terms_denominator: v(3),
+                kept_predictions: v(4),
+                lemma_sentences: v(5),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,87 @@
+//! `term_match_lemmatized(hyp, lemmas, terms) -> Struct{matched, exact,
+//! total, dropped}`: terminology match counts with the lemmatized variant
+//! (CBS `match_accuracy`, `count_matches`): `matched` counts terms found in
+//! the prediction or in its lemmas (raised to `exact` when lower, as the
+//! reference does), `exact` the surface-only count.
+//!
+//! `lemmas` is `List<Struct{lemma: Utf8, start: Int64, end: Int64}>`: the
+//! prediction's words in order (one per whitespace token, as stanza's
+//! pretokenized mode or spaCy give them), each with its lemma (NULL = the
+//! surface word) and its `[start, end)` offsets in code points. Any integer
+//! type works for the offsets; field order does not matter. Inputs the
+//! reference rejects (its lemma-mapping assertions, e.g. a trailing run of
+//! spaces or a space before a tab) are errors naming the row.
+
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::common::{Result, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use mteval_kernels::terms::count_matches;
+
+use crate::common::{StrCol, coerce_string, map_rows};
+use crate::term_match::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms, counts_to_value};
+
+/// Fields of the `term_match_lemmatized` result.
+#[must_use]
+pub fn term_match_lemmatized_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("matched", DataType::Int64, false),
+        Field::new("exact", DataType::Int64, false),
+        Field::new("total", DataType::Int64, false),
+        Field::new("dropped", DataType::Boolean, false),
+    ])
+}
+
+/// Coercion of `(hyp, lemmas, terms)`.
+pub(crate) fn coerce_lemmatized_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if t.len() != 3 {
+        return plan_err!("{name} takes (hyp, lemmas, terms), got {} arguments", t.len());
+    }
+    Ok(vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_lemmas(name, &t[1])?, coerce_terms(name, &t[2])?])
+}
+
+crate::udf_struct!(
+    /// The `term_match_lemmatized` scalar UDF.
+    TermMatchLemmatizedUdf
+);
+
+impl ScalarUDFImpl for TermMatchLemmatizedUdf {
+    fn name(&self) -> &'static str {
+        "term_match_lemmatized"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_lemmatized_args(self.name(), t)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Struct(term_match_lemmatized_fields()))
+    }
+
+    fn return_field_from_args(&self, _args: datafusion::logical_expr::ReturnFieldArgs) -> Result<FieldRef> {
+        Ok(Arc::new(Field::new(self.name(), DataType::Struct(term_match_lemmatized_fields()), true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = self.name();
+        let hyp = StrCol::new(name, &args.args[0])?;
+        let lemmas = LemmasCol::new(name, &args.args[1])?;
+        let terms = TermsCol::new(name, &args.args[2])?;
+        let single = hyp.is_scalar() && lemmas.is_scalar() && terms.is_scalar();
+        let n = if single { 1 } else { args.number_rows };
+        let vals = map_rows(name, n, |i| {
+            let (mut t, mut l) = (Vec::new(), Vec::new());
+            let Some(h) = hyp.get(i) else { return Ok(None) };
+            if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
+                return Ok(None);
+            }
+            count_matches(h, &l, &t).map(Some)
+        })?;
+        counts_to_value(term_match_lemmatized_fields(), &vals, |c| c.lemmatized, true, single)
+    }
+}
