@@ -41,6 +41,13 @@ fn main() {
     for (b, (n, s)) in ["<=20", "21-40", "41-80", "81-120", ">120"].iter().zip(buckets) {
         println!("  hyp words {b}: {n} rows, {s:.3}s");
     }
+    {
+        use rayon::prelude::*;
+        let t = Instant::now();
+        let s: f64 = rows.par_iter().with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).sum();
+        let e = t.elapsed().as_secs_f64();
+        println!("all cores: {} rows in {e:.3}s = {:.0} rows/s (sum {s:.3})", rows.len(), rows.len() as f64 / e);
+    }
     println!(
         "CharacTER ({opts}): {} rows in {e:.3}s = {:.0} rows/s (one thread), mean {:.6}",
         rows.len(),

@@ -70,6 +70,12 @@ impl Myers {
         &mut self.peq[symbol * b..(symbol + 1) * b]
     }
 
+    /// The match-mask row of one text symbol.
+    #[must_use]
+    pub fn row(&self, symbol: usize) -> &[u64] {
+        &self.peq[symbol * self.blocks..(symbol + 1) * self.blocks]
+    }
+
     /// Whether text `symbol` matches pattern position `i`.
     #[must_use]
     pub fn matches(&self, symbol: usize, i: usize) -> bool {
@@ -171,6 +177,105 @@ impl Myers {
         }
         score
     }
+}
+
+/// A resumable DP column: per 64-bit block the vertical deltas (`vp`, `vn`,
+/// interleaved `[vp0, vn0, vp1, vn1, ...]`), and the value of the last row.
+/// Row `i + 1` of the column equals row `i` plus bit `i` of `vp` minus bit
+/// `i` of `vn`; row 0 is the number of text symbols consumed.
+impl Myers {
+    /// Words per stored state.
+    #[must_use]
+    pub const fn state_len(&self) -> usize {
+        2 * self.blocks
+    }
+
+    /// The state before any text symbol (column 0: row i = i).
+    pub fn init_state(&self, state: &mut [u64]) {
+        for b in 0..self.blocks {
+            state[2 * b] = u64::MAX;
+            state[2 * b + 1] = 0;
+        }
+    }
+
+    /// Advances `state` (with its last-row value `score`) over `text`.
+    pub fn advance(&self, state: &mut [u64], score: &mut usize, text: &[u32]) {
+        let nb = self.blocks;
+        let last_bit = (self.m.max(1) - 1) % 64;
+        for &c in text {
+            let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
+            let mut hin: i32 = 1;
+            for (b, &eq_b) in row.iter().enumerate() {
+                let (vp, vn) = (state[2 * b], state[2 * b + 1]);
+                let mut eq = eq_b;
+                let xv = eq | vn;
+                if hin < 0 {
+                    eq |= 1;
+                }
+                let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
+                let mut ph = vn | !(xh | vp);
+                let mut mh = vp & xh;
+                let out_bit = if b + 1 == nb { last_bit } else { 63 };
+                let hout: i32 = i32::from(ph >> out_bit & 1 == 1) - i32::from(mh >> out_bit & 1 == 1);
+                ph <<= 1;
+                mh <<= 1;
+                if hin < 0 {
+                    mh |= 1;
+                } else if hin > 0 {
+                    ph |= 1;
+                }
+                state[2 * b] = mh | !(xv | ph);
+                state[2 * b + 1] = ph & xv;
+                hin = hout;
+            }
+            *score = score.wrapping_add_signed(hin as isize);
+        }
+    }
+
+    /// The states after every prefix of `text` (`text.len() + 1` states of
+    /// [`Myers::state_len`] words, then the scores), for resuming later.
+    pub fn prefix_states(&self, text: &[u32], states: &mut Vec<u64>, scores: &mut Vec<usize>) {
+        let w = self.state_len();
+        states.clear();
+        states.resize((text.len() + 1) * w, 0);
+        scores.clear();
+        let (first, _) = states.split_at_mut(w);
+        self.init_state(first);
+        let mut score = self.m;
+        scores.push(score);
+        for (t, c) in text.iter().enumerate() {
+            let (done, rest) = states.split_at_mut((t + 1) * w);
+            let next = &mut rest[..w];
+            next.copy_from_slice(&done[t * w..]);
+            self.advance(next, &mut score, std::slice::from_ref(c));
+            scores.push(score);
+        }
+    }
+}
+
+/// `min_k  F(k) + B(m − k)` for a forward column `F` (`f_state`, row 0 =
+/// `f0`) and a column `B` of the reversed problem (`b_state`, row 0 = `b0`):
+/// the distance of the concatenation of the two texts against the pattern
+/// (the split point `k` of the pattern is free).
+#[must_use]
+pub fn join_columns(m: usize, f_state: &[u64], f0: usize, b_state: &[u64], b0: usize) -> usize {
+    // B(m) = b0 + Σ deltas; total(0) = F(0) + B(m).
+    let bit = |st: &[u64], i: usize| -> isize {
+        let (w, o) = (i / 64, i % 64);
+        ((st[2 * w] >> o) & 1) as isize - ((st[2 * w + 1] >> o) & 1) as isize
+    };
+    let mut b_m = b0 as isize;
+    for w in 0..m.div_ceil(64) {
+        let mask = if (w + 1) * 64 <= m { u64::MAX } else { (1u64 << (m % 64)) - 1 };
+        b_m += (b_state[2 * w] & mask).count_ones() as isize - (b_state[2 * w + 1] & mask).count_ones() as isize;
+    }
+    let mut total = f0 as isize + b_m;
+    let mut best = total;
+    for k in 0..m {
+        total += bit(f_state, k) - bit(b_state, m - 1 - k);
+        best = best.min(total);
+    }
+    best.unsigned_abs()
 }
 
 /// Maps code points to dense ids (ASCII through a table, the rest through a map).

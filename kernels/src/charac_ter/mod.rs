@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 pub use corpus::CorpusSummary;
 
-use crate::levenshtein::{CharScratch, Myers, char_distance_with};
+use crate::levenshtein::{CharScratch, Myers, char_distance_with, join_columns};
 use crate::signature::{Signature, parse_options};
 use crate::text::py_split;
 use crate::{IMPL_VERSION, MetricError};
@@ -147,6 +147,21 @@ struct Scratch {
     best: Vec<u32>,
     /// Word-level distances against the reference.
     myers: Myers,
+    /// The same against the reversed reference (suffix columns).
+    myers_rev: Myers,
+    /// Per round: DP states after every prefix of the hypothesis, and after
+    /// every suffix (reversed problem), so a candidate only recomputes the
+    /// stretch its shift changed.
+    fwd: Vec<u64>,
+    fwd_scores: Vec<usize>,
+    bwd: Vec<u64>,
+    bwd_scores: Vec<usize>,
+    rev_hyp: Vec<u32>,
+    state: Vec<u64>,
+    /// The changed stretch of a candidate.
+    mid: Vec<u32>,
+    /// Match mask of one hypothesis word.
+    row: Vec<u64>,
     chars: CharScratch,
     s_hyp: String,
     s_ref: String,
@@ -226,43 +241,73 @@ impl Scratch {
         if cfg.fuzzy.is_none() && cur_dist == 0 {
             return 0.0;
         }
+        // Long hypotheses: resume candidates from cached prefix/suffix columns.
+        let incremental = self.hyp.len() >= INCREMENTAL_MIN_WORDS;
+        if incremental {
+            self.myers_rev.reset_masks(n_ref, alphabet);
+            for sym in 0..alphabet {
+                for i in 0..n_ref {
+                    if self.myers.matches(sym, i) {
+                        let r = n_ref - 1 - i;
+                        self.myers_rev.row_mut(sym)[r / 64] |= 1u64 << (r % 64);
+                    }
+                }
+            }
+        }
         loop {
             let mut best: Option<(usize, f64)> = None;
             let h_len = self.hyp.len();
+            if incremental {
+                self.myers.prefix_states(&self.hyp, &mut self.fwd, &mut self.fwd_scores);
+                self.rev_hyp.clear();
+                self.rev_hyp.extend(self.hyp.iter().rev());
+                self.myers_rev.prefix_states(&self.rev_hyp, &mut self.bwd, &mut self.bwd_scores);
+            }
             for i in 0..h_len {
                 let hw = self.hyp[i] as usize;
-                for j in 0..n_ref {
-                    if i == j || !self.myers.matches(hw, j) {
-                        continue;
-                    }
-                    let mut len = 1;
-                    while i + len < h_len && j + len < n_ref && self.myers.matches(self.hyp[i + len] as usize, j + len)
-                    {
-                        len += 1;
-                    }
-                    apply_shift(&self.hyp, Couple { from: i, to: j, len }, &mut self.cand);
-                    let d = self.myers.distance(&self.cand);
-                    let better = match (cfg.compat, best) {
-                        (_, None) => true,
-                        (Compat::Original, Some((bd, _))) => match d.cmp(&bd) {
-                            Ordering::Less => true,
-                            Ordering::Greater => false,
-                            Ordering::Equal => cmp_words(&words, &self.cand, &self.best) == Ordering::Greater,
-                        },
-                        (Compat::Cer, Some((_, bdiff))) => {
-                            let diff = pre - d as f64 / n;
-                            if diff > bdiff {
-                                true
-                            } else if diff < bdiff {
-                                false
-                            } else {
-                                cmp_words(&words, &self.cand, &self.best) == Ordering::Greater
-                            }
+                // Reference positions where the word matches, one block at a time.
+                self.row.clear();
+                self.row.extend_from_slice(self.myers.row(hw));
+                for blk in 0..self.row.len() {
+                    let mut bits = self.row[blk];
+                    while bits != 0 {
+                        let j = blk * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if i == j {
+                            continue;
                         }
-                    };
-                    if better {
-                        best = Some((d, pre - d as f64 / n));
-                        std::mem::swap(&mut self.best, &mut self.cand);
+                        let mut len = 1;
+                        while i + len < h_len
+                            && j + len < n_ref
+                            && self.myers.matches(self.hyp[i + len] as usize, j + len)
+                        {
+                            len += 1;
+                        }
+                        let couple = Couple { from: i, to: j, len };
+                        let d = if incremental {
+                            self.resume_distance(couple)
+                        } else {
+                            apply_shift(&self.hyp, couple, &mut self.cand);
+                            self.myers.distance(&self.cand)
+                        };
+                        let diff = pre - d as f64 / n;
+                        // Ordering: lower distance (original) / larger f64
+                        // difference (cer); ties need the word lists.
+                        let ord = match (cfg.compat, best) {
+                            (_, None) => Ordering::Greater,
+                            (Compat::Original, Some((bd, _))) => bd.cmp(&d),
+                            (Compat::Cer, Some((_, bdiff))) => diff.partial_cmp(&bdiff).unwrap_or(Ordering::Less),
+                        };
+                        if ord == Ordering::Less {
+                            continue;
+                        }
+                        if incremental {
+                            apply_shift(&self.hyp, couple, &mut self.cand);
+                        }
+                        if ord == Ordering::Greater || cmp_words(&words, &self.cand, &self.best) == Ordering::Greater {
+                            best = Some((d, diff));
+                            std::mem::swap(&mut self.best, &mut self.cand);
+                        }
                     }
                 }
             }
@@ -286,6 +331,44 @@ impl Scratch {
         let hyp_chars = self.hyp.iter().map(|&w| lens[w as usize]).sum::<usize>() + self.hyp.len() - 1;
         let ed = char_distance_with(&mut self.chars, &self.s_hyp, &self.s_ref);
         ((ed as f64 + cost) / hyp_chars as f64).min(1.0)
+    }
+}
+
+/// Hypotheses of at least this many words use the incremental candidate
+/// distance (below it, recomputing the whole DP is as fast).
+const INCREMENTAL_MIN_WORDS: usize = 24;
+
+impl Scratch {
+    /// Word distance of the current hypothesis with `c` applied: the candidate shares a prefix and a suffix with the current
+    /// hypothesis, so the DP resumes from the stored prefix column, runs over
+    /// the changed stretch only, and is joined with the stored suffix column
+    /// (or simply continued when the suffix is short).
+    fn resume_distance(&mut self, c: Couple) -> usize {
+        let n = self.hyp.len();
+        let at = c.to.min(n - c.len);
+        let (p, q) = (c.from.min(at), c.from.max(at) + c.len);
+        let w = self.myers.state_len();
+        self.state.clear();
+        self.state.extend_from_slice(&self.fwd[p * w..(p + 1) * w]);
+        let mut score = self.fwd_scores[p];
+        // The changed stretch cand[p..q]: the phrase and the words it jumped over.
+        self.mid.clear();
+        let phrase = &self.hyp[c.from..c.from + c.len];
+        if at > c.from {
+            self.mid.extend_from_slice(&self.hyp[c.from + c.len..at + c.len]);
+            self.mid.extend_from_slice(phrase);
+        } else {
+            self.mid.extend_from_slice(phrase);
+            self.mid.extend_from_slice(&self.hyp[at..c.from]);
+        }
+        self.myers.advance(&mut self.state, &mut score, &self.mid);
+        let m = self.myers.pattern_len();
+        let tail = n - q;
+        if tail * w <= m {
+            self.myers.advance(&mut self.state, &mut score, &self.hyp[q..]);
+            return score;
+        }
+        join_columns(m, &self.state, q, &self.bwd[tail * w..(tail + 1) * w], tail)
     }
 }
 
