@@ -25,9 +25,8 @@ pub struct Myers {
     blocks: usize,
     /// `symbols × blocks` match masks, row-major.
     peq: Vec<u64>,
-    /// Per-block vertical positive / negative deltas (scratch, reset per call).
-    vp: Vec<u64>,
-    vn: Vec<u64>,
+    /// DP state of [`Myers::distance`] for multi-block patterns (scratch).
+    scratch_state: Vec<u64>,
 }
 
 impl Myers {
@@ -130,51 +129,12 @@ impl Myers {
     }
 
     fn distance_blocks(&mut self, text: &[u32]) -> usize {
-        let m = self.m;
-        let nb = self.blocks;
-        self.vp.clear();
-        self.vp.resize(nb, u64::MAX);
-        self.vn.clear();
-        self.vn.resize(nb, 0);
-        let last_bit = (m - 1) % 64;
-        let mut score = m;
-        for &c in text {
-            let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
-            // Horizontal delta entering the top block: +1 (global alignment).
-            let mut hin: i32 = 1;
-            for (b, &eq_b) in row.iter().enumerate() {
-                let vp = self.vp[b];
-                let vn = self.vn[b];
-                let mut eq = eq_b;
-                let xv = eq | vn;
-                if hin < 0 {
-                    eq |= 1;
-                }
-                let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
-                let mut ph = vn | !(xh | vp);
-                let mut mh = vp & xh;
-                let out_bit = if b + 1 == nb { last_bit } else { 63 };
-                let hout: i32 = if ph >> out_bit & 1 == 1 {
-                    1
-                } else if mh >> out_bit & 1 == 1 {
-                    -1
-                } else {
-                    0
-                };
-                ph <<= 1;
-                mh <<= 1;
-                if hin < 0 {
-                    mh |= 1;
-                } else if hin > 0 {
-                    ph |= 1;
-                }
-                self.vp[b] = mh | !(xv | ph);
-                self.vn[b] = ph & xv;
-                hin = hout;
-            }
-            // `hin` now holds the delta of the last pattern row.
-            score = score.wrapping_add_signed(hin as isize);
-        }
+        let mut state = std::mem::take(&mut self.scratch_state);
+        state.resize(self.state_len(), 0);
+        self.init_state(&mut state);
+        let mut score = self.m;
+        self.advance(&mut state, &mut score, text);
+        self.scratch_state = state;
         score
     }
 }
@@ -201,6 +161,30 @@ impl Myers {
     /// Advances `state` (with its last-row value `score`) over `text`.
     pub fn advance(&self, state: &mut [u64], score: &mut usize, text: &[u32]) {
         let nb = self.blocks;
+        if nb == 1 {
+            // One block: no carries between blocks.
+            let last = 1u64 << ((self.m.max(1) - 1) % 64);
+            let (mut vp, mut vn) = (state[0], state[1]);
+            for &c in text {
+                let eq = self.peq[c as usize];
+                let xv = eq | vn;
+                let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
+                let mut ph = vn | !(xh | vp);
+                let mut mh = vp & xh;
+                if ph & last != 0 {
+                    *score += 1;
+                } else if mh & last != 0 {
+                    *score -= 1;
+                }
+                ph = (ph << 1) | 1;
+                mh <<= 1;
+                vp = mh | !(xv | ph);
+                vn = ph & xv;
+            }
+            state[0] = vp;
+            state[1] = vn;
+            return;
+        }
         let last_bit = (self.m.max(1) - 1) % 64;
         for &c in text {
             let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
@@ -259,21 +243,33 @@ impl Myers {
 /// (the split point `k` of the pattern is free).
 #[must_use]
 pub fn join_columns(m: usize, f_state: &[u64], f0: usize, b_state: &[u64], b0: usize) -> usize {
-    // B(m) = b0 + Σ deltas; total(0) = F(0) + B(m).
-    let bit = |st: &[u64], i: usize| -> isize {
-        let (w, o) = (i / 64, i % 64);
-        ((st[2 * w] >> o) & 1) as isize - ((st[2 * w + 1] >> o) & 1) as isize
+    let nb = m.div_ceil(64);
+    // B's deltas reversed so that bit k is the step of B between rows m-k-1
+    // and m-k: full bit reversal of the block vector, then a right shift.
+    let shift = nb * 64 - m;
+    let rev = |parity: usize, j: usize| -> u64 {
+        let word = |x: usize| if x < nb { b_state[2 * (nb - 1 - x) + parity].reverse_bits() } else { 0 };
+        let (q, r) = (j + shift / 64, shift % 64);
+        if r == 0 { word(q) } else { (word(q) >> r) | (word(q + 1) << (64 - r)) }
     };
+    // B(m) = b0 + Σ deltas; total(0) = F(0) + B(m).
     let mut b_m = b0 as isize;
-    for w in 0..m.div_ceil(64) {
+    for w in 0..nb {
         let mask = if (w + 1) * 64 <= m { u64::MAX } else { (1u64 << (m % 64)) - 1 };
         b_m += (b_state[2 * w] & mask).count_ones() as isize - (b_state[2 * w + 1] & mask).count_ones() as isize;
     }
     let mut total = f0 as isize + b_m;
     let mut best = total;
-    for k in 0..m {
-        total += bit(f_state, k) - bit(b_state, m - 1 - k);
-        best = best.min(total);
+    for w in 0..nb {
+        let (fp, fnn, bp, bn) = (f_state[2 * w], f_state[2 * w + 1], rev(0, w), rev(1, w));
+        let bits = (m - w * 64).min(64);
+        for o in 0..bits {
+            // Step k = 64w + o: F rises by its delta, B(m-k) falls by its delta.
+            let step = ((fp >> o) & 1) as isize - ((fnn >> o) & 1) as isize - ((bp >> o) & 1) as isize
+                + ((bn >> o) & 1) as isize;
+            total += step;
+            best = best.min(total);
+        }
     }
     best.unsigned_abs()
 }
@@ -448,6 +444,38 @@ mod tests {
         assert_eq!(char_distance("é", "e"), 1);
         assert_eq!(word_distance(&["a", "b", "c"], &["a", "c"]), 1);
         assert_eq!(word_distance(&[], &["a"]), 1);
+    }
+
+    #[test]
+    fn resumed_and_joined_columns_equal_the_full_dp() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..300 {
+            let (m, n) = (1 + (next() % 150) as usize, (next() % 120) as usize);
+            let pat: Vec<u32> = (0..m).map(|_| (next() % 4) as u32).collect();
+            let text: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+            let cut = if n == 0 { 0 } else { (next() % (n as u64 + 1)) as usize };
+            let mut fwd = Myers::new();
+            fwd.reset_exact(&pat, 5);
+            let rev_pat: Vec<u32> = pat.iter().rev().copied().collect();
+            let rev_text: Vec<u32> = text.iter().rev().copied().collect();
+            let mut bwd = Myers::new();
+            bwd.reset_exact(&rev_pat, 5);
+            let (mut fs, mut fsc, mut bs, mut bsc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            fwd.prefix_states(&text, &mut fs, &mut fsc);
+            bwd.prefix_states(&rev_text, &mut bs, &mut bsc);
+            let w = fwd.state_len();
+            let want = reference_distance(&pat, &text);
+            assert_eq!(fsc[n], want);
+            let tail = n - cut;
+            let got = join_columns(m, &fs[cut * w..(cut + 1) * w], cut, &bs[tail * w..(tail + 1) * w], tail);
+            assert_eq!(got, want, "m={m} n={n} cut={cut}");
+        }
     }
 
     #[test]
