@@ -96,36 +96,7 @@ impl Myers {
         if text.is_empty() {
             return m;
         }
-        if self.blocks == 1 {
-            return self.distance_one_block(text);
-        }
         self.distance_blocks(text)
-    }
-
-    fn distance_one_block(&self, text: &[u32]) -> usize {
-        let m = self.m;
-        let last = 1u64 << (m - 1);
-        let mut vp: u64 = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
-        let mut vn: u64 = 0;
-        let mut score = m;
-        for &c in text {
-            let eq = self.peq[c as usize];
-            let xv = eq | vn;
-            let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
-            let mut ph = vn | !(xh | vp);
-            let mut mh = vp & xh;
-            if ph & last != 0 {
-                score += 1;
-            } else if mh & last != 0 {
-                score -= 1;
-            }
-            // Global alignment: the top row grows by one per text symbol.
-            ph = (ph << 1) | 1;
-            mh <<= 1;
-            vp = mh | !(xv | ph);
-            vn = ph & xv;
-        }
-        score
     }
 
     fn distance_blocks(&mut self, text: &[u32]) -> usize {
@@ -373,44 +344,42 @@ pub fn char_distance_with(s: &mut CharScratch, a: &str, b: &str) -> usize {
     s.myers.distance(text)
 }
 
-/// Levenshtein distance between two sequences of symbol ids.
-#[must_use]
-pub fn id_distance(a: &[u32], b: &[u32]) -> usize {
-    if a.is_empty() || b.is_empty() {
-        return a.len().max(b.len());
-    }
-    // Re-number densely so the mask table stays small.
-    let mut dense: HashMap<u32, u32> = HashMap::new();
-    let mut map = |v: &[u32]| -> Vec<u32> {
+/// Distance between two sequences of dense ids `< alphabet` (the shorter is the pattern).
+fn dense_distance(a: &[u32], b: &[u32], alphabet: usize) -> usize {
+    let mut my = Myers::new();
+    let (pat, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    my.reset_exact(pat, alphabet);
+    my.distance(text)
+}
+
+/// Numbers the symbols of `a` then `b` densely (first appearance order).
+fn dense_ids<T: Eq + std::hash::Hash + Copy>(a: &[T], b: &[T]) -> (Vec<u32>, Vec<u32>, usize) {
+    let mut ids: HashMap<T, u32> = HashMap::new();
+    let mut map = |v: &[T]| -> Vec<u32> {
         v.iter()
             .map(|x| {
-                let n = u32::try_from(dense.len()).unwrap_or(u32::MAX);
-                *dense.entry(*x).or_insert(n)
+                let n = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                *ids.entry(*x).or_insert(n)
             })
             .collect()
     };
     let (da, db) = (map(a), map(b));
-    let mut my = Myers::new();
-    let (pat, text) = if da.len() <= db.len() { (&da, &db) } else { (&db, &da) };
-    my.reset_exact(pat, dense.len());
-    my.distance(text)
+    (da, db, ids.len())
+}
+
+/// Levenshtein distance between two sequences of symbol ids.
+#[must_use]
+pub fn id_distance(a: &[u32], b: &[u32]) -> usize {
+    let (da, db, alphabet) = dense_ids(a, b);
+    dense_distance(&da, &db, alphabet)
 }
 
 /// Levenshtein distance between two word sequences (a word is one symbol;
 /// words are equal when their strings are equal).
 #[must_use]
-pub fn word_distance<'a>(a: &[&'a str], b: &[&'a str]) -> usize {
-    let mut ids: HashMap<&str, u32> = HashMap::new();
-    let mut map = |v: &[&'a str]| -> Vec<u32> {
-        v.iter()
-            .map(|w| {
-                let n = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-                *ids.entry(*w).or_insert(n)
-            })
-            .collect()
-    };
-    let (da, db) = (map(a), map(b));
-    id_distance(&da, &db)
+pub fn word_distance(a: &[&str], b: &[&str]) -> usize {
+    let (da, db, alphabet) = dense_ids(a, b);
+    dense_distance(&da, &db, alphabet)
 }
 
 /// The textbook O(n·m) dynamic programme, for tests.
@@ -433,6 +402,16 @@ pub fn reference_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 mod tests {
     use super::*;
 
+    /// A deterministic pseudo-random stream (xorshift64).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     #[test]
     fn small_cases() {
         assert_eq!(char_distance("", ""), 0);
@@ -448,13 +427,7 @@ mod tests {
 
     #[test]
     fn resumed_and_joined_columns_equal_the_full_dp() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for _ in 0..300 {
             let (m, n) = (1 + (next() % 150) as usize, (next() % 120) as usize);
             let pat: Vec<u32> = (0..m).map(|_| (next() % 4) as u32).collect();
@@ -482,13 +455,7 @@ mod tests {
     fn matches_the_dp_across_block_boundaries() {
         // Deterministic pseudo-random strings over a small alphabet, lengths
         // around the 64-symbol block boundaries.
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for round in 0..400 {
             let la = (next() % 200) as usize;
             let lb = if round % 3 == 0 { la } else { (next() % 200) as usize };

@@ -6,12 +6,14 @@
 //! one-line file prints `'std': None` where `cer --per_sentence` raises.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use mteval_kernels::text::py_float_repr;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 use rayon::prelude::*;
+
+use super::text::read_utf8;
 
 /// Arguments of `mteval calculate-cer`.
 #[derive(Debug, clap::Args)]
@@ -55,14 +57,6 @@ fn splitlines(text: &str) -> Vec<&str> {
     out
 }
 
-fn read(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-        anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
-    })
-}
-
 /// `n` with thousands separators, as Python's `f"{n:,}"`.
 fn thousands(n: usize) -> String {
     let s = n.to_string();
@@ -78,7 +72,7 @@ fn thousands(n: usize) -> String {
 
 pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
     let cfg = CharacTerConfig::parse(&a.options)?;
-    let (hyp_text, ref_text) = (read(&a.fhyp)?, read(&a.fref)?);
+    let (hyp_text, ref_text) = (read_utf8(&a.fhyp)?, read_utf8(&a.fref)?);
     let (hyps, refs) = (splitlines(&hyp_text), splitlines(&ref_text));
     if hyps.len() != refs.len() {
         bail!(

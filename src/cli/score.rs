@@ -235,8 +235,13 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                 continue;
             }
             if let MetricChoice::TermAcc { lemmatized } = m {
-                let hyps = cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?;
-                let hyps = hyps.as_string::<i32>();
+                // Stanza sentence counts only matter to the lemmatized corpus check.
+                let hyps = if *lemmatized {
+                    Some(cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?)
+                } else {
+                    None
+                };
+                let hyps = hyps.as_ref().map(|h| h.as_string::<i32>());
                 let st = col.as_struct();
                 let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
                 let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
@@ -259,7 +264,10 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                         total: to_u32(total.value(i)),
                         dropped: dropped.value(i),
                         lemmatized_below_exact: false,
-                        lemma_sentences: if dropped.value(i) { 0 } else { stanza_sentences(hyps.value(i)) },
+                        lemma_sentences: match hyps {
+                            Some(h) if !dropped.value(i) => stanza_sentences(h.value(i)),
+                            _ => 0,
+                        },
                     };
                     if let MetricStats::TermAcc(t) = &mut groups[gi].1.metrics[k] {
                         t.add(&c);

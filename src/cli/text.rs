@@ -13,13 +13,18 @@ use rayon::prelude::*;
 use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 
-/// Reads `path` as lines (`\n` or `\r\n`), as Python's text mode does.
-pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
+/// Reads `path` as UTF-8 text; an invalid byte is reported with its line.
+pub(crate) fn read_utf8(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
         anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
-    })?;
+    })
+}
+
+/// Reads `path` as lines (`\n` or `\r\n`), as Python's text mode does.
+pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
+    let text = read_utf8(path)?;
     let mut lines: Vec<String> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned()).collect();
     if lines.last().is_some_and(String::is_empty) {
         lines.pop();

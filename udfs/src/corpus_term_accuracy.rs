@@ -14,10 +14,11 @@ use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
-use mteval_kernels::terms::{TermAccuracy, count_matches, count_matches_exact};
+use mteval_kernels::terms::TermAccuracy;
 
-use crate::common::{StrCol, coerce_string, map_rows, metric_err};
-use crate::term_match::{LemmasCol, TermsCol, coerce_terms};
+use crate::common::{StrCol, coerce_string, metric_err};
+use crate::term_match::{LemmasCol, TermsCol, coerce_terms, exact_rows};
+use crate::term_match_lemmatized::lemmatized_rows;
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];
 
@@ -85,21 +86,9 @@ impl Accumulator for TermAccuracyAccumulator {
         let counts = if self.lemmatized {
             let lemmas = LemmasCol::from_array(name, &values[1], false)?;
             let terms = TermsCol::from_array(name, &values[2], false)?;
-            map_rows(name, n, |i| {
-                let (mut t, mut l) = (Vec::new(), Vec::new());
-                let Some(h) = hyp.get(i) else { return Ok(None) };
-                if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
-                    return Ok(None);
-                }
-                count_matches(h, &l, &t).map(Some)
-            })?
+            lemmatized_rows(name, &hyp, &lemmas, &terms, n)?
         } else {
-            let terms = TermsCol::from_array(name, &values[1], false)?;
-            map_rows(name, n, |i| {
-                let mut t = Vec::new();
-                let Some(h) = hyp.get(i) else { return Ok(None) };
-                Ok(terms.get(i, &mut t).then(|| count_matches_exact(h, &t)))
-            })?
+            exact_rows(name, &hyp, &TermsCol::from_array(name, &values[1], false)?, n)?
         };
         for c in counts.iter().flatten() {
             self.acc.add(c);

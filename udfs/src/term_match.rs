@@ -291,6 +291,18 @@ pub fn counts_to_value(
     Ok(ColumnarValue::Array(Arc::new(arr)))
 }
 
+/// Exact term counts of rows `0..n` (NULL hypothesis, term list or term → `None`).
+///
+/// # Errors
+/// Only Arrow-level problems (the exact variant has no failing input).
+pub fn exact_rows(name: &str, hyp: &StrCol<'_>, terms: &TermsCol<'_>, n: usize) -> Result<Vec<Option<TermCounts>>> {
+    map_rows(name, n, |i| {
+        let mut t = Vec::new();
+        let Some(h) = hyp.get(i) else { return Ok(None) };
+        Ok(terms.get(i, &mut t).then(|| count_matches_exact(h, &t)))
+    })
+}
+
 crate::udf_struct!(
     /// The `term_match` scalar UDF.
     TermMatchUdf
@@ -326,14 +338,7 @@ impl ScalarUDFImpl for TermMatchUdf {
         let terms = TermsCol::new(name, &args.args[1])?;
         let single = hyp.is_scalar() && terms.is_scalar();
         let n = if single { 1 } else { args.number_rows };
-        let vals = map_rows(name, n, |i| {
-            let mut t = Vec::new();
-            let Some(h) = hyp.get(i) else { return Ok(None) };
-            if !terms.get(i, &mut t) {
-                return Ok(None);
-            }
-            Ok(Some(count_matches_exact(h, &t)))
-        })?;
+        let vals = exact_rows(name, &hyp, &terms, n)?;
         counts_to_value(term_match_fields(), &vals, |c| c.exact, false, single)
     }
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::terms::count_matches;
+use mteval_kernels::terms::{TermCounts, count_matches};
 
 use crate::common::{StrCol, coerce_string, map_rows};
 use crate::term_match::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms, counts_to_value};
@@ -39,6 +39,27 @@ pub(crate) fn coerce_lemmatized_args(name: &str, t: &[DataType]) -> Result<Vec<D
         return plan_err!("{name} takes (hyp, lemmas, terms), got {} arguments", t.len());
     }
     Ok(vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_lemmas(name, &t[1])?, coerce_terms(name, &t[2])?])
+}
+
+/// Exact and lemmatized term counts of rows `0..n` (NULL inputs → `None`).
+///
+/// # Errors
+/// The reference's lemma-mapping assertions and bad lemma structs, naming the row.
+pub fn lemmatized_rows(
+    name: &str,
+    hyp: &StrCol<'_>,
+    lemmas: &LemmasCol<'_>,
+    terms: &TermsCol<'_>,
+    n: usize,
+) -> Result<Vec<Option<TermCounts>>> {
+    map_rows(name, n, |i| {
+        let (mut t, mut l) = (Vec::new(), Vec::new());
+        let Some(h) = hyp.get(i) else { return Ok(None) };
+        if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
+            return Ok(None);
+        }
+        count_matches(h, &l, &t).map(Some)
+    })
 }
 
 crate::udf_struct!(
@@ -74,14 +95,7 @@ impl ScalarUDFImpl for TermMatchLemmatizedUdf {
         let terms = TermsCol::new(name, &args.args[2])?;
         let single = hyp.is_scalar() && lemmas.is_scalar() && terms.is_scalar();
         let n = if single { 1 } else { args.number_rows };
-        let vals = map_rows(name, n, |i| {
-            let (mut t, mut l) = (Vec::new(), Vec::new());
-            let Some(h) = hyp.get(i) else { return Ok(None) };
-            if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
-                return Ok(None);
-            }
-            count_matches(h, &l, &t).map(Some)
-        })?;
+        let vals = lemmatized_rows(name, &hyp, &lemmas, &terms, n)?;
         counts_to_value(term_match_lemmatized_fields(), &vals, |c| c.lemmatized, true, single)
     }
 }

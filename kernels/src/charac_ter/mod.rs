@@ -206,6 +206,7 @@ impl Scratch {
         }
         self.orig.clone_from(&self.hyp);
         let alphabet = words.len();
+        let lens: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
         let n_ref = self.reference.len();
         // Match masks of every word against the reference positions.
         self.myers.reset_masks(n_ref, alphabet);
@@ -216,7 +217,6 @@ impl Scratch {
                 }
             }
             Some(t) => {
-                let lens: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
                 let mut hyp_words: Vec<u32> = self.hyp.clone();
                 hyp_words.sort_unstable();
                 hyp_words.dedup();
@@ -238,9 +238,6 @@ impl Scratch {
         let mut cur_dist = self.myers.distance(&self.hyp);
         // cer's running normalised score (only used with compat:cer).
         let mut pre = cur_dist as f64 / n;
-        if cfg.fuzzy.is_none() && cur_dist == 0 {
-            return 0.0;
-        }
         // Long hypotheses: resume candidates from cached prefix/suffix columns.
         let incremental = self.hyp.len() >= INCREMENTAL_MIN_WORDS;
         if incremental {
@@ -324,7 +321,6 @@ impl Scratch {
             pre -= diff;
         }
 
-        let lens: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
         let cost = shift_cost(&self.hyp, &self.orig, &lens);
         join_words(&mut self.s_hyp, &words, &self.hyp);
         join_words(&mut self.s_ref, &words, &self.reference);
