@@ -11,7 +11,7 @@
 //! Used by CharacTER (word level and character level) and by the SQL
 //! functions `edit_distance` / `word_edit_distance`.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// Bit-parallel Levenshtein against one fixed pattern.
 ///
@@ -159,31 +159,23 @@ impl Myers {
         let last_bit = (self.m.max(1) - 1) % 64;
         for &c in text {
             let row = &self.peq[c as usize * nb..(c as usize + 1) * nb];
-            let mut hin: i32 = 1;
-            for (b, &eq_b) in row.iter().enumerate() {
-                let (vp, vn) = (state[2 * b], state[2 * b + 1]);
-                let mut eq = eq_b;
-                let xv = eq | vn;
-                if hin < 0 {
-                    eq |= 1;
-                }
+            // Horizontal carry into the block as bits: +1 at the top row.
+            let (mut hp, mut hn) = (1u64, 0u64);
+            let (mut ph, mut mh) = (0u64, 0u64);
+            for (st, &eq_b) in state.chunks_exact_mut(2).zip(row) {
+                let (vp, vn) = (st[0], st[1]);
+                let xv = eq_b | vn;
+                let eq = eq_b | hn;
                 let xh = ((eq & vp).wrapping_add(vp) ^ vp) | eq;
-                let mut ph = vn | !(xh | vp);
-                let mut mh = vp & xh;
-                let out_bit = if b + 1 == nb { last_bit } else { 63 };
-                let hout: i32 = i32::from(ph >> out_bit & 1 == 1) - i32::from(mh >> out_bit & 1 == 1);
-                ph <<= 1;
-                mh <<= 1;
-                if hin < 0 {
-                    mh |= 1;
-                } else if hin > 0 {
-                    ph |= 1;
-                }
-                state[2 * b] = mh | !(xv | ph);
-                state[2 * b + 1] = ph & xv;
-                hin = hout;
+                ph = vn | !(xh | vp);
+                mh = vp & xh;
+                let (ph_in, mh_in) = ((ph << 1) | hp, (mh << 1) | hn);
+                (hp, hn) = (ph >> 63, mh >> 63);
+                st[0] = mh_in | !(xv | ph_in);
+                st[1] = ph_in & xv;
             }
-            *score = score.wrapping_add_signed(hin as isize);
+            // The last block's carry out of the pattern's last row.
+            *score = (*score + (ph >> last_bit & 1) as usize) - (mh >> last_bit & 1) as usize;
         }
     }
 
@@ -231,25 +223,52 @@ pub fn join_columns(m: usize, f_state: &[u64], f0: usize, b_state: &[u64], b0: u
     }
     let mut total = f0 as isize + b_m;
     let mut best = total;
+    let table = join_table();
     for w in 0..nb {
-        let (fp, fnn, bp, bn) = (f_state[2 * w], f_state[2 * w + 1], rev(0, w), rev(1, w));
+        let (mut fp, mut fnn, mut bp, mut bn) = (f_state[2 * w], f_state[2 * w + 1], rev(0, w), rev(1, w));
         let bits = (m - w * 64).min(64);
-        for o in 0..bits {
-            // Step k = 64w + o: F rises by its delta, B(m-k) falls by its delta.
-            let step = ((fp >> o) & 1) as isize - ((fnn >> o) & 1) as isize - ((bp >> o) & 1) as isize
-                + ((bn >> o) & 1) as isize;
-            total += step;
-            best = best.min(total);
+        if bits < 64 {
+            // Steps past the pattern end are zero (the minimum is unchanged).
+            let mask = (1u64 << bits) - 1;
+            (fp, fnn, bp, bn) = (fp & mask, fnn & mask, bp & mask, bn & mask);
+        }
+        // Four steps per table lookup: F rises by its delta, B(m-k) falls by its delta.
+        for _ in 0..bits.div_ceil(4) {
+            let idx = (fp & 15) | (fnn & 15) << 4 | (bp & 15) << 8 | (bn & 15) << 12;
+            let [sum, low] = table[idx as usize];
+            best = best.min(total + isize::from(low));
+            total += isize::from(sum);
+            (fp, fnn, bp, bn) = (fp >> 4, fnn >> 4, bp >> 4, bn >> 4);
         }
     }
     best.unsigned_abs()
+}
+
+/// For every nibble of the four delta streams of [`join_columns`] (F's +1
+/// and −1 bits, B's +1 and −1 bits, 4 bits each): the sum of the four
+/// steps and the lowest running total after 1 to 4 of them.
+fn join_table() -> &'static [[i8; 2]] {
+    static TABLE: std::sync::OnceLock<Vec<[i8; 2]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1usize << 16)
+            .map(|idx| {
+                let bit = |stream: usize, o: usize| i8::from(idx >> (4 * stream + o) & 1 == 1);
+                let (mut total, mut low) = (0i8, i8::MAX);
+                for o in 0..4 {
+                    total += bit(0, o) - bit(1, o) - bit(2, o) + bit(3, o);
+                    low = low.min(total);
+                }
+                [total, low]
+            })
+            .collect()
+    })
 }
 
 /// Maps code points to dense ids (ASCII through a table, the rest through a map).
 #[derive(Debug, Default)]
 pub struct CharIds {
     ascii: Vec<u32>,
-    other: HashMap<char, u32>,
+    other: FastMap<char, u32>,
     next: u32,
 }
 
@@ -354,7 +373,7 @@ fn dense_distance(a: &[u32], b: &[u32], alphabet: usize) -> usize {
 
 /// Numbers the symbols of `a` then `b` densely (first appearance order).
 fn dense_ids<T: Eq + std::hash::Hash + Copy>(a: &[T], b: &[T]) -> (Vec<u32>, Vec<u32>, usize) {
-    let mut ids: HashMap<T, u32> = HashMap::new();
+    let mut ids: FastMap<T, u32> = FastMap::default();
     let mut map = |v: &[T]| -> Vec<u32> {
         v.iter()
             .map(|x| {

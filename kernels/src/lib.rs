@@ -10,6 +10,7 @@
 pub mod charac_ter;
 pub mod chrf;
 pub mod error;
+pub mod hash;
 pub mod levenshtein;
 pub mod signature;
 pub mod ter;

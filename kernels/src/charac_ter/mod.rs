@@ -24,10 +24,10 @@ pub mod corpus;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 pub use corpus::CorpusSummary;
 
+use crate::hash::FastMap;
 use crate::levenshtein::{CharScratch, Myers, char_distance_with, join_columns};
 use crate::signature::{Signature, parse_options};
 use crate::text::py_split;
@@ -158,10 +158,13 @@ struct Scratch {
     bwd_scores: Vec<usize>,
     rev_hyp: Vec<u32>,
     state: Vec<u64>,
-    /// The changed stretch of a candidate.
-    mid: Vec<u32>,
-    /// Match mask of one hypothesis word.
-    row: Vec<u64>,
+    /// The shift candidates of one hypothesis position, their word
+    /// distances, and the order `grouped_distances` visits them in.
+    couples: Vec<Couple>,
+    dists: Vec<usize>,
+    order: Vec<usize>,
+    /// DP state walking over the words a phrase jumps.
+    walk: Vec<u64>,
     chars: CharScratch,
     s_hyp: String,
     s_ref: String,
@@ -177,9 +180,15 @@ struct Couple {
 
 impl Scratch {
     fn score(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str) -> f64 {
+        self.score_with(cfg, hyp, reference, INCREMENTAL_MIN_WORDS)
+    }
+
+    /// [`Scratch::score`], scoring candidates incrementally from hypotheses
+    /// of `incremental_min` words on (tests compare both ways).
+    fn score_with(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str, incremental_min: usize) -> f64 {
         // Word ids of this row; `words[id]` is the word.
         let mut words: Vec<&str> = Vec::new();
-        let mut ids: HashMap<&str, u32> = HashMap::new();
+        let mut ids: FastMap<&str, u32> = FastMap::default();
         let mut intern = |w| {
             let next = u32::try_from(words.len()).unwrap_or(u32::MAX);
             *ids.entry(w).or_insert_with(|| {
@@ -239,7 +248,7 @@ impl Scratch {
         // cer's running normalised score (only used with compat:cer).
         let mut pre = cur_dist as f64 / n;
         // Long hypotheses: resume candidates from cached prefix/suffix columns.
-        let incremental = self.hyp.len() >= INCREMENTAL_MIN_WORDS;
+        let incremental = self.hyp.len() >= incremental_min;
         if incremental {
             self.myers_rev.reset_masks(n_ref, alphabet);
             for sym in 0..alphabet {
@@ -261,50 +270,35 @@ impl Scratch {
                 self.myers_rev.prefix_states(&self.rev_hyp, &mut self.bwd, &mut self.bwd_scores);
             }
             for i in 0..h_len {
-                let hw = self.hyp[i] as usize;
-                // Reference positions where the word matches, one block at a time.
-                self.row.clear();
-                self.row.extend_from_slice(self.myers.row(hw));
-                for blk in 0..self.row.len() {
-                    let mut bits = self.row[blk];
-                    while bits != 0 {
-                        let j = blk * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if i == j {
-                            continue;
-                        }
-                        let mut len = 1;
-                        while i + len < h_len
-                            && j + len < n_ref
-                            && self.myers.matches(self.hyp[i + len] as usize, j + len)
-                        {
-                            len += 1;
-                        }
-                        let couple = Couple { from: i, to: j, len };
-                        let d = if incremental {
-                            self.resume_distance(couple)
-                        } else {
-                            apply_shift(&self.hyp, couple, &mut self.cand);
-                            self.myers.distance(&self.cand)
-                        };
-                        let diff = pre - d as f64 / n;
-                        // Ordering: lower distance (original) / larger f64
-                        // difference (cer); ties need the word lists.
-                        let ord = match (cfg.compat, best) {
-                            (_, None) => Ordering::Greater,
-                            (Compat::Original, Some((bd, _))) => bd.cmp(&d),
-                            (Compat::Cer, Some((_, bdiff))) => diff.partial_cmp(&bdiff).unwrap_or(Ordering::Less),
-                        };
-                        if ord == Ordering::Less {
-                            continue;
-                        }
-                        if incremental {
-                            apply_shift(&self.hyp, couple, &mut self.cand);
-                        }
-                        if ord == Ordering::Greater || cmp_words(&words, &self.cand, &self.best) == Ordering::Greater {
-                            best = Some((d, diff));
-                            std::mem::swap(&mut self.best, &mut self.cand);
-                        }
+                self.collect_couples(i);
+                if incremental {
+                    self.grouped_distances(i, cur_dist);
+                }
+                for k in 0..self.couples.len() {
+                    let couple = self.couples[k];
+                    let d = if incremental {
+                        self.dists[k]
+                    } else {
+                        apply_shift(&self.hyp, couple, &mut self.cand);
+                        self.myers.distance(&self.cand)
+                    };
+                    let diff = pre - d as f64 / n;
+                    // Ordering: lower distance (original) / larger f64
+                    // difference (cer); ties need the word lists.
+                    let ord = match (cfg.compat, best) {
+                        (_, None) => Ordering::Greater,
+                        (Compat::Original, Some((bd, _))) => bd.cmp(&d),
+                        (Compat::Cer, Some((_, bdiff))) => diff.partial_cmp(&bdiff).unwrap_or(Ordering::Less),
+                    };
+                    if ord == Ordering::Less {
+                        continue;
+                    }
+                    if incremental {
+                        apply_shift(&self.hyp, couple, &mut self.cand);
+                    }
+                    if ord == Ordering::Greater || cmp_words(&words, &self.cand, &self.best) == Ordering::Greater {
+                        best = Some((d, diff));
+                        std::mem::swap(&mut self.best, &mut self.cand);
                     }
                 }
             }
@@ -335,36 +329,111 @@ impl Scratch {
 const INCREMENTAL_MIN_WORDS: usize = 24;
 
 impl Scratch {
-    /// Word distance of the current hypothesis with `c` applied: the candidate shares a prefix and a suffix with the current
-    /// hypothesis, so the DP resumes from the stored prefix column, runs over
-    /// the changed stretch only, and is joined with the stored suffix column
-    /// (or simply continued when the suffix is short).
-    fn resume_distance(&mut self, c: Couple) -> usize {
+    /// The shift candidates starting at hypothesis word `i`: every reference
+    /// position `j != i` holding the same word, with the longest phrase
+    /// matching there (cer's couples).
+    fn collect_couples(&mut self, i: usize) {
+        self.couples.clear();
+        let (h_len, n_ref) = (self.hyp.len(), self.reference.len());
+        let row = self.myers.row(self.hyp[i] as usize);
+        for (blk, &word) in row.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = blk * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i == j {
+                    continue;
+                }
+                let mut len = 1;
+                while i + len < h_len && j + len < n_ref && self.myers.matches(self.hyp[i + len] as usize, j + len) {
+                    len += 1;
+                }
+                self.couples.push(Couple { from: i, to: j, len });
+            }
+        }
+    }
+
+    /// Word distances (into `dists`) of the current hypothesis with each of
+    /// `couples` applied, all moving the phrase at `i`; `cur` is the current
+    /// distance. A candidate shares a prefix and a suffix with the current
+    /// hypothesis, so its DP starts from a stored column, runs over the
+    /// changed stretch and is joined with the stored column of the other
+    /// side. Candidates moving the same phrase the same way share the walk
+    /// over the words the phrase jumps: a rightward move resumes the forward
+    /// DP after `hyp[..i]` and walks `hyp[i+len..]` once for all targets; a
+    /// leftward move does the same on the reversed problem.
+    fn grouped_distances(&mut self, i: usize, cur: usize) {
         let n = self.hyp.len();
-        let at = c.to.min(n - c.len);
-        let (p, q) = (c.from.min(at), c.from.max(at) + c.len);
         let w = self.myers.state_len();
-        self.state.clear();
-        self.state.extend_from_slice(&self.fwd[p * w..(p + 1) * w]);
-        let mut score = self.fwd_scores[p];
-        // The changed stretch cand[p..q]: the phrase and the words it jumped over.
-        self.mid.clear();
-        let phrase = &self.hyp[c.from..c.from + c.len];
-        if at > c.from {
-            self.mid.extend_from_slice(&self.hyp[c.from + c.len..at + c.len]);
-            self.mid.extend_from_slice(phrase);
-        } else {
-            self.mid.extend_from_slice(phrase);
-            self.mid.extend_from_slice(&self.hyp[at..c.from]);
-        }
-        self.myers.advance(&mut self.state, &mut score, &self.mid);
         let m = self.myers.pattern_len();
-        let tail = n - q;
-        if tail * w <= m {
-            self.myers.advance(&mut self.state, &mut score, &self.hyp[q..]);
-            return score;
+        self.dists.clear();
+        self.dists.resize(self.couples.len(), cur);
+        self.order.clear();
+        self.order.extend(0..self.couples.len());
+        let at_of = |c: &Couple| c.to.min(n - c.len);
+        let couples = &self.couples;
+        // Rightward moves by ascending target, leftward by descending.
+        self.order.sort_unstable_by_key(|&k| {
+            let (c, at) = (couples[k], at_of(&couples[k]));
+            (at > i, c.len, if at > i { at } else { n - at })
+        });
+        let mut group = None;
+        let mut pos = 0;
+        let mut walk_score = 0;
+        for &k in &self.order {
+            let c = self.couples[k];
+            let at = at_of(&c);
+            if at == i {
+                continue; // the candidate is the hypothesis itself
+            }
+            let right = at > i;
+            if group != Some((right, c.len)) {
+                group = Some((right, c.len));
+                self.walk.clear();
+                if right {
+                    self.walk.extend_from_slice(&self.fwd[i * w..(i + 1) * w]);
+                    walk_score = self.fwd_scores[i];
+                    pos = i + c.len;
+                } else {
+                    let t = n - i - c.len;
+                    self.walk.extend_from_slice(&self.bwd[t * w..(t + 1) * w]);
+                    walk_score = self.bwd_scores[t];
+                    pos = i;
+                }
+            }
+            let mut score;
+            self.state.clear();
+            self.dists[k] = if right {
+                // cand = hyp[..i] + hyp[i+len..at+len] + phrase + hyp[at+len..]
+                let q = at + c.len;
+                self.myers.advance(&mut self.walk, &mut walk_score, &self.hyp[pos..q]);
+                pos = q;
+                self.state.extend_from_slice(&self.walk);
+                score = walk_score;
+                self.myers.advance(&mut self.state, &mut score, &self.hyp[i..i + c.len]);
+                let tail = n - q;
+                if tail * w <= m {
+                    self.myers.advance(&mut self.state, &mut score, &self.hyp[q..]);
+                    score
+                } else {
+                    join_columns(m, &self.state, q, &self.bwd[tail * w..(tail + 1) * w], tail)
+                }
+            } else {
+                // cand = hyp[..at] + phrase + hyp[at..i] + hyp[i+len..], built
+                // backwards: rev_hyp[n-1-k] = hyp[k].
+                self.myers_rev.advance(&mut self.walk, &mut walk_score, &self.rev_hyp[n - pos..n - at]);
+                pos = at;
+                self.state.extend_from_slice(&self.walk);
+                score = walk_score;
+                self.myers_rev.advance(&mut self.state, &mut score, &self.rev_hyp[n - i - c.len..n - i]);
+                if at * w <= m {
+                    self.myers_rev.advance(&mut self.state, &mut score, &self.rev_hyp[n - at..]);
+                    score
+                } else {
+                    join_columns(m, &self.fwd[at * w..(at + 1) * w], at, &self.state, n - at)
+                }
+            };
         }
-        join_columns(m, &self.state, q, &self.bwd[tail * w..(tail + 1) * w], tail)
     }
 }
 
@@ -510,6 +579,36 @@ mod tests {
         // Insertion point past the end of the remainder clamps to its end.
         apply_shift(&[0, 1, 2], Couple { from: 0, to: 5, len: 2 }, &mut out);
         assert_eq!(out, [2, 0, 1]);
+    }
+
+    #[test]
+    fn incremental_candidates_equal_full_recomputation() {
+        // Small vocabularies give many shift candidates per word, phrases
+        // of several words, and both move directions; lengths cross the
+        // 64-word block boundary.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let vocab = ["a", "b", "c", "dd", "eee", "ff", "g", "hh"];
+        let mut scratch = Scratch::default();
+        for case in 0..150 {
+            let words = |n: u64, v: u64, next: &mut dyn FnMut(u64) -> u64| {
+                (0..n).map(|_| vocab[next(v) as usize]).collect::<Vec<_>>().join(" ")
+            };
+            let (nh, nr, v) = (1 + next(100), 1 + next(100), 2 + next(7));
+            let h = words(nh, v, &mut next);
+            let r = words(nr, v, &mut next);
+            for compat in [Compat::Original, Compat::Cer] {
+                let cfg = CharacTerConfig { compat, fuzzy: None };
+                let full = scratch.score_with(&cfg, &h, &r, usize::MAX);
+                let inc = scratch.score_with(&cfg, &h, &r, 1);
+                assert_eq!(full.to_bits(), inc.to_bits(), "case {case} {compat:?}: {h:?} / {r:?}");
+            }
+        }
     }
 
     #[test]

@@ -18,8 +18,7 @@
 //! summed reference multiset with hypothesis counts multiplied by the number of
 //! references.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::hash::FastMap;
 
 use rayon::prelude::*;
 
@@ -201,27 +200,7 @@ fn numpy_sum(a: &[f64]) -> f64 {
     }
 }
 
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    #[allow(clippy::cast_possible_truncation)]
-    fn write_u128(&mut self, k: u128) {
-        let x =
-            ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        self.0 = x ^ (x >> 31);
-    }
-}
-
-type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
+type KeyMap<K> = FastMap<K, u32>;
 
 /// The n-gram profiles of a group of strings in one id space: per string and
 /// order, the distinct n-gram ids with their counts, and the order's total.
@@ -264,7 +243,7 @@ impl Profiles {
         let mut words: Vec<Vec<u32>> = Vec::new();
         let mut vocab = 0usize;
         if cfg.word_order > 0 {
-            let mut map: HashMap<&str, u32> = HashMap::new();
+            let mut map: FastMap<&str, u32> = FastMap::default();
             for s in &lowered {
                 let mut w = Vec::new();
                 punctuation_words(s, cfg.ws_rule, |t| {
@@ -337,7 +316,7 @@ impl Profiles {
             p.n_ids = map.len();
         } else {
             let mut map: KeyMap<(bool, Vec<u32>)> = KeyMap::default();
-            let mut local: HashMap<u32, u32> = HashMap::new();
+            let mut local: FastMap<u32, u32> = FastMap::default();
             for s in 0..texts.len() {
                 for o in 0..orders {
                     let (sym, n, word) = seq(s, o);
@@ -563,7 +542,7 @@ impl Group {
     fn aggregate_one(&self, j: usize, bag: &[u64], ref_tot: &[u64], nr: u64, minus: Option<usize>) -> f64 {
         let orders = self.prof.orders;
         let cfg = &self.cfg;
-        let mut own: HashMap<u32, u64> = HashMap::new();
+        let mut own: FastMap<u32, u64> = FastMap::default();
         f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
             let mut rt = ref_tot[o];
             own.clear();

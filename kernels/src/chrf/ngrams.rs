@@ -10,8 +10,8 @@
 //! one side's windows into an open-addressing table and consuming counts with
 //! the other side's windows (the shorter side is loaded).
 
+use crate::hash::FastMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use super::{ChrfConfig, ChrfSegment, Whitespace, f_score};
 
@@ -157,7 +157,7 @@ fn clipped_matches(table: &mut CountTable, a: &[u32], b: &[u32], n: usize, packa
         }
         m
     } else {
-        let mut counts: HashMap<&[u32], u32> = HashMap::with_capacity(small.len());
+        let mut counts: FastMap<&[u32], u32> = FastMap::with_capacity_and_hasher(small.len(), Default::default());
         for w in small.windows(n) {
             *counts.entry(w).or_insert(0) += 1;
         }
@@ -228,7 +228,7 @@ pub(crate) fn char_symbols(cfg: &ChrfConfig, s: &str, out: &mut Vec<u32>) {
 }
 
 impl Scratch {
-    fn prepare<'s>(cfg: &ChrfConfig, lowered: &'s str, side: &mut Side, vocab: &mut HashMap<&'s str, u32>) {
+    fn prepare<'s>(cfg: &ChrfConfig, lowered: &'s str, side: &mut Side, vocab: &mut FastMap<&'s str, u32>) {
         char_symbols(cfg, lowered, &mut side.chars);
         side.words.clear();
         if cfg.word_order > 0 {
@@ -245,7 +245,7 @@ impl Scratch {
             .chain(refs.iter().copied())
             .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { s.into() })
             .collect();
-        let mut vocab: HashMap<&str, u32> = HashMap::new();
+        let mut vocab: FastMap<&str, u32> = FastMap::default();
         Self::prepare(cfg, &lowered[0], &mut self.hyp, &mut vocab);
         if self.refs.len() < refs.len() {
             self.refs.resize_with(refs.len(), Side::default);

@@ -19,7 +19,7 @@ mod beam;
 mod seed;
 mod shift;
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 pub use beam::Op;
 pub use shift::perform_shift;
@@ -187,7 +187,7 @@ pub struct Ter {
 /// Interns words to dense ids for one segment.
 #[derive(Default)]
 struct Interner<'a> {
-    map: HashMap<&'a str, u32>,
+    map: FastMap<&'a str, u32>,
 }
 
 /// Word ids of a hypothesis and its references, in one id space.
