@@ -105,6 +105,7 @@ impl AtomicFile {
             bail!("cannot write {}: it is a directory", target.display());
         }
         let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+        remove_stale_temp_files(dir, name);
         let temp = dir.join(format!(".{name}.mteval-{}.tmp", std::process::id()));
         let file = File::create(&temp)
             .with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
@@ -135,6 +136,26 @@ impl Drop for AtomicFile {
         temp_files().retain(|p| p != &self.temp);
         if !self.committed {
             let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Removes `.{name}.mteval-PID.tmp` files in `dir` left by runs that were
+/// killed (SIGKILL cannot be caught) and whose process no longer exists.
+fn remove_stale_temp_files(dir: &Path, name: &str) {
+    let proc_fs = Path::new("/proc/self");
+    if !proc_fs.exists() {
+        return; // no way to tell whether the owner is alive
+    }
+    let prefix = format!(".{name}.mteval-");
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(pid) = file.to_str().and_then(|f| f.strip_prefix(&prefix)).and_then(|r| r.strip_suffix(".tmp")) else {
+            continue;
+        };
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_file(e.path());
         }
     }
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod cli;
+mod cli_bad_input;
 mod cli_cer;
 mod cli_chrf;
 mod sql;

@@ -100,6 +100,20 @@ pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, Strin
     Ok(out)
 }
 
+/// Parses a length limit: a positive integer, or `none` for no limit.
+///
+/// # Errors
+/// Any other value.
+pub fn parse_limit(metric: &'static str, key: &str, v: &str) -> Result<usize, MetricError> {
+    if v.eq_ignore_ascii_case("none") {
+        return Ok(usize::MAX);
+    }
+    v.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| MetricError::InvalidOption {
+        metric,
+        reason: format!("{key}:{v}: expected a positive number of words or none"),
+    })
+}
+
 /// Parses a `yes`/`no` option value (also `true`/`false`, `1`/`0`).
 ///
 /// # Errors

@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use mteval_kernels::text::py_float_repr;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 use rayon::prelude::*;
@@ -83,8 +83,13 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
             refs.len()
         );
     }
-    let scores: Vec<f64> =
-        hyps.par_iter().zip(refs.par_iter()).with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).collect();
+    let scores: Vec<f64> = hyps
+        .par_iter()
+        .zip(refs.par_iter())
+        .enumerate()
+        .with_min_len(16)
+        .map(|(i, (h, r))| cfg.sentence(h, r).with_context(|| format!("{}: line {}", a.fhyp.display(), i + 1)))
+        .collect::<Result<_>>()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if a.per_sentence {
         let join = |s: &str| mteval_kernels::text::py_split(s).collect::<Vec<_>>().join(" ");

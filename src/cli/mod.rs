@@ -160,19 +160,42 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// On Ctrl-C (SIGINT), removes the temporary files of unfinished outputs and
-/// exits with status 130. Outputs are renamed into place only when complete,
-/// so an interrupted run leaves no partial file and keeps an earlier output.
-/// A thread of its own, so the handler runs even while every worker is busy.
+/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP, removes the temporary files of
+/// unfinished outputs and exits with 128 + the signal number (130, 143, 129).
+/// Outputs are renamed into place only when complete, so an interrupted run
+/// leaves no partial file and keeps an earlier output; after a SIGKILL, which
+/// cannot be caught, the next run writing the same output removes the dead
+/// run's temporary file. A thread of its own, so the handler runs even while
+/// every worker is busy.
 fn on_interrupt_remove_temp_files() {
     std::thread::spawn(|| {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
-        if rt.block_on(tokio::signal::ctrl_c()).is_ok() {
-            crate::output::remove_temp_files();
-            eprintln!("interrupted; no output was written");
-            std::process::exit(130);
-        }
+        let code = rt.block_on(wait_for_signal());
+        crate::output::remove_temp_files();
+        eprintln!("interrupted; no output was written");
+        std::process::exit(code);
     });
+}
+
+/// Waits for a terminating signal; returns the exit status to use.
+#[cfg(unix)]
+async fn wait_for_signal() -> i32 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut hup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
+        let _ = tokio::signal::ctrl_c().await;
+        return 130;
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => 130,
+        _ = term.recv() => 143,
+        _ = hup.recv() => 129,
+    }
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() -> i32 {
+    let _ = tokio::signal::ctrl_c().await;
+    130
 }
 
 /// A metric chosen on the command line with its options.

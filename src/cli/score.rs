@@ -198,7 +198,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let n_in = schema.fields().len();
     let mut row_base = 0usize;
     while let Some(batch) = stream.next().await {
-        let batch = batch.with_context(|| format!("scoring {input} (rows from {row_base})"))?;
+        let batch = batch.map_err(|e| batch_error(&e.to_string(), &input, row_base))?;
         let n = batch.num_rows();
         let keys: Option<StringArray> = match &a.group_by {
             Some(g) => Some(
@@ -359,6 +359,26 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     report::print(&lines, a.json, a.width);
     Ok(())
+}
+
+/// A scoring error of the batch starting at input row `row_base`: the UDFs
+/// name the row within its batch, which becomes the row of the input.
+fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
+    const MARK: &str = " of the batch";
+    if let Some(end) = msg.find(MARK) {
+        let head = &msg[..end];
+        if let Some(start) = head.rfind("row ") {
+            if let Ok(i) = head[start + 4..].parse::<usize>() {
+                let row = row_base + i;
+                return anyhow::anyhow!(
+                    "{input}: {}row {row} (counting from 0){}",
+                    &msg[..start],
+                    &msg[end + MARK.len()..]
+                );
+            }
+        }
+    }
+    anyhow::anyhow!("{input}: scoring rows from {row_base}: {msg}")
 }
 
 /// Non-NULL references per row (for the signature's `nrefs`).

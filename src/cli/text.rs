@@ -62,7 +62,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     .with_min_len(16)
                     .map(|i| {
                         let rs: Vec<&str> = refs.iter().map(|r| r[i].as_str()).collect();
-                        ter.segment(&hyps[i], &rs).with_context(|| format!("line {}", i + 1))
+                        ter.segment(&hyps[i], &rs).with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))
                     })
                     .collect::<Result<_>>()?;
                 let mut st = TerStats::default();
@@ -98,8 +98,11 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                 let scores: Vec<f64> = (0..hyps.len())
                     .into_par_iter()
                     .with_min_len(16)
-                    .map(|i| cfg.sentence_multi(&hyps[i], refs.iter().map(|r| r[i].as_str())).unwrap_or(1.0))
-                    .collect();
+                    .map(|i| {
+                        let s = cfg.sentence_multi(&hyps[i], refs.iter().map(|r| r[i].as_str()));
+                        Ok(s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))?.unwrap_or(1.0))
+                    })
+                    .collect::<Result<_>>()?;
                 if a.sentence {
                     for (i, s) in scores.iter().enumerate() {
                         writeln!(out, "{}\t{s:.w$}", i + 1)?;

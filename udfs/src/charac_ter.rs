@@ -49,7 +49,7 @@ impl ScalarUDFImpl for CharacTerUdf {
         let hyp = StrCol::new(name, &args.args[0])?;
         let refs = RefsCol::new(name, &args.args[1])?;
         let (vals, single) =
-            eval_rows(name, &hyp, &refs, args.number_rows, |h, r| Ok(cfg.sentence_multi(h, r.iter().copied())))?;
+            eval_rows(name, &hyp, &refs, args.number_rows, |h, r| cfg.sentence_multi(h, r.iter().copied()))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
         }

@@ -103,8 +103,7 @@ impl Accumulator for CorpusCharacTerAccumulator {
         let hyp = StrCol::from_array(name, values[0].as_ref())?;
         let refs = RefsCol::from_array(name, &values[1])?;
         let cfg = self.cfg;
-        let (vals, _) =
-            eval_rows(name, &hyp, &refs, values[0].len(), |h, r| Ok(cfg.sentence_multi(h, r.iter().copied())))?;
+        let (vals, _) = eval_rows(name, &hyp, &refs, values[0].len(), |h, r| cfg.sentence_multi(h, r.iter().copied()))?;
         self.scores.extend(vals.into_iter().flatten());
         Ok(())
     }

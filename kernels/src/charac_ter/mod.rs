@@ -52,7 +52,18 @@ pub struct CharacTerConfig {
     pub compat: Compat,
     /// Fuzzy word matching threshold (relative edit distance); `None` = exact.
     pub fuzzy: Option<f64>,
+    /// Longest input accepted, in words per side (`None` =
+    /// [`CHARACTER_MAX_WORDS`]); longer inputs are an error. The shift search
+    /// costs rounds × candidates × words, cubic in the length, so without a
+    /// bound one document-sized row could run for hours (cer has no bound and
+    /// takes minutes at 1,000 words). Not part of the signature: it never
+    /// changes a score.
+    pub max_words: Option<usize>,
 }
+
+/// Default length limit of CharacTER, in words per side (about a second per
+/// row at the limit).
+pub const CHARACTER_MAX_WORDS: usize = 1_000;
 
 impl CharacTerConfig {
     /// Parses options in signature syntax: `compat:original|cer`,
@@ -86,8 +97,9 @@ impl CharacTerConfig {
                         }
                     }
                 }
+                "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "tok" | "version" | "impl" => {}
-                _ => return Err(bad(format!("unknown key '{k}' (known: compat, fuzzy)"))),
+                _ => return Err(bad(format!("unknown key '{k}' (known: compat, fuzzy, max_words)"))),
             }
         }
         Ok(cfg)
@@ -117,15 +129,42 @@ impl CharacTerConfig {
     }
 
     /// CharacTER of one hypothesis against one reference, in [0, 1].
-    #[must_use]
-    pub fn sentence(&self, hyp: &str, reference: &str) -> f64 {
-        SCRATCH.with(|s| s.borrow_mut().score(self, hyp, reference))
+    ///
+    /// # Errors
+    /// A side longer than the `max_words` limit.
+    pub fn sentence(&self, hyp: &str, reference: &str) -> Result<f64, MetricError> {
+        let limit = self.max_words.unwrap_or(CHARACTER_MAX_WORDS);
+        for (side, text) in [("hypothesis", hyp), ("reference", reference)] {
+            let words = py_split(text).take(limit.saturating_add(1)).count();
+            if words > limit {
+                let total = py_split(text).count();
+                return Err(MetricError::InvalidInput {
+                    metric: METRIC,
+                    reason: format!(
+                        "the {side} has {total} words, over the limit of {limit} (the shift search grows with the \
+                         cube of the length; option max_words:N raises the limit)"
+                    ),
+                });
+            }
+        }
+        Ok(SCRATCH.with(|s| s.borrow_mut().score(self, hyp, reference)))
     }
 
     /// Best (lowest) CharacTER over several references; `None` without references.
-    #[must_use]
-    pub fn sentence_multi<'a>(&self, hyp: &str, refs: impl IntoIterator<Item = &'a str>) -> Option<f64> {
-        refs.into_iter().map(|r| self.sentence(hyp, r)).reduce(f64::min)
+    ///
+    /// # Errors
+    /// As [`Self::sentence`].
+    pub fn sentence_multi<'a>(
+        &self,
+        hyp: &str,
+        refs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Option<f64>, MetricError> {
+        let mut best: Option<f64> = None;
+        for r in refs {
+            let s = self.sentence(hyp, r)?;
+            best = Some(best.map_or(s, |b| b.min(s)));
+        }
+        Ok(best)
     }
 }
 
@@ -524,11 +563,11 @@ mod tests {
     use super::*;
 
     fn cer(h: &str, r: &str) -> f64 {
-        CharacTerConfig::default().sentence(h, r)
+        CharacTerConfig::default().sentence(h, r).unwrap()
     }
 
     fn cer_compat(h: &str, r: &str) -> f64 {
-        CharacTerConfig { compat: Compat::Cer, ..Default::default() }.sentence(h, r)
+        CharacTerConfig { compat: Compat::Cer, ..Default::default() }.sentence(h, r).unwrap()
     }
 
     #[test]
@@ -603,12 +642,34 @@ mod tests {
             let h = words(nh, v, &mut next);
             let r = words(nr, v, &mut next);
             for compat in [Compat::Original, Compat::Cer] {
-                let cfg = CharacTerConfig { compat, fuzzy: None };
+                let cfg = CharacTerConfig { compat, ..CharacTerConfig::default() };
                 let full = scratch.score_with(&cfg, &h, &r, usize::MAX);
                 let inc = scratch.score_with(&cfg, &h, &r, 1);
                 assert_eq!(full.to_bits(), inc.to_bits(), "case {case} {compat:?}: {h:?} / {r:?}");
             }
         }
+    }
+
+    #[test]
+    fn inputs_over_the_length_limit_are_errors() {
+        let words = |n: usize| vec!["w"; n].join(" ");
+        let cfg = CharacTerConfig::parse("max_words:3").unwrap();
+        assert_eq!(cfg.sentence("a b c", "a b c").unwrap(), 0.0);
+        let err = cfg.sentence("a b c d", "a").unwrap_err().to_string();
+        assert!(err.contains("hypothesis has 4 words") && err.contains("limit of 3"), "{err}");
+        let err = cfg.sentence("a", "a b c d e").unwrap_err().to_string();
+        assert!(err.contains("reference has 5 words"), "{err}");
+        assert!(cfg.sentence_multi("a", ["a", "a b c d"]).is_err());
+        let default = CharacTerConfig::default();
+        assert!(default.sentence(&words(CHARACTER_MAX_WORDS), "w").is_ok());
+        assert!(default.sentence(&words(CHARACTER_MAX_WORDS + 1), "w").is_err());
+        let unlimited = CharacTerConfig::parse("max_words:none").unwrap();
+        assert!(unlimited.sentence(&words(CHARACTER_MAX_WORDS + 1), "w").is_ok());
+        assert!(CharacTerConfig::parse("max_words:0").is_err());
+        assert_eq!(
+            cfg.signature(crate::NRefs::Fixed(1)).to_string(),
+            default.signature(crate::NRefs::Fixed(1)).to_string()
+        );
     }
 
     #[test]
@@ -620,9 +681,9 @@ mod tests {
         let (h, r) = ("houses the big", "the big house");
         assert_eq!(zero.sentence(h, r), exact.sentence(h, r));
         // "houses" ~ "house" (1 edit of 6 chars) lets the phrase move as one.
-        assert!(fuzzy.sentence(h, r) <= exact.sentence(h, r));
-        assert_eq!(fuzzy.sentence("a b", "a b"), 0.0);
-        assert!(fuzzy.sentence("cats", "cat").abs() > 0.0);
+        assert!(fuzzy.sentence(h, r).unwrap() <= exact.sentence(h, r).unwrap());
+        assert_eq!(fuzzy.sentence("a b", "a b").unwrap(), 0.0);
+        assert!(fuzzy.sentence("cats", "cat").unwrap().abs() > 0.0);
         assert!(CharacTerConfig::parse("fuzzy:1.5").is_err());
         assert!(CharacTerConfig::parse("fuzzy:x").is_err());
         assert!(CharacTerConfig::parse("compat:foo").is_err());

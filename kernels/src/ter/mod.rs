@@ -48,7 +48,17 @@ pub struct TerConfig {
     pub tokenizer: TercomTokenizer,
     /// Algorithm.
     pub algo: TerAlgo,
+    /// Longest segment accepted, in tokenized words per side (`None` =
+    /// [`TER_MAX_WORDS`]). TER's shift search and its alignment matrix grow
+    /// with the square of the length, so longer segments are refused with an
+    /// error instead of exhausting memory. Not part of the signature: it
+    /// never changes a score.
+    pub max_words: Option<usize>,
 }
+
+/// Default segment length limit of TER, in words per side: about 130 MB and
+/// half a second for a segment at the limit.
+pub const TER_MAX_WORDS: usize = 5_000;
 
 const METRIC: &str = "TER";
 
@@ -86,12 +96,13 @@ impl TerConfig {
                         _ => return Err(bad(&k, &v, "sacrebleu or seed")),
                     }
                 }
+                "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "version" | "impl" => {}
                 _ => {
                     return Err(MetricError::InvalidOption {
                         metric: METRIC,
                         reason: format!(
-                            "unknown key '{k}' (known: case, norm, punct, asian, tok, algo, nrefs, version, impl)"
+                            "unknown key '{k}' (known: case, norm, punct, asian, tok, algo, max_words, nrefs, version, impl)"
                         ),
                     });
                 }
@@ -254,8 +265,8 @@ impl Ter {
     /// (sacrebleu divides by zero there; callers treat it as NULL).
     ///
     /// # Errors
-    /// Only for `algo:seed` with an empty (tokenized) reference, which the
-    /// seed rejects.
+    /// A side longer than the `max_words` limit; `algo:seed` with an empty
+    /// (tokenized) reference, which the seed rejects.
     pub fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<TerSegment>, MetricError> {
         if refs.is_empty() {
             return Ok(None);
@@ -269,6 +280,18 @@ impl Ter {
     /// # Errors
     /// As [`Self::segment`].
     pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
+        let limit = self.config.max_words.unwrap_or(TER_MAX_WORDS);
+        let longest = refs.iter().map(Vec::len).chain([hyp.len()]).max().unwrap_or(0);
+        if longest > limit {
+            let side = if hyp.len() == longest { "hypothesis" } else { "reference" };
+            return Err(MetricError::InvalidInput {
+                metric: METRIC,
+                reason: format!(
+                    "the {side} has {longest} words after tokenization, over the limit of {limit} \
+                     (TER's time and memory grow with the square of the length; option max_words:N raises the limit)"
+                ),
+            });
+        }
         let (h, rs) = intern(hyp, refs);
         let mut best: Option<(u32, u32, usize)> = None;
         let mut sum_len = 0usize;
@@ -429,5 +452,31 @@ mod tests {
         assert_eq!(e, 1);
         assert!((s - 1.0 / 3.0).abs() < 1e-15);
         assert!(t.segment("a", &[""]).is_err());
+    }
+
+    #[test]
+    fn segments_over_the_length_limit_are_errors() {
+        let words = |n: usize| vec!["w"; n].join(" ");
+        let small = Ter::from_options("max_words:3").unwrap();
+        let seg = small.segment("a b c", &["a c b"]).unwrap().unwrap();
+        assert_eq!((seg.num_edits, seg.num_shifts), (1, 1));
+        let err = small.segment("a b c d", &["a"]).unwrap_err().to_string();
+        assert!(err.contains("hypothesis has 4 words") && err.contains("limit of 3"), "{err}");
+        let err = small.segment("a", &["a", "a b c d e"]).unwrap_err().to_string();
+        assert!(err.contains("reference has 5 words"), "{err}");
+        // Default limit, and none.
+        let default = Ter::default();
+        assert!(default.segment(&words(TER_MAX_WORDS), &["w"]).is_ok());
+        assert!(default.segment(&words(TER_MAX_WORDS + 1), &["w"]).is_err());
+        let unlimited = Ter::from_options("max_words:none").unwrap();
+        assert!(unlimited.segment(&words(TER_MAX_WORDS + 1), &["w"]).is_ok());
+        for bad in ["max_words:0", "max_words:-1", "max_words:many"] {
+            assert!(TerConfig::parse(bad).is_err(), "{bad}");
+        }
+        // The limit is not part of the signature.
+        assert_eq!(
+            TerConfig::parse("max_words:7").unwrap().signature(NRefs::Fixed(1)).to_string(),
+            TerConfig::default().signature(NRefs::Fixed(1)).to_string()
+        );
     }
 }
