@@ -1,7 +1,11 @@
 //! Result output: printing batches (table, CSV, JSON, NDJSON) and writing
 //! files atomically (a temporary file beside the target, renamed on success,
 //! removed on failure), so a failed or interrupted run never leaves a half file
-//! and never clobbers an earlier output.
+//! and never clobbers an earlier output. An object-store URL as the target
+//! (`s3://bucket/out.parquet`) is written to a local temporary file first and
+//! uploaded when complete: the object appears only when the upload completes
+//! (a single PUT, or a multipart upload that is completed last), so it is
+//! never partial either.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -12,6 +16,8 @@ use anyhow::{Context, Result, bail};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::{csv, json};
+use object_store::ObjectStore;
+use object_store::path::Path as ObjectPath;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
@@ -202,6 +208,46 @@ pub struct BatchFileWriter {
     file: AtomicFile,
     sink: Sink,
     rows: usize,
+    upload: Option<Upload>,
+}
+
+/// Where a finished file goes when the target is an object-store URL.
+struct Upload {
+    url: String,
+    store: Arc<dyn ObjectStore>,
+    path: ObjectPath,
+}
+
+impl Upload {
+    fn of(target: &Path) -> Result<Option<Self>> {
+        let Some(s) = target.to_str().filter(|s| crate::session::is_url(s)) else { return Ok(None) };
+        let url = url::Url::parse(s).with_context(|| format!("cannot write {s}: not a valid URL"))?;
+        let store = crate::session::store_for_url(&url)?;
+        let path =
+            ObjectPath::from_url_path(url.path()).with_context(|| format!("cannot write {s}: bad object path"))?;
+        if path.as_ref().is_empty() {
+            bail!("cannot write {s}: the URL names no object (give a file name)");
+        }
+        Ok(Some(Self { url: s.to_owned(), store, path }))
+    }
+
+    /// Streams `local` into the object; on failure the multipart upload is
+    /// aborted, so no object appears.
+    async fn send(&self, local: &Path) -> Result<()> {
+        use tokio::io::AsyncWriteExt;
+        let mut file = tokio::fs::File::open(local).await?;
+        let mut w = object_store::buffered::BufWriter::new(Arc::clone(&self.store), self.path.clone());
+        let copied = tokio::io::copy(&mut file, &mut w).await;
+        let res = match copied {
+            Ok(_) => w.shutdown().await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = res {
+            let _ = w.abort().await;
+            return Err(anyhow::Error::new(e).context(format!("cannot upload {}", self.url)));
+        }
+        Ok(())
+    }
 }
 
 impl BatchFileWriter {
@@ -212,7 +258,16 @@ impl BatchFileWriter {
     /// Unknown format or unwritable path.
     pub fn create(path: &Path, schema: &SchemaRef, metadata: &[(String, String)]) -> Result<Self> {
         let kind = OutKind::of(path)?;
-        let (file, f) = AtomicFile::create(path)?;
+        let upload = Upload::of(path)?;
+        let local = match &upload {
+            // Staged in the temporary directory; uploaded by `finish`.
+            Some(_) => {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+                std::env::temp_dir().join(format!("mteval-upload-{name}"))
+            }
+            None => path.to_owned(),
+        };
+        let (file, f) = AtomicFile::create(&local)?;
         let sink = match kind {
             OutKind::Parquet => {
                 let kv: Vec<KeyValue> = metadata.iter().map(|(k, v)| KeyValue::new(k.clone(), v.clone())).collect();
@@ -226,7 +281,7 @@ impl BatchFileWriter {
             OutKind::Json => Sink::Json(json::ArrayWriter::new(BufWriter::new(f))),
             OutKind::Ndjson => Sink::Ndjson(json::LineDelimitedWriter::new(BufWriter::new(f))),
         };
-        Ok(Self { file, sink, rows: 0 })
+        Ok(Self { file, sink, rows: 0, upload })
     }
 
     /// Writes one batch.
@@ -257,11 +312,11 @@ impl BatchFileWriter {
         self.rows
     }
 
-    /// Flushes, closes and renames the file into place.
+    /// Flushes, closes and renames the file into place (or uploads it).
     ///
     /// # Errors
-    /// I/O errors.
-    pub fn finish(self) -> Result<()> {
+    /// I/O and object-store errors.
+    pub async fn finish(self) -> Result<()> {
         match self.sink {
             Sink::Parquet(w) => {
                 w.close()?;
@@ -278,6 +333,10 @@ impl BatchFileWriter {
                 w.into_inner().flush()?;
             }
         }
-        self.file.commit()
+        match &self.upload {
+            // The staged file is removed when `self.file` drops, uncommitted.
+            Some(up) => up.send(self.file.temp_path()).await,
+            None => self.file.commit(),
+        }
     }
 }

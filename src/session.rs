@@ -12,8 +12,18 @@ use datafusion::common::GetExt;
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::file_format::FileFormatFactory;
 use datafusion::datasource::file_format::json::JsonFormatFactory;
+use datafusion::error::DataFusionError;
 use datafusion::execution::SessionStateBuilder;
+use datafusion::execution::memory_pool::FairSpillPool;
+use datafusion::execution::object_store::{DefaultObjectStoreRegistry, ObjectStoreRegistry};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
+use object_store::ObjectStore;
+use object_store::aws::AmazonS3Builder;
+use object_store::azure::MicrosoftAzureBuilder;
+use object_store::gcp::GoogleCloudStorageBuilder;
+use object_store::http::HttpBuilder;
+use url::Url;
 
 /// JSON-lines files under the `.jsonl` / `.ndjson` extensions (DataFusion's
 /// own JSON reader only knows `.json`).
@@ -50,6 +60,85 @@ pub struct SessionOptions {
     pub batch_size: Option<usize>,
     /// Parallel partitions (number of cores when `None`).
     pub target_partitions: Option<usize>,
+    /// Memory pool size in bytes for DataFusion's operators (sorts, joins,
+    /// aggregations spill to disk beyond it); unbounded when `None`.
+    pub memory_limit: Option<usize>,
+}
+
+/// Whether `path` names an object-store URL rather than a local file.
+#[must_use]
+pub fn is_url(path: &str) -> bool {
+    path.contains("://") && !path.starts_with("file://")
+}
+
+/// The object store serving `url` (`s3://bucket`, `gs://bucket`,
+/// `az://container`, `http(s)://host`), configured from the usual
+/// environment variables: `AWS_*` (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+/// `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`, ...), `GOOGLE_*`
+/// (`GOOGLE_SERVICE_ACCOUNT`, ...), `AZURE_*` (`AZURE_STORAGE_ACCOUNT_NAME`,
+/// `AZURE_STORAGE_ACCOUNT_KEY`, ...).
+///
+/// # Errors
+/// Unsupported schemes and incomplete configurations, naming the URL.
+pub fn store_for_url(url: &Url) -> Result<Arc<dyn ObjectStore>> {
+    let u = url.as_str();
+    let store: Arc<dyn ObjectStore> = match url.scheme() {
+        "s3" | "s3a" => Arc::new(AmazonS3Builder::from_env().with_url(u).build().with_context(|| hint(url, "AWS_"))?),
+        "gs" | "gcs" => {
+            Arc::new(GoogleCloudStorageBuilder::from_env().with_url(u).build().with_context(|| hint(url, "GOOGLE_"))?)
+        }
+        "az" | "adl" | "azure" | "abfs" | "abfss" => {
+            Arc::new(MicrosoftAzureBuilder::from_env().with_url(u).build().with_context(|| hint(url, "AZURE_"))?)
+        }
+        "http" | "https" => {
+            let origin = &url[..url::Position::BeforePath];
+            // The URL asks for plain HTTP itself, so it is allowed.
+            let client = object_store::ClientOptions::new().with_allow_http(url.scheme() == "http");
+            Arc::new(
+                HttpBuilder::new()
+                    .with_url(origin)
+                    .with_client_options(client)
+                    .build()
+                    .with_context(|| format!("cannot open {url}"))?,
+            )
+        }
+        s => bail!("unsupported URL scheme '{s}' in {url} (use s3://, gs://, az://, http(s):// or a local path)"),
+    };
+    Ok(store)
+}
+
+fn hint(url: &Url, prefix: &str) -> String {
+    format!("cannot open {url} (object-store settings come from the {prefix}* environment variables)")
+}
+
+/// DataFusion's object-store registry, creating the store of a bucket from
+/// the environment the first time a URL names it (so `FROM 's3://b/x.parquet'`
+/// works in SQL without DDL).
+#[derive(Debug, Default)]
+struct EnvObjectStores {
+    known: DefaultObjectStoreRegistry,
+}
+
+impl ObjectStoreRegistry for EnvObjectStores {
+    fn register_store(&self, url: &Url, store: Arc<dyn ObjectStore>) -> Option<Arc<dyn ObjectStore>> {
+        self.known.register_store(url, store)
+    }
+
+    fn deregister_store(&self, url: &Url) -> datafusion::common::Result<Arc<dyn ObjectStore>> {
+        self.known.deregister_store(url)
+    }
+
+    fn get_store(&self, url: &Url) -> datafusion::common::Result<Arc<dyn ObjectStore>> {
+        if let Ok(s) = self.known.get_store(url) {
+            return Ok(s);
+        }
+        if url.scheme() == "file" {
+            return self.known.get_store(url);
+        }
+        let store = store_for_url(url).map_err(|e| DataFusionError::External(format!("{e:#}").into()))?;
+        self.known.register_store(url, Arc::clone(&store));
+        Ok(store)
+    }
 }
 
 /// A session with every mteval function registered and files queryable by path.
@@ -64,7 +153,15 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     if let Some(p) = opts.target_partitions {
         cfg = cfg.with_target_partitions(p);
     }
-    let mut state = SessionStateBuilder::new().with_config(cfg).with_default_features().build();
+    let mut runtime = RuntimeEnvBuilder::new().with_object_store_registry(Arc::new(EnvObjectStores::default()));
+    if let Some(bytes) = opts.memory_limit {
+        runtime = runtime.with_memory_pool(Arc::new(FairSpillPool::new(bytes)));
+    }
+    let mut state = SessionStateBuilder::new()
+        .with_config(cfg)
+        .with_runtime_env(runtime.build_arc()?)
+        .with_default_features()
+        .build();
     for ext in ["jsonl", "ndjson"] {
         state.register_file_format(Arc::new(JsonLinesFactory { ext, inner: JsonFormatFactory::new() }), true)?;
     }
@@ -110,7 +207,7 @@ impl InputKind {
 pub async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Result<InputKind> {
     let kind = InputKind::of(path)?;
     let local = path.strip_prefix("file://").unwrap_or(path);
-    if !local.contains("://") {
+    if !is_url(path) {
         let meta = std::fs::metadata(local).with_context(|| format!("cannot read input file {path}"))?;
         if meta.is_dir() {
             bail!("{path} is a directory; give one input file");

@@ -274,3 +274,21 @@ fn terminated_and_killed_runs_keep_the_earlier_output() {
     assert_eq!(parquet_column(&out, "ter"), [Some(50.0)]);
     assert_eq!(names(), ["out.parquet", "slow.jsonl", "small.jsonl"]);
 }
+
+#[test]
+fn memory_limit_sizes_datafusion_pool() {
+    let input = wmt_parquet();
+    let q = format!("SELECT seg_id FROM '{}' ORDER BY hyp LIMIT 3", input.display());
+    // Unbounded: fine. 64 KB: the sort cannot reserve its buffer.
+    let o = mteval(&["sql", "--format", "csv", "-c", &q]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 4);
+    fails_with(&["sql", "--memory-limit", "64K", "-c", &q], &["Resources exhausted", "pool_size: 64.0 KB"]);
+    // The same pool in `mteval score` (which streams and needs little).
+    let o = mteval(&["score", input.to_str().unwrap(), "-m", "chrf", "--memory-limit", "16M"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Bad sizes are usage errors.
+    let o = mteval(&["sql", "--memory-limit", "12Q", "-c", "SELECT 1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown unit 'Q'"), "{}", stderr(&o));
+}

@@ -239,7 +239,8 @@ async fn golden_ter_through_sql() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn corpus_ter_is_partition_independent() {
     // Many partitions and small batches force partial states to be merged.
-    let ctx = new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4) }).unwrap();
+    let ctx =
+        new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4), ..Default::default() }).unwrap();
     let path = shared_dir().join("data/wmt/de-en.parquet");
     let sql =
         format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());

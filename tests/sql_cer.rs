@@ -69,7 +69,8 @@ async fn golden_charac_ter_through_sql() {
 async fn corpus_charac_ter_matches_calculate_cer_corpus_across_partitions() {
     let golden = read_jsonl("data/golden/cer_corpus.jsonl");
     // Many partitions and tiny batches: the state (score lists) must merge.
-    let ctx = new_context(&SessionOptions { batch_size: Some(37), target_partitions: Some(4) }).unwrap();
+    let ctx = new_context(&SessionOptions { batch_size: Some(37), target_partitions: Some(4), ..Default::default() })
+        .unwrap();
     let mut checked = 0;
     for pair in PAIRS {
         let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
@@ -267,7 +268,8 @@ async fn golden_term_match_through_sql() {
 async fn golden_corpus_term_accuracy() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_terms_table(dir.path(), |_| true);
-    let ctx = new_context(&SessionOptions { batch_size: Some(50), target_partitions: Some(3) }).unwrap();
+    let ctx = new_context(&SessionOptions { batch_size: Some(50), target_partitions: Some(3), ..Default::default() })
+        .unwrap();
     let mut checked = 0;
     for c in read_jsonl("data/golden/terms_corpus.jsonl") {
         let ids: Vec<String> =

@@ -89,7 +89,8 @@ async fn golden_chrf_through_sql() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn corpus_chrf_is_partition_independent() {
-    let ctx = new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4) }).unwrap();
+    let ctx =
+        new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4), ..Default::default() }).unwrap();
     let path = shared_dir().join("data/wmt/en-de.parquet");
     let sql = format!(
         "SELECT system, corpus_chrf(hyp, [ref, ref2], 'nw:2') FROM '{}' GROUP BY system ORDER BY system",

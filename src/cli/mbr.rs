@@ -120,7 +120,11 @@ fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Res
 
 pub(super) async fn run(a: MbrArgs) -> Result<()> {
     let (utility, include_self, signature) = configure(a.utility, a.options.as_deref().unwrap_or(""))?;
-    let ctx = new_context(&SessionOptions { batch_size: Some(8192), target_partitions: Some(1) })?;
+    let ctx = new_context(&SessionOptions {
+        batch_size: Some(8192),
+        target_partitions: Some(1),
+        memory_limit: a.memory_limit,
+    })?;
     register_input(&ctx, "input", &a.input).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {}", a.input))?;
     let schema = Arc::new(df.schema().as_arrow().clone());
@@ -239,7 +243,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
             let mut w =
                 BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
             w.write(&out)?;
-            w.finish()?;
+            w.finish().await?;
             eprintln!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
         }
         None => {

@@ -63,6 +63,10 @@ pub struct MbrArgs {
     /// Write the selected rows (input columns + utility + n_candidates) here; printed when absent.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
+    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
+    #[arg(long, value_parser = parse_bytes)]
+    pub memory_limit: Option<usize>,
 }
 
 /// Arguments of `mteval sql`.
@@ -83,6 +87,10 @@ pub struct SqlArgs {
     /// Rows per batch.
     #[arg(long)]
     pub batch_size: Option<usize>,
+    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
+    #[arg(long, value_parser = parse_bytes)]
+    pub memory_limit: Option<usize>,
 }
 
 /// Arguments of `mteval score`.
@@ -115,6 +123,10 @@ pub struct ScoreArgs {
     /// Write the input rows with score columns appended (Parquet keeps the signatures in its metadata).
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
+    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
+    #[arg(long, value_parser = parse_bytes)]
+    pub memory_limit: Option<usize>,
     /// Text mode: line-aligned hypothesis file.
     #[arg(long, conflicts_with = "input")]
     pub hyp: Option<PathBuf>,
@@ -196,6 +208,30 @@ async fn wait_for_signal() -> i32 {
 async fn wait_for_signal() -> i32 {
     let _ = tokio::signal::ctrl_c().await;
     130
+}
+
+/// Parses a byte size: a number with an optional unit (`K`, `M`, `G`, `T`,
+/// powers of 1024, with or without `B`/`iB`), e.g. `512M`, `1.5G`.
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num.trim().parse().map_err(|_| format!("'{s}': expected a size such as 512M or 2G"))?;
+    let scale = match unit.to_ascii_uppercase().trim_end_matches("IB").trim_end_matches('B') {
+        "" => 1u64,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("'{s}': unknown unit '{unit}' (use K, M, G or T)")),
+    };
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bytes = n * scale as f64;
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes < 2f64.powi(62)) {
+        return Err(format!("'{s}': the size must be positive"));
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(bytes as usize)
 }
 
 /// A metric chosen on the command line with its options.
@@ -323,4 +359,22 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("512"), Ok(512));
+        assert_eq!(parse_bytes("64K"), Ok(64 << 10));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_bytes("2 GB"), Ok(2 << 30));
+        for bad in ["", "G", "0", "-1G", "12Q", "nanM"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -115,7 +115,11 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
-    let ctx = new_context(&SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1) })?;
+    let ctx = new_context(&SessionOptions {
+        batch_size: Some(a.batch_size),
+        target_partitions: Some(1),
+        memory_limit: a.memory_limit,
+    })?;
     let kind = register_input(&ctx, "input", &input).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
@@ -352,7 +356,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     if let Some(wr) = writer {
         let rows = wr.rows();
-        wr.finish()?;
+        wr.finish().await?;
         if let Some(p) = &a.output {
             eprintln!("wrote {rows} scored rows to {}", p.display());
         }

@@ -45,12 +45,16 @@ pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<us
         w.write(&b?)?;
     }
     let n = w.rows();
-    w.finish()?;
+    w.finish().await?;
     Ok(n)
 }
 
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
-    let ctx = new_context(&SessionOptions { batch_size: a.batch_size, target_partitions: None })?;
+    let ctx = new_context(&SessionOptions {
+        batch_size: a.batch_size,
+        target_partitions: None,
+        memory_limit: a.memory_limit,
+    })?;
     let mut sources: Vec<String> = a.commands.clone();
     for f in &a.files {
         sources.push(std::fs::read_to_string(f).with_context(|| format!("cannot read SQL file {}", f.display()))?);

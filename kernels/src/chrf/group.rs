@@ -102,6 +102,11 @@ pub fn mbr_signature(cfg: &ChrfConfig, include_self: bool, utility: &str) -> cra
     let mut s = crate::Signature::default();
     s.push("utility", utility);
     s.entries.extend(cfg.signature_core().entries);
+    if cfg.ws_rule == Whitespace::Python {
+        // Not MBR's default (fastchrf splits on Unicode whitespace): say so,
+        // so the signature pastes back to the same options.
+        s.push("ws", "python");
+    }
     s.push("self", if include_self { "yes" } else { "no" });
     s.push("version", format_args!("fastchrf-{}", super::FASTCHRF_VERSION));
     s.push("impl", format_args!("mteval-{}", crate::IMPL_VERSION));
@@ -612,6 +617,12 @@ mod tests {
         assert!(sig.starts_with("utility:pairwise|case:mixed|eff:yes|nc:6|nw:2|space:no|ws:unicode|self:no|version:fastchrf-0.2.1|impl:mteval-"), "{sig}");
         assert_eq!(parse_mbr_options(&sig).unwrap(), (c, s));
         assert!(parse_mbr_options("self:maybe").is_err());
+        // sacrebleu's whitespace rule is not MBR's default: it must show.
+        let (c, s) = parse_mbr_options("ws:python").unwrap();
+        assert_eq!(c.ws_rule, Whitespace::Python);
+        let sig = mbr_signature(&c, s, "pairwise").to_string();
+        assert!(sig.contains("|space:no|ws:python|self:yes|"), "{sig}");
+        assert_eq!(parse_mbr_options(&sig).unwrap(), (c, s));
     }
 
     #[test]
