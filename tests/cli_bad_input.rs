@@ -158,7 +158,7 @@ fn nulls_give_nulls_and_empty_strings_score_as_the_references_do() {
 }
 
 #[test]
-fn a_megabyte_row_is_refused_by_ter_and_character_and_scored_by_chrf() {
+fn a_megabyte_row_is_refused_by_ter_and_character_and_scored_by_chrf_and_term_match() {
     let dir = tempfile::tempdir().unwrap();
     // About 1 MB per side: 200,000 words from a small vocabulary.
     let vocab = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta,", "theta."];
@@ -175,7 +175,13 @@ fn a_megabyte_row_is_refused_by_ter_and_character_and_scored_by_chrf() {
     let (h, r) = (text(200_000), text(200_000));
     assert!(h.len() > 1_000_000);
     let input = dir.path().join("big.jsonl");
-    write_jsonl(&input, &[serde_json::json!({"hyp": "a b", "ref": "a b"}), serde_json::json!({"hyp": h, "ref": r})]);
+    write_jsonl(
+        &input,
+        &[
+            serde_json::json!({"hyp": "a b", "ref": "a b", "terms": [["a"]]}),
+            serde_json::json!({"hyp": h, "ref": r, "terms": [["gamma"], ["delta", "x"], ["eps zeta"], ["missing"]]}),
+        ],
+    );
     let inp = input.to_str().unwrap();
     let out = dir.path().join("o.parquet");
     let outs = out.to_str().unwrap();
@@ -191,6 +197,13 @@ fn a_megabyte_row_is_refused_by_ter_and_character_and_scored_by_chrf() {
     let got = parquet_column(&out, "chrf");
     assert_eq!(got[1], ChrfConfig::default().sentence_score(&h, &[r.as_str()]));
     assert!(got[1].unwrap() > 0.0);
+    // Term matching too (thousands of matches per term, sparse span masks).
+    let o = mteval(&["score", inp, "-m", "term-acc", "-o", outs]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let terms: [&[&str]; 4] = [&["gamma"], &["delta", "x"], &["eps zeta"], &["missing"]];
+    let c = mteval_kernels::terms::count_matches_exact(&h, &terms);
+    assert_eq!((c.exact, c.total), (3, 4));
+    assert_eq!(parquet_column(&out, "term_acc")[1], Some(0.75));
 }
 
 #[test]

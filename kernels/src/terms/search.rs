@@ -22,26 +22,34 @@
 //! superset does. It stops as soon as a running AND is zero. A mask that is
 //! already zero (an empty alternative's zero-width match) succeeds at once.
 
-/// A set of positions, as a fixed-width bitset. In the exact search a
-/// position is a code point of the prediction. In the lemmatized search a
-/// position is a code point of the prediction or of the lemma string (see the
-/// module docs of [`super`]). The reference packs these into one Python `int`
-/// with a different bit order. The AND test does not depend on how positions
-/// are numbered, as long as the numbering is one-to-one.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A set of positions, as a bitset over the words it touches. In the exact
+/// search a position is a code point of the prediction. In the lemmatized
+/// search a position is a code point of the prediction or of the lemma string
+/// (see the module docs of [`super`]). The reference packs these into one
+/// Python `int` with a different bit order. The AND test does not depend on
+/// how positions are numbered, as long as the numbering is one-to-one.
+///
+/// Only the 64-bit words from the first to the last set position are stored
+/// (`offset` is the index of the first), so a match in a megabyte-long
+/// prediction costs its own length, not the prediction's. The representation
+/// is canonical (no zero word at either end; the empty set has no words), so
+/// equal sets compare and hash equal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SpanMask {
+    offset: usize,
     words: Vec<u64>,
 }
 
 impl SpanMask {
-    /// The empty set, able to hold positions `0..n_positions`.
+    /// The empty set (`n_positions`, the size of the position space, needs
+    /// no storage).
     #[must_use]
     pub fn new(n_positions: usize) -> Self {
-        Self { words: vec![0; n_positions.div_ceil(64)] }
+        let _ = n_positions;
+        Self::default()
     }
 
-    /// The positions `start..end` (empty when `end <= start`), in a set able
-    /// to hold `0..n_positions`.
+    /// The positions `start..end` (empty when `end <= start`).
     #[must_use]
     pub fn range(n_positions: usize, start: usize, end: usize) -> Self {
         let mut m = Self::new(n_positions);
@@ -49,23 +57,29 @@ impl SpanMask {
         m
     }
 
-    /// Adds the positions `start..end`. Positions beyond the capacity given
-    /// at construction grow the set.
+    /// Adds the positions `start..end`.
     pub fn insert_range(&mut self, start: usize, end: usize) {
         if end <= start {
             return;
         }
-        let need = end.div_ceil(64);
-        if self.words.len() < need {
-            self.words.resize(need, 0);
-        }
         let (first, last) = (start / 64, (end - 1) / 64);
+        if self.words.is_empty() {
+            self.offset = first;
+        }
+        if first < self.offset {
+            let grow = self.offset - first;
+            self.words.splice(0..0, std::iter::repeat_n(0, grow));
+            self.offset = first;
+        }
+        if last >= self.offset + self.words.len() {
+            self.words.resize(last + 1 - self.offset, 0);
+        }
         for w in first..=last {
             let lo = if w == first { start % 64 } else { 0 };
             let hi = if w == last { (end - 1) % 64 } else { 63 };
             // Bits lo..=hi of this word.
             let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
-            self.words[w] |= bits;
+            self.words[w - self.offset] |= bits;
         }
     }
 
@@ -74,16 +88,21 @@ impl SpanMask {
         self.insert_range(pos, pos + 1);
     }
 
+    /// The word holding positions `64 w .. 64 w + 64`.
+    fn word(&self, w: usize) -> u64 {
+        w.checked_sub(self.offset).and_then(|i| self.words.get(i)).copied().unwrap_or(0)
+    }
+
     /// Whether `pos` is in the set.
     #[must_use]
     pub fn contains(&self, pos: usize) -> bool {
-        self.words.get(pos / 64).is_some_and(|w| (w >> (pos % 64)) & 1 == 1)
+        (self.word(pos / 64) >> (pos % 64)) & 1 == 1
     }
 
     /// Whether the set is empty (a zero mask).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.words.is_empty()
     }
 
     /// The number of positions in the set.
@@ -95,13 +114,29 @@ impl SpanMask {
     /// The intersection (bitwise AND).
     #[must_use]
     pub fn and(&self, other: &Self) -> Self {
-        Self { words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect() }
+        let lo = self.offset.max(other.offset);
+        let hi = (self.offset + self.words.len()).min(other.offset + other.words.len());
+        let mut out = Self { offset: lo, words: (lo..hi.max(lo)).map(|w| self.word(w) & other.word(w)).collect() };
+        out.trim();
+        out
     }
 
     /// Whether every position of `self` is in `other`.
     #[must_use]
     pub fn is_subset(&self, other: &Self) -> bool {
-        self.words.iter().enumerate().all(|(i, &a)| a & !other.words.get(i).copied().unwrap_or(0) == 0)
+        self.words.iter().enumerate().all(|(i, &a)| a & !other.word(self.offset + i) == 0)
+    }
+
+    /// Drops zero words at both ends (the canonical form).
+    fn trim(&mut self) {
+        let Some(first) = self.words.iter().position(|&w| w != 0) else {
+            *self = Self::default();
+            return;
+        };
+        let last = self.words.iter().rposition(|&w| w != 0).unwrap_or(first);
+        self.words.truncate(last + 1);
+        self.words.drain(..first);
+        self.offset += first;
     }
 }
 
@@ -168,6 +203,28 @@ mod tests {
         assert!(!m.is_subset(&iv(200, 64, 128)));
         assert!(iv(200, 0, 64).and(&iv(200, 64, 65)).is_empty());
         assert!(iv(10, 3, 3).is_empty());
+    }
+
+    #[test]
+    fn sparse_storage_is_canonical() {
+        // Far-apart ranges, built in either order, are the same set.
+        let mut a = iv(1 << 20, 900_000, 900_010);
+        a.insert_range(10, 20);
+        let mut b = iv(1 << 20, 10, 20);
+        b.insert_range(900_000, 900_010);
+        assert_eq!(a, b);
+        assert_eq!(a.count(), 20);
+        // A far match stores only its own words.
+        assert_eq!(iv(1 << 20, 900_000, 900_010).words.len(), 1);
+        // AND trims: the common part of two sets is stored canonically.
+        let c = a.and(&iv(1 << 20, 15, 900_005));
+        assert_eq!(c.count(), 10);
+        let mut d = iv(0, 15, 20);
+        d.insert_range(900_000, 900_005);
+        assert_eq!(c, d);
+        assert!(a.and(&iv(1 << 20, 500, 600)).is_empty());
+        assert_eq!(a.and(&iv(1 << 20, 500, 600)), SpanMask::new(0));
+        assert!(d.is_subset(&a) && !a.is_subset(&d));
     }
 
     #[test]
