@@ -17,7 +17,7 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
@@ -327,7 +327,7 @@ fn sql_repl_reads_statements_from_stdin() {
     assert!(stderr(&o).contains("error"), "bad statement reported: {}", stderr(&o));
 }
 
-fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
+pub(crate) fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
     std::fs::write(path, rows.iter().map(|r| format!("{r}\n")).collect::<String>()).unwrap();
 }
 
@@ -403,33 +403,11 @@ fn score_json_output_is_exact() {
 #[cfg(unix)]
 #[test]
 fn interrupted_run_leaves_no_partial_output() {
-    // Long shuffled sentences make TER slow (every segment exhausts the shift budget).
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("slow.jsonl");
-    let mut x = 7u64;
-    let rows: Vec<serde_json::Value> = (0..6000)
-        .map(|_| {
-            let mut w: Vec<String> = (0..120).map(|i| format!("w{i}")).collect();
-            let r = w.join(" ");
-            for i in (1..w.len()).rev() {
-                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                w.swap(i, usize::try_from(x >> 33).unwrap() % (i + 1));
-            }
-            serde_json::json!({"hyp": w.join(" "), "ref": r})
-        })
-        .collect();
-    write_jsonl(&input, &rows);
+    let input = crate::cli_bad_input::slow_input(dir.path());
     let out = dir.path().join("out.parquet");
     std::fs::write(&out, b"earlier").unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let o = child.wait_with_output().unwrap();
+    let o = crate::cli_bad_input::start_and_signal(&input, &out, "-INT");
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

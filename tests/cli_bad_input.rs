@@ -10,12 +10,8 @@ use datafusion::arrow::datatypes::Float64Type;
 use mteval_kernels::{CharacTerConfig, ChrfConfig, Ter};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::cli::mteval;
+use crate::cli::{mteval, stderr, write_jsonl};
 use crate::common::shared_dir;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Asserts a clean failure whose message contains every needle.
 fn fails_with(args: &[&str], needles: &[&str]) -> String {
@@ -27,11 +23,6 @@ fn fails_with(args: &[&str], needles: &[&str]) -> String {
     }
     assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
     e
-}
-
-fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
-    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
-    std::fs::write(path, text).unwrap();
 }
 
 /// Column `name` of a Parquet file, as optional floats.
@@ -223,7 +214,7 @@ fn unwritable_outputs_fail_before_scoring_and_keep_nothing() {
 
 /// Input slow enough to interrupt: shuffled 120-word rows exhaust TER's shift budget.
 #[cfg(unix)]
-fn slow_input(dir: &Path) -> PathBuf {
+pub(crate) fn slow_input(dir: &Path) -> PathBuf {
     let input = dir.join("slow.jsonl");
     let mut x = 7u64;
     let rows: Vec<serde_json::Value> = (0..6000)
@@ -241,8 +232,9 @@ fn slow_input(dir: &Path) -> PathBuf {
     input
 }
 
+/// Starts scoring `input` into `out`, sends `signal` after 0.7 s, and waits.
 #[cfg(unix)]
-fn start_and_signal(input: &Path, out: &Path, signal: &str) -> Output {
+pub(crate) fn start_and_signal(input: &Path, out: &Path, signal: &str) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_mteval"))
         .args(["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
         .stderr(std::process::Stdio::piped())

@@ -371,15 +371,15 @@ fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
     const MARK: &str = " of the batch";
     if let Some(end) = msg.find(MARK) {
         let head = &msg[..end];
-        if let Some(start) = head.rfind("row ") {
-            if let Ok(i) = head[start + 4..].parse::<usize>() {
-                let row = row_base + i;
-                return anyhow::anyhow!(
-                    "{input}: {}row {row} (counting from 0){}",
-                    &msg[..start],
-                    &msg[end + MARK.len()..]
-                );
-            }
+        if let Some(start) = head.rfind("row ")
+            && let Ok(i) = head[start + 4..].parse::<usize>()
+        {
+            let row = row_base + i;
+            return anyhow::anyhow!(
+                "{input}: {}row {row} (counting from 0){}",
+                &msg[..start],
+                &msg[end + MARK.len()..]
+            );
         }
     }
     anyhow::anyhow!("{input}: scoring rows from {row_base}: {msg}")
