@@ -52,21 +52,6 @@ pub fn cap_words(s: &str, max_words: usize) -> &str {
     s
 }
 
-/// Textbook O(n·m) Levenshtein distance (unit costs).
-#[must_use]
-pub fn textbook_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, x) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, y) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(x != y);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
 
 /// A finite, non-negative f64 is a score on `[0, hi]` (with `slack` for
 /// rounding in the last digits).
