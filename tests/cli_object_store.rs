@@ -284,26 +284,12 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
     check(&o, "s3://mteval/in/missing.parquet");
     // A failing job writes no object, and keeps an earlier one.
     put(&store, "out/keep.parquet", b"earlier".to_vec());
-    let o = server.mteval(&[
-        "score",
-        "s3://mteval/in/en-de.parquet",
-        "--hyp-col",
-        "nope",
-        "-o",
-        "s3://mteval/out/keep.parquet",
-    ]);
-    check(&o, "column 'nope' not found");
-    assert_eq!(get(&store, "out/keep.parquet").as_deref(), Some(&b"earlier"[..]));
-    let o = server.mteval(&[
-        "score",
-        "s3://mteval/in/en-de.parquet",
-        "--hyp-col",
-        "nope",
-        "-o",
-        "s3://mteval/out/new.parquet",
-    ]);
-    check(&o, "nope");
-    assert_eq!(get(&store, "out/new.parquet"), None);
+    for (key, before) in [("out/keep.parquet", Some(&b"earlier"[..])), ("out/new.parquet", None)] {
+        let out = format!("s3://{BUCKET}/{key}");
+        let o = server.mteval(&["score", "s3://mteval/in/en-de.parquet", "--hyp-col", "nope", "-o", &out]);
+        check(&o, "column 'nope' not found");
+        assert_eq!(get(&store, key).as_deref(), before, "{key}");
+    }
     // Wrong credentials.
     let o = Command::new(env!("CARGO_BIN_EXE_mteval"))
         .args(["score", "s3://mteval/in/en-de.parquet"])

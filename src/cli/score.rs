@@ -368,7 +368,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
 /// A scoring error of the batch starting at input row `row_base`: the UDFs
 /// name the row within its batch, which becomes the row of the input.
 fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
-    const MARK: &str = " of the batch";
+    const MARK: &str = mteval_udfs::common::ROW_IN_BATCH;
     if let Some(end) = msg.find(MARK) {
         let head = &msg[..end];
         if let Some(start) = head.rfind("row ")

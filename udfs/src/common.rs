@@ -258,7 +258,7 @@ where
         if !refs.get(i, buf) {
             return Ok(None);
         }
-        f(h, buf).map_err(|e| exec_datafusion_err!("{name}: row {i} of the batch: {e}"))
+        f(h, buf).map_err(|e| row_error(name, i, &e))
     };
     if hyp.is_scalar() && refs.is_scalar() {
         let mut buf = Vec::new();
@@ -284,6 +284,16 @@ where
     Ok((out, false))
 }
 
+/// What follows the row index in a per-row error ("row 3 of the batch"):
+/// applications that know where the batch starts (the `mteval score` CLI)
+/// rewrite it into the row of their input.
+pub const ROW_IN_BATCH: &str = " of the batch";
+
+/// A per-row error of function `name`, naming the row within its batch.
+fn row_error(name: &str, i: usize, e: &MetricError) -> datafusion::error::DataFusionError {
+    exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH}: {e}")
+}
+
 /// Evaluates `f(i)` for rows `0..number_rows` in parallel chunks (serially
 /// for small batches), keeping the row order. `f` reports per-row errors
 /// already naming the function; this adds the row index.
@@ -292,7 +302,7 @@ where
     T: Send,
     F: Fn(usize) -> Result<Option<T>, MetricError> + Sync,
 {
-    let row = |i: usize| f(i).map_err(|e| exec_datafusion_err!("{name}: row {i} of the batch: {e}"));
+    let row = |i: usize| f(i).map_err(|e| row_error(name, i, &e));
     if number_rows < MIN_PARALLEL_ROWS {
         return (0..number_rows).map(row).collect();
     }
