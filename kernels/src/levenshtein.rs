@@ -401,6 +401,55 @@ pub fn word_distance(a: &[&str], b: &[&str]) -> usize {
     dense_distance(&da, &db, alphabet)
 }
 
+/// [`char_distance`] of every pair, on `backend` (one launch per batch on a
+/// GPU, recomputed on the CPU if the GPU fails; rayon otherwise).
+#[must_use]
+pub fn char_distances_on(backend: &dyn crate::backend::Backend, pairs: &[(&str, &str)]) -> Vec<usize> {
+    use rayon::prelude::*;
+    let cpu = || -> Vec<usize> {
+        pairs.par_iter().map_init(CharScratch::default, |s, (a, b)| char_distance_with(s, a, b)).collect()
+    };
+    if !backend.is_gpu() {
+        return cpu();
+    }
+    let gpu = || {
+        let (mut a, mut b) = (crate::backend::Seqs::new(), crate::backend::Seqs::new());
+        for (x, y) in pairs {
+            a.push_iter(x.chars().map(u32::from));
+            b.push_iter(y.chars().map(u32::from));
+        }
+        backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
+    };
+    crate::backend::or_cpu("edit_distance", gpu, cpu)
+}
+
+/// [`word_distance`] of every pair, on `backend` (as [`char_distances_on`]).
+#[must_use]
+pub fn word_distances_on<'a, S: AsRef<[&'a str]> + Sync>(
+    backend: &dyn crate::backend::Backend,
+    pairs: &[(S, S)],
+) -> Vec<usize> {
+    use rayon::prelude::*;
+    let cpu = || -> Vec<usize> { pairs.par_iter().map(|(a, b)| word_distance(a.as_ref(), b.as_ref())).collect() };
+    if !backend.is_gpu() {
+        return cpu();
+    }
+    let gpu = || {
+        let mut ids: FastMap<&str, u32> = FastMap::default();
+        let (mut a, mut b) = (crate::backend::Seqs::new(), crate::backend::Seqs::new());
+        for (x, y) in pairs {
+            for (side, words) in [(&mut a, x.as_ref()), (&mut b, y.as_ref())] {
+                side.push_iter(words.iter().map(|w| {
+                    let n = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                    *ids.entry(w).or_insert(n)
+                }));
+            }
+        }
+        backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
+    };
+    crate::backend::or_cpu("word_edit_distance", gpu, cpu)
+}
+
 /// The textbook O(n·m) dynamic programme, for tests.
 #[must_use]
 pub fn reference_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {

@@ -7,6 +7,7 @@
 //! signature-syntax options, summable statistics, a `score` from statistics,
 //! a `signature`, and unit tests; then a UDF file in `mteval-udfs`.
 
+pub mod backend;
 pub mod charac_ter;
 pub mod chrf;
 pub mod error;

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use super::ngrams::{MAX_PACKED, SYMBOL_BITS, char_symbols, pack, punctuation_words};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
+use crate::backend::{Backend, BackendError, NgramInput, Seqs, or_cpu};
 
 /// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -205,6 +206,17 @@ fn numpy_sum(a: &[f64]) -> f64 {
     }
 }
 
+/// `numpy.mean` of `row` without entry `skip` (when in range).
+fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
+    match skip {
+        Some(s) if s < row.len() => {
+            let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != s).map(|(_, &v)| v).collect();
+            numpy_mean(&rest)
+        }
+        _ => numpy_mean(row),
+    }
+}
+
 type KeyMap<K> = FastMap<K, u32>;
 
 /// The n-gram profiles of a group of strings in one id space: per string and
@@ -221,7 +233,7 @@ struct Profiles {
 }
 
 impl Profiles {
-    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<Self, MetricError> {
+    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<(Self, NgramInput), MetricError> {
         let lowered: Vec<std::borrow::Cow<'_, str>> = texts
             .par_iter()
             .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
@@ -346,7 +358,17 @@ impl Profiles {
             }
             p.n_ids = map.len();
         }
-        Ok(p)
+        let input = NgramInput {
+            chars: Seqs::from_slices(chars.iter().map(Vec::as_slice)),
+            words: if words.is_empty() {
+                Seqs::from_slices(chars.iter().map(|_| &[][..]))
+            } else {
+                Seqs::from_slices(words.iter().map(Vec::as_slice))
+            },
+            char_order: u32::try_from(cfg.char_order).unwrap_or(u32::MAX),
+            word_order: u32::try_from(cfg.word_order).unwrap_or(u32::MAX),
+        };
+        Ok((p, input))
     }
 
     #[inline]
@@ -365,6 +387,8 @@ impl Profiles {
 pub struct Group {
     cfg: ChrfConfig,
     prof: Profiles,
+    /// The symbols the profiles were built from (what a GPU backend reads).
+    input: NgramInput,
     n_hyps: usize,
     /// Index of the first reference in the profiles (0 when the hypotheses are the references).
     ref_start: usize,
@@ -377,14 +401,14 @@ impl Group {
     /// # Errors
     /// A group too large for 32-bit n-gram ids (about 4 GB of text).
     pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Result<Self, MetricError> {
-        let (prof, ref_start, n_refs) = match refs {
+        let ((prof, input), ref_start, n_refs) = match refs {
             None => (Profiles::build(cfg, hyps)?, 0, hyps.len()),
             Some(r) => {
                 let all: Vec<&str> = hyps.iter().chain(r).copied().collect();
                 (Profiles::build(cfg, &all)?, hyps.len(), r.len())
             }
         };
-        Ok(Self { cfg: *cfg, prof, n_hyps: hyps.len(), ref_start, n_refs })
+        Ok(Self { cfg: *cfg, prof, input, n_hyps: hyps.len(), ref_start, n_refs })
     }
 
     /// Number of hypotheses.
@@ -465,6 +489,100 @@ impl Group {
             .collect()
     }
 
+    /// [`Self::pairwise_map`] with the clipped matches of every pair counted
+    /// on `backend` (one launch for the whole group on a GPU; the CPU path if
+    /// the GPU fails). Same rows either way.
+    pub fn pairwise_map_on<T: Send>(&self, backend: &dyn Backend, f: impl Fn(usize, &[f64]) -> T + Sync) -> Vec<T> {
+        if !backend.is_gpu() || self.n_hyps == 0 || self.n_refs == 0 {
+            return self.pairwise_map(f);
+        }
+        let gpu = || -> Result<Vec<T>, BackendError> {
+            let (nh, nr) = (self.range(0, self.n_hyps)?, self.range(self.ref_start, self.n_refs)?);
+            let m = backend.chrf_match_grid(&self.input, nh, nr)?;
+            let orders = self.prof.orders;
+            let nr = self.n_refs;
+            let cfg = &self.cfg;
+            Ok((0..self.n_hyps)
+                .into_par_iter()
+                .map_init(
+                    || vec![0f64; nr],
+                    |row, j| {
+                        for (k, out) in row.iter_mut().enumerate() {
+                            let base = (j * nr + k) * orders;
+                            *out = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
+                                let rt = self.prof.total(self.ref_start + k, o);
+                                if rt == 0 { (0, 0, 0) } else { (self.prof.total(j, o), rt, u64::from(m[base + o])) }
+                            });
+                        }
+                        f(j, row)
+                    },
+                )
+                .collect())
+        };
+        or_cpu("pairwise chrF", gpu, || self.pairwise_map(&f))
+    }
+
+    /// String index range `start .. start + len` as `u32`.
+    fn range(&self, start: usize, len: usize) -> Result<std::ops::Range<u32>, BackendError> {
+        let s = u32::try_from(start).map_err(|_| BackendError::Unsupported("group too large".into()))?;
+        let e = u32::try_from(start + len).map_err(|_| BackendError::Unsupported("group too large".into()))?;
+        Ok(s..e)
+    }
+
+    /// [`Self::expected_utility_skipping`] on `backend`.
+    ///
+    /// # Panics
+    /// When `skip` is shorter than the number of hypotheses.
+    #[must_use]
+    pub fn expected_utility_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
+        self.pairwise_map_on(backend, |j, row| mean_skipping(row, skip[j]))
+    }
+
+    /// [`Self::aggregate_skipping`] with the aggregated matches counted on
+    /// `backend` (the CPU path if the GPU fails). Same values either way.
+    ///
+    /// # Panics
+    /// When `skip` is shorter than the number of hypotheses.
+    #[must_use]
+    pub fn aggregate_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
+        if !backend.is_gpu() || self.n_hyps == 0 || self.n_refs == 0 {
+            return self.aggregate_skipping(skip);
+        }
+        let gpu = || -> Result<Vec<Option<f64>>, BackendError> {
+            let orders = self.prof.orders;
+            let nr = self.n_refs as u64;
+            // Per hypothesis: the reference string left out and the multiplier.
+            let left_out: Vec<Option<usize>> =
+                (0..self.n_hyps).map(|j| skip[j].filter(|&e| e < self.n_refs).map(|e| self.ref_start + e)).collect();
+            #[allow(clippy::cast_possible_truncation)]
+            let skip_ids: Vec<u32> = left_out.iter().map(|e| e.map_or(u32::MAX, |e| e as u32)).collect();
+            let mult: Vec<u64> = left_out.iter().map(|e| if e.is_some() { nr - 1 } else { nr }).collect();
+            let m = backend.chrf_aggregate(
+                &self.input,
+                self.range(0, self.n_hyps)?,
+                self.range(self.ref_start, self.n_refs)?,
+                &skip_ids,
+                &mult,
+            )?;
+            let ref_tot: Vec<u64> = (0..orders)
+                .map(|o| (0..self.n_refs).map(|k| self.prof.total(self.ref_start + k, o)).sum())
+                .collect();
+            let cfg = &self.cfg;
+            Ok((0..self.n_hyps)
+                .map(|j| {
+                    if mult[j] == 0 {
+                        return None;
+                    }
+                    Some(f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
+                        let rt = ref_tot[o] - left_out[j].map_or(0, |e| self.prof.total(e, o));
+                        if rt == 0 { (0, 0, 0) } else { (mult[j] * self.prof.total(j, o), rt, m[j * orders + o]) }
+                    }))
+                })
+                .collect())
+        };
+        or_cpu("aggregate chrF", gpu, || self.aggregate_skipping(skip))
+    }
+
     /// The full pairwise matrix, `H × R`.
     #[must_use]
     pub fn pairwise(&self) -> Vec<Vec<f64>> {
@@ -488,13 +606,7 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn expected_utility_skipping(&self, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        self.pairwise_map(|j, row| match skip[j] {
-            Some(s) if s < row.len() => {
-                let rest: Vec<f64> = row.iter().enumerate().filter(|&(k, _)| k != s).map(|(_, &v)| v).collect();
-                numpy_mean(&rest)
-            }
-            _ => numpy_mean(row),
-        })
+        self.pairwise_map(|j, row| mean_skipping(row, skip[j]))
     }
 
     /// Aggregate chrF per hypothesis with reference `skip[j]` left out of the

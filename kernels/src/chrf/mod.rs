@@ -241,6 +241,32 @@ impl ChrfConfig {
     }
 }
 
+impl ChrfConfig {
+    /// [`Self::segment`] for every row, with the clipped n-gram matches
+    /// counted on `backend`: batches of rows in one launch each on a GPU
+    /// (recomputed on the CPU if the GPU fails), the CPU's per-row path
+    /// otherwise. Same statistics and best references either way.
+    pub fn segments_on<'a, R: AsRef<[&'a str]> + Sync>(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&'a str, R)],
+    ) -> Vec<Option<ChrfSegment>> {
+        use rayon::prelude::*;
+        let cpu = |rows: &[(&'a str, R)]| -> Vec<Option<ChrfSegment>> {
+            rows.par_iter().map(|(h, r)| self.segment(h, r.as_ref())).collect()
+        };
+        if !backend.is_gpu() {
+            return cpu(rows);
+        }
+        rows.chunks(GPU_ROWS)
+            .flat_map(|chunk| crate::backend::or_cpu("chrF", || ngrams::segments_gpu(self, backend, chunk), || cpu(chunk)))
+            .collect()
+    }
+}
+
+/// Rows per GPU batch of sentence chrF (bounds the device memory of the n-gram keys).
+const GPU_ROWS: usize = 4096;
+
 fn fmt_beta(beta: f64) -> String {
     if beta.fract() == 0.0 && beta < 1e15 { format!("{beta:.0}") } else { format!("{beta}") }
 }

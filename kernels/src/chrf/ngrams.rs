@@ -280,6 +280,96 @@ impl Scratch {
     }
 }
 
+/// The symbols of `texts` for a backend: character symbols and word ids in
+/// one id space, as [`Scratch::segment`] derives them.
+pub(crate) fn ngram_input(cfg: &ChrfConfig, texts: &[&str]) -> crate::backend::NgramInput {
+    use rayon::prelude::*;
+    let lowered: Vec<std::borrow::Cow<'_, str>> = texts
+        .par_iter()
+        .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
+        .collect();
+    let mut input = crate::backend::NgramInput {
+        char_order: u32::try_from(cfg.char_order).unwrap_or(u32::MAX),
+        word_order: u32::try_from(cfg.word_order).unwrap_or(u32::MAX),
+        ..Default::default()
+    };
+    let mut buf = Vec::new();
+    let mut vocab: FastMap<&str, u32> = FastMap::default();
+    for s in &lowered {
+        char_symbols(cfg, s, &mut buf);
+        input.chars.push(&buf);
+        buf.clear();
+        if cfg.word_order > 0 {
+            punctuation_words(s, cfg.ws_rule, |w| {
+                let next = u32::try_from(vocab.len()).unwrap_or(u32::MAX);
+                buf.push(*vocab.entry(w).or_insert(next));
+            });
+        }
+        input.words.push(&buf);
+    }
+    input
+}
+
+/// Best-reference statistics of every row, with the matches from `backend`.
+pub(crate) fn segments_gpu<'a, R: AsRef<[&'a str]>>(
+    cfg: &ChrfConfig,
+    backend: &dyn crate::backend::Backend,
+    rows: &[(&'a str, R)],
+) -> Result<Vec<Option<ChrfSegment>>, crate::backend::BackendError> {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut pairs: Vec<u32> = Vec::new();
+    let too_many = || crate::backend::BackendError::Unsupported("too many strings in one batch".into());
+    for (h, refs) in rows {
+        let hi = u32::try_from(texts.len()).map_err(|_| too_many())?;
+        texts.push(h);
+        for r in refs.as_ref() {
+            pairs.extend([hi, u32::try_from(texts.len()).map_err(|_| too_many())?]);
+            texts.push(r);
+        }
+    }
+    let input = ngram_input(cfg, &texts);
+    let m = backend.chrf_match_list(&input, &pairs)?;
+    let orders = cfg.orders();
+    let mut next = 0usize;
+    let mut out = Vec::with_capacity(rows.len());
+    let mut stats = Vec::with_capacity(cfg.stats_len());
+    for (_, refs) in rows {
+        let n_refs = refs.as_ref().len();
+        if n_refs == 0 {
+            out.push(None);
+            continue;
+        }
+        let (h, first_ref) = (pairs[2 * next] as usize, next);
+        let mut best = Vec::new();
+        let mut best_f = -1.0f64;
+        let mut best_ref = 0;
+        for i in 0..n_refs {
+            let r = pairs[2 * (first_ref + i) + 1] as usize;
+            stats.clear();
+            for o in 0..orders {
+                let (rt, ht) = (input.total(r, o), input.total(h, o));
+                stats.extend(if rt == 0 {
+                    [0, 0, 0]
+                } else if ht == 0 {
+                    [0, rt, 0]
+                } else {
+                    [ht, rt, u64::from(m[(first_ref + i) * orders + o])]
+                });
+            }
+            let st = &stats;
+            let f = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| (st[3 * o], st[3 * o + 1], st[3 * o + 2]));
+            if f > best_f {
+                best_f = f;
+                best.clone_from(&stats);
+                best_ref = i;
+            }
+        }
+        next += n_refs;
+        out.push(Some(ChrfSegment { stats: best, best_ref }));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,6 +78,18 @@ impl<'r> BeamEditDistance<'r> {
         Self { reference, n_h, bands, costs: Vec::new(), ops: Vec::new(), row_a: vec![INF; w], row_b: vec![INF; w] }
     }
 
+    /// The reference.
+    #[must_use]
+    pub fn reference(&self) -> &'r [u32] {
+        self.reference
+    }
+
+    /// The band as `(lo, hi)` for rows `0..=n_h`, flat (what the GPU kernel reads).
+    pub fn band_pairs(&self) -> impl Iterator<Item = u32> + '_ {
+        #[allow(clippy::cast_possible_truncation)]
+        self.bands.iter().flat_map(|&(lo, hi)| [lo as u32, hi as u32])
+    }
+
     fn width(&self) -> usize {
         self.reference.len() + 1
     }

@@ -22,6 +22,7 @@ mod shift;
 use crate::hash::FastMap;
 
 pub use beam::Op;
+pub(crate) use beam::BeamEditDistance;
 pub use shift::perform_shift;
 
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
@@ -136,6 +137,15 @@ fn bad(k: &str, v: &str, expected: &str) -> MetricError {
     MetricError::InvalidOption { metric: METRIC, reason: format!("{k}:{v}: expected {expected}") }
 }
 
+/// The flat `(lo, hi)` band sacrebleu uses for a hypothesis of `n_h` words
+/// against `reference` (what the GPU backend's TER rounds carry), for tests
+/// of backends.
+#[doc(hidden)]
+#[must_use]
+pub fn band_for_tests(reference: &[u32], n_h: usize) -> Vec<u32> {
+    BeamEditDistance::new(reference, n_h).band_pairs().collect()
+}
+
 /// Statistics of one segment against its best reference.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TerSegment {
@@ -209,6 +219,22 @@ fn intern(hyp: &[String], refs: &[Vec<String>]) -> (Vec<u32>, Vec<Vec<u32>>) {
     (h, rs)
 }
 
+/// The segment statistics from `(edits, shifts)` per reference: the first
+/// reference with the fewest edits, and the average reference length.
+fn best_reference(refs: &[Vec<u32>], per_ref: &[(u32, u32)]) -> TerSegment {
+    let mut best: Option<(u32, u32, usize)> = None;
+    for (k, &(edits, shifts)) in per_ref.iter().enumerate() {
+        if best.is_none_or(|(b, _, _)| edits < b) {
+            best = Some((edits, shifts, k));
+        }
+    }
+    let (num_edits, num_shifts, best_ref) = best.unwrap_or((0, 0, 0));
+    let sum_len: usize = refs.iter().map(Vec::len).sum();
+    #[allow(clippy::cast_precision_loss)]
+    let ref_len = sum_len as f64 / refs.len() as f64;
+    TerSegment { num_edits, num_shifts, ref_len, best_ref }
+}
+
 impl<'a> Interner<'a> {
     fn ids(&mut self, words: &'a [String]) -> Vec<u32> {
         words
@@ -280,24 +306,11 @@ impl Ter {
     /// # Errors
     /// As [`Self::segment`].
     pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
-        let limit = self.config.max_words.unwrap_or(TER_MAX_WORDS);
-        let longest = refs.iter().map(Vec::len).chain([hyp.len()]).max().unwrap_or(0);
-        if longest > limit {
-            let side = if hyp.len() == longest { "hypothesis" } else { "reference" };
-            return Err(MetricError::InvalidInput {
-                metric: METRIC,
-                reason: format!(
-                    "the {side} has {longest} words after tokenization, over the limit of {limit} \
-                     (TER's time and memory grow with the square of the length; option max_words:N raises the limit)"
-                ),
-            });
-        }
+        self.check_length(hyp, refs)?;
         let (h, rs) = intern(hyp, refs);
-        let mut best: Option<(u32, u32, usize)> = None;
-        let mut sum_len = 0usize;
-        for (k, r) in rs.iter().enumerate() {
-            sum_len += r.len();
-            let (edits, shifts) = match self.config.algo {
+        let mut per_ref = Vec::with_capacity(rs.len());
+        for r in &rs {
+            per_ref.push(match self.config.algo {
                 TerAlgo::Sacrebleu => {
                     let res = shift::ter_pair(&h, r);
                     (res.edits, res.shifts)
@@ -312,15 +325,82 @@ impl Ter {
                     let (e, s) = seed::seed_ter_pair(&h, r);
                     (e + s, s)
                 }
-            };
-            if best.is_none_or(|(b, _, _)| edits < b) {
-                best = Some((edits, shifts, k));
-            }
+            });
         }
-        let (num_edits, num_shifts, best_ref) = best.unwrap_or((0, 0, 0));
-        #[allow(clippy::cast_precision_loss)]
-        let ref_len = sum_len as f64 / refs.len() as f64;
-        Ok(TerSegment { num_edits, num_shifts, ref_len, best_ref })
+        Ok(best_reference(&rs, &per_ref))
+    }
+
+    /// The `max_words` limit.
+    fn check_length(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<(), MetricError> {
+        let limit = self.config.max_words.unwrap_or(TER_MAX_WORDS);
+        let longest = refs.iter().map(Vec::len).chain([hyp.len()]).max().unwrap_or(0);
+        if longest > limit {
+            let side = if hyp.len() == longest { "hypothesis" } else { "reference" };
+            return Err(MetricError::InvalidInput {
+                metric: METRIC,
+                reason: format!(
+                    "the {side} has {longest} words after tokenization, over the limit of {limit} \
+                     (TER's time and memory grow with the square of the length; option max_words:N raises the limit)"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`Self::segment`] for every row, with the shift search's candidate
+    /// scoring on `backend`: one batch per greedy round for all rows on a
+    /// GPU (recomputed on the CPU if the GPU fails), the CPU's per-row path
+    /// otherwise. Same statistics either way.
+    pub fn segments_on<'a, R: AsRef<[&'a str]> + Sync>(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&'a str, R)],
+    ) -> Vec<Result<Option<TerSegment>, MetricError>> {
+        use rayon::prelude::*;
+        if !backend.is_gpu() || self.config.algo == TerAlgo::Seed {
+            return rows.par_iter().map(|(h, r)| self.segment(h, r.as_ref())).collect();
+        }
+        type Ids = (Vec<u32>, Vec<Vec<u32>>);
+        let prepared: Vec<Result<Option<Ids>, MetricError>> = rows
+            .par_iter()
+            .map(|(h, r)| {
+                let r = r.as_ref();
+                if r.is_empty() {
+                    return Ok(None);
+                }
+                let (hw, rws) = self.tokenize_segment(h, r);
+                self.check_length(&hw, &rws)?;
+                Ok(Some(intern(&hw, &rws)))
+            })
+            .collect();
+        let pairs: Vec<(&[u32], &[u32])> = prepared
+            .iter()
+            .filter_map(|p| p.as_ref().ok().and_then(Option::as_ref))
+            .flat_map(|(h, rs)| rs.iter().map(move |r| (h.as_slice(), r.as_slice())))
+            .collect();
+        let per_pair = crate::backend::or_cpu(
+            "TER",
+            || shift::ter_pairs_on(backend, &pairs),
+            || {
+                pairs
+                    .par_iter()
+                    .map(|(h, r)| {
+                        let p = shift::ter_pair(h, r);
+                        (p.edits, p.shifts)
+                    })
+                    .collect()
+            },
+        );
+        let mut next = 0;
+        prepared
+            .into_iter()
+            .map(|p| {
+                let Some((_, rs)) = p? else { return Ok(None) };
+                let seg = best_reference(&rs, &per_pair[next..next + rs.len()]);
+                next += rs.len();
+                Ok(Some(seg))
+            })
+            .collect()
     }
 
     /// Score from (summed) statistics, on sacrebleu's scale (fraction for `algo:seed`).

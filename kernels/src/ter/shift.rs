@@ -115,27 +115,34 @@ fn first_diff(a: &[u32], b: &[u32], from: usize) -> usize {
     i
 }
 
-/// One round of `_shift`. Returns `(delta, best (start, len, target))`.
-fn shift_round(
+/// A candidate's ranking key: `(delta, len, -start, -target)`, larger is
+/// better; the first one wins ties.
+fn better(c: (i64, usize, usize, usize), best: Option<(i64, usize, usize, usize)>) -> bool {
+    best.is_none_or(|(bd, bl, bs, bt)| {
+        (c.0, c.1, std::cmp::Reverse(c.2), std::cmp::Reverse(c.3))
+            > (bd, bl, std::cmp::Reverse(bs), std::cmp::Reverse(bt))
+    })
+}
+
+/// The candidates of one round of `_shift`, in sacrebleu's order, as
+/// `visit(start, len, target)`; counts them into `checked` and stops where
+/// sacrebleu's budget stops the round. Needs `ed.full(cur)` done first.
+fn enumerate_round(
     cur: &[u32],
     reference: &[u32],
-    ed: &mut BeamEditDistance<'_>,
+    ed: &BeamEditDistance<'_>,
     checked: &mut usize,
-    cand: &mut Vec<u32>,
-) -> (i64, Option<(usize, usize, usize)>) {
+    mut visit: impl FnMut(usize, usize, usize),
+) {
     let n_h = cur.len();
     let n_r = reference.len();
-    let pre = i64::from(ed.full(cur));
+    if n_r == 0 {
+        return;
+    }
     let al = alignment(&ed.trace(), n_h, n_r);
-
-    // key = (delta, len, -start, -target), larger is better; first wins ties.
-    let mut best: Option<(i64, usize, usize, usize)> = None;
     for sh in 0..n_h {
         let sr_lo = sh.saturating_sub(MAX_SHIFT_DIST);
-        let sr_hi = (sh + MAX_SHIFT_DIST).min(n_r.saturating_sub(1));
-        if n_r == 0 {
-            break;
-        }
+        let sr_hi = (sh + MAX_SHIFT_DIST).min(n_r - 1);
         for sr in sr_lo..=sr_hi {
             let mut len = 0;
             while cur[sh + len] == reference[sr + len] && len < MAX_SHIFT_SIZE {
@@ -164,32 +171,40 @@ fn shift_round(
                             continue;
                         }
                         prev_idx = idx;
-                        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-                        let target = idx as usize;
-                        perform_shift(cur, sh, len, target, cand);
-                        let p = first_diff(cur, cand, sh.min(target));
-                        let dist = i64::from(ed.distance_from(cand, p));
-                        let delta = pre - dist;
                         *checked += 1;
-                        let better = match best {
-                            None => true,
-                            Some((bd, bl, bs, bt)) => {
-                                (delta, len, std::cmp::Reverse(sh), std::cmp::Reverse(target))
-                                    > (bd, bl, std::cmp::Reverse(bs), std::cmp::Reverse(bt))
-                            }
-                        };
-                        if better {
-                            best = Some((delta, len, sh, target));
-                        }
+                        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                        visit(sh, len, idx as usize);
                     }
                     if *checked >= MAX_SHIFT_CANDIDATES {
-                        return finish(best);
+                        return;
                     }
                 }
                 if sh + len == n_h || sr + len == n_r {
                     break;
                 }
             }
+        }
+    }
+}
+
+/// One round of `_shift`. Returns `(delta, best (start, len, target))`.
+fn shift_round(
+    cur: &[u32],
+    reference: &[u32],
+    ed: &mut BeamEditDistance<'_>,
+    checked: &mut usize,
+    cand: &mut Vec<u32>,
+) -> (i64, Option<(usize, usize, usize)>) {
+    let pre = i64::from(ed.full(cur));
+    let mut found = Vec::new();
+    enumerate_round(cur, reference, ed, checked, |sh, len, target| found.push((sh, len, target)));
+    let mut best: Option<(i64, usize, usize, usize)> = None;
+    for (sh, len, target) in found {
+        perform_shift(cur, sh, len, target, cand);
+        let p = first_diff(cur, cand, sh.min(target));
+        let delta = pre - i64::from(ed.distance_from(cand, p));
+        if better((delta, len, sh, target), best) {
+            best = Some((delta, len, sh, target));
         }
     }
     finish(best)
@@ -236,6 +251,103 @@ pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
     }
     let d = ed.full(&cur);
     PairResult { edits: shifts + d, shifts, order, shifted }
+}
+
+/// One (hypothesis, reference) pair in [`ter_pairs_on`]'s rounds.
+struct RoundState<'r> {
+    ed: BeamEditDistance<'r>,
+    cur: Vec<u32>,
+    checked: usize,
+    shifts: u32,
+    pre: i64,
+    /// This round's candidates `(start, len, target)`.
+    cands: Vec<(usize, usize, usize)>,
+    done: bool,
+}
+
+/// `(edits, shifts)` of [`ter_pair`] for many pairs at once: every greedy
+/// round enumerates the candidates of all unfinished pairs on the CPU, the
+/// backend scores them all in one batch, and the CPU picks each pair's best
+/// shift exactly as [`ter_pair`] does.
+///
+/// # Errors
+/// The backend's.
+pub(crate) fn ter_pairs_on(
+    backend: &dyn crate::backend::Backend,
+    pairs: &[(&[u32], &[u32])],
+) -> Result<Vec<(u32, u32)>, crate::backend::BackendError> {
+    use crate::backend::{Seqs, TerRound};
+    use rayon::prelude::*;
+    let mut states: Vec<RoundState<'_>> = pairs
+        .iter()
+        .map(|&(h, r)| RoundState {
+            ed: BeamEditDistance::new(r, h.len()),
+            cur: h.to_vec(),
+            checked: 0,
+            shifts: 0,
+            pre: 0,
+            cands: Vec::new(),
+            done: r.is_empty(),
+        })
+        .collect();
+    loop {
+        states.par_iter_mut().filter(|st| !st.done).for_each(|st| {
+            st.pre = i64::from(st.ed.full(&st.cur));
+            st.cands.clear();
+            let RoundState { ed, cur, checked, cands, .. } = st;
+            enumerate_round(cur, ed.reference(), ed, checked, |a, b, c| cands.push((a, b, c)));
+        });
+        let active: Vec<usize> = (0..states.len()).filter(|&i| !states[i].done).collect();
+        if active.is_empty() {
+            break;
+        }
+        let (mut hyps, mut refs, mut bands) = (Seqs::new(), Seqs::new(), Seqs::new());
+        let mut cands = Vec::new();
+        for (k, &i) in active.iter().enumerate() {
+            let st = &states[i];
+            hyps.push(&st.cur);
+            refs.push(st.ed.reference());
+            bands.push_iter(st.ed.band_pairs());
+            #[allow(clippy::cast_possible_truncation)]
+            for &(a, b, c) in &st.cands {
+                cands.extend([k as u32, a as u32, b as u32, c as u32]);
+            }
+        }
+        let costs = backend.ter_candidates(&TerRound { hyps: &hyps, refs: &refs, bands: &bands, cands: &cands })?;
+        let mut next = 0;
+        let mut tmp = Vec::new();
+        for &i in &active {
+            let st = &mut states[i];
+            let mut best: Option<(i64, usize, usize, usize)> = None;
+            for &(sh, len, target) in &st.cands {
+                let delta = st.pre - i64::from(costs[next]);
+                next += 1;
+                if better((delta, len, sh, target), best) {
+                    best = Some((delta, len, sh, target));
+                }
+            }
+            let (delta, best) = finish(best);
+            match best {
+                Some((s, l, t)) if st.checked < MAX_SHIFT_CANDIDATES && delta > 0 => {
+                    st.shifts += 1;
+                    perform_shift(&st.cur, s, l, t, &mut tmp);
+                    std::mem::swap(&mut st.cur, &mut tmp);
+                }
+                _ => st.done = true,
+            }
+        }
+    }
+    Ok(pairs
+        .iter()
+        .zip(&mut states)
+        .map(|(&(h, r), st)| {
+            if r.is_empty() {
+                #[allow(clippy::cast_possible_truncation)]
+                return (h.len() as u32, 0);
+            }
+            (st.shifts + st.ed.full(&st.cur), st.shifts)
+        })
+        .collect())
 }
 
 /// Final alignment of the shifted hypothesis against the reference: the DP

@@ -1,0 +1,209 @@
+// chrF n-gram statistics (sacrebleu 2.6.0 CHRF / fastchrf 0.2.1; see
+// kernels/src/chrf). Strings arrive as u32 symbols: code points with
+// whitespace removed for character n-grams, batch-wide word ids for word
+// n-grams. An n-gram of order n <= 6 over symbols below 2^21 packs exactly
+// into 126 bits (hi, lo), so keys are exact, never hashes, and counts equal
+// the CPU backend's.
+//
+// Work item "profile" (s, o): string s, order index o (character orders
+// 1..=char_order first, then word orders). Its key area starts at
+// key_offs[s * orders + o] and holds one slot per window.
+
+// Sorts keys[0 .. n) ascending, in place (heap sort: no extra memory).
+__device__ void chrf_heap_sort(u64* hi, u64* lo, u32 n) {
+    if (n < 2) return;
+    // Sift-down on a max-heap.
+    for (u32 start = n / 2; start-- > 0;) {
+        u32 root = start;
+        for (;;) {
+            u32 child = 2 * root + 1;
+            if (child >= n) break;
+            if (child + 1 < n && (hi[child] < hi[child + 1] || (hi[child] == hi[child + 1] && lo[child] < lo[child + 1]))) child++;
+            if (hi[root] < hi[child] || (hi[root] == hi[child] && lo[root] < lo[child])) {
+                u64 th = hi[root], tl = lo[root];
+                hi[root] = hi[child]; lo[root] = lo[child];
+                hi[child] = th; lo[child] = tl;
+                root = child;
+            } else {
+                break;
+            }
+        }
+    }
+    for (u32 end = n - 1; end > 0; --end) {
+        u64 th = hi[0], tl = lo[0];
+        hi[0] = hi[end]; lo[0] = lo[end];
+        hi[end] = th; lo[end] = tl;
+        u32 root = 0;
+        for (;;) {
+            u32 child = 2 * root + 1;
+            if (child >= end) break;
+            if (child + 1 < end && (hi[child] < hi[child + 1] || (hi[child] == hi[child + 1] && lo[child] < lo[child + 1]))) child++;
+            if (hi[root] < hi[child] || (hi[root] == hi[child] && lo[root] < lo[child])) {
+                u64 sh = hi[root], sl = lo[root];
+                hi[root] = hi[child]; lo[root] = lo[child];
+                hi[child] = sh; lo[child] = sl;
+                root = child;
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+// Builds each profile: packs every window, sorts, and compacts it into
+// distinct keys with counts; n_uniq[s * orders + o] = number of keys.
+extern "C" __global__ void chrf_profiles(
+    const u32* __restrict__ chars, const u64* __restrict__ char_offs,
+    const u32* __restrict__ words, const u64* __restrict__ word_offs,
+    u64* __restrict__ key_hi, u64* __restrict__ key_lo, u32* __restrict__ counts,
+    const u64* __restrict__ key_offs, u32* __restrict__ n_uniq,
+    u32 n_strings, u32 char_order, u32 word_order)
+{
+    u64 t = mteval_thread_index();
+    u32 orders = char_order + word_order;
+    if (t >= (u64)n_strings * orders) return;
+    u32 s = (u32)(t / orders), o = (u32)(t % orders);
+    const u32* sym;
+    u64 len;
+    u32 n;
+    if (o < char_order) {
+        sym = chars + char_offs[s];
+        len = char_offs[s + 1] - char_offs[s];
+        n = o + 1;
+    } else {
+        sym = words + word_offs[s];
+        len = word_offs[s + 1] - word_offs[s];
+        n = o - char_order + 1;
+    }
+    u64* hi = key_hi + key_offs[t];
+    u64* lo = key_lo + key_offs[t];
+    u32* cnt = counts + key_offs[t];
+    if (len < n) { n_uniq[t] = 0; return; }
+    u32 windows = (u32)(len - n + 1);
+    for (u32 w = 0; w < windows; ++w) {
+        u64 h = 0, l = 0;
+        for (u32 k = 0; k < n; ++k) {
+            h = (h << 21) | (l >> 43);
+            l = (l << 21) | (u64)sym[w + k];
+        }
+        hi[w] = h;
+        lo[w] = l;
+    }
+    chrf_heap_sort(hi, lo, windows);
+    u32 u = 0;
+    for (u32 w = 0; w < windows; ++w) {
+        if (u > 0 && hi[u - 1] == hi[w] && lo[u - 1] == lo[w]) {
+            cnt[u - 1] += 1;
+        } else {
+            hi[u] = hi[w];
+            lo[u] = lo[w];
+            cnt[u] = 1;
+            u++;
+        }
+    }
+    n_uniq[t] = u;
+}
+
+// Σ_g min(count_a[g], count_b[g]) of two sorted profiles.
+__device__ u64 chrf_clipped(const u64* ah, const u64* al, const u32* ac, u32 na,
+                            const u64* bh, const u64* bl, const u32* bc, u32 nb) {
+    u32 i = 0, j = 0;
+    u64 m = 0;
+    while (i < na && j < nb) {
+        if (ah[i] < bh[j] || (ah[i] == bh[j] && al[i] < bl[j])) {
+            i++;
+        } else if (ah[i] == bh[j] && al[i] == bl[j]) {
+            m += ac[i] < bc[j] ? ac[i] : bc[j];
+            i++;
+            j++;
+        } else {
+            j++;
+        }
+    }
+    return m;
+}
+
+__device__ __forceinline__ u64 chrf_pair(
+    const u64* key_hi, const u64* key_lo, const u32* counts, const u64* key_offs, const u32* n_uniq,
+    u32 orders, u32 h, u32 r, u32 o)
+{
+    u64 a = (u64)h * orders + o, b = (u64)r * orders + o;
+    return chrf_clipped(key_hi + key_offs[a], key_lo + key_offs[a], counts + key_offs[a], n_uniq[a],
+                        key_hi + key_offs[b], key_lo + key_offs[b], counts + key_offs[b], n_uniq[b]);
+}
+
+// Clipped matches (below 2^32: the host refuses longer strings) of listed
+// pairs: out[p * orders + o] for pair p =
+// (pairs[2p], pairs[2p+1]) = (hypothesis string, reference string).
+extern "C" __global__ void chrf_match_list(
+    const u64* __restrict__ key_hi, const u64* __restrict__ key_lo, const u32* __restrict__ counts,
+    const u64* __restrict__ key_offs, const u32* __restrict__ n_uniq,
+    const u32* __restrict__ pairs, u32* __restrict__ out, u32 n_pairs, u32 orders)
+{
+    u64 t = mteval_thread_index();
+    if (t >= (u64)n_pairs * orders) return;
+    u32 p = (u32)(t / orders), o = (u32)(t % orders);
+    out[t] = (u32)chrf_pair(key_hi, key_lo, counts, key_offs, n_uniq, orders, pairs[2 * p], pairs[2 * p + 1], o);
+}
+
+// Clipped matches of every (hypothesis, reference) of a group (MBR's
+// pairwise matrix): out[(j * n_refs + k) * orders + o] for hypothesis
+// string h0 + j and reference string r0 + k.
+extern "C" __global__ void chrf_match_grid(
+    const u64* __restrict__ key_hi, const u64* __restrict__ key_lo, const u32* __restrict__ counts,
+    const u64* __restrict__ key_offs, const u32* __restrict__ n_uniq,
+    u32* __restrict__ out, u32 h0, u32 n_hyps, u32 r0, u32 n_refs, u32 orders)
+{
+    u64 t = mteval_thread_index();
+    if (t >= (u64)n_hyps * n_refs * orders) return;
+    u32 o = (u32)(t % orders);
+    u64 pk = t / orders;
+    u32 j = (u32)(pk / n_refs), k = (u32)(pk % n_refs);
+    out[t] = (u32)chrf_pair(key_hi, key_lo, counts, key_offs, n_uniq, orders, h0 + j, r0 + k, o);
+}
+
+// Count of key (kh, kl) in a sorted profile (binary search), 0 if absent.
+__device__ __forceinline__ u32 chrf_count_of(const u64* hi, const u64* lo, const u32* cnt, u32 n, u64 kh, u64 kl) {
+    u32 a = 0, b = n;
+    while (a < b) {
+        u32 mid = a + (b - a) / 2;
+        if (hi[mid] < kh || (hi[mid] == kh && lo[mid] < kl)) a = mid + 1; else b = mid;
+    }
+    return (a < n && hi[a] == kh && lo[a] == kl) ? cnt[a] : 0;
+}
+
+// fastchrf's aggregate chrF: one thread per distinct n-gram g of a
+// hypothesis profile adds min(mult[j] * count_j[g], Σ_k count_k[g]) to
+// out[j * orders + o], the sum running over references r0 .. r0+n_refs
+// except string skip[j] (u32 max: none). Slot `t` is a key slot of the
+// hypothesis strings h0 .. h0+n_hyps (key_offs is searched for its owner).
+extern "C" __global__ void chrf_aggregate(
+    const u64* __restrict__ key_hi, const u64* __restrict__ key_lo, const u32* __restrict__ counts,
+    const u64* __restrict__ key_offs, const u32* __restrict__ n_uniq,
+    const u32* __restrict__ skip, const u64* __restrict__ mult, unsigned long long* __restrict__ out,
+    u32 h0, u32 n_hyps, u32 r0, u32 n_refs, u32 orders)
+{
+    u64 base = key_offs[(u64)h0 * orders];
+    u64 end = key_offs[(u64)(h0 + n_hyps) * orders];
+    u64 slot = base + mteval_thread_index();
+    if (slot >= end) return;
+    // Owner profile: the last a with key_offs[a] <= slot.
+    u64 a = (u64)h0 * orders, b = (u64)(h0 + n_hyps) * orders;
+    while (b - a > 1) {
+        u64 mid = a + (b - a) / 2;
+        if (key_offs[mid] <= slot) a = mid; else b = mid;
+    }
+    u64 e = slot - key_offs[a];
+    if (e >= n_uniq[a]) return;
+    u32 j = (u32)(a / orders) - h0, o = (u32)(a % orders);
+    u64 kh = key_hi[slot], kl = key_lo[slot];
+    u64 bag = 0;
+    for (u32 k = 0; k < n_refs; ++k) {
+        u32 r = r0 + k;
+        if (r == skip[j]) continue;
+        u64 q = (u64)r * orders + o;
+        bag += chrf_count_of(key_hi + key_offs[q], key_lo + key_offs[q], counts + key_offs[q], n_uniq[q], kh, kl);
+    }
+    u64 own = mult[j] * (u64)counts[slot];
+    atomicAdd(&out[(u64)j * orders + o], own < bag ? own : bag);
+}

@@ -1,0 +1,18 @@
+// Shared definitions of mteval's CUDA C kernels. NVRTC compiles each kernel
+// file with this header prepended (no #include: the kernels are
+// self-contained, so no CUDA toolkit headers are needed at run time).
+//
+// Every kernel runs one independent thread per work item (a pair, a
+// candidate, a string and order) with no shared memory, no barriers and no
+// warp intrinsics; threads write disjoint outputs (or add with atomicAdd).
+// That makes the kernels deterministic, and lets the test harness in
+// kernels/cuda/emu run the very same source on the CPU, one thread after
+// another, against the CPU backend.
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+// Global index of the calling thread.
+__device__ __forceinline__ u64 mteval_thread_index() {
+    return (u64)blockIdx.x * (u64)blockDim.x + (u64)threadIdx.x;
+}

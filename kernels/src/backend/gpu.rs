@@ -1,0 +1,381 @@
+//! The GPU backend's host side: lays batches out as flat buffers, launches
+//! the kernels of `kernels/cuda/*.cu` through a [`KernelExec`] and reads the
+//! integer results back. The same code drives a real GPU
+//! ([`super::cuda::CudaExec`]) and the CPU emulation of the kernels
+//! ([`super::emulate::EmuExec`]) that the tests use on machines without one.
+
+use std::ops::Range;
+
+use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
+
+/// A kernel argument: a `u32` scalar or a device buffer.
+pub enum KArg<'a, B> {
+    /// A `u32` passed by value.
+    U32(u32),
+    /// A device buffer (kernels may write it).
+    Buf(&'a B),
+}
+
+/// Device memory and kernel launches (one implementation per way of running
+/// the CUDA C kernels).
+pub trait KernelExec: Send + Sync + 'static {
+    /// A device buffer of `u32` or `u64`.
+    type Buf: Send + Sync;
+
+    /// The device, in words.
+    fn describe(&self) -> String;
+    /// Copies `v` to the device.
+    ///
+    /// # Errors
+    /// Out of memory, driver errors.
+    fn upload_u32(&self, v: &[u32]) -> Result<Self::Buf, BackendError>;
+    /// Copies `v` to the device.
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn upload_u64(&self, v: &[u64]) -> Result<Self::Buf, BackendError>;
+    /// `n` zeroed `u32`.
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn zeros_u32(&self, n: usize) -> Result<Self::Buf, BackendError>;
+    /// `n` zeroed `u64`.
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn zeros_u64(&self, n: usize) -> Result<Self::Buf, BackendError>;
+    /// Copies a `u32` buffer back (its first `n` values).
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn download_u32(&self, b: &Self::Buf, n: usize) -> Result<Vec<u32>, BackendError>;
+    /// Copies a `u64` buffer back (its first `n` values).
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn download_u64(&self, b: &Self::Buf, n: usize) -> Result<Vec<u64>, BackendError>;
+    /// Runs `kernel` on `threads` threads (one per work item) and waits for it.
+    ///
+    /// # Errors
+    /// Launch or kernel errors.
+    fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, Self::Buf>]) -> Result<(), BackendError>;
+}
+
+/// Most DP scratch cells (`u32`) one TER launch may use (1 GiB).
+const TER_SCRATCH_CELLS: u64 = 1 << 28;
+
+/// The kernels of `kernels/cuda/*.cu` behind the [`Backend`] trait.
+pub struct GpuBackend<E: KernelExec> {
+    exec: E,
+    /// A kernel whose launches fail on purpose (fault-injection tests).
+    fail: Option<String>,
+}
+
+impl<E: KernelExec> std::fmt::Debug for GpuBackend<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuBackend").field("device", &self.exec.describe()).field("fail", &self.fail).finish()
+    }
+}
+
+fn unsupported(why: impl Into<String>) -> BackendError {
+    BackendError::Unsupported(why.into())
+}
+
+fn to_u32(n: usize, what: &str) -> Result<u32, BackendError> {
+    u32::try_from(n).map_err(|_| unsupported(format!("{what} ({n}) above 2^32")))
+}
+
+/// Device buffers of one [`NgramInput`] after `chrf_profiles`.
+struct Profiles<B> {
+    hi: B,
+    lo: B,
+    counts: B,
+    offs: B,
+    uniq: B,
+    /// Host copy of the key offsets.
+    host_offs: Vec<u64>,
+    orders: u32,
+}
+
+impl<E: KernelExec> GpuBackend<E> {
+    /// A backend on `exec`. The environment variable `MTEVAL_GPU_FAULT=<kernel>`
+    /// makes that kernel's launches fail (to test the CPU fallback on a GPU).
+    pub fn new(exec: E) -> Self {
+        let fail = std::env::var("MTEVAL_GPU_FAULT").ok().filter(|s| !s.is_empty());
+        Self { exec, fail }
+    }
+
+    /// A backend whose launches of `kernel` fail (`"*"`: every kernel).
+    pub fn failing_on(exec: E, kernel: &str) -> Self {
+        Self { exec, fail: Some(kernel.to_owned()) }
+    }
+
+    /// The kernel executor.
+    pub fn exec(&self) -> &E {
+        &self.exec
+    }
+
+    fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, E::Buf>]) -> Result<(), BackendError> {
+        if self.fail.as_deref().is_some_and(|f| f == kernel || f == "*") {
+            return Err(BackendError::Device(format!("injected fault in kernel {kernel} (MTEVAL_GPU_FAULT)")));
+        }
+        if threads == 0 {
+            return Ok(());
+        }
+        self.exec.launch(kernel, threads, args)
+    }
+
+    fn upload_seqs(&self, s: &Seqs) -> Result<(E::Buf, E::Buf), BackendError> {
+        Ok((self.exec.upload_u32(&s.data)?, self.exec.upload_u64(&s.offs)?))
+    }
+
+    fn profiles(&self, input: &NgramInput) -> Result<Profiles<E::Buf>, BackendError> {
+        if input.char_order > 6 || input.word_order > 6 {
+            return Err(unsupported("n-gram orders above 6"));
+        }
+        if input.words.data.iter().any(|&w| w >= 1 << 21) || input.chars.data.iter().any(|&c| c >= 1 << 21) {
+            return Err(unsupported("more than 2^21 distinct words in one batch"));
+        }
+        let n = input.n_strings();
+        let orders = input.orders();
+        let mut host_offs = Vec::with_capacity(n * orders + 1);
+        host_offs.push(0u64);
+        for s in 0..n {
+            for o in 0..orders {
+                let t = input.total(s, o);
+                if t >= u64::from(u32::MAX) {
+                    return Err(unsupported("a string of 2^32 symbols or more"));
+                }
+                host_offs.push(host_offs[host_offs.len() - 1] + t);
+            }
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let keys = host_offs[host_offs.len() - 1] as usize;
+        let (chars, char_offs) = self.upload_seqs(&input.chars)?;
+        let (words, word_offs) = self.upload_seqs(&input.words)?;
+        let p = Profiles {
+            hi: self.exec.zeros_u64(keys)?,
+            lo: self.exec.zeros_u64(keys)?,
+            counts: self.exec.zeros_u32(keys)?,
+            offs: self.exec.upload_u64(&host_offs)?,
+            uniq: self.exec.zeros_u32(n * orders)?,
+            host_offs,
+            orders: to_u32(orders, "orders")?,
+        };
+        self.launch(
+            "chrf_profiles",
+            (n * orders) as u64,
+            &[
+                KArg::Buf(&chars),
+                KArg::Buf(&char_offs),
+                KArg::Buf(&words),
+                KArg::Buf(&word_offs),
+                KArg::Buf(&p.hi),
+                KArg::Buf(&p.lo),
+                KArg::Buf(&p.counts),
+                KArg::Buf(&p.offs),
+                KArg::Buf(&p.uniq),
+                KArg::U32(to_u32(n, "strings")?),
+                KArg::U32(input.char_order),
+                KArg::U32(input.word_order),
+            ],
+        )?;
+        Ok(p)
+    }
+}
+
+impl<E: KernelExec> Backend for GpuBackend<E> {
+    fn name(&self) -> String {
+        self.exec.describe()
+    }
+
+    fn is_gpu(&self) -> bool {
+        true
+    }
+
+    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+        let n = a.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        // The shorter side is the pattern (fewer 64-bit blocks).
+        let (mut pat, mut txt) = (Seqs::new(), Seqs::new());
+        let mut state_offs = Vec::with_capacity(n + 1);
+        state_offs.push(0u64);
+        for i in 0..n {
+            let (x, y) = (a.get(i), b.get(i));
+            let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+            to_u32(t.len(), "sequence length")?;
+            pat.push(p);
+            txt.push(t);
+            let blocks = p.len().div_ceil(64) as u64;
+            let last = state_offs[state_offs.len() - 1];
+            state_offs.push(last + if blocks > 1 { 2 * blocks } else { 0 });
+        }
+        let (pd, po) = self.upload_seqs(&pat)?;
+        let (td, to) = self.upload_seqs(&txt)?;
+        #[allow(clippy::cast_possible_truncation)]
+        let state = self.exec.zeros_u64(state_offs[n] as usize)?;
+        let so = self.exec.upload_u64(&state_offs)?;
+        let out = self.exec.zeros_u32(n)?;
+        self.launch(
+            "lev_myers",
+            n as u64,
+            &[
+                KArg::Buf(&pd),
+                KArg::Buf(&po),
+                KArg::Buf(&td),
+                KArg::Buf(&to),
+                KArg::Buf(&state),
+                KArg::Buf(&so),
+                KArg::Buf(&out),
+                KArg::U32(to_u32(n, "pairs")?),
+            ],
+        )?;
+        self.exec.download_u32(&out, n)
+    }
+
+    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError> {
+        let n_cand = round.cands.len() / 4;
+        if n_cand == 0 {
+            return Ok(Vec::new());
+        }
+        let (hd, ho) = self.upload_seqs(round.hyps)?;
+        let (rd, ro) = self.upload_seqs(round.refs)?;
+        let (bd, bo) = self.upload_seqs(round.bands)?;
+        let mut out = Vec::with_capacity(n_cand);
+        let mut start = 0;
+        while start < n_cand {
+            // As many candidates as fit the scratch budget (at least one).
+            let mut row_offs = vec![0u64];
+            let mut end = start;
+            while end < n_cand {
+                let p = round.cands[4 * end] as usize;
+                let cells = 2 * (round.refs.get(p).len() as u64 + 1);
+                let used = row_offs[row_offs.len() - 1];
+                if end > start && used + cells > TER_SCRATCH_CELLS {
+                    break;
+                }
+                row_offs.push(used + cells);
+                end += 1;
+            }
+            let count = end - start;
+            let cands = self.exec.upload_u32(&round.cands[4 * start..4 * end])?;
+            #[allow(clippy::cast_possible_truncation)]
+            let rows = self.exec.zeros_u32(row_offs[count] as usize)?;
+            let offs = self.exec.upload_u64(&row_offs[..count])?;
+            let res = self.exec.zeros_u32(count)?;
+            self.launch(
+                "ter_candidates",
+                count as u64,
+                &[
+                    KArg::Buf(&hd),
+                    KArg::Buf(&ho),
+                    KArg::Buf(&rd),
+                    KArg::Buf(&ro),
+                    KArg::Buf(&bd),
+                    KArg::Buf(&bo),
+                    KArg::Buf(&cands),
+                    KArg::Buf(&rows),
+                    KArg::Buf(&offs),
+                    KArg::Buf(&res),
+                    KArg::U32(to_u32(count, "candidates")?),
+                ],
+            )?;
+            out.extend(self.exec.download_u32(&res, count)?);
+            start = end;
+        }
+        Ok(out)
+    }
+
+    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+        let n_pairs = pairs.len() / 2;
+        let p = self.profiles(input)?;
+        let n_out = n_pairs * p.orders as usize;
+        let list = self.exec.upload_u32(pairs)?;
+        let out = self.exec.zeros_u32(n_out)?;
+        self.launch(
+            "chrf_match_list",
+            n_out as u64,
+            &[
+                KArg::Buf(&p.hi),
+                KArg::Buf(&p.lo),
+                KArg::Buf(&p.counts),
+                KArg::Buf(&p.offs),
+                KArg::Buf(&p.uniq),
+                KArg::Buf(&list),
+                KArg::Buf(&out),
+                KArg::U32(to_u32(n_pairs, "pairs")?),
+                KArg::U32(p.orders),
+            ],
+        )?;
+        self.exec.download_u32(&out, n_out)
+    }
+
+    fn chrf_match_grid(
+        &self,
+        input: &NgramInput,
+        hyps: Range<u32>,
+        refs: Range<u32>,
+    ) -> Result<Vec<u32>, BackendError> {
+        let p = self.profiles(input)?;
+        let (nh, nr) = (hyps.len(), refs.len());
+        let n_out = nh * nr * p.orders as usize;
+        let out = self.exec.zeros_u32(n_out)?;
+        self.launch(
+            "chrf_match_grid",
+            n_out as u64,
+            &[
+                KArg::Buf(&p.hi),
+                KArg::Buf(&p.lo),
+                KArg::Buf(&p.counts),
+                KArg::Buf(&p.offs),
+                KArg::Buf(&p.uniq),
+                KArg::Buf(&out),
+                KArg::U32(hyps.start),
+                KArg::U32(to_u32(nh, "hypotheses")?),
+                KArg::U32(refs.start),
+                KArg::U32(to_u32(nr, "references")?),
+                KArg::U32(p.orders),
+            ],
+        )?;
+        self.exec.download_u32(&out, n_out)
+    }
+
+    fn chrf_aggregate(
+        &self,
+        input: &NgramInput,
+        hyps: Range<u32>,
+        refs: Range<u32>,
+        skip: &[u32],
+        mult: &[u64],
+    ) -> Result<Vec<u64>, BackendError> {
+        let p = self.profiles(input)?;
+        let nh = hyps.len();
+        let orders = p.orders as usize;
+        let slots = p.host_offs[hyps.end as usize * orders] - p.host_offs[hyps.start as usize * orders];
+        let skip_b = self.exec.upload_u32(skip)?;
+        let mult_b = self.exec.upload_u64(mult)?;
+        let out = self.exec.zeros_u64(nh * orders)?;
+        self.launch(
+            "chrf_aggregate",
+            slots,
+            &[
+                KArg::Buf(&p.hi),
+                KArg::Buf(&p.lo),
+                KArg::Buf(&p.counts),
+                KArg::Buf(&p.offs),
+                KArg::Buf(&p.uniq),
+                KArg::Buf(&skip_b),
+                KArg::Buf(&mult_b),
+                KArg::Buf(&out),
+                KArg::U32(hyps.start),
+                KArg::U32(to_u32(nh, "hypotheses")?),
+                KArg::U32(refs.start),
+                KArg::U32(to_u32(refs.len(), "references")?),
+                KArg::U32(p.orders),
+            ],
+        )?;
+        self.exec.download_u64(&out, nh * orders)
+    }
+}

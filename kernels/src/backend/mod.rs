@@ -1,0 +1,361 @@
+//! Compute backends for the hot loops: batched edit distance, the scoring of
+//! TER shift candidates, and chrF n-gram matching.
+//!
+//! A [`Backend`] works on whole batches (flat `u32` symbols plus offsets) and
+//! returns integer statistics only; every float (TER and chrF scores, the
+//! choice of a best reference) is computed afterwards by the same host code
+//! for every backend, so CPU and GPU scores are bit-identical.
+//!
+//! * [`CpuBackend`]: rayon over all cores (always available).
+//! * [`GpuBackend`]: the CUDA C kernels in `kernels/cuda/*.cu`, launched
+//!   through a [`KernelExec`]: [`cuda::CudaExec`] on a real GPU (NVRTC at run
+//!   time, cudarc with dynamic loading, so machines without CUDA build and
+//!   run), or [`emulate::EmuExec`], which runs the same kernel source on the
+//!   CPU for tests on machines without a GPU.
+//!
+//! The metric entry points (`Ter::segments_on`, `ChrfConfig::segments_on`,
+//! `Group::pairwise_map_on`, `levenshtein::char_distances_on`) take a
+//! backend; on a GPU failure (out of memory, a kernel or driver error) they
+//! recompute the batch on the CPU with a warning, so results are never wrong
+//! or missing.
+
+mod cpu;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+pub mod emulate;
+mod gpu;
+
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
+
+pub use cpu::CpuBackend;
+pub use gpu::{GpuBackend, KArg, KernelExec};
+
+/// Why a backend could not run a batch.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// No usable GPU (no driver, no NVRTC, no device, or CUDA support not built in).
+    #[error("no usable GPU: {0}")]
+    Unavailable(String),
+    /// The GPU kernels do not cover this input (e.g. n-gram orders above 6);
+    /// the batch runs on the CPU without a warning.
+    #[error("not handled by the GPU kernels: {0}")]
+    Unsupported(String),
+    /// The device failed (out of memory, kernel or driver error).
+    #[error("GPU error: {0}")]
+    Device(String),
+}
+
+/// Sequences of `u32` symbols, stored flat: sequence `i` is
+/// `data[offs[i] .. offs[i + 1]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seqs {
+    /// All symbols, one sequence after another.
+    pub data: Vec<u32>,
+    /// `len() + 1` offsets into `data`, starting at 0.
+    pub offs: Vec<u64>,
+}
+
+impl Default for Seqs {
+    fn default() -> Self {
+        Self { data: Vec::new(), offs: vec![0] }
+    }
+}
+
+impl Seqs {
+    /// No sequences.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends one sequence.
+    pub fn push(&mut self, s: &[u32]) {
+        self.data.extend_from_slice(s);
+        self.offs.push(self.data.len() as u64);
+    }
+
+    /// Appends one sequence from an iterator.
+    pub fn push_iter(&mut self, s: impl IntoIterator<Item = u32>) {
+        self.data.extend(s);
+        self.offs.push(self.data.len() as u64);
+    }
+
+    /// Number of sequences.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.offs.len() - 1
+    }
+
+    /// Whether there are no sequences.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sequence `i`.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn get(&self, i: usize) -> &[u32] {
+        &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
+    }
+
+    /// The sequences built from an iterator of slices.
+    pub fn from_slices<'a>(it: impl IntoIterator<Item = &'a [u32]>) -> Self {
+        let mut s = Self::new();
+        for x in it {
+            s.push(x);
+        }
+        s
+    }
+}
+
+/// One greedy round of TER's shift search over many (hypothesis, reference)
+/// pairs: the candidates to score.
+#[derive(Debug, Clone, Copy)]
+pub struct TerRound<'a> {
+    /// Current (already shifted) hypothesis of each pair, as word ids.
+    pub hyps: &'a Seqs,
+    /// Reference of each pair, as word ids in the same id space.
+    pub refs: &'a Seqs,
+    /// Band of each pair: `(lo, hi)` for rows `0..=n_h`, flat (see `ter::beam`).
+    pub bands: &'a Seqs,
+    /// Four `u32` per candidate: `(pair, start, len, target)` of a
+    /// sacrebleu `_perform_shift`.
+    pub cands: &'a [u32],
+}
+
+/// Symbols of a set of strings for chrF: per string its character symbols
+/// (code points, whitespace removed unless kept) and its word ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NgramInput {
+    /// Character symbols per string.
+    pub chars: Seqs,
+    /// Word ids per string (one id space for the whole input).
+    pub words: Seqs,
+    /// Character n-gram orders `1..=char_order`.
+    pub char_order: u32,
+    /// Word n-gram orders `1..=word_order`.
+    pub word_order: u32,
+}
+
+impl NgramInput {
+    /// Orders per string (character orders first).
+    #[must_use]
+    pub fn orders(&self) -> usize {
+        (self.char_order + self.word_order) as usize
+    }
+
+    /// Number of strings.
+    #[must_use]
+    pub fn n_strings(&self) -> usize {
+        self.chars.len()
+    }
+
+    /// The symbols and the n of order index `o` of string `s`.
+    #[must_use]
+    pub fn order_seq(&self, s: usize, o: usize) -> (&[u32], usize) {
+        let co = self.char_order as usize;
+        if o < co { (self.chars.get(s), o + 1) } else { (self.words.get(s), o - co + 1) }
+    }
+
+    /// Number of order-`o` windows of string `s`.
+    #[must_use]
+    pub fn total(&self, s: usize, o: usize) -> u64 {
+        let (sym, n) = self.order_seq(s, o);
+        (sym.len() + 1).saturating_sub(n) as u64
+    }
+}
+
+/// A compute backend: batched integer statistics (see the module docs).
+///
+/// Every method returns exactly what [`CpuBackend`] returns for the same
+/// input; a GPU backend may fail with a [`BackendError`] instead.
+pub trait Backend: Send + Sync + fmt::Debug {
+    /// A short description (`cpu (16 threads)`, `cuda: NVIDIA H100 ...`).
+    fn name(&self) -> String;
+
+    /// Whether this is a GPU backend (callers keep their CPU fast paths otherwise).
+    fn is_gpu(&self) -> bool;
+
+    /// Unit-cost Levenshtein distance of `a[i]` and `b[i]` for every `i`.
+    ///
+    /// # Errors
+    /// A device failure.
+    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError>;
+
+    /// sacrebleu's beam-banded word edit distance of every shift candidate.
+    ///
+    /// # Errors
+    /// A device failure.
+    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError>;
+
+    /// Clipped n-gram matches `Σ_g min(count_h[g], count_r[g])` of the listed
+    /// `(hypothesis, reference)` string pairs (`pairs` holds two indices per
+    /// pair): `orders()` values per pair.
+    ///
+    /// # Errors
+    /// A device failure, or orders the kernels do not cover.
+    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError>;
+
+    /// Clipped matches of every hypothesis in `hyps` against every reference
+    /// in `refs` (string index ranges): value `(j * refs.len() + k) *
+    /// orders() + o`.
+    ///
+    /// # Errors
+    /// As [`Backend::chrf_match_list`].
+    fn chrf_match_grid(&self, input: &NgramInput, hyps: Range<u32>, refs: Range<u32>)
+    -> Result<Vec<u32>, BackendError>;
+
+    /// fastchrf's aggregate matches: for hypothesis `j` and order `o`,
+    /// `Σ_g min(mult[j] * count_j[g], Σ_k count_k[g])` over the references in
+    /// `refs` except string `skip[j]` (`u32::MAX`: none).
+    ///
+    /// # Errors
+    /// As [`Backend::chrf_match_list`].
+    fn chrf_aggregate(
+        &self,
+        input: &NgramInput,
+        hyps: Range<u32>,
+        refs: Range<u32>,
+        skip: &[u32],
+        mult: &[u64],
+    ) -> Result<Vec<u64>, BackendError>;
+}
+
+/// Which device the metrics run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DeviceRequest {
+    /// The GPU when a CUDA driver, NVRTC and a device are present, else the CPU.
+    #[default]
+    Auto,
+    /// All CPU cores (rayon).
+    Cpu,
+    /// The GPU; an error when there is none.
+    Cuda,
+}
+
+impl FromStr for DeviceRequest {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Self::Auto),
+            "cpu" => Ok(Self::Cpu),
+            "cuda" | "gpu" => Ok(Self::Cuda),
+            other => Err(format!("unknown device '{other}' (expected auto, cpu or cuda)")),
+        }
+    }
+}
+
+impl fmt::Display for DeviceRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Auto => "auto",
+            Self::Cpu => "cpu",
+            Self::Cuda => "cuda",
+        })
+    }
+}
+
+static DEFAULT_DEVICE: RwLock<Option<DeviceRequest>> = RwLock::new(None);
+
+/// Sets the process-wide device (the CLI's `--device`; also what SQL
+/// sessions use when `mteval.device` is not set).
+pub fn set_default_device(req: DeviceRequest) {
+    if let Ok(mut d) = DEFAULT_DEVICE.write() {
+        *d = Some(req);
+    }
+}
+
+/// The process-wide device: as set by [`set_default_device`], else the
+/// environment variable `MTEVAL_DEVICE`, else `auto`.
+#[must_use]
+pub fn default_device() -> DeviceRequest {
+    if let Some(d) = DEFAULT_DEVICE.read().ok().and_then(|d| *d) {
+        return d;
+    }
+    std::env::var("MTEVAL_DEVICE").ok().and_then(|v| v.parse().ok()).unwrap_or_default()
+}
+
+/// The CPU backend (one per process).
+#[must_use]
+pub fn cpu() -> Arc<dyn Backend> {
+    static CPU: OnceLock<Arc<dyn Backend>> = OnceLock::new();
+    CPU.get_or_init(|| Arc::new(CpuBackend)).clone()
+}
+
+/// The process's GPU backend, probed once: the driver and NVRTC are looked
+/// for with dlopen first (cudarc would panic on a missing library), then a
+/// device, then the kernels are compiled once for it.
+///
+/// # Errors
+/// Why there is no usable GPU.
+pub fn gpu() -> Result<Arc<dyn Backend>, BackendError> {
+    static GPU: OnceLock<Result<Arc<dyn Backend>, BackendError>> = OnceLock::new();
+    GPU.get_or_init(probe_gpu).clone()
+}
+
+#[cfg(feature = "cuda")]
+fn probe_gpu() -> Result<Arc<dyn Backend>, BackendError> {
+    let exec = cuda::CudaExec::probe()?;
+    Ok(Arc::new(GpuBackend::new(exec)))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn probe_gpu() -> Result<Arc<dyn Backend>, BackendError> {
+    Err(BackendError::Unavailable("this build of mteval has no CUDA support (feature `cuda` off)".into()))
+}
+
+/// The backend for a request. `auto` without a GPU gives the CPU backend and
+/// prints one info line per process on stderr.
+///
+/// # Errors
+/// `cuda` requested and no usable GPU (the message says why).
+pub fn backend_for(req: DeviceRequest) -> Result<Arc<dyn Backend>, BackendError> {
+    match req {
+        DeviceRequest::Cpu => Ok(cpu()),
+        DeviceRequest::Cuda => gpu().map_err(|e| match e {
+            BackendError::Unavailable(why) => {
+                BackendError::Unavailable(format!("device 'cuda' was requested but {why}; use --device cpu or auto"))
+            }
+            other => other,
+        }),
+        DeviceRequest::Auto => Ok(gpu().unwrap_or_else(|e| {
+            static SAID: OnceLock<()> = OnceLock::new();
+            SAID.get_or_init(|| eprintln!("mteval: info: {e}; using the CPU backend"));
+            cpu()
+        })),
+    }
+}
+
+/// How many batches fell back to the CPU after a GPU failure (for tests and reports).
+static FALLBACKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Number of batches recomputed on the CPU after a GPU failure in this process.
+#[must_use]
+pub fn fallback_count() -> usize {
+    FALLBACKS.load(Ordering::Relaxed)
+}
+
+/// Runs `gpu`; on failure runs `cpu` instead. Device failures print a
+/// warning (the first 10 per process, then a note that more are silenced);
+/// unsupported inputs fall back silently.
+pub fn or_cpu<T>(what: &str, gpu: impl FnOnce() -> Result<T, BackendError>, cpu: impl FnOnce() -> T) -> T {
+    match gpu() {
+        Ok(v) => v,
+        Err(BackendError::Unsupported(_)) => cpu(),
+        Err(e) => {
+            let n = FALLBACKS.fetch_add(1, Ordering::Relaxed);
+            if n < 10 {
+                eprintln!("mteval: warning: {what} failed on the GPU ({e}); recomputing this batch on the CPU");
+            } else if n == 10 {
+                eprintln!("mteval: warning: more GPU failures; further warnings are not shown");
+            }
+            cpu()
+        }
+    }
+}

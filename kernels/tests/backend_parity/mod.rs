@@ -1,0 +1,184 @@
+//! CPU-vs-GPU parity checks shared by `gpu_emulated.rs` (the CUDA C kernels
+//! run on the CPU) and `gpu_cuda.rs` (a real GPU): every integer statistic
+//! and every score a GPU backend gives must equal the CPU backend's.
+#![allow(dead_code)]
+
+use mteval_kernels::backend::{Backend, CpuBackend, NgramInput, Seqs, TerRound};
+use mteval_kernels::chrf::group::Group;
+use mteval_kernels::levenshtein::{char_distances_on, word_distances_on};
+use mteval_kernels::{ChrfConfig, Ter};
+
+use crate::common::{WmtRow, wmt_rows};
+
+/// A small deterministic generator.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Random symbol sequences: lengths 0..max_len over `alphabet` symbols (offset by `base`).
+fn random_seqs(rng: &mut Rng, n: usize, max_len: u64, alphabet: u64, base: u32) -> Seqs {
+    let mut s = Seqs::new();
+    for _ in 0..n {
+        let len = rng.below(max_len + 1);
+        let v: Vec<u32> = (0..len).map(|_| base + rng.below(alphabet) as u32).collect();
+        s.push(&v);
+    }
+    s
+}
+
+/// Random sentences over a small vocabulary (so that n-grams and shifts repeat).
+pub fn random_sentence(rng: &mut Rng, max_words: u64) -> String {
+    const WORDS: [&str; 12] = ["the", "cat", "sat", "on", "a", "mat", ",", "Haus", "über", "猫", "dog.", "\"quoted\""];
+    let n = rng.below(max_words + 1);
+    (0..n).map(|_| WORDS[rng.below(WORDS.len() as u64) as usize]).collect::<Vec<_>>().join(" ")
+}
+
+/// Some WMT rows (every `step`-th, at most `max`), with both references.
+pub fn wmt_sample(step: usize, max: usize) -> Vec<WmtRow> {
+    let (_, all) = wmt_rows();
+    all.into_iter().step_by(step).take(max).collect()
+}
+
+/// Levenshtein on random sequences: single-block, multi-block (> 64, > 128
+/// symbols), empty sides, large code points.
+pub fn check_levenshtein(gpu: &dyn Backend) {
+    let mut rng = Rng::new(1);
+    for (max_len, alphabet, base) in [(10, 3, 0), (70, 4, 0), (200, 6, 0x10F000), (140, 40, 0x4E00), (0, 1, 0)] {
+        let a = random_seqs(&mut rng, 300, max_len, alphabet, base);
+        let b = random_seqs(&mut rng, 300, max_len, alphabet, base);
+        let want = CpuBackend.levenshtein(&a, &b).unwrap();
+        assert_eq!(gpu.levenshtein(&a, &b).unwrap(), want, "levenshtein, max_len {max_len}");
+    }
+    let rows = wmt_sample(7, 1500);
+    let pairs: Vec<(&str, &str)> = rows.iter().map(|r| (r.hyp.as_str(), r.r#ref.as_str())).collect();
+    assert_eq!(char_distances_on(gpu, &pairs), char_distances_on(&CpuBackend, &pairs), "edit_distance on WMT rows");
+    let words: Vec<(Vec<&str>, Vec<&str>)> =
+        pairs.iter().map(|(h, r)| (h.split_whitespace().collect(), r.split_whitespace().collect())).collect();
+    assert_eq!(word_distances_on(gpu, &words), word_distances_on(&CpuBackend, &words), "word_edit_distance");
+}
+
+/// TER: random candidate rounds through the primitive, then whole segments
+/// (every greedy round batched) on WMT rows and random small-vocabulary rows.
+pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
+    let mut rng = Rng::new(2);
+    let (mut hyps, mut refs, mut bands) = (Seqs::new(), Seqs::new(), Seqs::new());
+    let mut cands = Vec::new();
+    for p in 0..200u32 {
+        let h: Vec<u32> = (0..rng.below(40)).map(|_| rng.below(6) as u32).collect();
+        let r: Vec<u32> = (0..1 + rng.below(40)).map(|_| rng.below(6) as u32).collect();
+        let ed = mteval_kernels::ter::band_for_tests(&r, h.len());
+        bands.push(&ed);
+        for _ in 0..10 {
+            if h.is_empty() {
+                break;
+            }
+            let s = rng.below(h.len() as u64);
+            let len = 1 + rng.below((h.len() as u64 - s).min(10));
+            let t = rng.below(h.len() as u64 + 3);
+            cands.extend([p, s as u32, len as u32, t as u32]);
+        }
+        hyps.push(&h);
+        refs.push(&r);
+    }
+    let round = TerRound { hyps: &hyps, refs: &refs, bands: &bands, cands: &cands };
+    assert_eq!(gpu.ter_candidates(&round).unwrap(), CpuBackend.ter_candidates(&round).unwrap(), "ter_candidates");
+
+    let rows = wmt_sample(3, wmt_rows);
+    let mut owned: Vec<(String, Vec<String>)> =
+        rows.iter().map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect())).collect();
+    for _ in 0..300 {
+        let h = random_sentence(&mut rng, 30);
+        let n_refs = 1 + rng.below(2) as usize;
+        owned.push((h, (0..n_refs).map(|_| random_sentence(&mut rng, 30)).collect()));
+    }
+    owned.push((String::new(), vec![String::new()]));
+    owned.push(("a b c".into(), vec![String::new()]));
+    owned.push((String::new(), vec!["a b".into()]));
+    let rows: Vec<(&str, Vec<&str>)> =
+        owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    for opts in ["", "case:mixed|norm:yes", "punct:no|asian:yes"] {
+        let ter = Ter::from_options(opts).unwrap();
+        let want = ter.segments_on(&CpuBackend, &rows);
+        let got = ter.segments_on(gpu, &rows);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "TER '{opts}' row {i}: {:?}", rows[i]);
+        }
+    }
+}
+
+/// chrF / chrF++ sentence statistics on WMT and random rows (best reference
+/// included), and the n-gram primitive on random symbols.
+pub fn check_chrf(gpu: &dyn Backend, wmt_rows: usize) {
+    let mut rng = Rng::new(3);
+    let input = NgramInput {
+        chars: random_seqs(&mut rng, 40, 50, 5, 0x1F600),
+        words: random_seqs(&mut rng, 40, 12, 4, 0),
+        char_order: 6,
+        word_order: 2,
+    };
+    let pairs: Vec<u32> = (0..80).map(|_| rng.below(40) as u32).collect();
+    assert_eq!(gpu.chrf_match_list(&input, &pairs).unwrap(), CpuBackend.chrf_match_list(&input, &pairs).unwrap());
+    let rows = wmt_sample(5, wmt_rows);
+    let mut owned: Vec<(String, Vec<String>)> =
+        rows.iter().map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect())).collect();
+    for _ in 0..200 {
+        let h = random_sentence(&mut rng, 20);
+        owned.push((h, (0..rng.below(3)).map(|_| random_sentence(&mut rng, 20)).collect()));
+    }
+    let rows: Vec<(&str, Vec<&str>)> =
+        owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    for opts in ["", "nw:2", "nw:2|eff:no", "case:lc|space:yes", "ws:unicode|nw:2", "nc:4|nw:1|beta:1"] {
+        let cfg = ChrfConfig::parse(opts).unwrap();
+        let want = cfg.segments_on(&CpuBackend, &rows);
+        let got = cfg.segments_on(gpu, &rows);
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "chrF '{opts}' row {i}");
+        }
+    }
+}
+
+/// MBR: pairwise chrF rows (bit-identical floats) and aggregate chrF with
+/// and without left-out references, on the shared MBR groups.
+pub fn check_mbr(gpu: &dyn Backend, max_groups: usize) {
+    let groups = crate::common::read_jsonl("data/wmt/mbr_groups.jsonl");
+    for (gi, g) in groups.iter().take(max_groups).enumerate() {
+        let hyps: Vec<&str> = g["hyps"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        for opts in ["", "nw:2|eff:no"] {
+            let cfg = ChrfConfig::parse(opts).unwrap();
+            let group = Group::new(&cfg, &hyps, None).unwrap();
+            let skip: Vec<Option<usize>> = (0..hyps.len()).map(Some).collect();
+            let bits = |v: Vec<Option<f64>>| v.into_iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+            assert_eq!(
+                bits(group.expected_utility_skipping_on(gpu, &skip)),
+                bits(group.expected_utility_skipping(&skip)),
+                "pairwise group {gi} '{opts}'"
+            );
+            let none = vec![None; hyps.len()];
+            for s in [&skip, &none] {
+                assert_eq!(
+                    bits(group.aggregate_skipping_on(gpu, s)),
+                    bits(group.aggregate_skipping(s)),
+                    "aggregate group {gi} '{opts}'"
+                );
+            }
+            let refs: Vec<&str> = hyps.iter().rev().take(3).copied().collect();
+            let with_refs = Group::new(&cfg, &hyps, Some(&refs)).unwrap();
+            let rows = |b: &dyn Backend| with_refs.pairwise_map_on(b, |_, r| r.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+            assert_eq!(rows(gpu), rows(&CpuBackend), "pairwise with references, group {gi}");
+        }
+    }
+}

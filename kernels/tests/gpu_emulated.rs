@@ -1,0 +1,65 @@
+//! The GPU backend's whole host path with the CUDA C kernels compiled for
+//! the CPU (`kernels/cuda/emu`): runs everywhere a C++ compiler is present,
+//! no GPU needed. Set `MTEVAL_REQUIRE_EMU=1` (CI does) to fail instead of
+//! skipping when no compiler is found.
+
+mod backend_parity;
+mod common;
+
+use mteval_kernels::backend::emulate::EmuExec;
+use mteval_kernels::backend::{Backend, GpuBackend, fallback_count};
+use mteval_kernels::{ChrfConfig, Ter};
+
+fn emulated() -> Option<GpuBackend<EmuExec>> {
+    match EmuExec::build() {
+        Ok(e) => Some(GpuBackend::new(e)),
+        Err(e) if std::env::var("MTEVAL_REQUIRE_EMU").is_ok_and(|v| v == "1") => panic!("{e}"),
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+#[test]
+fn levenshtein_kernel_equals_cpu() {
+    let Some(gpu) = emulated() else { return };
+    backend_parity::check_levenshtein(&gpu);
+}
+
+#[test]
+fn ter_kernel_and_batched_rounds_equal_cpu() {
+    let Some(gpu) = emulated() else { return };
+    backend_parity::check_ter(&gpu, 400);
+}
+
+#[test]
+fn chrf_kernels_equal_cpu() {
+    let Some(gpu) = emulated() else { return };
+    backend_parity::check_chrf(&gpu, 800);
+}
+
+#[test]
+fn mbr_kernels_equal_cpu() {
+    let Some(gpu) = emulated() else { return };
+    backend_parity::check_mbr(&gpu, 12);
+}
+
+#[test]
+fn failing_kernels_fall_back_to_the_cpu() {
+    let Some(ok) = emulated() else { return };
+    let gpu = GpuBackend::failing_on(ok.exec().clone(), "*");
+    assert!(gpu.is_gpu());
+    let rows: Vec<(&str, Vec<&str>)> = vec![("a b c d", vec!["c d a b"]), ("x", vec!["y z", "x"])];
+    let before = fallback_count();
+    let ter = Ter::default();
+    let cpu = mteval_kernels::backend::CpuBackend;
+    assert_eq!(ter.segments_on(&gpu, &rows), ter.segments_on(&cpu, &rows));
+    let cfg = ChrfConfig::default();
+    assert_eq!(cfg.segments_on(&gpu, &rows), cfg.segments_on(&cpu, &rows));
+    assert!(fallback_count() >= before + 2, "each failed batch is counted");
+    // The primitive itself reports the failure, naming the kernel.
+    let a = mteval_kernels::backend::Seqs::from_slices([&[1u32, 2][..]]);
+    let err = gpu.levenshtein(&a, &a).unwrap_err();
+    assert!(err.to_string().contains("lev_myers"), "{err}");
+}
