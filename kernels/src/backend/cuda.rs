@@ -75,6 +75,15 @@ pub fn compile_all_ptx(arch: &'static str) -> Result<(), String> {
     Ok(())
 }
 
+/// Compiles one CUDA C source (with the shared header prepended) to PTX for
+/// `arch`; the error is NVRTC's log.
+///
+/// # Errors
+/// NVRTC's compile log.
+pub fn check_source(src: &str, arch: &'static str) -> Result<(), String> {
+    compile_ptx(&full_source(src), arch).map(|_| ())
+}
+
 fn compile_ptx(src: &str, arch: &'static str) -> Result<Ptx, String> {
     let opts = CompileOptions { arch: Some(arch), options: vec!["--std=c++17".into()], ..Default::default() };
     cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| match e {
