@@ -146,7 +146,8 @@ impl ObjectStoreRegistry for EnvObjectStores {
 /// # Errors
 /// When registration fails.
 pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
-    let mut cfg = SessionConfig::new().with_information_schema(true);
+    let mut cfg =
+        SessionConfig::new().with_information_schema(true).with_option_extension(mteval_udfs::MtevalConfig::default());
     if let Some(b) = opts.batch_size {
         cfg = cfg.with_batch_size(b);
     }

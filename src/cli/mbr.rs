@@ -48,7 +48,12 @@ impl Utility {
         match self {
             Self::Chrf { cfg, aggregate } => {
                 let g = Group::new(cfg, hyps, refs)?;
-                Ok(if *aggregate { g.aggregate_skipping(skip) } else { g.expected_utility_skipping(skip) })
+                let backend = mteval_kernels::backend::backend_for(mteval_kernels::backend::default_device())?;
+                Ok(if *aggregate {
+                    g.aggregate_skipping_on(backend.as_ref(), skip)
+                } else {
+                    g.expected_utility_skipping_on(backend.as_ref(), skip)
+                })
             }
             Self::Ter(ter) => {
                 let refs = refs.unwrap_or(hyps);

@@ -8,6 +8,7 @@ mod score;
 mod sql;
 mod text;
 
+use mteval_kernels::backend::{DeviceRequest, backend_for, default_device};
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -21,9 +22,18 @@ use crate::output::Format;
 #[derive(Debug, Parser)]
 #[command(name = "mteval", version, about, long_about = None)]
 pub struct Cli {
+    /// Device of the metric kernels: `auto` (the GPU when a CUDA driver, NVRTC and a device are
+    /// present, else all CPU cores), `cpu`, or `cuda` (an error without a usable GPU). Same scores on
+    /// every device. Also `MTEVAL_DEVICE`; in SQL, `SET mteval.device = 'cpu'`.
+    #[arg(long, global = true, value_parser = parse_device)]
+    pub device: Option<DeviceRequest>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+fn parse_device(s: &str) -> std::result::Result<DeviceRequest, String> {
+    s.parse()
 }
 
 /// Subcommands.
@@ -152,6 +162,13 @@ pub struct ScoreArgs {
 /// # Errors
 /// Any failure, with context naming the file, column or row.
 pub fn run(cli: Cli) -> Result<()> {
+    if let Some(d) = cli.device {
+        mteval_kernels::backend::set_default_device(d);
+    }
+    if default_device() == DeviceRequest::Cuda {
+        // Fail before reading any input when the GPU asked for is missing.
+        backend_for(DeviceRequest::Cuda)?;
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     match cli.command {
         Command::Sql(a) => {

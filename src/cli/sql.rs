@@ -20,8 +20,25 @@ async fn plan_all(ctx: &SessionContext, sql: &str) -> Result<Vec<DataFrame>> {
         let state = ctx.state();
         let plan = state.statement_to_plan(st).await?;
         out.push(ctx.execute_logical_plan(plan).await?);
+        apply_device_setting(ctx)?;
     }
     Ok(out)
+}
+
+/// `SET mteval.device = '...'` also moves the aggregate and window
+/// functions (which DataFusion runs without session settings) to that device.
+fn apply_device_setting(ctx: &SessionContext) -> Result<()> {
+    let state = ctx.state();
+    let opts = state.config().options();
+    if let Some(d) = opts.extensions.get::<mteval_udfs::MtevalConfig>().map(|c| c.device.trim().to_owned())
+        && !d.is_empty()
+    {
+        let req: mteval_kernels::backend::DeviceRequest =
+            d.parse().map_err(|e: String| anyhow::anyhow!("mteval.device: {e}"))?;
+        mteval_kernels::backend::backend_for(req)?;
+        mteval_kernels::backend::set_default_device(req);
+    }
+    Ok(())
 }
 
 async fn print_df(df: DataFrame, format: Format) -> Result<()> {

@@ -52,18 +52,19 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
+    let backend = mteval_kernels::backend::backend_for(mteval_kernels::backend::default_device())?;
+    let rows: Vec<(&str, Vec<&str>)> =
+        (0..hyps.len()).map(|i| (hyps[i].as_str(), refs.iter().map(|r| r[i].as_str()).collect())).collect();
     for m in &metrics {
         // Sentence lines go through one buffered lock (stdout is line-buffered).
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let (score, segments) = match m {
             MetricChoice::Ter(ter) => {
-                let segs: Vec<_> = (0..hyps.len())
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map(|i| {
-                        let rs: Vec<&str> = refs.iter().map(|r| r[i].as_str()).collect();
-                        ter.segment(&hyps[i], &rs).with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))
-                    })
+                let segs: Vec<_> = ter
+                    .segments_on(backend.as_ref(), &rows)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1)))
                     .collect::<Result<_>>()?;
                 let mut st = TerStats::default();
                 for (i, s) in segs.iter().enumerate() {
@@ -76,14 +77,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                 ((st.segments > 0).then(|| ter.score(&st)), st.segments)
             }
             MetricChoice::Chrf { cfg, .. } => {
-                let segs: Vec<_> = (0..hyps.len())
-                    .into_par_iter()
-                    .with_min_len(64)
-                    .map(|i| {
-                        let rs: Vec<&str> = refs.iter().map(|r| r[i].as_str()).collect();
-                        cfg.segment(&hyps[i], &rs)
-                    })
-                    .collect();
+                let segs = cfg.segments_on(backend.as_ref(), &rows);
                 let mut st = ChrfStats::default();
                 for (i, s) in segs.iter().enumerate() {
                     let Some(s) = s else { continue };

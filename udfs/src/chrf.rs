@@ -9,9 +9,11 @@ use datafusion::arrow::array::Float64Array;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::{ChrfConfig, MetricError};
+use mteval_kernels::{ChrfConfig, ChrfSegment, MetricError};
 
-use crate::common::{RefsCol, StrCol, eval_rows, exec_options, metric_err, plan_options};
+use crate::common::{
+    RefsCol, StrCol, eval_rows, eval_rows_batched, exec_options, metric_err, plan_options, session_backend,
+};
 use crate::ter::coerce_ter_args;
 
 /// Validates the options literal at plan time.
@@ -30,6 +32,25 @@ where
     let hyp = StrCol::new(name, &args.args[0])?;
     let refs = RefsCol::new(name, &args.args[1])?;
     eval_rows(name, &hyp, &refs, args.number_rows, |h, r| f(&cfg, h, r))
+}
+
+/// Evaluates `f(cfg, segment)` for every row, with the segment statistics
+/// counted on the session's backend.
+pub(crate) fn eval_chrf_segments<T, F>(name: &str, args: &ScalarFunctionArgs, f: F) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&ChrfConfig, ChrfSegment) -> T + Sync,
+{
+    let backend = session_backend(name, Some(&args.config_options))?;
+    if !backend.is_gpu() {
+        return eval_chrf(name, args, |c, h, r| Ok(c.segment(h, r).map(|s| f(c, s))));
+    }
+    let cfg = ChrfConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
+    let hyp = StrCol::new(name, &args.args[0])?;
+    let refs = RefsCol::new(name, &args.args[1])?;
+    eval_rows_batched(name, &hyp, &refs, args.number_rows, |rows| {
+        cfg.segments_on(backend.as_ref(), rows).into_iter().map(|s| Ok(s.map(|s| f(&cfg, s)))).collect()
+    })
 }
 
 crate::udf_struct!(
@@ -60,7 +81,7 @@ impl ScalarUDFImpl for ChrfUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_chrf(self.name(), &args, |c, h, r| Ok(c.sentence_score(h, r)))?;
+        let (vals, single) = eval_chrf_segments(self.name(), &args, |c, s| c.score(&s.stats))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
         }

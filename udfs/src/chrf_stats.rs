@@ -12,7 +12,7 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::chrf::{eval_chrf, plan_chrf};
+use crate::chrf::{eval_chrf_segments, plan_chrf};
 use crate::ter::coerce_ter_args;
 
 /// The struct fields of `chrf_stats`.
@@ -54,7 +54,7 @@ impl ScalarUDFImpl for ChrfStatsUdf {
     #[allow(clippy::cast_possible_wrap)]
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let (vals, single) =
-            eval_chrf(self.name(), &args, |c, h, r| Ok(c.segment(h, r).map(|s| (c.score(&s.stats), s))))?;
+            eval_chrf_segments(self.name(), &args, |c, s| (c.score(&s.stats), s))?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let mut stats = ListBuilder::new(Int64Builder::new());
         for v in &vals {

@@ -8,9 +8,11 @@ use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
 use datafusion::arrow::datatypes::{DataType, Field};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::common::config::{ConfigExtension, ConfigOptions};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, extensions_options, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 use mteval_kernels::MetricError;
+use mteval_kernels::backend::{Backend, DeviceRequest, backend_for, default_device};
 use rayon::prelude::*;
 
 /// Declares a UDF struct holding a user-defined signature (argument types are
@@ -34,6 +36,75 @@ macro_rules! udf_struct {
             }
         }
     };
+}
+
+extensions_options! {
+    /// mteval's session settings, under the `mteval.` prefix:
+    /// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: the
+    /// process default, i.e. the CLI's `--device` or `MTEVAL_DEVICE`).
+    /// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
+    pub struct MtevalConfig {
+        /// Device of the metric kernels: auto, cpu or cuda.
+        pub device: String, default = String::new()
+    }
+}
+
+impl ConfigExtension for MtevalConfig {
+    const PREFIX: &'static str = "mteval";
+}
+
+/// The device a session asks for: `mteval.device` if set, else the process default.
+///
+/// # Errors
+/// An unknown device name.
+pub fn session_device(name: &str, config: Option<&ConfigOptions>) -> Result<DeviceRequest> {
+    match config.and_then(|c| c.extensions.get::<MtevalConfig>()).map(|c| c.device.trim()).filter(|d| !d.is_empty()) {
+        Some(d) => d.parse().map_err(|e| exec_datafusion_err!("{name}: mteval.device: {e}")),
+        None => Ok(default_device()),
+    }
+}
+
+/// The backend for a function call (see [`session_device`]). Aggregate and
+/// window functions, which DataFusion gives no session settings, pass `None`
+/// and use the process default.
+///
+/// # Errors
+/// An unknown device, or `cuda` requested without a usable GPU.
+pub fn session_backend(name: &str, config: Option<&ConfigOptions>) -> Result<Arc<dyn Backend>> {
+    backend_for(session_device(name, config)?).map_err(|e| exec_datafusion_err!("{name}: {e}"))
+}
+
+/// Evaluates a batched metric over the rows with non-NULL inputs: `batch`
+/// gets every such row at once (for a GPU backend) and returns one result
+/// per row; NULL in gives NULL out, and a row's error names the row.
+pub fn eval_rows_batched<'a, T, B>(
+    name: &str,
+    hyp: &StrCol<'a>,
+    refs: &RefsCol<'a>,
+    number_rows: usize,
+    batch: B,
+) -> Result<(Vec<Option<T>>, bool)>
+where
+    B: FnOnce(&[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
+{
+    let single = hyp.is_scalar() && refs.is_scalar();
+    let n = if single { 1 } else { number_rows };
+    let mut idx = Vec::with_capacity(n);
+    let mut rows = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut buf = Vec::new();
+        if let Some(h) = hyp.get(i)
+            && refs.get(i, &mut buf)
+        {
+            idx.push(i);
+            rows.push((h, buf));
+        }
+    }
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    for (i, r) in idx.into_iter().zip(batch(&rows)) {
+        out[i] = r.map_err(|e| row_error(name, i, &e))?;
+    }
+    Ok((out, single))
 }
 
 /// Rows per rayon task inside one batch. Sentence metrics vary a lot in cost

@@ -14,7 +14,7 @@ use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
-use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
+use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, session_backend};
 use crate::corpus_ter::literal_options;
 use crate::ter::coerce_ter_args;
 
@@ -72,7 +72,14 @@ impl Accumulator for CorpusChrfAccumulator {
         let hyp = StrCol::from_array(name, values[0].as_ref())?;
         let refs = RefsCol::from_array(name, &values[1])?;
         let cfg = self.cfg;
-        let (segs, _) = eval_rows(name, &hyp, &refs, n, |h, r| Ok(cfg.segment(h, r)))?;
+        let backend = session_backend(name, None)?;
+        let (segs, _) = if backend.is_gpu() {
+            eval_rows_batched(name, &hyp, &refs, n, |rows| {
+                cfg.segments_on(backend.as_ref(), rows).into_iter().map(Ok).collect()
+            })?
+        } else {
+            eval_rows(name, &hyp, &refs, n, |h, r| Ok(cfg.segment(h, r)))?
+        };
         for s in segs.iter().flatten() {
             self.stats.add(&s.stats);
         }

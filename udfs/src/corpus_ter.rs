@@ -15,7 +15,7 @@ use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::Ter;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
+use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, session_backend};
 use crate::ter::coerce_ter_args;
 
 /// Reads the options literal of an aggregate call (argument `pos`).
@@ -85,7 +85,12 @@ impl Accumulator for CorpusTerAccumulator {
         let hyp = StrCol::from_array(name, values[0].as_ref())?;
         let refs = RefsCol::from_array(name, &values[1])?;
         let ter = self.ter;
-        let (segs, _) = eval_rows(name, &hyp, &refs, n, |h, r| ter.segment(h, r))?;
+        let backend = session_backend(name, None)?;
+        let (segs, _) = if backend.is_gpu() {
+            eval_rows_batched(name, &hyp, &refs, n, |rows| ter.segments_on(backend.as_ref(), rows))?
+        } else {
+            eval_rows(name, &hyp, &refs, n, |h, r| ter.segment(h, r))?
+        };
         // Sequential, in row order, so the float sum matches sacrebleu's.
         for s in segs.iter().flatten() {
             self.stats.add(s);

@@ -36,6 +36,7 @@ use datafusion::common::Result;
 use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
 
+pub use common::MtevalConfig;
 pub use mteval_kernels as kernels;
 
 /// Every scalar UDF of mteval.

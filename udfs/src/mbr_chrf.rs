@@ -23,7 +23,7 @@ use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{StrCol, coerce_string, metric_err};
+use crate::common::{StrCol, coerce_string, metric_err, session_backend};
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,9 +122,10 @@ impl PartitionEvaluator for MbrEvaluator {
         };
         let skip: Vec<Option<usize>> =
             rows.iter().map(|&i| if self.include_self { None } else { ref_pos[i] }).collect();
+        let backend = session_backend(self.name, None)?;
         let scores = match self.utility {
-            Utility::Pairwise => group.expected_utility_skipping(&skip),
-            Utility::Aggregate => group.aggregate_skipping(&skip),
+            Utility::Pairwise => group.expected_utility_skipping_on(backend.as_ref(), &skip),
+            Utility::Aggregate => group.aggregate_skipping_on(backend.as_ref(), &skip),
         };
         let mut out = vec![None; num_rows];
         for (&i, s) in rows.iter().zip(scores) {

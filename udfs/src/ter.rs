@@ -6,11 +6,10 @@ use datafusion::arrow::array::Float64Array;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::{MetricError, Ter};
+use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options,
-};
+    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options, eval_rows_batched, session_backend};
 
 /// Argument coercion shared by the TER functions: `(string, string | list<string> [, string])`.
 pub(crate) fn coerce_ter_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
@@ -47,6 +46,26 @@ where
     eval_rows(name, &hyp, &refs, args.number_rows, |h, r| f(&ter, h, r))
 }
 
+/// Evaluates `f(ter, segment)` for every row, with the segments computed on
+/// the session's backend (all rows of the batch in one GPU batch per shift
+/// round, or the CPU's row-parallel path).
+pub(crate) fn eval_ter_segments<T, F>(name: &str, args: &ScalarFunctionArgs, f: F) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&Ter, &TerSegment) -> T + Sync,
+{
+    let backend = session_backend(name, Some(&args.config_options))?;
+    if !backend.is_gpu() {
+        return eval_ter(name, args, |ter, h, r| Ok(ter.segment(h, r)?.map(|s| f(ter, &s))));
+    }
+    let ter = exec_ter(name, &args.args)?;
+    let hyp = StrCol::new(name, &args.args[0])?;
+    let refs = RefsCol::new(name, &args.args[1])?;
+    eval_rows_batched(name, &hyp, &refs, args.number_rows, |rows| {
+        ter.segments_on(backend.as_ref(), rows).into_iter().map(|r| r.map(|o| o.map(|s| f(&ter, &s)))).collect()
+    })
+}
+
 crate::udf_struct!(
     /// The `ter` scalar UDF.
     TerUdf
@@ -76,7 +95,7 @@ impl ScalarUDFImpl for TerUdf {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let (vals, single) =
-            eval_ter(self.name(), &args, |ter, h, r| Ok(ter.segment(h, r)?.map(|s| ter.sentence_score(&s))))?;
+            eval_ter_segments(self.name(), &args, |ter, s| ter.sentence_score(s))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
         }

@@ -8,7 +8,7 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::ter::{coerce_ter_args, eval_ter, plan_ter};
+use crate::ter::{coerce_ter_args, eval_ter_segments, plan_ter};
 
 /// The struct fields of `ter_stats`.
 pub fn ter_stats_fields() -> Fields {
@@ -48,10 +48,8 @@ impl ScalarUDFImpl for TerStatsUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter(self.name(), &args, |ter, h, r| {
-            Ok(ter
-                .segment(h, r)?
-                .map(|s| (ter.sentence_score(&s), i64::from(s.num_edits), i64::from(s.num_shifts), s.ref_len)))
+        let (vals, single) = eval_ter_segments(self.name(), &args, |ter, s| {
+            (ter.sentence_score(s), i64::from(s.num_edits), i64::from(s.num_shifts), s.ref_len)
         })?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let cols: Vec<ArrayRef> = vec![

@@ -5,7 +5,7 @@
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::levenshtein::word_distance;
+use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::text::py_split;
 
 use crate::edit_distance::{coerce_two_strings, eval_pairs};
@@ -33,9 +33,18 @@ impl ScalarUDFImpl for WordEditDistanceUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        eval_pairs(self.name(), &args, |a, b| {
-            let (wa, wb): (Vec<&str>, Vec<&str>) = (py_split(a).collect(), py_split(b).collect());
-            word_distance(&wa, &wb)
-        })
+        eval_pairs(
+            self.name(),
+            &args,
+            |a, b| {
+                let (wa, wb): (Vec<&str>, Vec<&str>) = (py_split(a).collect(), py_split(b).collect());
+                word_distance(&wa, &wb)
+            },
+            |backend, pairs| {
+                let words: Vec<(Vec<&str>, Vec<&str>)> =
+                    pairs.iter().map(|(a, b)| (py_split(a).collect(), py_split(b).collect())).collect();
+                word_distances_on(backend, &words)
+            },
+        )
     }
 }

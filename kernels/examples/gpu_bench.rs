@@ -1,0 +1,110 @@
+//! CPU backend vs GPU backend on the shared WMT rows: sentence TER, edit
+//! distance, sentence chrF and MBR pairwise chrF at N = 256, 1024, 4096.
+//! Checks that both backends give the same statistics, then prints a
+//! Markdown table (median of 3 runs, process warm, GPU transfers included).
+//!
+//! `cargo run --release -p mteval-kernels --example gpu_bench -- ../shared/data/wmt`
+//! (`scripts/gpu-bench.sh` runs it on the GPU machine). Without a GPU only
+//! the CPU column is filled.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use mteval_kernels::backend::{self, Backend};
+use mteval_kernels::chrf::group::Group;
+use mteval_kernels::levenshtein::char_distances_on;
+use mteval_kernels::{ChrfConfig, Ter};
+
+fn median_secs(mut f: impl FnMut()) -> f64 {
+    let mut t: Vec<f64> = (0..3)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[1]
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
+        let text = std::fs::read_to_string(format!("{dir}/{pair}.jsonl")).expect("WMT jsonl");
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            rows.push((v["hyp"].as_str().unwrap_or("").into(), v["ref"].as_str().unwrap_or("").into()));
+        }
+    }
+    let cpu = backend::cpu();
+    let gpu: Option<Arc<dyn Backend>> = match backend::gpu() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            eprintln!("no GPU ({e}): CPU column only");
+            None
+        }
+    };
+    println!("rows: {} WMT22 (hyp, ref) pairs; CPU: {}; GPU: {}", rows.len(), cpu.name(), gpu.as_ref().map_or("none".into(), |g| g.name()));
+    println!();
+    println!("| workload | items | CPU backend | GPU backend | GPU / CPU |");
+    println!("|---|---:|---:|---:|---:|");
+    let report = |name: &str, items: usize, unit: &str, c: f64, g: Option<f64>| {
+        let rate = |s: f64| format!("{:.3} s ({:.0} {unit}/s)", s, items as f64 / s);
+        println!(
+            "| {name} | {items} | {} | {} | {} |",
+            rate(c),
+            g.map_or("-".into(), rate),
+            g.map_or("-".into(), |g| format!("{:.1}×", c / g))
+        );
+    };
+    let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
+
+    let ter = Ter::default();
+    let want = ter.segments_on(cpu.as_ref(), &pairs);
+    let c = median_secs(|| drop(ter.segments_on(cpu.as_ref(), &pairs)));
+    let g = gpu.as_ref().map(|g| {
+        assert_eq!(ter.segments_on(g.as_ref(), &pairs), want, "TER differs");
+        median_secs(|| drop(ter.segments_on(g.as_ref(), &pairs)))
+    });
+    report("sentence TER", pairs.len(), "rows", c, g);
+
+    let ed: Vec<(&str, &str)> = rows.iter().map(|(h, r)| (h.as_str(), r.as_str())).collect();
+    let want = char_distances_on(cpu.as_ref(), &ed);
+    let c = median_secs(|| drop(char_distances_on(cpu.as_ref(), &ed)));
+    let g = gpu.as_ref().map(|g| {
+        assert_eq!(char_distances_on(g.as_ref(), &ed), want, "edit distance differs");
+        median_secs(|| drop(char_distances_on(g.as_ref(), &ed)))
+    });
+    report("edit_distance (code points)", ed.len(), "pairs", c, g);
+
+    let cfg = ChrfConfig::default();
+    let want = cfg.segments_on(cpu.as_ref(), &pairs);
+    let c = median_secs(|| drop(cfg.segments_on(cpu.as_ref(), &pairs)));
+    let g = gpu.as_ref().map(|g| {
+        assert_eq!(cfg.segments_on(g.as_ref(), &pairs), want, "chrF differs");
+        median_secs(|| drop(cfg.segments_on(g.as_ref(), &pairs)))
+    });
+    report("sentence chrF", pairs.len(), "rows", c, g);
+
+    for n in [256usize, 1024, 4096] {
+        // N distinct WMT sentences (hypotheses, then references when short of hypotheses).
+        let mut seen = std::collections::HashSet::new();
+        let texts: Vec<&str> = rows
+            .iter()
+            .flat_map(|(h, r)| [h.as_str(), r.as_str()])
+            .filter(|s| seen.insert(*s))
+            .take(n)
+            .collect();
+        let group = Group::new(&cfg, &texts, None).expect("group");
+        let bits = |b: &dyn Backend| group.pairwise_map_on(b, |_, row| row.iter().map(|x| x.to_bits()).sum::<u64>());
+        let want = bits(cpu.as_ref());
+        let c = median_secs(|| drop(bits(cpu.as_ref())));
+        let g = gpu.as_ref().map(|g| {
+            assert_eq!(bits(g.as_ref()), want, "pairwise chrF differs at N = {n}");
+            median_secs(|| drop(bits(g.as_ref())))
+        });
+        report(&format!("pairwise chrF N = {}", texts.len()), texts.len() * texts.len(), "pairs", c, g);
+    }
+    assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
+}
