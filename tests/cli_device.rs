@@ -26,8 +26,7 @@ fn devices_give_the_same_scores_and_cuda_without_gpu_is_an_error() {
     let (ok, auto_out, auto_err) = sql(&["--device", "auto", "sql", "--format", "csv", "-c", QUERY]);
     assert!(ok, "{auto_err}");
     assert_eq!(auto_out, cpu_out, "auto gives the CPU's scores");
-    let (ok, set_out, err) =
-        sql(&["sql", "--format", "csv", "-c", &format!("SET mteval.device = 'cpu'; {QUERY}")]);
+    let (ok, set_out, err) = sql(&["sql", "--format", "csv", "-c", &format!("SET mteval.device = 'cpu'; {QUERY}")]);
     assert!(ok, "{err}");
     assert_eq!(set_out, cpu_out);
     if has_gpu() {

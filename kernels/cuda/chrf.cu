@@ -9,44 +9,36 @@
 // 1..=char_order first, then word orders). Its key area starts at
 // key_offs[s * orders + o] and holds one slot per window.
 
+// Whether key a < key b.
+__device__ __forceinline__ bool chrf_less(const u64* hi, const u64* lo, u32 a, u32 b) {
+    return hi[a] < hi[b] || (hi[a] == hi[b] && lo[a] < lo[b]);
+}
+
+__device__ __forceinline__ void chrf_swap(u64* hi, u64* lo, u32 a, u32 b) {
+    u64 th = hi[a], tl = lo[a];
+    hi[a] = hi[b]; lo[a] = lo[b];
+    hi[b] = th; lo[b] = tl;
+}
+
+// Moves keys[root] down the max-heap keys[0 .. end).
+__device__ void chrf_sift_down(u64* hi, u64* lo, u32 root, u32 end) {
+    for (;;) {
+        u32 child = 2 * root + 1;
+        if (child >= end) return;
+        if (child + 1 < end && chrf_less(hi, lo, child, child + 1)) child++;
+        if (!chrf_less(hi, lo, root, child)) return;
+        chrf_swap(hi, lo, root, child);
+        root = child;
+    }
+}
+
 // Sorts keys[0 .. n) ascending, in place (heap sort: no extra memory).
 __device__ void chrf_heap_sort(u64* hi, u64* lo, u32 n) {
     if (n < 2) return;
-    // Sift-down on a max-heap.
-    for (u32 start = n / 2; start-- > 0;) {
-        u32 root = start;
-        for (;;) {
-            u32 child = 2 * root + 1;
-            if (child >= n) break;
-            if (child + 1 < n && (hi[child] < hi[child + 1] || (hi[child] == hi[child + 1] && lo[child] < lo[child + 1]))) child++;
-            if (hi[root] < hi[child] || (hi[root] == hi[child] && lo[root] < lo[child])) {
-                u64 th = hi[root], tl = lo[root];
-                hi[root] = hi[child]; lo[root] = lo[child];
-                hi[child] = th; lo[child] = tl;
-                root = child;
-            } else {
-                break;
-            }
-        }
-    }
+    for (u32 start = n / 2; start-- > 0;) chrf_sift_down(hi, lo, start, n);
     for (u32 end = n - 1; end > 0; --end) {
-        u64 th = hi[0], tl = lo[0];
-        hi[0] = hi[end]; lo[0] = lo[end];
-        hi[end] = th; lo[end] = tl;
-        u32 root = 0;
-        for (;;) {
-            u32 child = 2 * root + 1;
-            if (child >= end) break;
-            if (child + 1 < end && (hi[child] < hi[child + 1] || (hi[child] == hi[child + 1] && lo[child] < lo[child + 1]))) child++;
-            if (hi[root] < hi[child] || (hi[root] == hi[child] && lo[root] < lo[child])) {
-                u64 sh = hi[root], sl = lo[root];
-                hi[root] = hi[child]; lo[root] = lo[child];
-                hi[child] = sh; lo[child] = sl;
-                root = child;
-            } else {
-                break;
-            }
-        }
+        chrf_swap(hi, lo, 0, end);
+        chrf_sift_down(hi, lo, 0, end);
     }
 }
 

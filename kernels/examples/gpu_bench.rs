@@ -45,7 +45,12 @@ fn main() {
             None
         }
     };
-    println!("rows: {} WMT22 (hyp, ref) pairs; CPU: {}; GPU: {}", rows.len(), cpu.name(), gpu.as_ref().map_or("none".into(), |g| g.name()));
+    println!(
+        "rows: {} WMT22 (hyp, ref) pairs; CPU: {}; GPU: {}",
+        rows.len(),
+        cpu.name(),
+        gpu.as_ref().map_or("none".into(), |g| g.name())
+    );
     println!();
     println!("| workload | items | CPU backend | GPU backend | GPU / CPU |");
     println!("|---|---:|---:|---:|---:|");
@@ -90,12 +95,8 @@ fn main() {
     for n in [256usize, 1024, 4096] {
         // N distinct WMT sentences (hypotheses, then references when short of hypotheses).
         let mut seen = std::collections::HashSet::new();
-        let texts: Vec<&str> = rows
-            .iter()
-            .flat_map(|(h, r)| [h.as_str(), r.as_str()])
-            .filter(|s| seen.insert(*s))
-            .take(n)
-            .collect();
+        let texts: Vec<&str> =
+            rows.iter().flat_map(|(h, r)| [h.as_str(), r.as_str()]).filter(|s| seen.insert(*s)).take(n).collect();
         let group = Group::new(&cfg, &texts, None).expect("group");
         let bits = |b: &dyn Backend| group.pairwise_map_on(b, |_, row| row.iter().map(|x| x.to_bits()).sum::<u64>());
         let want = bits(cpu.as_ref());

@@ -53,8 +53,7 @@ impl ScalarUDFImpl for ChrfStatsUdf {
 
     #[allow(clippy::cast_possible_wrap)]
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) =
-            eval_chrf_segments(self.name(), &args, |c, s| (c.score(&s.stats), s))?;
+        let (vals, single) = eval_chrf_segments(self.name(), &args, |c, s| (c.score(&s.stats), s))?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let mut stats = ListBuilder::new(Int64Builder::new());
         for v in &vals {

@@ -9,7 +9,9 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, exec_options, metric_err, plan_options, eval_rows_batched, session_backend};
+    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, eval_rows_batched, exec_options,
+    metric_err, plan_options, session_backend,
+};
 
 /// Argument coercion shared by the TER functions: `(string, string | list<string> [, string])`.
 pub(crate) fn coerce_ter_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
@@ -94,8 +96,7 @@ impl ScalarUDFImpl for TerUdf {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) =
-            eval_ter_segments(self.name(), &args, |ter, s| ter.sentence_score(s))?;
+        let (vals, single) = eval_ter_segments(self.name(), &args, |ter, s| ter.sentence_score(s))?;
         if single {
             return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
         }

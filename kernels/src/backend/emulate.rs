@@ -59,7 +59,11 @@ impl EmuExec {
                     .output()
                     .map_err(|e| format!("cannot run the C++ compiler '{cxx}': {e}"))?;
                 if !out.status.success() {
-                    return Err(format!("{cxx} failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr)));
+                    return Err(format!(
+                        "{cxx} failed on {}:\n{}",
+                        src.display(),
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
                 }
                 Ok(exe)
             })

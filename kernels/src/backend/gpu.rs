@@ -97,6 +97,14 @@ struct Profiles<B> {
     orders: u32,
 }
 
+impl<B> Profiles<B> {
+    /// Kernel argument `i` of the five profile buffers, in the kernels'
+    /// order: key_hi, key_lo, counts, key_offs, n_uniq.
+    fn arg(&self, i: usize) -> KArg<'_, B> {
+        KArg::Buf([&self.hi, &self.lo, &self.counts, &self.offs, &self.uniq][i])
+    }
+}
+
 impl<E: KernelExec> GpuBackend<E> {
     /// A backend on `exec`. The environment variable `MTEVAL_GPU_FAULT=<kernel>`
     /// makes that kernel's launches fail (to test the CPU fallback on a GPU).
@@ -298,11 +306,11 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             "chrf_match_list",
             n_out as u64,
             &[
-                KArg::Buf(&p.hi),
-                KArg::Buf(&p.lo),
-                KArg::Buf(&p.counts),
-                KArg::Buf(&p.offs),
-                KArg::Buf(&p.uniq),
+                p.arg(0),
+                p.arg(1),
+                p.arg(2),
+                p.arg(3),
+                p.arg(4),
                 KArg::Buf(&list),
                 KArg::Buf(&out),
                 KArg::U32(to_u32(n_pairs, "pairs")?),
@@ -326,11 +334,11 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             "chrf_match_grid",
             n_out as u64,
             &[
-                KArg::Buf(&p.hi),
-                KArg::Buf(&p.lo),
-                KArg::Buf(&p.counts),
-                KArg::Buf(&p.offs),
-                KArg::Buf(&p.uniq),
+                p.arg(0),
+                p.arg(1),
+                p.arg(2),
+                p.arg(3),
+                p.arg(4),
                 KArg::Buf(&out),
                 KArg::U32(hyps.start),
                 KArg::U32(to_u32(nh, "hypotheses")?),
@@ -361,11 +369,11 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             "chrf_aggregate",
             slots,
             &[
-                KArg::Buf(&p.hi),
-                KArg::Buf(&p.lo),
-                KArg::Buf(&p.counts),
-                KArg::Buf(&p.offs),
-                KArg::Buf(&p.uniq),
+                p.arg(0),
+                p.arg(1),
+                p.arg(2),
+                p.arg(3),
+                p.arg(4),
                 KArg::Buf(&skip_b),
                 KArg::Buf(&mult_b),
                 KArg::Buf(&out),

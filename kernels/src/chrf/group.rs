@@ -564,9 +564,8 @@ impl Group {
                 &skip_ids,
                 &mult,
             )?;
-            let ref_tot: Vec<u64> = (0..orders)
-                .map(|o| (0..self.n_refs).map(|k| self.prof.total(self.ref_start + k, o)).sum())
-                .collect();
+            let ref_tot: Vec<u64> =
+                (0..orders).map(|o| (0..self.n_refs).map(|k| self.prof.total(self.ref_start + k, o)).sum()).collect();
             let cfg = &self.cfg;
             Ok((0..self.n_hyps)
                 .map(|j| {

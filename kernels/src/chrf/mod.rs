@@ -259,7 +259,9 @@ impl ChrfConfig {
             return cpu(rows);
         }
         rows.chunks(GPU_ROWS)
-            .flat_map(|chunk| crate::backend::or_cpu("chrF", || ngrams::segments_gpu(self, backend, chunk), || cpu(chunk)))
+            .flat_map(|chunk| {
+                crate::backend::or_cpu("chrF", || ngrams::segments_gpu(self, backend, chunk), || cpu(chunk))
+            })
             .collect()
     }
 }

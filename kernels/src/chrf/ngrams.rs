@@ -284,10 +284,8 @@ impl Scratch {
 /// one id space, as [`Scratch::segment`] derives them.
 pub(crate) fn ngram_input(cfg: &ChrfConfig, texts: &[&str]) -> crate::backend::NgramInput {
     use rayon::prelude::*;
-    let lowered: Vec<std::borrow::Cow<'_, str>> = texts
-        .par_iter()
-        .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
-        .collect();
+    let lowered: Vec<std::borrow::Cow<'_, str>> =
+        texts.par_iter().map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() }).collect();
     let mut input = crate::backend::NgramInput {
         char_order: u32::try_from(cfg.char_order).unwrap_or(u32::MAX),
         word_order: u32::try_from(cfg.word_order).unwrap_or(u32::MAX),

@@ -21,8 +21,8 @@ mod shift;
 
 use crate::hash::FastMap;
 
-pub use beam::Op;
 pub(crate) use beam::BeamEditDistance;
+pub use beam::Op;
 pub use shift::perform_shift;
 
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};

@@ -97,8 +97,10 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     assert_eq!(gpu.ter_candidates(&round).unwrap(), CpuBackend.ter_candidates(&round).unwrap(), "ter_candidates");
 
     let rows = wmt_sample(3, wmt_rows);
-    let mut owned: Vec<(String, Vec<String>)> =
-        rows.iter().map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect())).collect();
+    let mut owned: Vec<(String, Vec<String>)> = rows
+        .iter()
+        .map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect()))
+        .collect();
     for _ in 0..300 {
         let h = random_sentence(&mut rng, 30);
         let n_refs = 1 + rng.below(2) as usize;
@@ -132,8 +134,10 @@ pub fn check_chrf(gpu: &dyn Backend, wmt_rows: usize) {
     let pairs: Vec<u32> = (0..80).map(|_| rng.below(40) as u32).collect();
     assert_eq!(gpu.chrf_match_list(&input, &pairs).unwrap(), CpuBackend.chrf_match_list(&input, &pairs).unwrap());
     let rows = wmt_sample(5, wmt_rows);
-    let mut owned: Vec<(String, Vec<String>)> =
-        rows.iter().map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect())).collect();
+    let mut owned: Vec<(String, Vec<String>)> = rows
+        .iter()
+        .map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect()))
+        .collect();
     for _ in 0..200 {
         let h = random_sentence(&mut rng, 20);
         owned.push((h, (0..rng.below(3)).map(|_| random_sentence(&mut rng, 20)).collect()));
@@ -177,7 +181,9 @@ pub fn check_mbr(gpu: &dyn Backend, max_groups: usize) {
             }
             let refs: Vec<&str> = hyps.iter().rev().take(3).copied().collect();
             let with_refs = Group::new(&cfg, &hyps, Some(&refs)).unwrap();
-            let rows = |b: &dyn Backend| with_refs.pairwise_map_on(b, |_, r| r.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+            let rows = |b: &dyn Backend| {
+                with_refs.pairwise_map_on(b, |_, r| r.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+            };
             assert_eq!(rows(gpu), rows(&CpuBackend), "pairwise with references, group {gi}");
         }
     }
