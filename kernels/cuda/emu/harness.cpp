@@ -13,7 +13,7 @@
 #include <vector>
 
 struct Arg {
-    unsigned char tag;  // 0 u32 scalar, 1 u64 scalar, 2 u32 array, 3 u64 array
+    unsigned char tag;  // 0 u32 scalar, 2 u32 array, 3 u64 array
     unsigned long long scalar = 0;
     std::vector<u32> a32;
     std::vector<u64> a64;
@@ -38,8 +38,6 @@ int main() {
                 u32 v;
                 if (!read_exact(&v, 4)) return 1;
                 a.scalar = v;
-            } else if (a.tag == 1) {
-                if (!read_exact(&a.scalar, 8)) return 1;
             } else {
                 unsigned long long len;
                 if (!read_exact(&len, 8)) return 1;

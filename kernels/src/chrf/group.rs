@@ -233,7 +233,7 @@ struct Profiles {
 }
 
 impl Profiles {
-    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<(Self, NgramInput), MetricError> {
+    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<(Self, Symbols), MetricError> {
         let lowered: Vec<std::borrow::Cow<'_, str>> = texts
             .par_iter()
             .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
@@ -358,17 +358,8 @@ impl Profiles {
             }
             p.n_ids = map.len();
         }
-        let input = NgramInput {
-            chars: Seqs::from_slices(chars.iter().map(Vec::as_slice)),
-            words: if words.is_empty() {
-                Seqs::from_slices(chars.iter().map(|_| &[][..]))
-            } else {
-                Seqs::from_slices(words.iter().map(Vec::as_slice))
-            },
-            char_order: u32::try_from(cfg.char_order).unwrap_or(u32::MAX),
-            word_order: u32::try_from(cfg.word_order).unwrap_or(u32::MAX),
-        };
-        Ok((p, input))
+        let symbols = Symbols { cfg: *cfg, chars, words };
+        Ok((p, symbols))
     }
 
     #[inline]
@@ -383,12 +374,36 @@ impl Profiles {
     }
 }
 
+/// The symbol sequences of a group's strings, kept as built (no copy on
+/// the CPU path) and laid out flat only when a GPU backend needs them.
+struct Symbols {
+    cfg: ChrfConfig,
+    chars: Vec<Vec<u32>>,
+    /// Empty when the configuration has no word orders.
+    words: Vec<Vec<u32>>,
+}
+
+impl Symbols {
+    fn input(&self) -> NgramInput {
+        NgramInput {
+            chars: Seqs::from_slices(self.chars.iter().map(Vec::as_slice)),
+            words: if self.words.is_empty() {
+                Seqs::from_slices(self.chars.iter().map(|_| &[][..]))
+            } else {
+                Seqs::from_slices(self.words.iter().map(Vec::as_slice))
+            },
+            char_order: u32::try_from(self.cfg.char_order).unwrap_or(u32::MAX),
+            word_order: u32::try_from(self.cfg.word_order).unwrap_or(u32::MAX),
+        }
+    }
+}
+
 /// Hypotheses and references of one group (one source segment in MBR).
 pub struct Group {
     cfg: ChrfConfig,
     prof: Profiles,
     /// The symbols the profiles were built from (what a GPU backend reads).
-    input: NgramInput,
+    symbols: Symbols,
     n_hyps: usize,
     /// Index of the first reference in the profiles (0 when the hypotheses are the references).
     ref_start: usize,
@@ -401,14 +416,14 @@ impl Group {
     /// # Errors
     /// A group too large for 32-bit n-gram ids (about 4 GB of text).
     pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Result<Self, MetricError> {
-        let ((prof, input), ref_start, n_refs) = match refs {
+        let ((prof, symbols), ref_start, n_refs) = match refs {
             None => (Profiles::build(cfg, hyps)?, 0, hyps.len()),
             Some(r) => {
                 let all: Vec<&str> = hyps.iter().chain(r).copied().collect();
                 (Profiles::build(cfg, &all)?, hyps.len(), r.len())
             }
         };
-        Ok(Self { cfg: *cfg, prof, input, n_hyps: hyps.len(), ref_start, n_refs })
+        Ok(Self { cfg: *cfg, prof, symbols, n_hyps: hyps.len(), ref_start, n_refs })
     }
 
     /// Number of hypotheses.
@@ -498,7 +513,7 @@ impl Group {
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
             let (nh, nr) = (self.range(0, self.n_hyps)?, self.range(self.ref_start, self.n_refs)?);
-            let m = backend.chrf_match_grid(&self.input, nh, nr)?;
+            let m = backend.chrf_match_grid(&self.symbols.input(), nh, nr)?;
             let orders = self.prof.orders;
             let nr = self.n_refs;
             let cfg = &self.cfg;
@@ -558,7 +573,7 @@ impl Group {
             let skip_ids: Vec<u32> = left_out.iter().map(|e| e.map_or(u32::MAX, |e| e as u32)).collect();
             let mult: Vec<u64> = left_out.iter().map(|e| if e.is_some() { nr - 1 } else { nr }).collect();
             let m = backend.chrf_aggregate(
-                &self.input,
+                &self.symbols.input(),
                 self.range(0, self.n_hyps)?,
                 self.range(self.ref_start, self.n_refs)?,
                 &skip_ids,

@@ -194,12 +194,13 @@ fn shift_round(
     ed: &mut BeamEditDistance<'_>,
     checked: &mut usize,
     cand: &mut Vec<u32>,
+    found: &mut Vec<(usize, usize, usize)>,
 ) -> (i64, Option<(usize, usize, usize)>) {
     let pre = i64::from(ed.full(cur));
-    let mut found = Vec::new();
+    found.clear();
     enumerate_round(cur, reference, ed, checked, |sh, len, target| found.push((sh, len, target)));
     let mut best: Option<(i64, usize, usize, usize)> = None;
-    for (sh, len, target) in found {
+    for &(sh, len, target) in found.iter() {
         perform_shift(cur, sh, len, target, cand);
         let p = first_diff(cur, cand, sh.min(target));
         let delta = pre - i64::from(ed.distance_from(cand, p));
@@ -231,11 +232,12 @@ pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
     let mut ed = BeamEditDistance::new(reference, n_h);
     let mut cur = hyp.to_vec();
     let mut cand = Vec::with_capacity(n_h);
+    let mut found = Vec::new();
     let mut tmp_order = Vec::with_capacity(n_h);
     let mut checked = 0usize;
     let mut shifts = 0u32;
     loop {
-        let (delta, best) = shift_round(&cur, reference, &mut ed, &mut checked, &mut cand);
+        let (delta, best) = shift_round(&cur, reference, &mut ed, &mut checked, &mut cand, &mut found);
         if checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
             break;
         }
