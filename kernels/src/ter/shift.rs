@@ -106,6 +106,29 @@ fn alignment(trace: &[Op], n_h: usize, n_r: usize) -> Alignment {
     Alignment { align, rerr, herr }
 }
 
+/// The reference's word positions grouped by word: `(word, position)`,
+/// sorted. The shift search asks, for each hypothesis word, where the same
+/// word occurs in a window of the reference; this answers with two binary
+/// searches instead of a scan of the whole window.
+pub(crate) struct RefIndex(Vec<(u32, u32)>);
+
+impl RefIndex {
+    #[allow(clippy::cast_possible_truncation)]
+    pub(crate) fn new(reference: &[u32]) -> Self {
+        let mut v: Vec<(u32, u32)> = reference.iter().enumerate().map(|(p, &w)| (w, p as u32)).collect();
+        v.sort_unstable();
+        Self(v)
+    }
+
+    /// Positions of `word` in `lo..=hi`, ascending.
+    #[allow(clippy::cast_possible_truncation)]
+    fn positions(&self, word: u32, lo: usize, hi: usize) -> impl Iterator<Item = usize> + '_ {
+        let lo = lo.min(u32::MAX as usize) as u32;
+        let start = self.0.partition_point(|&e| e < (word, lo));
+        self.0[start..].iter().take_while(move |&&(w, p)| w == word && p as usize <= hi).map(|&(_, p)| p as usize)
+    }
+}
+
 /// Index of the first position where `a` and `b` differ, scanning from `from`.
 fn first_diff(a: &[u32], b: &[u32], from: usize) -> usize {
     let mut i = from;
@@ -126,10 +149,12 @@ fn better(c: (i64, usize, usize, usize), best: Option<(i64, usize, usize, usize)
 
 /// The candidates of one round of `_shift`, in sacrebleu's order, as
 /// `visit(start, len, target)`; counts them into `checked` and stops where
-/// sacrebleu's budget stops the round. Needs `ed.full(cur)` done first.
+/// sacrebleu's budget stops the round. Needs `ed.full(cur)` done first;
+/// `index` is the reference's [`RefIndex`].
 fn enumerate_round(
     cur: &[u32],
     reference: &[u32],
+    index: &RefIndex,
     ed: &BeamEditDistance<'_>,
     checked: &mut usize,
     mut visit: impl FnMut(usize, usize, usize),
@@ -143,7 +168,9 @@ fn enumerate_round(
     for sh in 0..n_h {
         let sr_lo = sh.saturating_sub(MAX_SHIFT_DIST);
         let sr_hi = (sh + MAX_SHIFT_DIST).min(n_r - 1);
-        for sr in sr_lo..=sr_hi {
+        // Only reference positions holding the same word start a match (in
+        // ascending order, as sacrebleu scans them).
+        for sr in index.positions(cur[sh], sr_lo, sr_hi) {
             let mut len = 0;
             while cur[sh + len] == reference[sr + len] && len < MAX_SHIFT_SIZE {
                 len += 1;
@@ -187,18 +214,21 @@ fn enumerate_round(
     }
 }
 
-/// One round of `_shift`. Returns `(delta, best (start, len, target))`.
+/// One round of `_shift`. Returns `(distance of cur, delta, best (start,
+/// len, target))`.
 fn shift_round(
     cur: &[u32],
     reference: &[u32],
+    index: &RefIndex,
     ed: &mut BeamEditDistance<'_>,
     checked: &mut usize,
     cand: &mut Vec<u32>,
     found: &mut Vec<(usize, usize, usize)>,
-) -> (i64, Option<(usize, usize, usize)>) {
-    let pre = i64::from(ed.full(cur));
+) -> (u32, i64, Option<(usize, usize, usize)>) {
+    let dist = ed.full(cur);
+    let pre = i64::from(dist);
     found.clear();
-    enumerate_round(cur, reference, ed, checked, |sh, len, target| found.push((sh, len, target)));
+    enumerate_round(cur, reference, index, ed, checked, |sh, len, target| found.push((sh, len, target)));
     let mut best: Option<(i64, usize, usize, usize)> = None;
     for &(sh, len, target) in found.iter() {
         perform_shift(cur, sh, len, target, cand);
@@ -208,7 +238,8 @@ fn shift_round(
             best = Some((delta, len, sh, target));
         }
     }
-    finish(best)
+    let (delta, best) = finish(best);
+    (dist, delta, best)
 }
 
 fn finish(best: Option<(i64, usize, usize, usize)>) -> (i64, Option<(usize, usize, usize)>) {
@@ -230,18 +261,21 @@ pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
         return PairResult { edits: n_h as u32, shifts: 0, order, shifted };
     }
     let mut ed = BeamEditDistance::new(reference, n_h);
+    let index = RefIndex::new(reference);
     let mut cur = hyp.to_vec();
     let mut cand = Vec::with_capacity(n_h);
     let mut found = Vec::new();
     let mut tmp_order = Vec::with_capacity(n_h);
     let mut checked = 0usize;
     let mut shifts = 0u32;
-    loop {
-        let (delta, best) = shift_round(&cur, reference, &mut ed, &mut checked, &mut cand, &mut found);
+    // The search ends on a round that shifts nothing, so that round's
+    // distance of `cur` is the final one (sacrebleu recomputes it).
+    let d = loop {
+        let (dist, delta, best) = shift_round(&cur, reference, &index, &mut ed, &mut checked, &mut cand, &mut found);
         if checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
-            break;
+            break dist;
         }
-        let Some((s, l, t)) = best else { break };
+        let Some((s, l, t)) = best else { break dist };
         shifts += 1;
         perform_shift(&cur, s, l, t, &mut cand);
         std::mem::swap(&mut cur, &mut cand);
@@ -250,27 +284,52 @@ pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
         }
         perform_shift(&order, s, l, t, &mut tmp_order);
         std::mem::swap(&mut order, &mut tmp_order);
-    }
-    let d = ed.full(&cur);
+    };
     PairResult { edits: shifts + d, shifts, order, shifted }
 }
 
 /// One (hypothesis, reference) pair in [`ter_pairs_on`]'s rounds.
 struct RoundState<'r> {
     ed: BeamEditDistance<'r>,
+    index: RefIndex,
     cur: Vec<u32>,
+    /// Buffer for the next word order.
+    spare: Vec<u32>,
     checked: usize,
     shifts: u32,
-    pre: i64,
+    /// Distance of `cur` (computed at the start of each round).
+    pre: u32,
     /// This round's candidates `(start, len, target)`.
     cands: Vec<(usize, usize, usize)>,
     done: bool,
 }
 
+/// Splits `buf` into consecutive pieces of the given lengths.
+fn split_lens<'a>(mut buf: &'a mut [u32], lens: impl Iterator<Item = usize>) -> Vec<&'a mut [u32]> {
+    lens.map(|l| {
+        let (piece, rest) = std::mem::take(&mut buf).split_at_mut(l);
+        buf = rest;
+        piece
+    })
+    .collect()
+}
+
+/// Flat offsets (starting at 0) of consecutive pieces of the given lengths.
+fn offsets(lens: impl Iterator<Item = usize>) -> Vec<u64> {
+    let mut offs = vec![0u64];
+    let mut at = 0u64;
+    for l in lens {
+        at += l as u64;
+        offs.push(at);
+    }
+    offs
+}
+
 /// `(edits, shifts)` of [`ter_pair`] for many pairs at once: every greedy
 /// round enumerates the candidates of all unfinished pairs on the CPU, the
 /// backend scores them all in one batch, and the CPU picks each pair's best
-/// shift exactly as [`ter_pair`] does.
+/// shift exactly as [`ter_pair`] does. Everything per pair runs on all
+/// cores; only the offsets of the batch are computed in one thread.
 ///
 /// # Errors
 /// The backend's.
@@ -281,10 +340,12 @@ pub(crate) fn ter_pairs_on(
     use crate::backend::{Seqs, TerRound};
     use rayon::prelude::*;
     let mut states: Vec<RoundState<'_>> = pairs
-        .iter()
+        .par_iter()
         .map(|&(h, r)| RoundState {
             ed: BeamEditDistance::new(r, h.len()),
+            index: RefIndex::new(r),
             cur: h.to_vec(),
+            spare: Vec::with_capacity(h.len()),
             checked: 0,
             shifts: 0,
             pre: 0,
@@ -293,37 +354,59 @@ pub(crate) fn ter_pairs_on(
         })
         .collect();
     loop {
-        states.par_iter_mut().filter(|st| !st.done).for_each(|st| {
-            st.pre = i64::from(st.ed.full(&st.cur));
-            st.cands.clear();
-            let RoundState { ed, cur, checked, cands, .. } = st;
-            enumerate_round(cur, ed.reference(), ed, checked, |a, b, c| cands.push((a, b, c)));
-        });
-        let active: Vec<usize> = (0..states.len()).filter(|&i| !states[i].done).collect();
+        let mut active: Vec<&mut RoundState<'_>> = states.iter_mut().filter(|st| !st.done).collect();
         if active.is_empty() {
             break;
         }
-        let (mut hyps, mut refs, mut bands) = (Seqs::new(), Seqs::new(), Seqs::new());
-        let mut cands = Vec::new();
-        for (k, &i) in active.iter().enumerate() {
-            let st = &states[i];
-            hyps.push(&st.cur);
-            refs.push(st.ed.reference());
-            bands.push_iter(st.ed.band_pairs());
+        active.par_iter_mut().for_each(|st| {
+            st.pre = st.ed.full(&st.cur);
+            st.cands.clear();
+            let RoundState { ed, index, cur, checked, cands, .. } = &mut **st;
+            enumerate_round(cur, ed.reference(), index, ed, checked, |a, b, c| cands.push((a, b, c)));
+        });
+        // The batch: per pair its word order, reference, band (n_h + 1
+        // `(lo, hi)` pairs) and candidates (four u32 each), laid out flat.
+        let hyp_offs = offsets(active.iter().map(|st| st.cur.len()));
+        let ref_offs = offsets(active.iter().map(|st| st.ed.reference().len()));
+        let band_offs = offsets(active.iter().map(|st| 2 * (st.cur.len() + 1)));
+        let cand_offs = offsets(active.iter().map(|st| 4 * st.cands.len()));
+        #[allow(clippy::cast_possible_truncation)]
+        let zeros = |offs: &[u64]| vec![0u32; offs[offs.len() - 1] as usize];
+        let (mut hyp_data, mut ref_data, mut band_data, mut cands) =
+            (zeros(&hyp_offs), zeros(&ref_offs), zeros(&band_offs), zeros(&cand_offs));
+        let split = |buf, offs: &[u64]| {
             #[allow(clippy::cast_possible_truncation)]
-            for &(a, b, c) in &st.cands {
-                cands.extend([k as u32, a as u32, b as u32, c as u32]);
+            split_lens(buf, offs.windows(2).map(|w| (w[1] - w[0]) as usize))
+        };
+        let pieces = active
+            .iter()
+            .zip(split(&mut hyp_data, &hyp_offs))
+            .zip(split(&mut ref_data, &ref_offs))
+            .zip(split(&mut band_data, &band_offs))
+            .zip(split(&mut cands, &cand_offs))
+            .map(|((((st, h), r), b), c)| (&**st, h, r, b, c))
+            .collect::<Vec<_>>();
+        pieces.into_par_iter().enumerate().for_each(|(k, (st, h, r, b, c))| {
+            h.copy_from_slice(&st.cur);
+            r.copy_from_slice(st.ed.reference());
+            for (slot, v) in b.iter_mut().zip(st.ed.band_pairs()) {
+                *slot = v;
             }
-        }
+            #[allow(clippy::cast_possible_truncation)]
+            for (slot, &(a, l, t)) in c.chunks_exact_mut(4).zip(&st.cands) {
+                slot.copy_from_slice(&[k as u32, a as u32, l as u32, t as u32]);
+            }
+        });
+        let hyps = Seqs { data: hyp_data, offs: hyp_offs };
+        let refs = Seqs { data: ref_data, offs: ref_offs };
+        let bands = Seqs { data: band_data, offs: band_offs };
         let costs = backend.ter_candidates(&TerRound { hyps: &hyps, refs: &refs, bands: &bands, cands: &cands })?;
-        let mut next = 0;
-        let mut tmp = Vec::new();
-        for &i in &active {
-            let st = &mut states[i];
+        active.par_iter_mut().enumerate().for_each(|(k, st)| {
+            #[allow(clippy::cast_possible_truncation)]
+            let costs = &costs[cand_offs[k] as usize / 4..cand_offs[k + 1] as usize / 4];
             let mut best: Option<(i64, usize, usize, usize)> = None;
-            for &(sh, len, target) in &st.cands {
-                let delta = st.pre - i64::from(costs[next]);
-                next += 1;
+            for (&(sh, len, target), &cost) in st.cands.iter().zip(costs) {
+                let delta = i64::from(st.pre) - i64::from(cost);
                 if better((delta, len, sh, target), best) {
                     best = Some((delta, len, sh, target));
                 }
@@ -332,22 +415,25 @@ pub(crate) fn ter_pairs_on(
             match best {
                 Some((s, l, t)) if st.checked < MAX_SHIFT_CANDIDATES && delta > 0 => {
                     st.shifts += 1;
-                    perform_shift(&st.cur, s, l, t, &mut tmp);
-                    std::mem::swap(&mut st.cur, &mut tmp);
+                    let RoundState { cur, spare, .. } = &mut **st;
+                    perform_shift(cur, s, l, t, spare);
+                    std::mem::swap(cur, spare);
                 }
                 _ => st.done = true,
             }
-        }
+        });
     }
+    // Every pair ended on a round that shifted nothing: `pre` is the
+    // distance of its final word order.
     Ok(pairs
         .iter()
-        .zip(&mut states)
+        .zip(&states)
         .map(|(&(h, r), st)| {
             if r.is_empty() {
                 #[allow(clippy::cast_possible_truncation)]
                 return (h.len() as u32, 0);
             }
-            (st.shifts + st.ed.full(&st.cur), st.shifts)
+            (st.shifts + st.pre, st.shifts)
         })
         .collect())
 }
