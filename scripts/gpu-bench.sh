@@ -1,33 +1,68 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: build, run the GPU tests (CPU-vs-GPU parity,
-# NVRTC compile) and the CPU-vs-GPU benchmark, and print the table with the
-# device name. Results go to $OUT (the device tool's output folder) or
-# target/gpu-bench.
+# One call on the GPU machine: run the GPU tests (CPU-vs-GPU parity, NVRTC
+# compile, the emulated kernels) and the CPU-vs-GPU benchmark, and print the
+# table with the device name. Results go to $OUT (the device tool's output
+# folder) or target/gpu-bench.
 #
 #   scripts/gpu-bench.sh [WMT_DIR]     (default: $MTEVAL_SHARED_DIR/data/wmt or ../shared/data/wmt)
 #
-# NVRTC is looked for in the CUDA toolkit, then in a pip wheel
-# (nvidia-cuda-nvrtc-cu12) under $NVRTC_DIR, ./.nvrtc or the Python path.
+# Binaries: from .gpu-bundle/bin when present (scripts/gpu-bundle.sh builds
+# them on a machine with cargo; the GPU machine has no Rust and no network),
+# else built here with cargo. The WMT rows: .gpu-bundle/shared when present.
+#
+# NVRTC: cudarc (built for CUDA 12.8) asks the loader for libnvrtc.so or
+# libnvrtc.so.12. A machine with only CUDA 13 has libnvrtc.so.13 (no
+# unversioned name outside the toolkit), so the first NVRTC found (toolkit,
+# pip wheel, ldconfig's list, $NVRTC_DIR) is linked as libnvrtc.so in a folder put
+# on LD_LIBRARY_PATH, next to its own folder (for its builtins library).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-target/gpu-bench}"
 mkdir -p "$out"
+bundle=.gpu-bundle
+if [ -z "${MTEVAL_SHARED_DIR:-}" ] && [ -d "$bundle/shared/data/wmt" ]; then
+  export MTEVAL_SHARED_DIR="$PWD/$bundle/shared"
+fi
 shared="${MTEVAL_SHARED_DIR:-../shared}"
 wmt="${1:-$shared/data/wmt}"
 
 { nvidia-smi || echo "nvidia-smi: not found"; } 2>&1 | tee "$out/nvidia-smi.txt"
 
-if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc.so.12 '; then
-  for d in "${NVRTC_DIR:-}" .nvrtc/nvidia/cuda_nvrtc/lib /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-    "$(python3 -c 'import nvidia.cuda_nvrtc as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"; do
-    if [ -n "$d" ] && [ -e "$d/libnvrtc.so.12" ]; then
-      export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-      echo "NVRTC: $d"
-      break
-    fi
+find_nvrtc() {
+  local d f
+  for d in "${NVRTC_DIR:-}" /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+    $(python3 -c 'import nvidia, os; [print(os.path.join(p, s)) for p in nvidia.__path__ for s in ("cuda_nvrtc/lib", "cu13/lib", "cu12/lib")]' 2>/dev/null || true) \
+    $(ldconfig -p 2>/dev/null | awk '/libnvrtc\.so/ {print $NF}' | xargs -r -n1 dirname | sort -u); do
+    for f in libnvrtc.so.12 libnvrtc.so.13 libnvrtc.so; do
+      if [ -n "$d" ] && [ -e "$d/$f" ]; then
+        echo "$d/$f"
+        return 0
+      fi
+    done
   done
+  return 1
+}
+if lib="$(find_nvrtc)"; then
+  links="$PWD/target/nvrtc-link"
+  mkdir -p "$links"
+  ln -sf "$(readlink -f "$lib")" "$links/libnvrtc.so"
+  export LD_LIBRARY_PATH="$links:$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "NVRTC: $lib" | tee "$out/nvrtc.txt"
+else
+  echo "NVRTC: not found (the parity suite will fail)" | tee "$out/nvrtc.txt"
 fi
 
-export MTEVAL_REQUIRE_GPU=1 MTEVAL_REQUIRE_NVRTC=1 MTEVAL_SHARED_DIR="$shared"
-cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 | tee "$out/tests.txt"
-cargo run --release -p mteval-kernels --example gpu_bench -- "$wmt" 2>&1 | tee "$out/bench.txt"
+export MTEVAL_REQUIRE_GPU=1 MTEVAL_REQUIRE_NVRTC=1
+status=0
+if [ -x "$bundle/bin/gpu_bench" ]; then
+  echo "binaries: $bundle/bin ($(cat "$bundle/bin/BUILT" 2>/dev/null || echo 'unknown build'))"
+  for t in gpu_cuda gpu_emulated; do
+    "$bundle/bin/$t" --nocapture 2>&1 | tee -a "$out/tests.txt" || status=1
+  done
+  "$bundle/bin/gpu_bench" "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
+else
+  cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 \
+    | tee "$out/tests.txt" || status=1
+  cargo run --release -p mteval-kernels --example gpu_bench -- "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
+fi
+exit "$status"

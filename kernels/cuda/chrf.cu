@@ -140,7 +140,10 @@ extern "C" __global__ void chrf_match_list(
 
 // Clipped matches of every (hypothesis, reference) of a group (MBR's
 // pairwise matrix): out[(j * n_refs + k) * orders + o] for hypothesis
-// string h0 + j and reference string r0 + k.
+// string h0 + j and reference string r0 + k. Clipped matches are symmetric,
+// so when the hypotheses are the references (MBR's usual case) only the
+// threads with j <= k merge, and they write both (j, k) and (k, j); the
+// other half of the warps return at once.
 extern "C" __global__ void chrf_match_grid(
     const u64* __restrict__ key_hi, const u64* __restrict__ key_lo, const u32* __restrict__ counts,
     const u64* __restrict__ key_offs, const u32* __restrict__ n_uniq,
@@ -151,7 +154,11 @@ extern "C" __global__ void chrf_match_grid(
     u32 o = (u32)(t % orders);
     u64 pk = t / orders;
     u32 j = (u32)(pk / n_refs), k = (u32)(pk % n_refs);
-    out[t] = (u32)chrf_pair(key_hi, key_lo, counts, key_offs, n_uniq, orders, h0 + j, r0 + k, o);
+    bool square = h0 == r0 && n_hyps == n_refs;
+    if (square && j > k) return;
+    u32 m = (u32)chrf_pair(key_hi, key_lo, counts, key_offs, n_uniq, orders, h0 + j, r0 + k, o);
+    out[t] = m;
+    if (square && j < k) out[((u64)k * n_refs + j) * orders + o] = m;
 }
 
 // Count of key (kh, kl) in a sorted profile (binary search), 0 if absent.

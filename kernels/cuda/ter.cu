@@ -11,8 +11,12 @@
 // row 0..=n_h (computed on the host with sacrebleu's float arithmetic).
 // Candidate c = cand[4c .. 4c+4] = (pair, start, len, target): the block
 // hyp[start .. start+len) moved before index `target` of the list without
-// it (sacrebleu's _perform_shift, target clamped to the length). Two DP rows
-// of n_r + 1 cells live in rows[row_offs[c] ..].
+// it (sacrebleu's _perform_shift, target clamped to the length).
+//
+// The two DP rows of each candidate (n_r + 1 cells each) are interleaved
+// across the launch's candidates: cell j of row b of candidate c is
+// rows[(2 j + b) n_cand + c], so the threads of a warp, which mostly score
+// candidates of the same pair in step, read and write consecutive words.
 
 #define TER_INF 0x3FFFFFFFu
 
@@ -43,8 +47,7 @@ extern "C" __global__ void ter_candidates(
     const u32* __restrict__ hyp, const u64* __restrict__ hyp_offs,
     const u32* __restrict__ ref, const u64* __restrict__ ref_offs,
     const u32* __restrict__ bands, const u64* __restrict__ band_offs,
-    const u32* __restrict__ cand, u32* __restrict__ rows, const u64* __restrict__ row_offs,
-    u32* __restrict__ out, u32 n_cand)
+    const u32* __restrict__ cand, u32* __restrict__ rows, u32* __restrict__ out, u32 n_cand)
 {
     u64 c = mteval_thread_index();
     if (c >= n_cand) return;
@@ -55,29 +58,37 @@ extern "C" __global__ void ter_candidates(
     u32 n_r = (u32)(ref_offs[pair + 1] - ref_offs[pair]);
     const u32* band = bands + band_offs[pair];
     u32 w = n_r + 1;
-    u32* prev = rows + row_offs[c];
-    u32* cur = prev + w;
+    const u64 step = 2 * (u64)n_cand;
+    u32* prev = rows + c;
+    u32* cur = rows + n_cand + c;
+#define TER_CELL(row, j) (row)[(u64)(j) * step]
     for (u32 j = 0; j < w; ++j) {
-        prev[j] = j;
-        cur[j] = TER_INF;
+        TER_CELL(prev, j) = j;
+        TER_CELL(cur, j) = TER_INF;
     }
     // The band `cur` held two rows ago, cleared lazily.
     u32 stale_lo = 0, stale_hi = 0, prev_lo = 0, prev_hi = w;
     for (u32 i = 1; i <= n_h; ++i) {
         u32 lo = band[2 * i], hi = band[2 * i + 1];
-        for (u32 j = stale_lo; j < stale_hi; ++j) cur[j] = TER_INF;
+        for (u32 j = stale_lo; j < stale_hi; ++j) TER_CELL(cur, j) = TER_INF;
         u32 word = h[ter_shifted_index(i - 1, n_h, s, len, target)];
+        // prev[j - 1] and cur[j - 1] carried in registers along the row.
+        u32 diag = lo > 0 ? TER_CELL(prev, lo - 1) : 0;
+        u32 left = lo > 0 ? TER_CELL(cur, lo - 1) : TER_INF;
         for (u32 j = lo; j < hi; ++j) {
+            u32 up = TER_CELL(prev, j);
+            u32 v;
             if (j == 0) {
-                cur[0] = prev[0] + 1;
-                continue;
+                v = up + 1;
+            } else {
+                u32 best = word == r[j - 1] ? diag : diag + 1;
+                if (up + 1 < best) best = up + 1;
+                if (left + 1 < best) best = left + 1;
+                v = best < TER_INF ? best : TER_INF;
             }
-            u32 best = word == r[j - 1] ? prev[j - 1] : prev[j - 1] + 1;
-            u32 del = prev[j] + 1;
-            if (del < best) best = del;
-            u32 ins = cur[j - 1] + 1;
-            if (ins < best) best = ins;
-            cur[j] = best < TER_INF ? best : TER_INF;
+            TER_CELL(cur, j) = v;
+            diag = up;
+            left = v;
         }
         stale_lo = prev_lo;
         stale_hi = prev_hi;
@@ -87,5 +98,6 @@ extern "C" __global__ void ter_candidates(
         prev = cur;
         cur = tmp;
     }
-    out[c] = prev[w - 1];
+    out[c] = TER_CELL(prev, w - 1);
+#undef TER_CELL
 }

@@ -7,10 +7,11 @@
 //! (`scripts/gpu-bench.sh` runs it on the GPU machine). Without a GPU only
 //! the CPU column is filled.
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use mteval_kernels::backend::{self, Backend};
+use mteval_kernels::backend::{self, Backend, BackendError, NgramInput, Seqs, TerRound};
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
 use mteval_kernels::{ChrfConfig, Ter};
@@ -25,6 +26,77 @@ fn median_secs(mut f: impl FnMut()) -> f64 {
         .collect();
     t.sort_by(f64::total_cmp);
     t[1]
+}
+
+/// A backend that times its TER candidate scoring and always takes the
+/// batched (GPU) path: where the time of batched TER goes.
+#[derive(Debug)]
+struct TimedTer {
+    inner: Arc<dyn Backend>,
+    /// (time in `ter_candidates`, calls, rows scored, candidates).
+    spent: Mutex<(Duration, usize, usize, usize)>,
+}
+
+impl Backend for TimedTer {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn is_gpu(&self) -> bool {
+        true
+    }
+    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+        self.inner.levenshtein(a, b)
+    }
+    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError> {
+        let start = Instant::now();
+        let out = self.inner.ter_candidates(round);
+        let mut s = self.spent.lock().expect("lock");
+        s.0 += start.elapsed();
+        s.1 += 1;
+        s.2 += round.hyps.len();
+        s.3 += round.cands.len() / 4;
+        out
+    }
+    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+        self.inner.chrf_match_list(input, pairs)
+    }
+    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
+        self.inner.chrf_match_grid(input, h, r)
+    }
+    fn chrf_aggregate(
+        &self,
+        input: &NgramInput,
+        h: Range<u32>,
+        r: Range<u32>,
+        skip: &[u32],
+        mult: &[u64],
+    ) -> Result<Vec<u64>, BackendError> {
+        self.inner.chrf_aggregate(input, h, r, skip, mult)
+    }
+}
+
+/// Prints where batched TER's time goes with `inner` scoring the candidates.
+fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>, label: &str) {
+    let timed = TimedTer { inner, spent: Mutex::new(Default::default()) };
+    let runs: Vec<(Duration, (Duration, usize, usize, usize))> = (0..3)
+        .map(|_| {
+            *timed.spent.lock().expect("lock") = Default::default();
+            let start = Instant::now();
+            drop(ter.segments_on(&timed, pairs));
+            (start.elapsed(), *timed.spent.lock().expect("lock"))
+        })
+        .collect();
+    let mut by_total = runs;
+    by_total.sort_by_key(|r| r.0);
+    let (total, (scoring, rounds, rows, cands)) = by_total[1];
+    println!(
+        "batched TER, {label}: {:.3} s in all; scoring {cands} candidates of {rows} row-rounds in {rounds} rounds \
+         {:.3} s; the rest (tokenising, DP and trace of each row per round, candidate enumeration, \
+         batch layout, choice of shift) {:.3} s",
+        total.as_secs_f64(),
+        scoring.as_secs_f64(),
+        (total - scoring).as_secs_f64()
+    );
 }
 
 fn main() {
@@ -106,6 +178,11 @@ fn main() {
             median_secs(|| drop(bits(g.as_ref())))
         });
         report(&format!("pairwise chrF N = {}", texts.len()), texts.len() * texts.len(), "pairs", c, g);
+    }
+    println!();
+    match &gpu {
+        Some(g) => ter_breakdown(&ter, &pairs, g.clone(), "GPU scoring"),
+        None => ter_breakdown(&ter, &pairs, cpu.clone(), "CPU backend scoring (a stand-in for the GPU)"),
     }
     assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
 }

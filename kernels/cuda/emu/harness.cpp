@@ -57,7 +57,7 @@ int main() {
             emu_launch(threads, block, [&] { lev_myers(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), S32(7)); });
         } else if (name == "ter_candidates") {
             emu_launch(threads, block, [&] {
-                ter_candidates(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P32(6), P32(7), P64(8), P32(9), S32(10));
+                ter_candidates(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P32(6), P32(7), P32(8), S32(9));
             });
         } else if (name == "chrf_profiles") {
             emu_launch(threads, block, [&] {

@@ -67,7 +67,7 @@ pub fn nvrtc_present() -> bool {
 /// NVRTC missing, or a compile error with NVRTC's log.
 pub fn compile_all_ptx(arch: &'static str) -> Result<(), String> {
     if !nvrtc_present() {
-        return Err("NVRTC (libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
+        return Err("NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
     }
     for (name, src) in SOURCES {
         compile_ptx(&full_source(src), arch).map_err(|e| format!("{name}: {e}"))?;
@@ -154,8 +154,9 @@ impl CudaExec {
         }
         if !nvrtc_present() {
             return Err(unavailable(
-                "NVRTC (libnvrtc.so.12) was not found; install the CUDA runtime compiler \
-                 (e.g. pip's nvidia-cuda-nvrtc-cu12) and put its lib folder on LD_LIBRARY_PATH",
+                "NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; install the CUDA runtime compiler \
+                 (e.g. pip's nvidia-cuda-nvrtc-cu12) and put its lib folder on LD_LIBRARY_PATH \
+                 (CUDA 13: the toolkit's lib64, which has libnvrtc.so)",
             ));
         }
         std::panic::catch_unwind(Self::open).unwrap_or_else(|_| Err(unavailable("the CUDA driver panicked on start")))
@@ -186,6 +187,10 @@ impl CudaExec {
             }
         }
         let stream = ctx.default_stream();
+        // SAFETY: one stream only, and every launch is followed by a
+        // synchronize, so no buffer is used across streams or freed while in
+        // use; cross-stream events (two per allocation) would only cost time.
+        unsafe { ctx.disable_event_tracking() };
         let describe = format!("cuda: {name} (sm_{major}{minor})");
         Ok(Self { ctx, stream, funcs, describe, lock: Mutex::new(()) })
     }

@@ -254,24 +254,23 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         let mut out = Vec::with_capacity(n_cand);
         let mut start = 0;
         while start < n_cand {
-            // As many candidates as fit the scratch budget (at least one).
-            let mut row_offs = vec![0u64];
+            // As many candidates as fit the scratch budget (at least one):
+            // two DP rows of the launch's widest reference per candidate.
+            let mut width = 0u64;
             let mut end = start;
             while end < n_cand {
                 let p = round.cands[4 * end] as usize;
-                let cells = 2 * (round.refs.get(p).len() as u64 + 1);
-                let used = row_offs[row_offs.len() - 1];
-                if end > start && used + cells > TER_SCRATCH_CELLS {
+                let w = width.max(round.refs.get(p).len() as u64 + 1);
+                if end > start && 2 * w * (end - start + 1) as u64 > TER_SCRATCH_CELLS {
                     break;
                 }
-                row_offs.push(used + cells);
+                width = w;
                 end += 1;
             }
             let count = end - start;
             let cands = self.exec.upload_u32(&round.cands[4 * start..4 * end])?;
             #[allow(clippy::cast_possible_truncation)]
-            let rows = self.exec.zeros_u32(row_offs[count] as usize)?;
-            let offs = self.exec.upload_u64(&row_offs[..count])?;
+            let rows = self.exec.zeros_u32((2 * width) as usize * count)?;
             let res = self.exec.zeros_u32(count)?;
             self.launch(
                 "ter_candidates",
@@ -285,7 +284,6 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
                     KArg::Buf(&bo),
                     KArg::Buf(&cands),
                     KArg::Buf(&rows),
-                    KArg::Buf(&offs),
                     KArg::Buf(&res),
                     KArg::U32(to_u32(count, "candidates")?),
                 ],
