@@ -20,6 +20,8 @@
 
 use crate::hash::FastMap;
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use super::ngrams::{MAX_PACKED, SYMBOL_BITS, char_symbols, pack, punctuation_words};
@@ -232,8 +234,35 @@ struct Profiles {
     n_ids: usize,
 }
 
-impl Profiles {
-    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<(Self, Symbols), MetricError> {
+/// The symbol sequences of a group's strings, kept as built (no copy on
+/// the CPU path) and laid out flat only when a GPU backend needs them.
+struct Symbols {
+    cfg: ChrfConfig,
+    chars: Vec<Vec<u32>>,
+    /// Empty when the configuration has no word orders.
+    words: Vec<Vec<u32>>,
+    /// Number of distinct words.
+    vocab: usize,
+}
+
+impl Symbols {
+    /// The flat layout a GPU backend reads.
+    fn input(&self) -> NgramInput {
+        NgramInput {
+            chars: Seqs::from_slices(self.chars.iter().map(Vec::as_slice)),
+            words: if self.words.is_empty() {
+                Seqs::from_slices(self.chars.iter().map(|_| &[][..]))
+            } else {
+                Seqs::from_slices(self.words.iter().map(Vec::as_slice))
+            },
+            char_order: u32::try_from(self.cfg.char_order).unwrap_or(u32::MAX),
+            word_order: u32::try_from(self.cfg.word_order).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Lowercases (when configured) and splits `texts` into character
+    /// symbols and word ids (one word id space for the group).
+    fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<Self, MetricError> {
         let lowered: Vec<std::borrow::Cow<'_, str>> = texts
             .par_iter()
             .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
@@ -271,22 +300,41 @@ impl Profiles {
             }
             vocab = map.len();
         }
-        let packable = cfg.char_order <= MAX_PACKED && cfg.word_order <= MAX_PACKED && vocab < (1 << SYMBOL_BITS);
+        Ok(Self { cfg: *cfg, chars, words, vocab })
+    }
+
+    /// The symbols, the n and whether they are words, of order index `o` of string `s`.
+    fn seq(&self, s: usize, o: usize) -> (&[u32], usize, bool) {
+        let co = self.cfg.char_order;
+        if o < co { (&self.chars[s], o + 1, false) } else { (&self.words[s], o - co + 1, true) }
+    }
+
+    /// Number of order-`o` n-grams of string `s`.
+    fn total(&self, s: usize, o: usize) -> u64 {
+        let (sym, n, _) = self.seq(s, o);
+        sym.len().saturating_sub(n - 1) as u64
+    }
+}
+
+impl Profiles {
+    /// The n-gram profiles of every string of `sym`.
+    fn build(sym: &Symbols) -> Self {
+        let cfg = &sym.cfg;
+        let n_texts = sym.chars.len();
+        let packable = cfg.char_order <= MAX_PACKED && cfg.word_order <= MAX_PACKED && sym.vocab < (1 << SYMBOL_BITS);
         let orders = cfg.orders();
-        let seq = |s: usize, o: usize| -> (&[u32], usize, bool) {
-            if o < cfg.char_order { (&chars[s], o + 1, false) } else { (&words[s], o - cfg.char_order + 1, true) }
-        };
+        let seq = |s: usize, o: usize| sym.seq(s, o);
         let mut p = Self {
             orders,
             ids: Vec::new(),
             counts: Vec::new(),
             offs: vec![0],
-            totals: Vec::with_capacity(texts.len() * orders),
+            totals: Vec::with_capacity(n_texts * orders),
             n_ids: 0,
         };
         if packable {
             // Keys: the packed window below a sentinel bit at 21·n, bit 127 for word n-grams.
-            let keyed: Vec<Vec<(u128, u32)>> = (0..texts.len())
+            let keyed: Vec<Vec<(u128, u32)>> = (0..n_texts)
                 .into_par_iter()
                 .map(|s| {
                     let mut out: Vec<(u128, u32)> = Vec::new();
@@ -334,7 +382,7 @@ impl Profiles {
         } else {
             let mut map: KeyMap<(bool, Vec<u32>)> = KeyMap::default();
             let mut local: FastMap<u32, u32> = FastMap::default();
-            for s in 0..texts.len() {
+            for s in 0..n_texts {
                 for o in 0..orders {
                     let (sym, n, word) = seq(s, o);
                     local.clear();
@@ -358,8 +406,7 @@ impl Profiles {
             }
             p.n_ids = map.len();
         }
-        let symbols = Symbols { cfg: *cfg, chars, words };
-        Ok((p, symbols))
+        p
     }
 
     #[inline]
@@ -374,35 +421,13 @@ impl Profiles {
     }
 }
 
-/// The symbol sequences of a group's strings, kept as built (no copy on
-/// the CPU path) and laid out flat only when a GPU backend needs them.
-struct Symbols {
-    cfg: ChrfConfig,
-    chars: Vec<Vec<u32>>,
-    /// Empty when the configuration has no word orders.
-    words: Vec<Vec<u32>>,
-}
-
-impl Symbols {
-    fn input(&self) -> NgramInput {
-        NgramInput {
-            chars: Seqs::from_slices(self.chars.iter().map(Vec::as_slice)),
-            words: if self.words.is_empty() {
-                Seqs::from_slices(self.chars.iter().map(|_| &[][..]))
-            } else {
-                Seqs::from_slices(self.words.iter().map(Vec::as_slice))
-            },
-            char_order: u32::try_from(self.cfg.char_order).unwrap_or(u32::MAX),
-            word_order: u32::try_from(self.cfg.word_order).unwrap_or(u32::MAX),
-        }
-    }
-}
-
 /// Hypotheses and references of one group (one source segment in MBR).
 pub struct Group {
     cfg: ChrfConfig,
-    prof: Profiles,
-    /// The symbols the profiles were built from (what a GPU backend reads).
+    /// The n-gram profiles, built on first use: the CPU paths need them, a
+    /// GPU builds its own from the symbols.
+    prof: OnceLock<Profiles>,
+    /// The symbols of every string (what the profiles and a GPU backend read).
     symbols: Symbols,
     n_hyps: usize,
     /// Index of the first reference in the profiles (0 when the hypotheses are the references).
@@ -416,14 +441,19 @@ impl Group {
     /// # Errors
     /// A group too large for 32-bit n-gram ids (about 4 GB of text).
     pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Result<Self, MetricError> {
-        let ((prof, symbols), ref_start, n_refs) = match refs {
-            None => (Profiles::build(cfg, hyps)?, 0, hyps.len()),
+        let (symbols, ref_start, n_refs) = match refs {
+            None => (Symbols::build(cfg, hyps)?, 0, hyps.len()),
             Some(r) => {
                 let all: Vec<&str> = hyps.iter().chain(r).copied().collect();
-                (Profiles::build(cfg, &all)?, hyps.len(), r.len())
+                (Symbols::build(cfg, &all)?, hyps.len(), r.len())
             }
         };
-        Ok(Self { cfg: *cfg, prof, symbols, n_hyps: hyps.len(), ref_start, n_refs })
+        Ok(Self { cfg: *cfg, prof: OnceLock::new(), symbols, n_hyps: hyps.len(), ref_start, n_refs })
+    }
+
+    /// The n-gram profiles (built on first call).
+    fn prof(&self) -> &Profiles {
+        self.prof.get_or_init(|| Profiles::build(&self.symbols))
     }
 
     /// Number of hypotheses.
@@ -442,13 +472,14 @@ impl Group {
     /// of hypothesis `j` against reference `k`), in parallel over hypotheses,
     /// and returns the results in hypothesis order.
     pub fn pairwise_map<T: Send>(&self, f: impl Fn(usize, &[f64]) -> T + Sync) -> Vec<T> {
-        let orders = self.prof.orders;
+        let prof = self.prof();
+        let orders = prof.orders;
         let nr = self.n_refs;
         // Inverted index over the references: postings per n-gram id.
-        let mut starts = vec![0usize; self.prof.n_ids + 1];
+        let mut starts = vec![0usize; prof.n_ids + 1];
         for k in 0..nr {
             for o in 0..orders {
-                for &id in self.prof.entries(self.ref_start + k, o).0 {
+                for &id in prof.entries(self.ref_start + k, o).0 {
                     starts[id as usize + 1] += 1;
                 }
             }
@@ -456,13 +487,13 @@ impl Group {
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
-        let total = starts[self.prof.n_ids];
+        let total = starts[prof.n_ids];
         let mut post_ref = vec![0u32; total];
         let mut post_cnt = vec![0u32; total];
         let mut fill = starts.clone();
         for k in 0..nr {
             for o in 0..orders {
-                let (ids, cnts) = self.prof.entries(self.ref_start + k, o);
+                let (ids, cnts) = prof.entries(self.ref_start + k, o);
                 for (&id, &c) in ids.iter().zip(cnts) {
                     let slot = &mut fill[id as usize];
                     // Cannot fail: fewer strings than the bound checked in `Profiles::build`.
@@ -472,8 +503,7 @@ impl Group {
                 }
             }
         }
-        let ref_tot: Vec<u64> =
-            (0..nr * orders).map(|i| self.prof.total(self.ref_start + i / orders, i % orders)).collect();
+        let ref_tot: Vec<u64> = (0..nr * orders).map(|i| prof.total(self.ref_start + i / orders, i % orders)).collect();
         let cfg = &self.cfg;
         (0..self.n_hyps)
             .into_par_iter()
@@ -483,7 +513,7 @@ impl Group {
                     acc.fill(0);
                     for o in 0..orders {
                         let acc_o = &mut acc[o * nr..(o + 1) * nr];
-                        let (ids, cnts) = self.prof.entries(j, o);
+                        let (ids, cnts) = prof.entries(j, o);
                         for (&id, &c) in ids.iter().zip(cnts) {
                             let r = starts[id as usize]..starts[id as usize + 1];
                             for (&k, &cr) in post_ref[r.clone()].iter().zip(&post_cnt[r]) {
@@ -491,7 +521,7 @@ impl Group {
                             }
                         }
                     }
-                    let hyp_tot: Vec<u64> = (0..orders).map(|o| self.prof.total(j, o)).collect();
+                    let hyp_tot: Vec<u64> = (0..orders).map(|o| prof.total(j, o)).collect();
                     for (k, out) in row.iter_mut().enumerate() {
                         let rt = &ref_tot[k * orders..(k + 1) * orders];
                         *out = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
@@ -514,7 +544,7 @@ impl Group {
         let gpu = || -> Result<Vec<T>, BackendError> {
             let (nh, nr) = (self.range(0, self.n_hyps)?, self.range(self.ref_start, self.n_refs)?);
             let m = backend.chrf_match_grid(&self.symbols.input(), nh, nr)?;
-            let orders = self.prof.orders;
+            let orders = self.cfg.orders();
             let nr = self.n_refs;
             let cfg = &self.cfg;
             Ok((0..self.n_hyps)
@@ -525,8 +555,8 @@ impl Group {
                         for (k, out) in row.iter_mut().enumerate() {
                             let base = (j * nr + k) * orders;
                             *out = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
-                                let rt = self.prof.total(self.ref_start + k, o);
-                                if rt == 0 { (0, 0, 0) } else { (self.prof.total(j, o), rt, u64::from(m[base + o])) }
+                                let rt = self.symbols.total(self.ref_start + k, o);
+                                if rt == 0 { (0, 0, 0) } else { (self.symbols.total(j, o), rt, u64::from(m[base + o])) }
                             });
                         }
                         f(j, row)
@@ -564,7 +594,7 @@ impl Group {
             return self.aggregate_skipping(skip);
         }
         let gpu = || -> Result<Vec<Option<f64>>, BackendError> {
-            let orders = self.prof.orders;
+            let orders = self.cfg.orders();
             let nr = self.n_refs as u64;
             // Per hypothesis: the reference string left out and the multiplier.
             let left_out: Vec<Option<usize>> =
@@ -579,8 +609,9 @@ impl Group {
                 &skip_ids,
                 &mult,
             )?;
-            let ref_tot: Vec<u64> =
-                (0..orders).map(|o| (0..self.n_refs).map(|k| self.prof.total(self.ref_start + k, o)).sum()).collect();
+            let ref_tot: Vec<u64> = (0..orders)
+                .map(|o| (0..self.n_refs).map(|k| self.symbols.total(self.ref_start + k, o)).sum())
+                .collect();
             let cfg = &self.cfg;
             Ok((0..self.n_hyps)
                 .map(|j| {
@@ -588,8 +619,8 @@ impl Group {
                         return None;
                     }
                     Some(f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
-                        let rt = ref_tot[o] - left_out[j].map_or(0, |e| self.prof.total(e, o));
-                        if rt == 0 { (0, 0, 0) } else { (mult[j] * self.prof.total(j, o), rt, m[j * orders + o]) }
+                        let rt = ref_tot[o] - left_out[j].map_or(0, |e| self.symbols.total(e, o));
+                        if rt == 0 { (0, 0, 0) } else { (mult[j] * self.symbols.total(j, o), rt, m[j * orders + o]) }
                     }))
                 })
                 .collect())
@@ -654,16 +685,17 @@ impl Group {
 
     /// Summed reference counts per n-gram id and total per order.
     fn reference_bag(&self) -> (Vec<u64>, Vec<u64>) {
-        let orders = self.prof.orders;
-        let mut bag = vec![0u64; self.prof.n_ids];
+        let prof = self.prof();
+        let orders = prof.orders;
+        let mut bag = vec![0u64; prof.n_ids];
         let mut ref_tot = vec![0u64; orders];
         for k in 0..self.n_refs {
             for (o, rt) in ref_tot.iter_mut().enumerate() {
-                let (ids, cnts) = self.prof.entries(self.ref_start + k, o);
+                let (ids, cnts) = prof.entries(self.ref_start + k, o);
                 for (&id, &c) in ids.iter().zip(cnts) {
                     bag[id as usize] += u64::from(c);
                 }
-                *rt += self.prof.total(self.ref_start + k, o);
+                *rt += prof.total(self.ref_start + k, o);
             }
         }
         (bag, ref_tot)
@@ -671,27 +703,28 @@ impl Group {
 
     /// Aggregate chrF of hypothesis `j` against `bag` (minus string `minus`'s counts).
     fn aggregate_one(&self, j: usize, bag: &[u64], ref_tot: &[u64], nr: u64, minus: Option<usize>) -> f64 {
-        let orders = self.prof.orders;
+        let prof = self.prof();
+        let orders = prof.orders;
         let cfg = &self.cfg;
         let mut own: FastMap<u32, u64> = FastMap::default();
         f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
             let mut rt = ref_tot[o];
             own.clear();
             if let Some(e) = minus {
-                rt -= self.prof.total(e, o);
-                let (ids, cnts) = self.prof.entries(e, o);
+                rt -= prof.total(e, o);
+                let (ids, cnts) = prof.entries(e, o);
                 own.extend(ids.iter().zip(cnts).map(|(&i, &c)| (i, u64::from(c))));
             }
             if rt == 0 {
                 return (0, 0, 0);
             }
-            let (ids, cnts) = self.prof.entries(j, o);
+            let (ids, cnts) = prof.entries(j, o);
             let m = ids
                 .iter()
                 .zip(cnts)
                 .map(|(&id, &c)| (nr * u64::from(c)).min(bag[id as usize] - own.get(&id).copied().unwrap_or(0)))
                 .sum();
-            (nr * self.prof.total(j, o), rt, m)
+            (nr * prof.total(j, o), rt, m)
         })
     }
 
