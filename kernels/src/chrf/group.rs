@@ -222,15 +222,14 @@ fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
 type KeyMap<K> = FastMap<K, u32>;
 
 /// The n-gram profiles of a group of strings in one id space: per string and
-/// order, the distinct n-gram ids with their counts, and the order's total.
+/// order, the distinct n-gram ids with their counts (the order's total comes
+/// from [`Symbols::total`]).
 struct Profiles {
     orders: usize,
     ids: Vec<u32>,
     counts: Vec<u32>,
     /// `offs[s * orders + o] .. offs[s * orders + o + 1]` indexes `ids`/`counts`.
     offs: Vec<usize>,
-    /// `totals[s * orders + o]`: number of order-`o` n-grams of string `s`.
-    totals: Vec<u64>,
     n_ids: usize,
 }
 
@@ -317,21 +316,14 @@ impl Symbols {
 }
 
 impl Profiles {
-    /// The n-gram profiles of every string of `sym`.
-    fn build(sym: &Symbols) -> Self {
-        let cfg = &sym.cfg;
-        let n_texts = sym.chars.len();
-        let packable = cfg.char_order <= MAX_PACKED && cfg.word_order <= MAX_PACKED && sym.vocab < (1 << SYMBOL_BITS);
+    /// The n-gram profiles of every string of `symbols`.
+    fn build(symbols: &Symbols) -> Self {
+        let cfg = &symbols.cfg;
+        let n_texts = symbols.chars.len();
+        let packable =
+            cfg.char_order <= MAX_PACKED && cfg.word_order <= MAX_PACKED && symbols.vocab < (1 << SYMBOL_BITS);
         let orders = cfg.orders();
-        let seq = |s: usize, o: usize| sym.seq(s, o);
-        let mut p = Self {
-            orders,
-            ids: Vec::new(),
-            counts: Vec::new(),
-            offs: vec![0],
-            totals: Vec::with_capacity(n_texts * orders),
-            n_ids: 0,
-        };
+        let mut p = Self { orders, ids: Vec::new(), counts: Vec::new(), offs: vec![0], n_ids: 0 };
         if packable {
             // Keys: the packed window below a sentinel bit at 21·n, bit 127 for word n-grams.
             let keyed: Vec<Vec<(u128, u32)>> = (0..n_texts)
@@ -340,7 +332,7 @@ impl Profiles {
                     let mut out: Vec<(u128, u32)> = Vec::new();
                     let mut keys = Vec::new();
                     for o in 0..orders {
-                        let (sym, n, word) = seq(s, o);
+                        let (sym, n, word) = symbols.seq(s, o);
                         keys.clear();
                         if sym.len() >= n {
                             let tag = (1u128 << (SYMBOL_BITS as usize * n)) | (u128::from(word) << 127);
@@ -362,14 +354,10 @@ impl Profiles {
                 })
                 .collect();
             let mut map: KeyMap<u128> = KeyMap::default();
-            for (s, list) in keyed.iter().enumerate() {
-                let mut o = 0;
+            for list in &keyed {
                 for &(k, c) in list {
                     if c == u32::MAX && k == 0 {
-                        let (sym, n, _) = seq(s, o);
-                        p.totals.push(sym.len().saturating_sub(n - 1) as u64);
                         p.offs.push(p.ids.len());
-                        o += 1;
                         continue;
                     }
                     // Cannot fail: fewer distinct n-grams than the bound checked above.
@@ -384,7 +372,7 @@ impl Profiles {
             let mut local: FastMap<u32, u32> = FastMap::default();
             for s in 0..n_texts {
                 for o in 0..orders {
-                    let (sym, n, word) = seq(s, o);
+                    let (sym, n, word) = symbols.seq(s, o);
                     local.clear();
                     if sym.len() >= n {
                         for w in sym.windows(n) {
@@ -400,7 +388,6 @@ impl Profiles {
                         p.ids.push(i);
                         p.counts.push(c);
                     }
-                    p.totals.push(sym.len().saturating_sub(n - 1) as u64);
                     p.offs.push(p.ids.len());
                 }
             }
@@ -413,11 +400,6 @@ impl Profiles {
     fn entries(&self, s: usize, o: usize) -> (&[u32], &[u32]) {
         let r = self.offs[s * self.orders + o]..self.offs[s * self.orders + o + 1];
         (&self.ids[r.clone()], &self.counts[r])
-    }
-
-    #[inline]
-    fn total(&self, s: usize, o: usize) -> u64 {
-        self.totals[s * self.orders + o]
     }
 }
 
@@ -503,7 +485,8 @@ impl Group {
                 }
             }
         }
-        let ref_tot: Vec<u64> = (0..nr * orders).map(|i| prof.total(self.ref_start + i / orders, i % orders)).collect();
+        let ref_tot: Vec<u64> =
+            (0..nr * orders).map(|i| self.symbols.total(self.ref_start + i / orders, i % orders)).collect();
         let cfg = &self.cfg;
         (0..self.n_hyps)
             .into_par_iter()
@@ -521,7 +504,7 @@ impl Group {
                             }
                         }
                     }
-                    let hyp_tot: Vec<u64> = (0..orders).map(|o| prof.total(j, o)).collect();
+                    let hyp_tot: Vec<u64> = (0..orders).map(|o| self.symbols.total(j, o)).collect();
                     for (k, out) in row.iter_mut().enumerate() {
                         let rt = &ref_tot[k * orders..(k + 1) * orders];
                         *out = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| {
@@ -695,7 +678,7 @@ impl Group {
                 for (&id, &c) in ids.iter().zip(cnts) {
                     bag[id as usize] += u64::from(c);
                 }
-                *rt += prof.total(self.ref_start + k, o);
+                *rt += self.symbols.total(self.ref_start + k, o);
             }
         }
         (bag, ref_tot)
@@ -711,7 +694,7 @@ impl Group {
             let mut rt = ref_tot[o];
             own.clear();
             if let Some(e) = minus {
-                rt -= prof.total(e, o);
+                rt -= self.symbols.total(e, o);
                 let (ids, cnts) = prof.entries(e, o);
                 own.extend(ids.iter().zip(cnts).map(|(&i, &c)| (i, u64::from(c))));
             }
@@ -724,7 +707,7 @@ impl Group {
                 .zip(cnts)
                 .map(|(&id, &c)| (nr * u64::from(c)).min(bag[id as usize] - own.get(&id).copied().unwrap_or(0)))
                 .sum();
-            (nr * prof.total(j, o), rt, m)
+            (nr * self.symbols.total(j, o), rt, m)
         })
     }
 

@@ -305,7 +305,7 @@ struct RoundState<'r> {
 }
 
 /// Splits `buf` into consecutive pieces of the given lengths.
-fn split_lens<'a>(mut buf: &'a mut [u32], lens: impl Iterator<Item = usize>) -> Vec<&'a mut [u32]> {
+fn split_lens(mut buf: &mut [u32], lens: impl Iterator<Item = usize>) -> Vec<&mut [u32]> {
     lens.map(|l| {
         let (piece, rest) = std::mem::take(&mut buf).split_at_mut(l);
         buf = rest;
