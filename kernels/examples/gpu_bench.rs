@@ -99,6 +99,23 @@ fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>
     );
 }
 
+/// Checks that `gpu` (when there is one) gives what `cpu` gives, then times
+/// both: `(cpu seconds, gpu seconds)`.
+fn both<T: PartialEq + std::fmt::Debug>(
+    cpu: &dyn Backend,
+    gpu: Option<&dyn Backend>,
+    what: &str,
+    run: impl Fn(&dyn Backend) -> T,
+) -> (f64, Option<f64>) {
+    let want = run(cpu);
+    let c = median_secs(|| drop(run(cpu)));
+    let g = gpu.map(|g| {
+        assert_eq!(run(g), want, "{what} differs");
+        median_secs(|| drop(run(g)))
+    });
+    (c, g)
+}
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
     let mut rows: Vec<(String, String)> = Vec::new();
@@ -135,33 +152,19 @@ fn main() {
             g.map_or("-".into(), |g| format!("{:.1}×", c / g))
         );
     };
+    let (cpu_b, gpu_b) = (cpu.as_ref(), gpu.as_deref());
     let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
 
     let ter = Ter::default();
-    let want = ter.segments_on(cpu.as_ref(), &pairs);
-    let c = median_secs(|| drop(ter.segments_on(cpu.as_ref(), &pairs)));
-    let g = gpu.as_ref().map(|g| {
-        assert_eq!(ter.segments_on(g.as_ref(), &pairs), want, "TER differs");
-        median_secs(|| drop(ter.segments_on(g.as_ref(), &pairs)))
-    });
+    let (c, g) = both(cpu_b, gpu_b, "TER", |b| ter.segments_on(b, &pairs));
     report("sentence TER", pairs.len(), "rows", c, g);
 
     let ed: Vec<(&str, &str)> = rows.iter().map(|(h, r)| (h.as_str(), r.as_str())).collect();
-    let want = char_distances_on(cpu.as_ref(), &ed);
-    let c = median_secs(|| drop(char_distances_on(cpu.as_ref(), &ed)));
-    let g = gpu.as_ref().map(|g| {
-        assert_eq!(char_distances_on(g.as_ref(), &ed), want, "edit distance differs");
-        median_secs(|| drop(char_distances_on(g.as_ref(), &ed)))
-    });
+    let (c, g) = both(cpu_b, gpu_b, "edit distance", |b| char_distances_on(b, &ed));
     report("edit_distance (code points)", ed.len(), "pairs", c, g);
 
     let cfg = ChrfConfig::default();
-    let want = cfg.segments_on(cpu.as_ref(), &pairs);
-    let c = median_secs(|| drop(cfg.segments_on(cpu.as_ref(), &pairs)));
-    let g = gpu.as_ref().map(|g| {
-        assert_eq!(cfg.segments_on(g.as_ref(), &pairs), want, "chrF differs");
-        median_secs(|| drop(cfg.segments_on(g.as_ref(), &pairs)))
-    });
+    let (c, g) = both(cpu_b, gpu_b, "chrF", |b| cfg.segments_on(b, &pairs));
     report("sentence chrF", pairs.len(), "rows", c, g);
 
     for n in [256usize, 1024, 4096] {
@@ -171,15 +174,9 @@ fn main() {
             rows.iter().flat_map(|(h, r)| [h.as_str(), r.as_str()]).filter(|s| seen.insert(*s)).take(n).collect();
         // Strings in, matrix out: the group (characters, words; n-gram
         // profiles for the CPU backend) is built inside the timed call.
-        let bits = |b: &dyn Backend| {
+        let (c, g) = both(cpu_b, gpu_b, &format!("pairwise chrF at N = {n}"), |b| {
             let group = Group::new(&cfg, &texts, None).expect("group");
             group.pairwise_map_on(b, |_, row| row.iter().map(|x| x.to_bits()).sum::<u64>())
-        };
-        let want = bits(cpu.as_ref());
-        let c = median_secs(|| drop(bits(cpu.as_ref())));
-        let g = gpu.as_ref().map(|g| {
-            assert_eq!(bits(g.as_ref()), want, "pairwise chrF differs at N = {n}");
-            median_secs(|| drop(bits(g.as_ref())))
         });
         report(&format!("pairwise chrF N = {}", texts.len()), texts.len() * texts.len(), "pairs", c, g);
     }
