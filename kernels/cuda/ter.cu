@@ -6,12 +6,18 @@
 // host; only the distances come from here. Same recurrence, band and
 // tie-free integer costs as kernels/src/ter/beam.rs.
 //
-// Pair p: current hypothesis hyp[hyp_offs[p] ..], reference
-// ref[ref_offs[p] ..], band limits bands[band_offs[p] ..] as (lo, hi) per
-// row 0..=n_h (computed on the host with sacrebleu's float arithmetic).
-// Candidate c = cand[4c .. 4c+4] = (pair, start, len, target): the block
-// hyp[start .. start+len) moved before index `target` of the list without
-// it (sacrebleu's _perform_shift, target clamped to the length).
+// A round arrives as two buffers (TerRound in kernels/src/backend/mod.rs):
+// `data` holds the hypotheses, the references, the bands and the
+// candidates; `offs` holds absolute offsets into it: the n_pairs + 1 bounds
+// of the hypotheses, then of the references, then of the bands, then where
+// the candidates start. Pair p: current hypothesis data[offs[p] ..],
+// reference data[offs[n_pairs + 1 + p] ..], band limits
+// data[offs[2 (n_pairs + 1) + p] ..] as (lo, hi) per row 0..=n_h (computed on
+// the host with sacrebleu's float arithmetic). A launch scores candidates
+// first .. first + n_cand; candidate c is four u32 (pair, start, len,
+// target): the block hyp[start .. start+len) moved before index `target` of
+// the list without it (sacrebleu's _perform_shift, target clamped to the
+// length).
 //
 // The two DP rows of each candidate (n_r + 1 cells each) are interleaved
 // across the launch's candidates: cell j of row b of candidate c is
@@ -44,19 +50,19 @@ __device__ __forceinline__ u32 ter_shifted_index(u32 q, u32 n, u32 s, u32 len, u
 }
 
 extern "C" __global__ void ter_candidates(
-    const u32* __restrict__ hyp, const u64* __restrict__ hyp_offs,
-    const u32* __restrict__ ref, const u64* __restrict__ ref_offs,
-    const u32* __restrict__ bands, const u64* __restrict__ band_offs,
-    const u32* __restrict__ cand, u32* __restrict__ rows, u32* __restrict__ out, u32 n_cand)
+    const u32* __restrict__ data, const u64* __restrict__ offs, u32 n_pairs, u32 first,
+    u32* __restrict__ rows, u32* __restrict__ out, u32 n_cand)
 {
     u64 c = mteval_thread_index();
     if (c >= n_cand) return;
-    u32 pair = cand[4 * c], s = cand[4 * c + 1], len = cand[4 * c + 2], target = cand[4 * c + 3];
-    const u32* h = hyp + hyp_offs[pair];
-    u32 n_h = (u32)(hyp_offs[pair + 1] - hyp_offs[pair]);
-    const u32* r = ref + ref_offs[pair];
-    u32 n_r = (u32)(ref_offs[pair + 1] - ref_offs[pair]);
-    const u32* band = bands + band_offs[pair];
+    const u64 sect = (u64)n_pairs + 1;
+    const u32* cand = data + offs[3 * sect] + 4 * ((u64)first + c);
+    u32 pair = cand[0], s = cand[1], len = cand[2], target = cand[3];
+    const u32* h = data + offs[pair];
+    u32 n_h = (u32)(offs[pair + 1] - offs[pair]);
+    const u32* r = data + offs[sect + pair];
+    u32 n_r = (u32)(offs[sect + pair + 1] - offs[sect + pair]);
+    const u32* band = data + offs[2 * sect + pair];
     u32 w = n_r + 1;
     const u64 step = 2 * (u64)n_cand;
     u32* prev = rows + c;

@@ -73,13 +73,13 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError> {
+    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
         Ok(round
-            .cands
+            .cands()
             .par_chunks_exact(4)
             .map_init(Vec::new, |shifted, c| {
                 let p = c[0] as usize;
-                let (h, r) = (round.hyps.get(p), round.refs.get(p));
+                let (h, r) = (round.hyp(p), round.reference(p));
                 perform_shift(h, c[1] as usize, c[2] as usize, c[3] as usize, shifted);
                 BeamEditDistance::new(r, h.len()).full(shifted)
             })

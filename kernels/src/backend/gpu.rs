@@ -39,6 +39,14 @@ pub trait KernelExec: Send + Sync + 'static {
     /// # Errors
     /// As [`KernelExec::upload_u32`].
     fn zeros_u32(&self, n: usize) -> Result<Self::Buf, BackendError>;
+    /// `n` `u32` whose values the kernel writes before it reads them
+    /// (scratch and outputs; an executor may skip the zeroing).
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn scratch_u32(&self, n: usize) -> Result<Self::Buf, BackendError> {
+        self.zeros_u32(n)
+    }
     /// `n` zeroed `u64`.
     ///
     /// # Errors
@@ -69,11 +77,16 @@ pub struct GpuBackend<E: KernelExec> {
     exec: E,
     /// A kernel whose launches fail on purpose (fault-injection tests).
     fail: Option<String>,
+    /// Most DP scratch cells of one TER launch.
+    ter_scratch: u64,
 }
 
 impl<E: KernelExec> std::fmt::Debug for GpuBackend<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GpuBackend").field("device", &self.exec.describe()).field("fail", &self.fail).finish()
+        f.debug_struct("GpuBackend")
+            .field("device", &self.exec.describe())
+            .field("fail", &self.fail)
+            .finish_non_exhaustive()
     }
 }
 
@@ -110,12 +123,20 @@ impl<E: KernelExec> GpuBackend<E> {
     /// makes that kernel's launches fail (to test the CPU fallback on a GPU).
     pub fn new(exec: E) -> Self {
         let fail = std::env::var("MTEVAL_GPU_FAULT").ok().filter(|s| !s.is_empty());
-        Self { exec, fail }
+        Self { exec, fail, ter_scratch: TER_SCRATCH_CELLS }
     }
 
     /// A backend whose launches of `kernel` fail (`"*"`: every kernel).
     pub fn failing_on(exec: E, kernel: &str) -> Self {
-        Self { exec, fail: Some(kernel.to_owned()) }
+        Self { exec, fail: Some(kernel.to_owned()), ter_scratch: TER_SCRATCH_CELLS }
+    }
+
+    /// The same backend with TER rounds split into launches of at most
+    /// `cells` DP scratch cells each (tests of the split; default 2^28).
+    #[must_use]
+    pub fn with_ter_scratch(mut self, cells: u64) -> Self {
+        self.ter_scratch = cells;
+        self
     }
 
     /// The kernel executor.
@@ -243,14 +264,16 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n)
     }
 
-    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError> {
-        let n_cand = round.cands.len() / 4;
+    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+        let n_cand = round.n_cands();
         if n_cand == 0 {
             return Ok(Vec::new());
         }
-        let (hd, ho) = self.upload_seqs(round.hyps)?;
-        let (rd, ro) = self.upload_seqs(round.refs)?;
-        let (bd, bo) = self.upload_seqs(round.bands)?;
+        let n_pairs = to_u32(round.n_pairs(), "pairs")?;
+        to_u32(n_cand, "candidates")?;
+        let data = self.exec.upload_u32(&round.data)?;
+        let offs = self.exec.upload_u64(&round.offs)?;
+        let cands = round.cands();
         let mut out = Vec::with_capacity(n_cand);
         let mut start = 0;
         while start < n_cand {
@@ -259,30 +282,26 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             let mut width = 0u64;
             let mut end = start;
             while end < n_cand {
-                let p = round.cands[4 * end] as usize;
-                let w = width.max(round.refs.get(p).len() as u64 + 1);
-                if end > start && 2 * w * (end - start + 1) as u64 > TER_SCRATCH_CELLS {
+                let p = cands[4 * end] as usize;
+                let w = width.max(round.reference(p).len() as u64 + 1);
+                if end > start && 2 * w * (end - start + 1) as u64 > self.ter_scratch {
                     break;
                 }
                 width = w;
                 end += 1;
             }
             let count = end - start;
-            let cands = self.exec.upload_u32(&round.cands[4 * start..4 * end])?;
             #[allow(clippy::cast_possible_truncation)]
-            let rows = self.exec.zeros_u32((2 * width) as usize * count)?;
-            let res = self.exec.zeros_u32(count)?;
+            let rows = self.exec.scratch_u32((2 * width) as usize * count)?;
+            let res = self.exec.scratch_u32(count)?;
             self.launch(
                 "ter_candidates",
                 count as u64,
                 &[
-                    KArg::Buf(&hd),
-                    KArg::Buf(&ho),
-                    KArg::Buf(&rd),
-                    KArg::Buf(&ro),
-                    KArg::Buf(&bd),
-                    KArg::Buf(&bo),
-                    KArg::Buf(&cands),
+                    KArg::Buf(&data),
+                    KArg::Buf(&offs),
+                    KArg::U32(n_pairs),
+                    KArg::U32(to_u32(start, "candidates")?),
                     KArg::Buf(&rows),
                     KArg::Buf(&res),
                     KArg::U32(to_u32(count, "candidates")?),

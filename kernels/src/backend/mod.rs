@@ -114,18 +114,117 @@ impl Seqs {
 }
 
 /// One greedy round of TER's shift search over many (hypothesis, reference)
-/// pairs: the candidates to score.
-#[derive(Debug, Clone, Copy)]
-pub struct TerRound<'a> {
-    /// Current (already shifted) hypothesis of each pair, as word ids.
-    pub hyps: &'a Seqs,
-    /// Reference of each pair, as word ids in the same id space.
-    pub refs: &'a Seqs,
-    /// Band of each pair: `(lo, hi)` for rows `0..=n_h`, flat (see `ter::beam`).
-    pub bands: &'a Seqs,
-    /// Four `u32` per candidate: `(pair, start, len, target)` of a
-    /// sacrebleu `_perform_shift`.
-    pub cands: &'a [u32],
+/// pairs: the candidates to score, laid out as one `u32` buffer and one
+/// offset buffer, so that a GPU receives a round in two copies.
+///
+/// `data` holds every pair's current (already shifted) hypothesis, then
+/// every reference, then every band, then the candidates. `offs` holds
+/// `3 (n + 1) + 1` absolute offsets into `data`: the `n + 1` bounds of the
+/// hypotheses, those of the references, those of the bands, and where the
+/// candidates start. Words are ids in one id space per pair; a band is
+/// `(lo, hi)` for rows `0..=n_h` (see `ter::beam`); a candidate is four
+/// `u32`, `(pair, start, len, target)` of a sacrebleu `_perform_shift`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TerRound {
+    /// Hypotheses, references, bands, candidates.
+    pub data: Vec<u32>,
+    /// Section bounds (see the type's docs).
+    pub offs: Vec<u64>,
+}
+
+impl TerRound {
+    /// A zeroed round for pairs of the given (hypothesis, reference, band)
+    /// lengths and candidate counts; fill it through [`Self::sections_mut`].
+    pub fn zeroed(lens: impl Iterator<Item = [usize; 4]>) -> Self {
+        let lens: Vec<[usize; 4]> = lens.collect();
+        let mut offs = Vec::with_capacity(3 * (lens.len() + 1) + 1);
+        let mut at = 0u64;
+        for part in 0..3 {
+            offs.push(at);
+            for l in &lens {
+                at += l[part] as u64;
+                offs.push(at);
+            }
+        }
+        offs.push(at);
+        let cand_words: usize = lens.iter().map(|l| 4 * l[3]).sum();
+        #[allow(clippy::cast_possible_truncation)]
+        let data = vec![0u32; at as usize + cand_words];
+        Self { data, offs }
+    }
+
+    /// A round from its parts (tests and tools; the shift search lays its
+    /// rounds out in place with [`Self::zeroed`]).
+    #[must_use]
+    pub fn from_parts(hyps: &Seqs, refs: &Seqs, bands: &Seqs, cands: &[u32]) -> Self {
+        let mut counts = vec![0usize; hyps.len()];
+        for c in cands.chunks_exact(4) {
+            counts[c[0] as usize] += 1;
+        }
+        let mut round = Self::zeroed(
+            (0..hyps.len()).map(|p| [hyps.get(p).len(), refs.get(p).len(), bands.get(p).len(), counts[p]]),
+        );
+        let [h, r, b, c] = round.sections_mut();
+        h.copy_from_slice(&hyps.data);
+        r.copy_from_slice(&refs.data);
+        b.copy_from_slice(&bands.data);
+        c.copy_from_slice(cands);
+        round
+    }
+
+    /// Number of pairs.
+    #[must_use]
+    pub fn n_pairs(&self) -> usize {
+        (self.offs.len() - 1) / 3 - 1
+    }
+
+    /// Number of candidates.
+    #[must_use]
+    pub fn n_cands(&self) -> usize {
+        self.cands().len() / 4
+    }
+
+    #[allow(clippy::cast_possible_truncation)]
+    fn section(&self, part: usize, p: usize) -> &[u32] {
+        let i = part * (self.n_pairs() + 1) + p;
+        &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
+    }
+
+    /// Current hypothesis of pair `p`.
+    #[must_use]
+    pub fn hyp(&self, p: usize) -> &[u32] {
+        self.section(0, p)
+    }
+
+    /// Reference of pair `p`.
+    #[must_use]
+    pub fn reference(&self, p: usize) -> &[u32] {
+        self.section(1, p)
+    }
+
+    /// Band of pair `p`.
+    #[must_use]
+    pub fn band(&self, p: usize) -> &[u32] {
+        self.section(2, p)
+    }
+
+    /// Every candidate, four `u32` each.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn cands(&self) -> &[u32] {
+        &self.data[self.offs[self.offs.len() - 1] as usize..]
+    }
+
+    /// The four sections of `data`: hypotheses, references, bands, candidates.
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn sections_mut(&mut self) -> [&mut [u32]; 4] {
+        let n = self.n_pairs();
+        let bounds = [self.offs[n + 1], self.offs[2 * n + 2], self.offs[3 * n + 3]];
+        let (h, rest) = self.data.split_at_mut(bounds[0] as usize);
+        let (r, rest) = rest.split_at_mut((bounds[1] - bounds[0]) as usize);
+        let (b, c) = rest.split_at_mut((bounds[2] - bounds[1]) as usize);
+        [h, r, b, c]
+    }
 }
 
 /// Symbols of a set of strings for chrF: per string its character symbols
@@ -191,7 +290,7 @@ pub trait Backend: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// A device failure.
-    fn ter_candidates(&self, round: &TerRound<'_>) -> Result<Vec<u32>, BackendError>;
+    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError>;
 
     /// Clipped n-gram matches `Σ_g min(count_h[g], count_r[g])` of the listed
     /// `(hypothesis, reference)` string pairs (`pairs` holds two indices per
@@ -279,6 +378,35 @@ pub fn default_device() -> DeviceRequest {
         return d;
     }
     std::env::var("MTEVAL_DEVICE").ok().and_then(|v| v.parse().ok()).unwrap_or_default()
+}
+
+/// How many parts of a TER batch run their greedy rounds at once on a GPU
+/// (0: not set yet).
+static TER_PIPELINE: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets how many parts of a TER batch run their greedy rounds at once on a
+/// GPU (at least 1; 1 runs every row's round in one batch).
+pub fn set_ter_pipeline(parts: usize) {
+    TER_PIPELINE.store(parts.max(1), Ordering::Relaxed);
+}
+
+/// How many parts of a TER batch run their greedy rounds at once on a GPU:
+/// as set by [`set_ter_pipeline`], else the environment variable
+/// `MTEVAL_TER_PIPELINE`, else 2 (one part's host work overlaps the other's
+/// kernels).
+#[must_use]
+pub fn ter_pipeline() -> usize {
+    match TER_PIPELINE.load(Ordering::Relaxed) {
+        0 => {
+            let n: usize = std::env::var("MTEVAL_TER_PIPELINE").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(2);
+            // A concurrent `set_ter_pipeline` wins.
+            match TER_PIPELINE.compare_exchange(0, n.max(1), Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => n.max(1),
+                Err(set) => set,
+            }
+        }
+        n => n,
+    }
 }
 
 /// The CPU backend (one per process).

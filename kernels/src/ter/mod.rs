@@ -29,6 +29,9 @@ use crate::signature::{NRefs, Signature, parse_bool, parse_options};
 use crate::tokenize::TercomTokenizer;
 use crate::{IMPL_VERSION, MetricError};
 
+/// Fewest rows in one part of a pipelined GPU run (see [`Ter::segments_on`]).
+pub const PIPELINE_MIN_ROWS: usize = 256;
+
 /// The sacrebleu version whose TER this module reproduces.
 pub const SACREBLEU_VERSION: &str = "2.6.0";
 
@@ -351,6 +354,11 @@ impl Ter {
     /// scoring on `backend`: one batch per greedy round for all rows on a
     /// GPU (recomputed on the CPU if the GPU fails), the CPU's per-row path
     /// otherwise. Same statistics either way.
+    ///
+    /// On a GPU the rows are cut into [`crate::backend::ter_pipeline`]
+    /// parts (of at least [`PIPELINE_MIN_ROWS`] rows) whose rounds run at
+    /// once, so that one part's host work (tokenising, each row's DP and
+    /// candidates) overlaps another part's kernels.
     pub fn segments_on<'a, R: AsRef<[&'a str]> + Sync>(
         &self,
         backend: &dyn crate::backend::Backend,
@@ -360,6 +368,27 @@ impl Ter {
         if !backend.is_gpu() || self.config.algo == TerAlgo::Seed {
             return rows.par_iter().map(|(h, r)| self.segment(h, r.as_ref())).collect();
         }
+        let size = rows.len().div_ceil(crate::backend::ter_pipeline()).max(PIPELINE_MIN_ROWS);
+        // Not from inside a rayon worker: the parts' threads would wait on
+        // the pool that this thread, blocked on them, belongs to.
+        if rows.len() <= size || rayon::current_thread_index().is_some() {
+            return self.segments_batched(backend, rows);
+        }
+        std::thread::scope(|s| {
+            let parts: Vec<_> =
+                rows.chunks(size).map(|part| s.spawn(move || self.segments_batched(backend, part))).collect();
+            parts.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        })
+    }
+
+    /// [`Self::segments_on`] on a GPU for one part of the rows: every greedy
+    /// round of all its rows in one batch.
+    fn segments_batched<'a, R: AsRef<[&'a str]> + Sync>(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&'a str, R)],
+    ) -> Vec<Result<Option<TerSegment>, MetricError>> {
+        use rayon::prelude::*;
         type Ids = (Vec<u32>, Vec<Vec<u32>>);
         let prepared: Vec<Result<Option<Ids>, MetricError>> = rows
             .par_iter()

@@ -337,7 +337,7 @@ pub(crate) fn ter_pairs_on(
     backend: &dyn crate::backend::Backend,
     pairs: &[(&[u32], &[u32])],
 ) -> Result<Vec<(u32, u32)>, crate::backend::BackendError> {
-    use crate::backend::{Seqs, TerRound};
+    use crate::backend::TerRound;
     use rayon::prelude::*;
     let mut states: Vec<RoundState<'_>> = pairs
         .par_iter()
@@ -366,24 +366,19 @@ pub(crate) fn ter_pairs_on(
         });
         // The batch: per pair its word order, reference, band (n_h + 1
         // `(lo, hi)` pairs) and candidates (four u32 each), laid out flat.
-        let hyp_offs = offsets(active.iter().map(|st| st.cur.len()));
-        let ref_offs = offsets(active.iter().map(|st| st.ed.reference().len()));
-        let band_offs = offsets(active.iter().map(|st| 2 * (st.cur.len() + 1)));
-        let cand_offs = offsets(active.iter().map(|st| 4 * st.cands.len()));
-        #[allow(clippy::cast_possible_truncation)]
-        let zeros = |offs: &[u64]| vec![0u32; offs[offs.len() - 1] as usize];
-        let (mut hyp_data, mut ref_data, mut band_data, mut cands) =
-            (zeros(&hyp_offs), zeros(&ref_offs), zeros(&band_offs), zeros(&cand_offs));
-        let split = |buf, offs: &[u64]| {
-            #[allow(clippy::cast_possible_truncation)]
-            split_lens(buf, offs.windows(2).map(|w| (w[1] - w[0]) as usize))
-        };
+        let lens: Vec<[usize; 4]> = active
+            .iter()
+            .map(|st| [st.cur.len(), st.ed.reference().len(), 2 * (st.cur.len() + 1), st.cands.len()])
+            .collect();
+        let mut round = TerRound::zeroed(lens.iter().copied());
+        let cand_offs = offsets(lens.iter().map(|l| 4 * l[3]));
+        let [hyp_data, ref_data, band_data, cand_data] = round.sections_mut();
         let pieces = active
             .iter()
-            .zip(split(&mut hyp_data, &hyp_offs))
-            .zip(split(&mut ref_data, &ref_offs))
-            .zip(split(&mut band_data, &band_offs))
-            .zip(split(&mut cands, &cand_offs))
+            .zip(split_lens(hyp_data, lens.iter().map(|l| l[0])))
+            .zip(split_lens(ref_data, lens.iter().map(|l| l[1])))
+            .zip(split_lens(band_data, lens.iter().map(|l| l[2])))
+            .zip(split_lens(cand_data, lens.iter().map(|l| 4 * l[3])))
             .map(|((((st, h), r), b), c)| (&**st, h, r, b, c))
             .collect::<Vec<_>>();
         pieces.into_par_iter().enumerate().for_each(|(k, (st, h, r, b, c))| {
@@ -397,10 +392,7 @@ pub(crate) fn ter_pairs_on(
                 slot.copy_from_slice(&[k as u32, a as u32, l as u32, t as u32]);
             }
         });
-        let hyps = Seqs { data: hyp_data, offs: hyp_offs };
-        let refs = Seqs { data: ref_data, offs: ref_offs };
-        let bands = Seqs { data: band_data, offs: band_offs };
-        let costs = backend.ter_candidates(&TerRound { hyps: &hyps, refs: &refs, bands: &bands, cands: &cands })?;
+        let costs = backend.ter_candidates(&round)?;
         active.par_iter_mut().enumerate().for_each(|(k, st)| {
             #[allow(clippy::cast_possible_truncation)]
             let costs = &costs[cand_offs[k] as usize / 4..cand_offs[k + 1] as usize / 4];

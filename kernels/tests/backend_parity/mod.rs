@@ -93,7 +93,7 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
         hyps.push(&h);
         refs.push(&r);
     }
-    let round = TerRound { hyps: &hyps, refs: &refs, bands: &bands, cands: &cands };
+    let round = TerRound::from_parts(&hyps, &refs, &bands, &cands);
     assert_eq!(gpu.ter_candidates(&round).unwrap(), CpuBackend.ter_candidates(&round).unwrap(), "ter_candidates");
 
     let rows = wmt_sample(3, wmt_rows);
@@ -111,7 +111,10 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     owned.push((String::new(), vec!["a b".into()]));
     let rows: Vec<(&str, Vec<&str>)> =
         owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
-    for opts in ["", "case:mixed|norm:yes", "punct:no|asian:yes"] {
+    // One pipeline depth per option set: 1 (every row in one batch per
+    // round), then 2 and 3 parts whose rounds run at once.
+    for (depth, opts) in [(1, ""), (2, "case:mixed|norm:yes"), (3, "punct:no|asian:yes")] {
+        mteval_kernels::backend::set_ter_pipeline(depth);
         let ter = Ter::from_options(opts).unwrap();
         let want = ter.segments_on(&CpuBackend, &rows);
         let got = ter.segments_on(gpu, &rows);
