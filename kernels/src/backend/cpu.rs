@@ -81,7 +81,7 @@ impl Backend for CpuBackend {
                 let p = c[0] as usize;
                 let (h, r) = (round.hyp(p), round.reference(p));
                 perform_shift(h, c[1] as usize, c[2] as usize, c[3] as usize, shifted);
-                BeamEditDistance::new(r, h.len()).full(shifted)
+                BeamEditDistance::new(r, h.len()).distance(shifted)
             })
             .collect())
     }

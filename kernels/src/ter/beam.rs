@@ -44,6 +44,8 @@ pub struct BeamEditDistance<'r> {
     /// Full cost matrix of the last hypothesis passed to [`Self::full`].
     costs: Vec<u32>,
     ops: Vec<Op>,
+    /// That hypothesis (empty before the first [`Self::full`]).
+    last: Vec<u32>,
     row_a: Vec<u32>,
     row_b: Vec<u32>,
 }
@@ -75,7 +77,16 @@ impl<'r> BeamEditDistance<'r> {
             bands.push((min_j as usize, max_j.max(min_j) as usize));
         }
         let w = n_r + 1;
-        Self { reference, n_h, bands, costs: Vec::new(), ops: Vec::new(), row_a: vec![INF; w], row_b: vec![INF; w] }
+        Self {
+            reference,
+            n_h,
+            bands,
+            costs: Vec::new(),
+            ops: Vec::new(),
+            last: Vec::new(),
+            row_a: vec![INF; w],
+            row_b: vec![INF; w],
+        }
     }
 
     /// The reference.
@@ -96,22 +107,36 @@ impl<'r> BeamEditDistance<'r> {
 
     /// Computes the whole matrix (costs and ops) for `hyp`; returns the distance.
     /// The matrix stays available for [`Self::distance_from`] and [`Self::trace`].
+    ///
+    /// Row `i` depends on the first `i` words only, so the rows that `hyp`
+    /// shares with the previous call's hypothesis (a shift search's next
+    /// word order keeps the words before the shift) are kept, not recomputed.
     pub fn full(&mut self, hyp: &[u32]) -> u32 {
         debug_assert_eq!(hyp.len(), self.n_h);
         let w = self.width();
         let rows = self.n_h + 1;
-        self.costs.clear();
-        self.costs.resize(rows * w, INF);
-        self.ops.clear();
-        self.ops.resize(rows * w, Op::Undef);
-        for j in 0..w {
-            #[allow(clippy::cast_possible_truncation)]
-            {
-                self.costs[j] = j as u32;
+        let start = if self.costs.len() == rows * w {
+            let same = self.last.iter().zip(hyp).take_while(|(a, b)| a == b).count();
+            if same == self.n_h {
+                return self.costs[rows * w - 1];
             }
-            self.ops[j] = Op::Ins;
-        }
-        for i in 1..rows {
+            same + 1
+        } else {
+            // First call: cells outside the band stay INF / undefined.
+            self.costs.resize(rows * w, INF);
+            self.ops.resize(rows * w, Op::Undef);
+            for j in 0..w {
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.costs[j] = j as u32;
+                }
+                self.ops[j] = Op::Ins;
+            }
+            1
+        };
+        self.last.clear();
+        self.last.extend_from_slice(hyp);
+        for i in start..rows {
             let (lo, hi) = self.bands[i];
             let h = hyp[i - 1];
             let (prev_rows, cur_rows) = self.costs.split_at_mut(i * w);
@@ -137,13 +162,16 @@ impl<'r> BeamEditDistance<'r> {
                     op = Op::Ins;
                 }
                 // A cell whose neighbours are all outside the band stays INF/undefined.
-                if best < INF {
-                    cur[j] = best;
-                    ops[j] = op;
-                }
+                cur[j] = best.min(INF);
+                ops[j] = if best < INF { op } else { Op::Undef };
             }
         }
         self.costs[rows * w - 1]
+    }
+
+    /// Distance of `hyp` alone (two rows, no matrix, no trace).
+    pub fn distance(&mut self, hyp: &[u32]) -> u32 {
+        self.distance_from(hyp, 0)
     }
 
     /// Distance of `hyp`, which equals the hypothesis of the last [`Self::full`]
@@ -151,14 +179,20 @@ impl<'r> BeamEditDistance<'r> {
     pub fn distance_from(&mut self, hyp: &[u32], same_prefix: usize) -> u32 {
         let w = self.width();
         let start = same_prefix.min(self.n_h);
-        if start == self.n_h {
+        if start == self.n_h && start > 0 {
             return self.costs[self.n_h * w + w - 1];
         }
         let mut prev = std::mem::take(&mut self.row_a);
         let mut cur = std::mem::take(&mut self.row_b);
         // `prev` starts as the shared row (INF outside its band); `cur` is reset
         // once here, then only the band it held two rows ago is cleared.
-        prev.copy_from_slice(&self.costs[start * w..(start + 1) * w]);
+        if start == 0 {
+            // Row 0 is the same for every hypothesis (and there may be no matrix yet).
+            #[allow(clippy::cast_possible_truncation)]
+            prev.iter_mut().enumerate().for_each(|(j, c)| *c = j as u32);
+        } else {
+            prev.copy_from_slice(&self.costs[start * w..(start + 1) * w]);
+        }
         cur.fill(INF);
         // Band of the row that `cur` held before (to clear it lazily).
         let mut stale: (usize, usize) = (0, 0);
@@ -241,6 +275,33 @@ mod tests {
     }
 
     #[test]
+    fn incremental_full_equals_fresh_full() {
+        // Random word orders, each sharing a random prefix with the one
+        // before; some pairs long enough that the band leaves cells out.
+        let mut x = 7u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        };
+        for (n_h, n_r) in [(0usize, 5usize), (1, 1), (12, 9), (40, 130), (130, 40), (90, 90)] {
+            let r: Vec<u32> = (0..n_r).map(|_| next(5) as u32).collect();
+            let mut h: Vec<u32> = (0..n_h).map(|_| next(5) as u32).collect();
+            let mut ed = BeamEditDistance::new(&r, n_h);
+            for _ in 0..60 {
+                let keep = next(n_h as u64 + 1) as usize;
+                for w in &mut h[keep..] {
+                    *w = next(5) as u32;
+                }
+                let d = ed.full(&h);
+                let mut fresh = BeamEditDistance::new(&r, n_h);
+                assert_eq!(d, fresh.full(&h), "distance, {n_h}x{n_r}, kept {keep}");
+                assert_eq!(ed.trace(), fresh.trace(), "trace, {n_h}x{n_r}, kept {keep}");
+                assert_eq!(ed.costs, fresh.costs, "matrix, {n_h}x{n_r}, kept {keep}");
+            }
+        }
+    }
+
+    #[test]
     fn prefix_restart_equals_full() {
         let r = ids("1 2 3 4 5 6 7 8");
         let a = ids("1 2 9 4 5 3 7 8");
@@ -253,5 +314,8 @@ mod tests {
             let mut fresh = BeamEditDistance::new(&r, b.len());
             assert_eq!(db, fresh.full(&b), "restart at {p}");
         }
+        // Without a matrix: the distance alone, also of an empty hypothesis.
+        assert_eq!(BeamEditDistance::new(&r, b.len()).distance(&b), ed.distance_from(&b, 0));
+        assert_eq!(BeamEditDistance::new(&r, 0).distance(&[]), 8);
     }
 }
