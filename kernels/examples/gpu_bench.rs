@@ -186,15 +186,22 @@ fn main() {
     println!();
     println!("pairwise chrF: strings in, N × N chrF out (the group's n-grams built inside the timed call)");
     // Batched TER at each pipeline depth (parts of the rows whose rounds run
-    // at once), then back to the default.
-    let default_depth = backend::ter_pipeline();
-    for depth in [1, 2, 3, 4, 6, 8] {
-        backend::set_ter_pipeline(depth);
-        match &gpu {
-            Some(g) => ter_breakdown(&ter, &pairs, g.clone(), &format!("GPU scoring, {depth} part(s)")),
-            None => ter_breakdown(&ter, &pairs, cpu.clone(), &format!("CPU stand-in for the GPU, {depth} part(s)")),
+    // at once) and CPU tail (fewest unfinished rows for a round on the
+    // device), then back to the defaults.
+    let defaults = (backend::ter_pipeline(), backend::ter_cpu_tail());
+    println!("batched TER (defaults: {} parts, CPU tail below {} rows):", defaults.0, defaults.1);
+    for depth in [1, 2, 3, 4] {
+        for tail in [0, 32, 128, 512] {
+            backend::set_ter_pipeline(depth);
+            backend::set_ter_cpu_tail(tail);
+            let label = format!("{depth} part(s), CPU tail below {tail} rows");
+            match &gpu {
+                Some(g) => ter_breakdown(&ter, &pairs, g.clone(), &format!("GPU scoring, {label}")),
+                None => ter_breakdown(&ter, &pairs, cpu.clone(), &format!("CPU stand-in for the GPU, {label}")),
+            }
         }
     }
-    backend::set_ter_pipeline(default_depth);
+    backend::set_ter_pipeline(defaults.0);
+    backend::set_ter_cpu_tail(defaults.1);
     assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
 }

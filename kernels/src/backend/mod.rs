@@ -409,6 +409,36 @@ pub fn ter_pipeline() -> usize {
     }
 }
 
+/// Below how many unfinished rows a GPU TER batch stops its rounds and
+/// each row finishes its shift search on the CPU (`usize::MAX`: not set yet).
+static TER_CPU_TAIL: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// Sets below how many unfinished rows a GPU TER batch finishes on the CPU
+/// (0: never).
+pub fn set_ter_cpu_tail(rows: usize) {
+    TER_CPU_TAIL.store(rows.min(usize::MAX - 1), Ordering::Relaxed);
+}
+
+/// Below how many unfinished rows a GPU TER batch finishes on the CPU: the
+/// last greedy rounds hold a few long rows, for which a round trip to the
+/// device costs more than the CPU's work. As set by [`set_ter_cpu_tail`],
+/// else the environment variable `MTEVAL_TER_CPU_TAIL`, else 32.
+#[must_use]
+pub fn ter_cpu_tail() -> usize {
+    match TER_CPU_TAIL.load(Ordering::Relaxed) {
+        usize::MAX => {
+            let n: usize = std::env::var("MTEVAL_TER_CPU_TAIL").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(32);
+            let n = n.min(usize::MAX - 1);
+            // A concurrent `set_ter_cpu_tail` wins.
+            match TER_CPU_TAIL.compare_exchange(usize::MAX, n, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => n,
+                Err(set) => set,
+            }
+        }
+        n => n,
+    }
+}
+
 /// The CPU backend (one per process).
 #[must_use]
 pub fn cpu() -> Arc<dyn Backend> {

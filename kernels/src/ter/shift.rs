@@ -249,6 +249,33 @@ fn finish(best: Option<(i64, usize, usize, usize)>) -> (i64, Option<(usize, usiz
     }
 }
 
+/// The greedy shift search on the CPU from word order `cur`, with `checked`
+/// candidates already counted against the budget: shifts `cur` in place,
+/// calls `on_shift(start, len, target)` for each shift made, and returns
+/// the distance of the final order (the last round's, which shifted
+/// nothing).
+fn search(
+    cur: &mut Vec<u32>,
+    ed: &mut BeamEditDistance<'_>,
+    index: &RefIndex,
+    checked: &mut usize,
+    mut on_shift: impl FnMut(usize, usize, usize),
+) -> u32 {
+    let reference = ed.reference();
+    let mut cand = Vec::with_capacity(cur.len());
+    let mut found = Vec::new();
+    loop {
+        let (dist, delta, best) = shift_round(cur, reference, index, ed, checked, &mut cand, &mut found);
+        if *checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
+            return dist;
+        }
+        let Some((s, l, t)) = best else { return dist };
+        on_shift(s, l, t);
+        perform_shift(cur, s, l, t, &mut cand);
+        std::mem::swap(cur, &mut cand);
+    }
+}
+
 /// `translation_edit_rate(hyp, ref)` on interned word ids (non-empty reference).
 #[must_use]
 pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
@@ -263,28 +290,17 @@ pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
     let mut ed = BeamEditDistance::new(reference, n_h);
     let index = RefIndex::new(reference);
     let mut cur = hyp.to_vec();
-    let mut cand = Vec::with_capacity(n_h);
-    let mut found = Vec::new();
     let mut tmp_order = Vec::with_capacity(n_h);
     let mut checked = 0usize;
     let mut shifts = 0u32;
-    // The search ends on a round that shifts nothing, so that round's
-    // distance of `cur` is the final one (sacrebleu recomputes it).
-    let d = loop {
-        let (dist, delta, best) = shift_round(&cur, reference, &index, &mut ed, &mut checked, &mut cand, &mut found);
-        if checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
-            break dist;
-        }
-        let Some((s, l, t)) = best else { break dist };
+    let d = search(&mut cur, &mut ed, &index, &mut checked, |s, l, t| {
         shifts += 1;
-        perform_shift(&cur, s, l, t, &mut cand);
-        std::mem::swap(&mut cur, &mut cand);
         for &o in &order[s..s + l] {
             shifted[o as usize] = true;
         }
         perform_shift(&order, s, l, t, &mut tmp_order);
         std::mem::swap(&mut order, &mut tmp_order);
-    };
+    });
     PairResult { edits: shifts + d, shifts, order, shifted }
 }
 
@@ -353,9 +369,20 @@ pub(crate) fn ter_pairs_on(
             done: r.is_empty(),
         })
         .collect();
+    let cpu_below = crate::backend::ter_cpu_tail();
     loop {
         let mut active: Vec<&mut RoundState<'_>> = states.iter_mut().filter(|st| !st.done).collect();
         if active.is_empty() {
+            break;
+        }
+        if active.len() < cpu_below {
+            // Too few rows left to pay for a round trip to the device: each
+            // finishes its search on a CPU core, from where it stands.
+            active.par_iter_mut().for_each(|st| {
+                let RoundState { ed, index, cur, checked, shifts, pre, done, .. } = &mut **st;
+                *pre = search(cur, ed, index, checked, |_, _, _| *shifts += 1);
+                *done = true;
+            });
             break;
         }
         active.par_iter_mut().for_each(|st| {

@@ -112,9 +112,11 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     let rows: Vec<(&str, Vec<&str>)> =
         owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
     // One pipeline depth per option set: 1 (every row in one batch per
-    // round), then 2 and 3 parts whose rounds run at once.
-    for (depth, opts) in [(1, ""), (2, "case:mixed|norm:yes"), (3, "punct:no|asian:yes")] {
+    // round), then 2 and 3 parts whose rounds run at once; and rows that
+    // finish on the CPU below 0 (never), 32 and 200 unfinished rows.
+    for (depth, tail, opts) in [(1, 0, ""), (2, 32, "case:mixed|norm:yes"), (3, 200, "punct:no|asian:yes")] {
         mteval_kernels::backend::set_ter_pipeline(depth);
+        mteval_kernels::backend::set_ter_cpu_tail(tail);
         let ter = Ter::from_options(opts).unwrap();
         let want = ter.segments_on(&CpuBackend, &rows);
         let got = ter.segments_on(gpu, &rows);
