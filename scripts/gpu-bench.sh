@@ -14,7 +14,8 @@
 # libnvrtc.so.12. A machine with only CUDA 13 has libnvrtc.so.13 (no
 # unversioned name outside the toolkit), so the first NVRTC found (toolkit,
 # pip wheel, ldconfig's list, $NVRTC_DIR) is linked as libnvrtc.so in a folder put
-# on LD_LIBRARY_PATH, next to its own folder (for its builtins library).
+# on LD_LIBRARY_PATH, next to its own folder and its link target's (for its
+# builtins library).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-target/gpu-bench}"
@@ -46,7 +47,8 @@ if lib="$(find_nvrtc)"; then
   links="$PWD/target/nvrtc-link"
   mkdir -p "$links"
   ln -sf "$(readlink -f "$lib")" "$links/libnvrtc.so"
-  export LD_LIBRARY_PATH="$links:$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # Its own folder and its link target's (for libnvrtc-builtins).
+  export LD_LIBRARY_PATH="$links:$(dirname "$lib"):$(dirname "$(readlink -f "$lib")")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "NVRTC: $lib" | tee "$out/nvrtc.txt"
 else
   echo "NVRTC: not found (the parity suite will fail)" | tee "$out/nvrtc.txt"

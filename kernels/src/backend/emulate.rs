@@ -47,7 +47,11 @@ impl EmuExec {
         static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
         BUILT
             .get_or_init(|| {
-                let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("cuda/emu/harness.cpp");
+                // The sources where this was built, else under the current
+                // folder (a binary carried to another machine, run from a
+                // copy of the repository's root).
+                let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("cuda/emu/harness.cpp");
+                let src = if built.exists() { built } else { PathBuf::from("kernels/cuda/emu/harness.cpp") };
                 let dir = std::env::temp_dir().join(format!("mteval-emu-{}", std::process::id()));
                 std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                 let exe = dir.join("harness");
