@@ -134,22 +134,21 @@ pub struct TerRound {
 
 impl TerRound {
     /// A zeroed round for pairs of the given (hypothesis, reference, band)
-    /// lengths and candidate counts; fill it through [`Self::sections_mut`].
-    pub fn zeroed(lens: impl Iterator<Item = [usize; 4]>) -> Self {
-        let lens: Vec<[usize; 4]> = lens.collect();
+    /// lengths and `n_cands` candidates; fill it through [`Self::sections_mut`].
+    #[must_use]
+    pub fn zeroed(lens: &[[usize; 3]], n_cands: usize) -> Self {
         let mut offs = Vec::with_capacity(3 * (lens.len() + 1) + 1);
         let mut at = 0u64;
         for part in 0..3 {
             offs.push(at);
-            for l in &lens {
+            for l in lens {
                 at += l[part] as u64;
                 offs.push(at);
             }
         }
         offs.push(at);
-        let cand_words: usize = lens.iter().map(|l| 4 * l[3]).sum();
         #[allow(clippy::cast_possible_truncation)]
-        let data = vec![0u32; at as usize + cand_words];
+        let data = vec![0u32; at as usize + 4 * n_cands];
         Self { data, offs }
     }
 
@@ -157,13 +156,9 @@ impl TerRound {
     /// rounds out in place with [`Self::zeroed`]).
     #[must_use]
     pub fn from_parts(hyps: &Seqs, refs: &Seqs, bands: &Seqs, cands: &[u32]) -> Self {
-        let mut counts = vec![0usize; hyps.len()];
-        for c in cands.chunks_exact(4) {
-            counts[c[0] as usize] += 1;
-        }
-        let mut round = Self::zeroed(
-            (0..hyps.len()).map(|p| [hyps.get(p).len(), refs.get(p).len(), bands.get(p).len(), counts[p]]),
-        );
+        let lens: Vec<[usize; 3]> =
+            (0..hyps.len()).map(|p| [hyps.get(p).len(), refs.get(p).len(), bands.get(p).len()]).collect();
+        let mut round = Self::zeroed(&lens, cands.len() / 4);
         let [h, r, b, c] = round.sections_mut();
         h.copy_from_slice(&hyps.data);
         r.copy_from_slice(&refs.data);
@@ -200,12 +195,6 @@ impl TerRound {
     #[must_use]
     pub fn reference(&self, p: usize) -> &[u32] {
         self.section(1, p)
-    }
-
-    /// Band of pair `p`.
-    #[must_use]
-    pub fn band(&self, p: usize) -> &[u32] {
-        self.section(2, p)
     }
 
     /// Every candidate, four `u32` each.
@@ -380,63 +369,74 @@ pub fn default_device() -> DeviceRequest {
     std::env::var("MTEVAL_DEVICE").ok().and_then(|v| v.parse().ok()).unwrap_or_default()
 }
 
-/// How many parts of a TER batch run their greedy rounds at once on a GPU
-/// (0: not set yet).
-static TER_PIPELINE: AtomicUsize = AtomicUsize::new(0);
-
-/// Sets how many parts of a TER batch run their greedy rounds at once on a
-/// GPU (at least 1; 1 runs every row's round in one batch).
-pub fn set_ter_pipeline(parts: usize) {
-    TER_PIPELINE.store(parts.max(1), Ordering::Relaxed);
+/// A process-wide tuning setting: as set by code, else read once from an
+/// environment variable, else a default.
+struct Setting {
+    /// `UNSET` until set or read.
+    value: AtomicUsize,
+    env: &'static str,
+    default: usize,
 }
 
-/// How many parts of a TER batch run their greedy rounds at once on a GPU:
-/// as set by [`set_ter_pipeline`], else the environment variable
-/// `MTEVAL_TER_PIPELINE`, else 2 (one part's host work overlaps the other's
-/// kernels).
-#[must_use]
-pub fn ter_pipeline() -> usize {
-    match TER_PIPELINE.load(Ordering::Relaxed) {
-        0 => {
-            let n: usize = std::env::var("MTEVAL_TER_PIPELINE").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(2);
-            // A concurrent `set_ter_pipeline` wins.
-            match TER_PIPELINE.compare_exchange(0, n.max(1), Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => n.max(1),
-                Err(set) => set,
+const UNSET: usize = usize::MAX;
+
+impl Setting {
+    const fn new(env: &'static str, default: usize) -> Self {
+        Self { value: AtomicUsize::new(UNSET), env, default }
+    }
+
+    fn set(&self, v: usize) {
+        self.value.store(v.min(UNSET - 1), Ordering::Relaxed);
+    }
+
+    fn get(&self) -> usize {
+        match self.value.load(Ordering::Relaxed) {
+            UNSET => {
+                let v = std::env::var(self.env).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(self.default);
+                let v: usize = v.min(UNSET - 1);
+                // A concurrent `set` wins.
+                match self.value.compare_exchange(UNSET, v, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => v,
+                    Err(set) => set,
+                }
             }
+            v => v,
         }
-        n => n,
     }
 }
 
-/// Below how many unfinished rows a GPU TER batch stops its rounds and
-/// each row finishes its shift search on the CPU (`usize::MAX`: not set yet).
-static TER_CPU_TAIL: AtomicUsize = AtomicUsize::new(usize::MAX);
+static TER_PIPELINE: Setting = Setting::new("MTEVAL_TER_PIPELINE", 2);
+static TER_CPU_TAIL: Setting = Setting::new("MTEVAL_TER_CPU_TAIL", 32);
+
+/// Sets how many parts of a TER batch run their greedy rounds at once on a
+/// GPU (1: every row's round in one batch).
+pub fn set_ter_pipeline(parts: usize) {
+    TER_PIPELINE.set(parts);
+}
+
+/// How many parts of a TER batch run their greedy rounds at once on a GPU,
+/// so that one part's host work overlaps another's kernels: as set by
+/// [`set_ter_pipeline`], else the environment variable `MTEVAL_TER_PIPELINE`,
+/// else 2.
+#[must_use]
+pub fn ter_pipeline() -> usize {
+    TER_PIPELINE.get().max(1)
+}
 
 /// Sets below how many unfinished rows a GPU TER batch finishes on the CPU
 /// (0: never).
 pub fn set_ter_cpu_tail(rows: usize) {
-    TER_CPU_TAIL.store(rows.min(usize::MAX - 1), Ordering::Relaxed);
+    TER_CPU_TAIL.set(rows);
 }
 
-/// Below how many unfinished rows a GPU TER batch finishes on the CPU: the
-/// last greedy rounds hold a few long rows, for which a round trip to the
-/// device costs more than the CPU's work. As set by [`set_ter_cpu_tail`],
-/// else the environment variable `MTEVAL_TER_CPU_TAIL`, else 32.
+/// Below how many unfinished rows a GPU TER batch stops its rounds and each
+/// row finishes its shift search on the CPU: the last greedy rounds hold a
+/// few long rows, for which a round trip to the device costs more than the
+/// CPU's work. As set by [`set_ter_cpu_tail`], else the environment variable
+/// `MTEVAL_TER_CPU_TAIL`, else 32.
 #[must_use]
 pub fn ter_cpu_tail() -> usize {
-    match TER_CPU_TAIL.load(Ordering::Relaxed) {
-        usize::MAX => {
-            let n: usize = std::env::var("MTEVAL_TER_CPU_TAIL").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(32);
-            let n = n.min(usize::MAX - 1);
-            // A concurrent `set_ter_cpu_tail` wins.
-            match TER_CPU_TAIL.compare_exchange(usize::MAX, n, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => n,
-                Err(set) => set,
-            }
-        }
-        n => n,
-    }
+    TER_CPU_TAIL.get()
 }
 
 /// The CPU backend (one per process).

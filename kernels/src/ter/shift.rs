@@ -393,19 +393,18 @@ pub(crate) fn ter_pairs_on(
         });
         // The batch: per pair its word order, reference, band (n_h + 1
         // `(lo, hi)` pairs) and candidates (four u32 each), laid out flat.
-        let lens: Vec<[usize; 4]> = active
-            .iter()
-            .map(|st| [st.cur.len(), st.ed.reference().len(), 2 * (st.cur.len() + 1), st.cands.len()])
-            .collect();
-        let mut round = TerRound::zeroed(lens.iter().copied());
-        let cand_offs = offsets(lens.iter().map(|l| 4 * l[3]));
+        let lens: Vec<[usize; 3]> =
+            active.iter().map(|st| [st.cur.len(), st.ed.reference().len(), 2 * (st.cur.len() + 1)]).collect();
+        let cand_offs = offsets(active.iter().map(|st| 4 * st.cands.len()));
+        #[allow(clippy::cast_possible_truncation)]
+        let mut round = TerRound::zeroed(&lens, cand_offs[cand_offs.len() - 1] as usize / 4);
         let [hyp_data, ref_data, band_data, cand_data] = round.sections_mut();
         let pieces = active
             .iter()
             .zip(split_lens(hyp_data, lens.iter().map(|l| l[0])))
             .zip(split_lens(ref_data, lens.iter().map(|l| l[1])))
             .zip(split_lens(band_data, lens.iter().map(|l| l[2])))
-            .zip(split_lens(cand_data, lens.iter().map(|l| 4 * l[3])))
+            .zip(split_lens(cand_data, active.iter().map(|st| 4 * st.cands.len())))
             .map(|((((st, h), r), b), c)| (&**st, h, r, b, c))
             .collect::<Vec<_>>();
         pieces.into_par_iter().enumerate().for_each(|(k, (st, h, r, b, c))| {
