@@ -54,14 +54,16 @@ else
   echo "NVRTC: not found (the parity suite will fail)" | tee "$out/nvrtc.txt"
 fi
 
-export MTEVAL_REQUIRE_GPU=1 MTEVAL_REQUIRE_NVRTC=1
+export MTEVAL_REQUIRE_GPU=1 MTEVAL_REQUIRE_NVRTC=1 RUST_BACKTRACE=1
 status=0
+# A hang must not eat the device call: each binary gets a time limit.
+limit="${GPU_BENCH_LIMIT:-240}"
 if [ -x "$bundle/bin/gpu_bench" ]; then
   echo "binaries: $bundle/bin ($(cat "$bundle/bin/BUILT" 2>/dev/null || echo 'unknown build'))"
   for t in gpu_cuda gpu_emulated; do
-    "$bundle/bin/$t" --nocapture 2>&1 | tee -a "$out/tests.txt" || status=1
+    timeout "$limit" "$bundle/bin/$t" --nocapture 2>&1 | tee -a "$out/tests.txt" || status=1
   done
-  "$bundle/bin/gpu_bench" "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
+  timeout "$limit" "$bundle/bin/gpu_bench" "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
 else
   cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 \
     | tee "$out/tests.txt" || status=1
