@@ -7,7 +7,7 @@ mod backend_parity;
 mod common;
 
 use mteval_kernels::backend::emulate::EmuExec;
-use mteval_kernels::backend::{Backend, GpuBackend, fallback_count};
+use mteval_kernels::backend::{Backend, BackendError, GpuBackend, Seqs, TerRound, fallback_count};
 use mteval_kernels::{ChrfConfig, Ter};
 
 fn emulated() -> Option<GpuBackend<EmuExec>> {
@@ -31,8 +31,23 @@ fn levenshtein_kernel_equals_cpu() {
 fn ter_kernel_and_batched_rounds_equal_cpu() {
     let Some(gpu) = emulated() else { return };
     backend_parity::check_ter(&gpu, 400);
-    // Rounds split into many launches (a scratch budget of a few candidates).
-    backend_parity::check_ter(&gpu.with_ter_scratch(2000), 60);
+}
+
+#[test]
+fn ter_band_beyond_the_kernels_ring_is_left_to_the_cpu() {
+    let Some(gpu) = emulated() else { return };
+    // No sacrebleu pair has this band: row 2 starts 100 columns before row 1
+    // ends, more than the kernel's 64-cell ring holds.
+    let r: Vec<u32> = (0..200).collect();
+    let band = [0u32, 201, 0, 150, 50, 201, 150, 201];
+    let round = TerRound::from_parts(
+        &Seqs::from_slices([&[1u32, 2, 3][..]]),
+        &Seqs::from_slices([&r[..]]),
+        &Seqs::from_slices([&band[..]]),
+        &[0, 0, 1, 2],
+    );
+    let err = gpu.ter_candidates(&round).unwrap_err();
+    assert!(matches!(err, BackendError::Unsupported(_)), "{err}");
 }
 
 #[test]

@@ -57,7 +57,7 @@ int main() {
             emu_launch(threads, block, [&] { lev_myers(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), S32(7)); });
         } else if (name == "ter_candidates") {
             emu_launch(threads, block, [&] {
-                ter_candidates(P32(0), P64(1), S32(2), S32(3), P32(4), P32(5), S32(6));
+                ter_candidates(P32(0), P64(1), S32(2), P32(3), S32(4));
             });
         } else if (name == "chrf_profiles") {
             emu_launch(threads, block, [&] {

@@ -69,24 +69,33 @@ pub trait KernelExec: Send + Sync + 'static {
     fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, Self::Buf>]) -> Result<(), BackendError>;
 }
 
-/// Most DP scratch cells (`u32`) one TER launch may use (1 GiB).
-const TER_SCRATCH_CELLS: u64 = 1 << 28;
+/// Cells of the TER kernel's per-thread DP ring (`TER_RING` in
+/// `kernels/cuda/ter.cu`).
+const TER_RING: u32 = 64;
+
+/// Whether the TER kernel's ring holds pair `p` of `round`: every row `i >= 2`
+/// starts at most [`TER_RING`] columns before the end of row `i - 1`.
+/// sacrebleu's band keeps that span at most 52 columns, so this only guards
+/// the kernel against a band it was not written for.
+fn ter_ring_holds(round: &TerRound, p: usize) -> bool {
+    if round.reference(p).len() < TER_RING as usize {
+        return true;
+    }
+    let band = round.band(p);
+    let n_h = band.len() / 2 - 1;
+    (2..=n_h).all(|i| band[2 * i - 1] <= band[2 * i] + TER_RING)
+}
 
 /// The kernels of `kernels/cuda/*.cu` behind the [`Backend`] trait.
 pub struct GpuBackend<E: KernelExec> {
     exec: E,
     /// A kernel whose launches fail on purpose (fault-injection tests).
     fail: Option<String>,
-    /// Most DP scratch cells of one TER launch.
-    ter_scratch: u64,
 }
 
 impl<E: KernelExec> std::fmt::Debug for GpuBackend<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GpuBackend")
-            .field("device", &self.exec.describe())
-            .field("fail", &self.fail)
-            .finish_non_exhaustive()
+        f.debug_struct("GpuBackend").field("device", &self.exec.describe()).field("fail", &self.fail).finish()
     }
 }
 
@@ -123,20 +132,12 @@ impl<E: KernelExec> GpuBackend<E> {
     /// makes that kernel's launches fail (to test the CPU fallback on a GPU).
     pub fn new(exec: E) -> Self {
         let fail = std::env::var("MTEVAL_GPU_FAULT").ok().filter(|s| !s.is_empty());
-        Self { exec, fail, ter_scratch: TER_SCRATCH_CELLS }
+        Self { exec, fail }
     }
 
     /// A backend whose launches of `kernel` fail (`"*"`: every kernel).
     pub fn failing_on(exec: E, kernel: &str) -> Self {
-        Self { exec, fail: Some(kernel.to_owned()), ter_scratch: TER_SCRATCH_CELLS }
-    }
-
-    /// The same backend with TER rounds split into launches of at most
-    /// `cells` DP scratch cells each (tests of the split; default 2^28).
-    #[must_use]
-    pub fn with_ter_scratch(mut self, cells: u64) -> Self {
-        self.ter_scratch = cells;
-        self
+        Self { exec, fail: Some(kernel.to_owned()) }
     }
 
     /// The kernel executor.
@@ -269,48 +270,24 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         if n_cand == 0 {
             return Ok(Vec::new());
         }
-        let n_pairs = to_u32(round.n_pairs(), "pairs")?;
-        to_u32(n_cand, "candidates")?;
+        if let Some(p) = (0..round.n_pairs()).find(|&p| !ter_ring_holds(round, p)) {
+            return Err(unsupported(format!("TER pair {p}: a band wider than the kernel's {TER_RING}-cell ring")));
+        }
         let data = self.exec.upload_u32(&round.data)?;
         let offs = self.exec.upload_u64(&round.offs)?;
-        let cands = round.cands();
-        let mut out = Vec::with_capacity(n_cand);
-        let mut start = 0;
-        while start < n_cand {
-            // As many candidates as fit the scratch budget (at least one):
-            // two DP rows of the launch's widest reference per candidate.
-            let mut width = 0u64;
-            let mut end = start;
-            while end < n_cand {
-                let p = cands[4 * end] as usize;
-                let w = width.max(round.reference(p).len() as u64 + 1);
-                if end > start && 2 * w * (end - start + 1) as u64 > self.ter_scratch {
-                    break;
-                }
-                width = w;
-                end += 1;
-            }
-            let count = end - start;
-            #[allow(clippy::cast_possible_truncation)]
-            let rows = self.exec.scratch_u32((2 * width) as usize * count)?;
-            let res = self.exec.scratch_u32(count)?;
-            self.launch(
-                "ter_candidates",
-                count as u64,
-                &[
-                    KArg::Buf(&data),
-                    KArg::Buf(&offs),
-                    KArg::U32(n_pairs),
-                    KArg::U32(to_u32(start, "candidates")?),
-                    KArg::Buf(&rows),
-                    KArg::Buf(&res),
-                    KArg::U32(to_u32(count, "candidates")?),
-                ],
-            )?;
-            out.extend(self.exec.download_u32(&res, count)?);
-            start = end;
-        }
-        Ok(out)
+        let out = self.exec.scratch_u32(n_cand)?;
+        self.launch(
+            "ter_candidates",
+            n_cand as u64,
+            &[
+                KArg::Buf(&data),
+                KArg::Buf(&offs),
+                KArg::U32(to_u32(round.n_pairs(), "pairs")?),
+                KArg::Buf(&out),
+                KArg::U32(to_u32(n_cand, "candidates")?),
+            ],
+        )?;
+        self.exec.download_u32(&out, n_cand)
     }
 
     fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {

@@ -197,6 +197,12 @@ impl TerRound {
         self.section(1, p)
     }
 
+    /// Band of pair `p`: `(lo, hi)` for rows `0..=n_h`, flat.
+    #[must_use]
+    pub fn band(&self, p: usize) -> &[u32] {
+        self.section(2, p)
+    }
+
     /// Every candidate, four `u32` each.
     #[must_use]
     #[allow(clippy::cast_possible_truncation)]

@@ -76,9 +76,17 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     let mut rng = Rng::new(2);
     let (mut hyps, mut refs, mut bands) = (Seqs::new(), Seqs::new(), Seqs::new());
     let mut cands = Vec::new();
-    for p in 0..200u32 {
-        let h: Vec<u32> = (0..rng.below(40)).map(|_| rng.below(6) as u32).collect();
-        let r: Vec<u32> = (0..1 + rng.below(40)).map(|_| rng.below(6) as u32).collect();
+    // 200 random pairs, then references 50 to 133 times longer than their
+    // hypotheses: band rows up to exactly 128 columns wide (the kernel's
+    // per-thread ring) and wider (its global scratch rows).
+    let long = [(2u64, 156u64), (3, 234), (3, 237), (2, 158), (4, 400), (3, 300), (2, 266), (5, 250)];
+    for p in 0..(200 + long.len()) as u32 {
+        let (n_h, n_r) = match long.get((p as usize).wrapping_sub(200)) {
+            Some(&(h, r)) => (h, r),
+            None => (rng.below(40), 1 + rng.below(40)),
+        };
+        let h: Vec<u32> = (0..n_h).map(|_| rng.below(6) as u32).collect();
+        let r: Vec<u32> = (0..n_r).map(|_| rng.below(6) as u32).collect();
         let ed = mteval_kernels::ter::band_for_tests(&r, h.len());
         bands.push(&ed);
         for _ in 0..10 {
