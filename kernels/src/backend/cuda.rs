@@ -224,12 +224,6 @@ impl KernelExec for CudaExec {
         self.stream.alloc_zeros::<u32>(n.max(1)).map(CudaBuf::U32).map_err(|e| dev("GPU allocation", e))
     }
 
-    fn scratch_u32(&self, n: usize) -> Result<CudaBuf, BackendError> {
-        // SAFETY: `u32` has no invalid bit patterns, and the kernels given
-        // scratch write every value before they read it (the trait's contract).
-        unsafe { self.stream.alloc::<u32>(n.max(1)) }.map(CudaBuf::U32).map_err(|e| dev("GPU allocation", e))
-    }
-
     fn zeros_u64(&self, n: usize) -> Result<CudaBuf, BackendError> {
         self.stream.alloc_zeros::<u64>(n.max(1)).map(CudaBuf::U64).map_err(|e| dev("GPU allocation", e))
     }

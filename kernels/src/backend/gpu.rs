@@ -39,14 +39,6 @@ pub trait KernelExec: Send + Sync + 'static {
     /// # Errors
     /// As [`KernelExec::upload_u32`].
     fn zeros_u32(&self, n: usize) -> Result<Self::Buf, BackendError>;
-    /// `n` `u32` whose values the kernel writes before it reads them
-    /// (scratch and outputs; an executor may skip the zeroing).
-    ///
-    /// # Errors
-    /// As [`KernelExec::upload_u32`].
-    fn scratch_u32(&self, n: usize) -> Result<Self::Buf, BackendError> {
-        self.zeros_u32(n)
-    }
     /// `n` zeroed `u64`.
     ///
     /// # Errors
@@ -275,7 +267,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         }
         let data = self.exec.upload_u32(&round.data)?;
         let offs = self.exec.upload_u64(&round.offs)?;
-        let out = self.exec.scratch_u32(n_cand)?;
+        let out = self.exec.zeros_u32(n_cand)?;
         self.launch(
             "ter_candidates",
             n_cand as u64,

@@ -404,7 +404,10 @@ pub(crate) fn ter_pairs_on(
             .zip(split_lens(hyp_data, lens.iter().map(|l| l[0])))
             .zip(split_lens(ref_data, lens.iter().map(|l| l[1])))
             .zip(split_lens(band_data, lens.iter().map(|l| l[2])))
-            .zip(split_lens(cand_data, active.iter().map(|st| 4 * st.cands.len())))
+            .zip({
+                #[allow(clippy::cast_possible_truncation)]
+                split_lens(cand_data, cand_offs.windows(2).map(|w| (w[1] - w[0]) as usize))
+            })
             .map(|((((st, h), r), b), c)| (&**st, h, r, b, c))
             .collect::<Vec<_>>();
         pieces.into_par_iter().enumerate().for_each(|(k, (st, h, r, b, c))| {
