@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
 use crate::levenshtein::id_distance;
-use crate::ter::{BeamEditDistance, perform_shift};
+use crate::ter::{BeamEditDistance, changed_span, perform_shift};
 
 /// All CPU cores (rayon's global pool).
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,14 +74,32 @@ impl Backend for CpuBackend {
     }
 
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        Ok(round
-            .cands()
-            .par_chunks_exact(4)
-            .map_init(Vec::new, |shifted, c| {
-                let p = c[0] as usize;
-                let (h, r) = (round.hyp(p), round.reference(p));
-                perform_shift(h, c[1] as usize, c[2] as usize, c[3] as usize, shifted);
-                BeamEditDistance::new(r, h.len()).distance(shifted)
+        // Each run of candidates of one pair shares that pair's forward and
+        // backward matrices: a candidate's rows are computed only where its
+        // word order differs from the pair's (as in the CPU shift search).
+        let cands = round.cands();
+        let mut runs: Vec<&[u32]> = Vec::new();
+        let mut rest = cands;
+        while !rest.is_empty() {
+            let len = rest.chunks_exact(4).take_while(|c| c[0] == rest[0]).count() * 4;
+            let (run, tail) = rest.split_at(len);
+            runs.push(run);
+            rest = tail;
+        }
+        Ok(runs
+            .into_par_iter()
+            .flat_map_iter(|run| {
+                let (h, r) = (round.hyp(run[0] as usize), round.reference(run[0] as usize));
+                let mut ed = BeamEditDistance::new(r, h.len());
+                ed.full(h);
+                ed.backward(h);
+                let mut shifted = Vec::with_capacity(h.len());
+                run.chunks_exact(4).map(move |c| {
+                    let (start, len, target) = (c[1] as usize, c[2] as usize, c[3] as usize);
+                    perform_shift(h, start, len, target, &mut shifted);
+                    let (p, q) = changed_span(h, &shifted, start, len, target);
+                    ed.distance_between(&shifted, p, q)
+                })
             })
             .collect())
     }

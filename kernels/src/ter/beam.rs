@@ -11,6 +11,14 @@
 //! call has the same length, so row `i` depends only on the first `i` words:
 //! here the current hypothesis keeps its full matrix and each shift candidate
 //! restarts from the first row where it differs, which is the same saving.
+//!
+//! A shift candidate also keeps the current hypothesis's words after the
+//! moved block, so this goes further than sacrebleu's trie: the current
+//! hypothesis also keeps a backward matrix (the cost from each band cell to
+//! the end), and a candidate's rows are computed only down to the last row
+//! where it differs. Its distance is then the cheapest band cell of that row
+//! counting both halves: every path through the band crosses the row, so the
+//! result is the same banded distance, to the unit.
 
 /// Infinite cost; real costs never exceed `n_h + n_r`.
 pub const INF: u32 = u32::MAX / 4;
@@ -46,6 +54,11 @@ pub struct BeamEditDistance<'r> {
     ops: Vec<Op>,
     /// That hypothesis (empty before the first [`Self::full`]).
     last: Vec<u32>,
+    /// Backward matrix of the last hypothesis passed to [`Self::backward`]:
+    /// the cost from each band cell to the end (INF outside the band).
+    back: Vec<u32>,
+    /// That hypothesis.
+    back_for: Vec<u32>,
     row_a: Vec<u32>,
     row_b: Vec<u32>,
 }
@@ -84,6 +97,8 @@ impl<'r> BeamEditDistance<'r> {
             costs: Vec::new(),
             ops: Vec::new(),
             last: Vec::new(),
+            back: Vec::new(),
+            back_for: Vec::new(),
             row_a: vec![INF; w],
             row_b: vec![INF; w],
         }
@@ -106,7 +121,7 @@ impl<'r> BeamEditDistance<'r> {
     }
 
     /// Computes the whole matrix (costs and ops) for `hyp`; returns the distance.
-    /// The matrix stays available for [`Self::distance_from`] and [`Self::trace`].
+    /// The matrix stays available for [`Self::distance_between`] and [`Self::trace`].
     ///
     /// Row `i` depends on the first `i` words only, so the rows that `hyp`
     /// shares with the previous call's hypothesis (a shift search's next
@@ -169,16 +184,72 @@ impl<'r> BeamEditDistance<'r> {
         self.costs[rows * w - 1]
     }
 
-    /// Distance of `hyp` alone (two rows, no matrix, no trace).
-    pub fn distance(&mut self, hyp: &[u32]) -> u32 {
-        self.distance_from(hyp, 0)
+    /// Computes the backward matrix for `hyp`: the cost from each band cell
+    /// of row `i` (after `i` words) to the end, through band cells only, as
+    /// used by [`Self::distance_between`]. Like [`Self::full`], it keeps the
+    /// rows that depend only on words `hyp` shares with the previous call's
+    /// hypothesis (here its last words).
+    pub fn backward(&mut self, hyp: &[u32]) {
+        debug_assert_eq!(hyp.len(), self.n_h);
+        let w = self.width();
+        let n_h = self.n_h;
+        let n_r = self.reference.len();
+        // Row i depends on words i.. only: rows n_h - same ..= n_h are kept.
+        let first_stale = if self.back.len() == (n_h + 1) * w {
+            let same = self.back_for.iter().rev().zip(hyp.iter().rev()).take_while(|(a, b)| a == b).count();
+            if same == n_h {
+                return;
+            }
+            n_h - same - 1
+        } else {
+            // Cells outside the band stay INF for good.
+            self.back.clear();
+            self.back.resize((n_h + 1) * w, INF);
+            let (lo, hi) = self.bands[n_h];
+            for j in lo..hi {
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.back[n_h * w + j] = (n_r - j) as u32;
+                }
+            }
+            n_h.saturating_sub(1)
+        };
+        self.back_for.clear();
+        self.back_for.extend_from_slice(hyp);
+        if n_h == 0 {
+            return;
+        }
+        for i in (0..=first_stale).rev() {
+            // Row i + 1 consumes word i.
+            let h = hyp[i];
+            let (lo, hi) = self.bands[i];
+            let (cur_rows, next_rows) = self.back.split_at_mut((i + 1) * w);
+            let cur = &mut cur_rows[i * w..];
+            let next = &next_rows[..w];
+            // Right of the band (or of the last column) is INF.
+            let mut right = INF;
+            for j in (lo..hi).rev() {
+                let mut best = next[j] + 1;
+                if j < n_r {
+                    let diag = if h == self.reference[j] { next[j + 1] } else { next[j + 1] + 1 };
+                    best = best.min(diag);
+                }
+                best = best.min(right + 1).min(INF);
+                cur[j] = best;
+                right = best;
+            }
+        }
     }
 
-    /// Distance of `hyp`, which equals the hypothesis of the last [`Self::full`]
-    /// call on its first `same_prefix` words.
-    pub fn distance_from(&mut self, hyp: &[u32], same_prefix: usize) -> u32 {
+    /// Distance of `hyp`, which equals the hypothesis of the last
+    /// [`Self::full`] call on its first `same_prefix` words and, when
+    /// `same_from < n_h`, equals the hypothesis of the last
+    /// [`Self::backward`] call on its words from `same_from` on. Only rows
+    /// `same_prefix + 1 ..= same_from` are computed.
+    pub fn distance_between(&mut self, hyp: &[u32], same_prefix: usize, same_from: usize) -> u32 {
         let w = self.width();
-        let start = same_prefix.min(self.n_h);
+        let end = same_from.min(self.n_h);
+        let start = same_prefix.min(end);
         if start == self.n_h && start > 0 {
             return self.costs[self.n_h * w + w - 1];
         }
@@ -200,7 +271,7 @@ impl<'r> BeamEditDistance<'r> {
         if start == 0 {
             prev_band = (0, w);
         }
-        for i in start + 1..=self.n_h {
+        for i in start + 1..=end {
             let (lo, hi) = self.bands[i];
             cur[stale.0..stale.1].fill(INF);
             let h = hyp[i - 1];
@@ -224,7 +295,15 @@ impl<'r> BeamEditDistance<'r> {
             prev_band = (lo, hi);
             std::mem::swap(&mut prev, &mut cur);
         }
-        let d = prev[w - 1];
+        let d = if end == self.n_h {
+            prev[w - 1]
+        } else {
+            // Every path crosses row `end` at some band cell, entering it
+            // from the computed rows and leaving it along the shared words.
+            let (lo, hi) = self.bands[end];
+            let back = &self.back[end * w..(end + 1) * w];
+            (lo..hi).map(|j| prev[j] + back[j]).min().unwrap_or(INF).min(INF)
+        };
         self.row_a = prev;
         self.row_b = cur;
         d
@@ -302,6 +381,48 @@ mod tests {
     }
 
     #[test]
+    fn distance_between_equals_fresh_full() {
+        // Word orders that change a random middle span of the last one;
+        // some pairs long or unequal enough that the band leaves cells out.
+        let mut x = 11u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        };
+        for (n_h, n_r) in [(0usize, 4usize), (1, 1), (1, 0), (7, 12), (12, 9), (40, 130), (130, 40), (90, 90)] {
+            let r: Vec<u32> = (0..n_r).map(|_| next(4) as u32).collect();
+            let mut a: Vec<u32> = (0..n_h).map(|_| next(4) as u32).collect();
+            let mut ed = BeamEditDistance::new(&r, n_h);
+            for _ in 0..80 {
+                // A new current order (sharing a random prefix or suffix
+                // with the last one), then candidates around it.
+                let keep = next(n_h as u64 + 1) as usize;
+                if next(2) == 0 {
+                    a[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
+                } else {
+                    a[..keep].iter_mut().for_each(|w| *w = next(4) as u32);
+                }
+                let da = ed.full(&a);
+                ed.backward(&a);
+                let mut fresh = BeamEditDistance::new(&r, n_h);
+                fresh.backward(&a);
+                assert_eq!(ed.back, fresh.back, "backward matrix, {n_h}x{n_r}, kept {keep}");
+                if n_h > 0 {
+                    assert_eq!(ed.back[0], da, "backward origin, {n_h}x{n_r}");
+                }
+                for _ in 0..6 {
+                    let p = next(n_h as u64 + 1) as usize;
+                    let q = p + next((n_h - p) as u64 + 1) as usize;
+                    let mut b = a.clone();
+                    b[p..q].iter_mut().for_each(|w| *w = next(4) as u32);
+                    let want = BeamEditDistance::new(&r, n_h).full(&b);
+                    assert_eq!(ed.distance_between(&b, p, q), want, "{n_h}x{n_r}, rows {p}..{q}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn prefix_restart_equals_full() {
         let r = ids("1 2 3 4 5 6 7 8");
         let a = ids("1 2 9 4 5 3 7 8");
@@ -310,12 +431,12 @@ mod tests {
         let da = ed.full(&a);
         assert_eq!(da, 2);
         for p in 0..=3 {
-            let db = ed.distance_from(&b, p);
+            let db = ed.distance_between(&b, p, b.len());
             let mut fresh = BeamEditDistance::new(&r, b.len());
             assert_eq!(db, fresh.full(&b), "restart at {p}");
         }
         // Without a matrix: the distance alone, also of an empty hypothesis.
-        assert_eq!(BeamEditDistance::new(&r, b.len()).distance(&b), ed.distance_from(&b, 0));
-        assert_eq!(BeamEditDistance::new(&r, 0).distance(&[]), 8);
+        assert_eq!(BeamEditDistance::new(&r, b.len()).distance_between(&b, 0, b.len()), 2);
+        assert_eq!(BeamEditDistance::new(&r, 0).distance_between(&[], 0, 0), 8);
     }
 }

@@ -23,6 +23,7 @@ use crate::hash::FastMap;
 
 pub(crate) use beam::BeamEditDistance;
 pub use beam::Op;
+pub(crate) use shift::changed_span;
 pub use shift::perform_shift;
 
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};

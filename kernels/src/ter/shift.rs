@@ -129,13 +129,21 @@ impl RefIndex {
     }
 }
 
-/// Index of the first position where `a` and `b` differ, scanning from `from`.
-fn first_diff(a: &[u32], b: &[u32], from: usize) -> usize {
-    let mut i = from;
-    while i < a.len() && a[i] == b[i] {
-        i += 1;
+/// The positions `p..q` outside which `moved` (`perform_shift(cur, start,
+/// len, target)`) keeps `cur`'s words: `p` is the first that differs, `q`
+/// one past the last (`p == q` when nothing moved).
+pub(crate) fn changed_span(cur: &[u32], moved: &[u32], start: usize, len: usize, target: usize) -> (usize, usize) {
+    // perform_shift rewrites at most min(start, target) .. max(start + len, target + len).
+    let n = cur.len();
+    let mut p = start.min(target);
+    while p < n && cur[p] == moved[p] {
+        p += 1;
     }
-    i
+    let mut q = (start + len).max(target.min(n) + len).min(n).max(p);
+    while q > p && cur[q - 1] == moved[q - 1] {
+        q -= 1;
+    }
+    (p, q)
 }
 
 /// A candidate's ranking key: `(delta, len, -start, -target)`, larger is
@@ -229,11 +237,14 @@ fn shift_round(
     let pre = i64::from(dist);
     found.clear();
     enumerate_round(cur, reference, index, ed, checked, |sh, len, target| found.push((sh, len, target)));
+    if !found.is_empty() {
+        ed.backward(cur);
+    }
     let mut best: Option<(i64, usize, usize, usize)> = None;
     for &(sh, len, target) in found.iter() {
         perform_shift(cur, sh, len, target, cand);
-        let p = first_diff(cur, cand, sh.min(target));
-        let delta = pre - i64::from(ed.distance_from(cand, p));
+        let (p, q) = changed_span(cur, cand, sh, len, target);
+        let delta = pre - i64::from(ed.distance_between(cand, p, q));
         if better((delta, len, sh, target), best) {
             best = Some((delta, len, sh, target));
         }
