@@ -27,7 +27,56 @@ pub const fn is_py_space(c: char) -> bool {
 
 /// Python `s.split()` (no argument): maximal runs of non-whitespace.
 pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
-    s.split(is_py_space).filter(|w| !w.is_empty())
+    PySplit { s, at: 0 }
+}
+
+/// [`py_split`]'s iterator. It scans bytes: an ASCII byte is looked up
+/// directly, and only the lead bytes of the multi-byte whitespace characters
+/// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000) are decoded; every other
+/// byte, continuation bytes included, is part of a word.
+struct PySplit<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl PySplit<'_> {
+    /// Byte length of the whitespace character at byte `i`, 0 if none.
+    #[inline]
+    fn space_at(&self, i: usize) -> usize {
+        let b = self.s.as_bytes()[i];
+        match b {
+            0x09..=0x0D | 0x1C..=0x20 => 1,
+            0xC2 | 0xE1 | 0xE2 | 0xE3 => {
+                self.s[i..].chars().next().filter(|&c| is_py_space(c)).map_or(0, char::len_utf8)
+            }
+            _ => 0,
+        }
+    }
+}
+
+impl<'a> Iterator for PySplit<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let n = self.s.len();
+        let mut i = self.at;
+        loop {
+            if i >= n {
+                self.at = n;
+                return None;
+            }
+            match self.space_at(i) {
+                0 => break,
+                k => i += k,
+            }
+        }
+        let start = i;
+        while i < n && self.space_at(i) == 0 {
+            i += 1;
+        }
+        self.at = i;
+        Some(&self.s[start..i])
+    }
 }
 
 /// Python `s.rstrip()` (no argument).
@@ -46,9 +95,36 @@ pub fn py_strip(s: &str) -> &str {
 /// the expansion of U+0130 to `i` + U+0307. Rust's `str::to_lowercase`
 /// implements the same SpecialCasing rules; only the Unicode version of the
 /// tables can differ (Python 3.11 uses Unicode 14).
+///
+/// `str::to_lowercase` maps each character on its own except `Σ` (whose
+/// lower case depends on its neighbours), so without a `Σ` this does the
+/// same per character, skipping the table lookup for the CJK, kana and
+/// Hangul blocks, which have no case.
 #[must_use]
 pub fn py_lower(s: &str) -> String {
-    if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() }
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    if s.contains('Σ') {
+        return s.to_lowercase();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if is_caseless_block(c) {
+            out.push(c);
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// The CJK symbols, kana, CJK ideographs and Hangul syllables: no character
+/// here has a lower-case mapping (checked for every one in the tests).
+const fn is_caseless_block(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
 }
 
 /// Python's `repr(float)`: the shortest round-trip digits, in positional
@@ -90,6 +166,45 @@ pub fn py_float_repr(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_is_str_split_on_python_whitespace() {
+        // Every Python whitespace character, their UTF-8 neighbours (same
+        // lead bytes), and ordinary ASCII, Latin-1, CJK and emoji.
+        let alphabet: Vec<char> = (0u32..0x40)
+            .chain([0x7F, 0x80, 0x84, 0x85, 0x86, 0x9F, 0xA0, 0xA1, 0xE9, 0x167F, 0x1680, 0x1681, 0x1FFF])
+            .chain(0x2000..0x2070)
+            .chain([0x2FFF, 0x3000, 0x3001, 0x4E00, 0xFEFF, 0x1F600])
+            .filter_map(char::from_u32)
+            .collect();
+        let mut x = 3u64;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let len = (x >> 59) as usize;
+            let s: String = (0..len)
+                .map(|k| {
+                    let r = x.rotate_left(7 * k as u32 + 3) >> 40;
+                    // Half of the characters are plain letters, so words form.
+                    if r.is_multiple_of(2) { 'a' } else { alphabet[(r / 2) as usize % alphabet.len()] }
+                })
+                .collect();
+            let want: Vec<&str> = s.split(is_py_space).filter(|w| !w.is_empty()).collect();
+            assert_eq!(py_split(&s).collect::<Vec<_>>(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn lower_is_str_to_lowercase() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            if is_caseless_block(c) {
+                assert_eq!(c.to_lowercase().collect::<String>(), c.to_string(), "U+{:04X}", c as u32);
+            }
+        }
+        for s in ["ΟΔΟΣ Σ ΣΑ aΣ", "İstanbul ÀÉ Straße", "中文 ＡＢＣ テスト 한국어 Ⅻ Ⓐ", "", "ǅ ß ﬃ"]
+        {
+            assert_eq!(py_lower(s), s.to_lowercase(), "{s}");
+        }
+    }
 
     #[test]
     fn float_repr_is_pythons() {

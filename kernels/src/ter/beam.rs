@@ -158,27 +158,40 @@ impl<'r> BeamEditDistance<'r> {
             let prev = &prev_rows[(i - 1) * w..];
             let cur = &mut cur_rows[..w];
             let ops = &mut self.ops[i * w..(i + 1) * w];
-            for j in lo..hi {
-                if j == 0 {
-                    cur[0] = prev[0] + 1;
-                    ops[0] = Op::Del;
-                    continue;
-                }
-                let (mut best, mut op) =
-                    if h == self.reference[j - 1] { (prev[j - 1], Op::Nop) } else { (prev[j - 1] + 1, Op::Sub) };
-                let del = prev[j] + 1;
-                if del < best {
-                    best = del;
-                    op = Op::Del;
-                }
-                let ins = cur[j - 1] + 1;
-                if ins < best {
-                    best = ins;
-                    op = Op::Ins;
-                }
+            if hi <= lo {
+                continue;
+            }
+            let (mut left, from) = if lo == 0 {
+                cur[0] = prev[0] + 1;
+                ops[0] = Op::Del;
+                (cur[0], 1)
+            } else {
+                (INF, lo)
+            };
+            if from >= hi {
+                continue;
+            }
+            let cells = cur[from..hi]
+                .iter_mut()
+                .zip(&mut ops[from..hi])
+                .zip(&prev[from - 1..hi - 1])
+                .zip(&prev[from..hi])
+                .zip(&self.reference[from - 1..hi - 1]);
+            // Ties go to the diagonal, then to the cell above (sacrebleu's
+            // order); `left` is unclamped as in `cost_row`.
+            for ((((c, op), &diag), &up), &word) in cells {
+                let (d, u, l) = (diag + u32::from(word != h), up + 1, left + 1);
+                let (best, o) = if d <= u && d <= l {
+                    (d, if word == h { Op::Nop } else { Op::Sub })
+                } else if u <= l {
+                    (u, Op::Del)
+                } else {
+                    (l, Op::Ins)
+                };
                 // A cell whose neighbours are all outside the band stays INF/undefined.
-                cur[j] = best.min(INF);
-                ops[j] = if best < INF { op } else { Op::Undef };
+                *c = best.min(INF);
+                *op = if best < INF { o } else { Op::Undef };
+                left = best;
             }
         }
         self.costs[rows * w - 1]
@@ -226,16 +239,22 @@ impl<'r> BeamEditDistance<'r> {
             let (cur_rows, next_rows) = self.back.split_at_mut((i + 1) * w);
             let cur = &mut cur_rows[i * w..];
             let next = &next_rows[..w];
-            // Right of the band (or of the last column) is INF.
-            let mut right = INF;
-            for j in (lo..hi).rev() {
-                let mut best = next[j] + 1;
-                if j < n_r {
-                    let diag = if h == self.reference[j] { next[j + 1] } else { next[j + 1] + 1 };
-                    best = best.min(diag);
-                }
-                best = best.min(right + 1).min(INF);
-                cur[j] = best;
+            if hi <= lo {
+                continue;
+            }
+            // Right of the band is INF; the last column has no diagonal.
+            // `right` is unclamped, as `left` in `cost_row`.
+            let (mut right, top) = if hi == w {
+                cur[n_r] = (next[n_r] + 1).min(INF);
+                (next[n_r] + 1, n_r)
+            } else {
+                (INF, hi)
+            };
+            let cells =
+                cur[lo..top].iter_mut().zip(&next[lo..top]).zip(&next[lo + 1..=top]).zip(&self.reference[lo..top]);
+            for (((c, &down), &diag), &word) in cells.rev() {
+                let best = (diag + u32::from(word != h)).min(down + 1).min(right + 1);
+                *c = best.min(INF);
                 right = best;
             }
         }
@@ -274,23 +293,7 @@ impl<'r> BeamEditDistance<'r> {
         for i in start + 1..=end {
             let (lo, hi) = self.bands[i];
             cur[stale.0..stale.1].fill(INF);
-            let h = hyp[i - 1];
-            for j in lo..hi {
-                if j == 0 {
-                    cur[0] = prev[0] + 1;
-                    continue;
-                }
-                let mut best = if h == self.reference[j - 1] { prev[j - 1] } else { prev[j - 1] + 1 };
-                let del = prev[j] + 1;
-                if del < best {
-                    best = del;
-                }
-                let ins = cur[j - 1] + 1;
-                if ins < best {
-                    best = ins;
-                }
-                cur[j] = best.min(INF);
-            }
+            cost_row(&prev, &mut cur, self.reference, hyp[i - 1], lo, hi);
             stale = prev_band;
             prev_band = (lo, hi);
             std::mem::swap(&mut prev, &mut cur);
@@ -332,6 +335,34 @@ impl<'r> BeamEditDistance<'r> {
         }
         out.reverse();
         out
+    }
+}
+
+/// One row of the banded DP, costs only: `cur[lo..hi]` from the previous
+/// row `prev` (INF outside its band) for hypothesis word `h`; `cur` must be
+/// INF left of `lo`. Same values as [`BeamEditDistance::full`]'s cells.
+#[inline]
+fn cost_row(prev: &[u32], cur: &mut [u32], reference: &[u32], h: u32, lo: usize, hi: usize) {
+    if hi <= lo {
+        return;
+    }
+    // `left` is the cell to the left before clamping to INF: a cell it
+    // reaches is at least INF + 1 either way, so the clamped store is the same.
+    let (mut left, from) = if lo == 0 {
+        cur[0] = prev[0] + 1;
+        (cur[0], 1)
+    } else {
+        (INF, lo)
+    };
+    if from >= hi {
+        return;
+    }
+    let cells =
+        cur[from..hi].iter_mut().zip(&prev[from - 1..hi - 1]).zip(&prev[from..hi]).zip(&reference[from - 1..hi - 1]);
+    for (((c, &diag), &up), &word) in cells {
+        let best = (diag + u32::from(word != h)).min(up + 1).min(left + 1);
+        *c = best.min(INF);
+        left = best;
     }
 }
 

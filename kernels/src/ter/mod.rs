@@ -27,6 +27,7 @@ pub(crate) use shift::changed_span;
 pub use shift::perform_shift;
 
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
+use crate::text::py_split;
 use crate::tokenize::TercomTokenizer;
 use crate::{IMPL_VERSION, MetricError};
 
@@ -216,11 +217,30 @@ struct Interner<'a> {
 }
 
 /// Word ids of a hypothesis and its references, in one id space.
-fn intern(hyp: &[String], refs: &[Vec<String>]) -> (Vec<u32>, Vec<Vec<u32>>) {
+fn intern<'a, W: IntoIterator<Item = &'a str>>(hyp: W, refs: impl Iterator<Item = W>) -> (Vec<u32>, Vec<Vec<u32>>) {
     let mut interner = Interner::default();
     let h = interner.ids(hyp);
-    let rs = refs.iter().map(|r| interner.ids(r)).collect();
+    let rs = refs.map(|r| interner.ids(r)).collect();
     (h, rs)
+}
+
+/// A segment after preprocessing: the hypothesis and reference strings
+/// whose Python `split()` gives the words scored.
+struct SegmentText {
+    hyp: String,
+    refs: Vec<String>,
+}
+
+impl SegmentText {
+    /// Word ids of the hypothesis and the references, in one id space.
+    fn ids(&self) -> (Vec<u32>, Vec<Vec<u32>>) {
+        // Room for about one distinct word per six bytes, so the map seldom grows.
+        let bytes = self.hyp.len() + self.refs.iter().map(String::len).sum::<usize>();
+        let mut interner = Interner { map: FastMap::with_capacity_and_hasher(bytes / 6, Default::default()) };
+        let h = interner.ids(py_split(&self.hyp));
+        let rs = self.refs.iter().map(|r| interner.ids(py_split(r))).collect();
+        (h, rs)
+    }
 }
 
 /// The segment statistics from `(edits, shifts)` per reference: the first
@@ -240,13 +260,13 @@ fn best_reference(refs: &[Vec<u32>], per_ref: &[(u32, u32)]) -> TerSegment {
 }
 
 impl<'a> Interner<'a> {
-    fn ids(&mut self, words: &'a [String]) -> Vec<u32> {
+    fn ids(&mut self, words: impl IntoIterator<Item = &'a str>) -> Vec<u32> {
         words
-            .iter()
+            .into_iter()
             .map(|w| {
                 #[allow(clippy::cast_possible_truncation)]
                 let next = self.map.len() as u32;
-                *self.map.entry(w.as_str()).or_insert(next)
+                *self.map.entry(w).or_insert(next)
             })
             .collect()
     }
@@ -286,9 +306,21 @@ impl Ter {
         self.config.tokenizer.reference_words(s)
     }
 
-    /// Hypothesis words and reference words (references are preprocessed twice, as in sacrebleu).
-    fn tokenize_segment(&self, hyp: &str, refs: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
-        (self.tokenize(hyp), refs.iter().map(|r| self.tokenize_reference(r)).collect())
+    /// The preprocessed hypothesis and references (references are
+    /// preprocessed twice, as in sacrebleu).
+    fn preprocess_segment(&self, hyp: &str, refs: &[&str]) -> SegmentText {
+        let tok = &self.config.tokenizer;
+        SegmentText { hyp: tok.preprocess(hyp), refs: refs.iter().map(|r| tok.preprocess_reference(r)).collect() }
+    }
+
+    /// Word ids of a segment, in one id space.
+    ///
+    /// # Errors
+    /// A side over the `max_words` limit.
+    fn segment_ids(&self, hyp: &str, refs: &[&str]) -> Result<(Vec<u32>, Vec<Vec<u32>>), MetricError> {
+        let (h, rs) = self.preprocess_segment(hyp, refs).ids();
+        self.check_length(&h, &rs)?;
+        Ok((h, rs))
     }
 
     /// Statistics of `hyp` against `refs`; `None` when `refs` is empty
@@ -301,8 +333,8 @@ impl Ter {
         if refs.is_empty() {
             return Ok(None);
         }
-        let (hw, rws) = self.tokenize_segment(hyp, refs);
-        self.segment_words(&hw, &rws).map(Some)
+        let (h, rs) = self.segment_ids(hyp, refs)?;
+        self.segment_of_ids(&h, &rs).map(Some)
     }
 
     /// [`Self::segment`] on already tokenized words (non-empty `refs`).
@@ -310,13 +342,18 @@ impl Ter {
     /// # Errors
     /// As [`Self::segment`].
     pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
-        self.check_length(hyp, refs)?;
-        let (h, rs) = intern(hyp, refs);
+        let (h, rs) = intern(hyp.iter().map(String::as_str), refs.iter().map(|r| r.iter().map(String::as_str)));
+        self.check_length(&h, &rs)?;
+        self.segment_of_ids(&h, &rs)
+    }
+
+    /// [`Self::segment_words`] on interned words.
+    fn segment_of_ids(&self, h: &[u32], rs: &[Vec<u32>]) -> Result<TerSegment, MetricError> {
         let mut per_ref = Vec::with_capacity(rs.len());
-        for r in &rs {
+        for r in rs {
             per_ref.push(match self.config.algo {
                 TerAlgo::Sacrebleu => {
-                    let res = shift::ter_pair(&h, r);
+                    let res = shift::ter_pair(h, r);
                     (res.edits, res.shifts)
                 }
                 TerAlgo::Seed => {
@@ -326,16 +363,16 @@ impl Ter {
                             reason: "algo:seed rejects an empty reference".into(),
                         });
                     }
-                    let (e, s) = seed::seed_ter_pair(&h, r);
+                    let (e, s) = seed::seed_ter_pair(h, r);
                     (e + s, s)
                 }
             });
         }
-        Ok(best_reference(&rs, &per_ref))
+        Ok(best_reference(rs, &per_ref))
     }
 
     /// The `max_words` limit.
-    fn check_length(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<(), MetricError> {
+    fn check_length(&self, hyp: &[u32], refs: &[Vec<u32>]) -> Result<(), MetricError> {
         let limit = self.config.max_words.unwrap_or(TER_MAX_WORDS);
         let longest = refs.iter().map(Vec::len).chain([hyp.len()]).max().unwrap_or(0);
         if longest > limit {
@@ -398,9 +435,7 @@ impl Ter {
                 if r.is_empty() {
                     return Ok(None);
                 }
-                let (hw, rws) = self.tokenize_segment(h, r);
-                self.check_length(&hw, &rws)?;
-                Ok(Some(intern(&hw, &rws)))
+                self.segment_ids(h, r).map(Some)
             })
             .collect();
         let pairs: Vec<(&[u32], &[u32])> = prepared
@@ -463,8 +498,8 @@ impl Ter {
         if refs.is_empty() {
             return None;
         }
-        let (hw, rws) = self.tokenize_segment(hyp, refs);
-        let (h, rs) = intern(&hw, &rws);
+        let text = self.preprocess_segment(hyp, refs);
+        let (h, rs) = text.ids();
         let mut best: Option<(&[u32], shift::PairResult)> = None;
         for r in &rs {
             let res = shift::ter_pair(&h, r);
@@ -489,7 +524,8 @@ impl Ter {
                 matches!(op, Op::Nop | Op::Sub | Op::Del) && hyp_words.next().is_some_and(|&o| res.shifted[o as usize]);
             ops.push(if moved { format!(">{label}") } else { label.to_owned() });
         }
-        let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize].as_str()).collect();
+        let hw: Vec<&str> = py_split(&text.hyp).collect();
+        let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize]).collect();
         Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" ") })
     }
 

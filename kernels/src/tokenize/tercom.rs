@@ -207,7 +207,14 @@ impl TercomTokenizer {
     /// `father's mission` in the first pass and `father 's mission` in the second.
     #[must_use]
     pub fn reference_words(&self, s: &str) -> Vec<String> {
-        py_split(&self.preprocess(&self.preprocess(s))).map(str::to_owned).collect()
+        py_split(&self.preprocess_reference(s)).map(str::to_owned).collect()
+    }
+
+    /// A reference preprocessed twice, as sacrebleu does (see
+    /// [`Self::reference_words`]); its `split()` gives the words.
+    #[must_use]
+    pub fn preprocess_reference(&self, s: &str) -> String {
+        self.preprocess(&self.preprocess(s))
     }
 
     /// The tokenized string (one pass, as sacrebleu's tokenizer prints it),
