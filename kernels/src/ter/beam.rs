@@ -49,9 +49,9 @@ pub struct BeamEditDistance<'r> {
     n_h: usize,
     /// `[min_j, max_j)` for rows `1..=n_h` (index 0 unused).
     bands: Vec<(usize, usize)>,
-    /// Full cost matrix of the last hypothesis passed to [`Self::full`].
+    /// Full cost matrix of the last hypothesis passed to [`Self::full`]
+    /// (its ops are derived along the trace only).
     costs: Vec<u32>,
-    ops: Vec<Op>,
     /// That hypothesis (empty before the first [`Self::full`]).
     last: Vec<u32>,
     /// Backward matrix of the last hypothesis passed to [`Self::backward`]:
@@ -95,7 +95,6 @@ impl<'r> BeamEditDistance<'r> {
             n_h,
             bands,
             costs: Vec::new(),
-            ops: Vec::new(),
             last: Vec::new(),
             back: Vec::new(),
             back_for: Vec::new(),
@@ -120,7 +119,7 @@ impl<'r> BeamEditDistance<'r> {
         self.reference.len() + 1
     }
 
-    /// Computes the whole matrix (costs and ops) for `hyp`; returns the distance.
+    /// Computes the whole cost matrix for `hyp`; returns the distance.
     /// The matrix stays available for [`Self::distance_between`] and [`Self::trace`].
     ///
     /// Row `i` depends on the first `i` words only, so the rows that `hyp`
@@ -137,15 +136,13 @@ impl<'r> BeamEditDistance<'r> {
             }
             same + 1
         } else {
-            // First call: cells outside the band stay INF / undefined.
+            // First call: cells outside the band stay INF.
             self.costs.resize(rows * w, INF);
-            self.ops.resize(rows * w, Op::Undef);
-            for j in 0..w {
+            for (j, c) in self.costs[..w].iter_mut().enumerate() {
                 #[allow(clippy::cast_possible_truncation)]
                 {
-                    self.costs[j] = j as u32;
+                    *c = j as u32;
                 }
-                self.ops[j] = Op::Ins;
             }
             1
         };
@@ -157,42 +154,7 @@ impl<'r> BeamEditDistance<'r> {
             let (prev_rows, cur_rows) = self.costs.split_at_mut(i * w);
             let prev = &prev_rows[(i - 1) * w..];
             let cur = &mut cur_rows[..w];
-            let ops = &mut self.ops[i * w..(i + 1) * w];
-            if hi <= lo {
-                continue;
-            }
-            let (mut left, from) = if lo == 0 {
-                cur[0] = prev[0] + 1;
-                ops[0] = Op::Del;
-                (cur[0], 1)
-            } else {
-                (INF, lo)
-            };
-            if from >= hi {
-                continue;
-            }
-            let cells = cur[from..hi]
-                .iter_mut()
-                .zip(&mut ops[from..hi])
-                .zip(&prev[from - 1..hi - 1])
-                .zip(&prev[from..hi])
-                .zip(&self.reference[from - 1..hi - 1]);
-            // Ties go to the diagonal, then to the cell above (sacrebleu's
-            // order); `left` is unclamped as in `cost_row`.
-            for ((((c, op), &diag), &up), &word) in cells {
-                let (d, u, l) = (diag + u32::from(word != h), up + 1, left + 1);
-                let (best, o) = if d <= u && d <= l {
-                    (d, if word == h { Op::Nop } else { Op::Sub })
-                } else if u <= l {
-                    (u, Op::Del)
-                } else {
-                    (l, Op::Ins)
-                };
-                // A cell whose neighbours are all outside the band stays INF/undefined.
-                *c = best.min(INF);
-                *op = if best < INF { o } else { Op::Undef };
-                left = best;
-            }
+            cost_row(prev, cur, self.reference, h, lo, hi);
         }
         self.costs[rows * w - 1]
     }
@@ -319,7 +281,7 @@ impl<'r> BeamEditDistance<'r> {
         let (mut i, mut j) = (self.n_h, self.reference.len());
         let mut out = Vec::with_capacity(i + j);
         while i > 0 || j > 0 {
-            let op = self.ops[i * w + j];
+            let op = self.op_at(i, j, w);
             out.push(op);
             match op {
                 Op::Nop | Op::Sub => {
@@ -335,6 +297,33 @@ impl<'r> BeamEditDistance<'r> {
         }
         out.reverse();
         out
+    }
+
+    /// The op sacrebleu's DP records in cell `(i, j)` of the last
+    /// [`Self::full`] matrix, derived from the costs around it: ties go to
+    /// the diagonal, then to the cell above, then to the cell on the left.
+    fn op_at(&self, i: usize, j: usize, w: usize) -> Op {
+        let c = &self.costs;
+        if i == 0 {
+            return Op::Ins;
+        }
+        if c[i * w + j] >= INF {
+            return Op::Undef;
+        }
+        if j == 0 {
+            return Op::Del;
+        }
+        let same = self.last[i - 1] == self.reference[j - 1];
+        let d = c[(i - 1) * w + j - 1] + u32::from(!same);
+        let u = c[(i - 1) * w + j] + 1;
+        let l = c[i * w + j - 1] + 1;
+        if d <= u && d <= l {
+            if same { Op::Nop } else { Op::Sub }
+        } else if u <= l {
+            Op::Del
+        } else {
+            Op::Ins
+        }
     }
 }
 
@@ -382,6 +371,81 @@ mod tests {
         h.extend(0..70);
         let mut ed = BeamEditDistance::new(&r, h.len());
         assert_eq!(ed.full(&h), 100);
+    }
+
+    /// sacrebleu's DP written out plainly: costs and ops of every band cell,
+    /// ties to the diagonal, then up, then left; the trace walks the ops.
+    fn plain_trace(r: &[u32], h: &[u32]) -> (u32, Vec<Op>) {
+        let bands = BeamEditDistance::new(r, h.len()).bands;
+        let w = r.len() + 1;
+        let mut cost = vec![vec![INF; w]; h.len() + 1];
+        let mut ops = vec![vec![Op::Undef; w]; h.len() + 1];
+        for j in 0..w {
+            cost[0][j] = j as u32;
+            ops[0][j] = Op::Ins;
+        }
+        for i in 1..=h.len() {
+            let (lo, hi) = bands[i];
+            for j in lo..hi {
+                if j == 0 {
+                    cost[i][0] = cost[i - 1][0] + 1;
+                    ops[i][0] = Op::Del;
+                    continue;
+                }
+                let (mut best, mut op) = if h[i - 1] == r[j - 1] {
+                    (cost[i - 1][j - 1], Op::Nop)
+                } else {
+                    (cost[i - 1][j - 1] + 1, Op::Sub)
+                };
+                if cost[i - 1][j] + 1 < best {
+                    best = cost[i - 1][j] + 1;
+                    op = Op::Del;
+                }
+                if cost[i][j - 1] + 1 < best {
+                    best = cost[i][j - 1] + 1;
+                    op = Op::Ins;
+                }
+                cost[i][j] = best.min(INF);
+                ops[i][j] = if best < INF { op } else { Op::Undef };
+            }
+        }
+        let (mut i, mut j) = (h.len(), r.len());
+        let mut out = Vec::new();
+        while i > 0 || j > 0 {
+            let op = ops[i][j];
+            out.push(op);
+            match op {
+                Op::Nop | Op::Sub => (i, j) = (i - 1, j - 1),
+                Op::Ins => j -= 1,
+                Op::Del => i -= 1,
+                Op::Undef => break,
+            }
+        }
+        out.reverse();
+        (cost[h.len()][r.len()], out)
+    }
+
+    #[test]
+    fn trace_equals_plain_dp() {
+        // Small alphabets make many ties; some pairs are long or unequal
+        // enough that the band leaves cells out.
+        let mut x = 5u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        };
+        for (n_h, n_r) in [(0usize, 3usize), (3, 0), (1, 1), (5, 8), (12, 9), (30, 30), (40, 130), (130, 40), (70, 71)]
+        {
+            for alphabet in [2u64, 3, 8] {
+                for _ in 0..40 {
+                    let r: Vec<u32> = (0..n_r).map(|_| next(alphabet) as u32).collect();
+                    let h: Vec<u32> = (0..n_h).map(|_| next(alphabet) as u32).collect();
+                    let mut ed = BeamEditDistance::new(&r, n_h);
+                    let d = ed.full(&h);
+                    assert_eq!((d, ed.trace()), plain_trace(&r, &h), "{n_h}x{n_r}, {alphabet} words");
+                }
+            }
+        }
     }
 
     #[test]
