@@ -47,7 +47,7 @@ pub enum Op {
 pub struct BeamEditDistance<'r> {
     reference: &'r [u32],
     n_h: usize,
-    /// `[min_j, max_j)` for rows `1..=n_h` (index 0 unused).
+    /// `[min_j, max_j)` for rows `0..=n_h` (row 0 spans every column).
     bands: Vec<(usize, usize)>,
     /// Full cost matrix of the last hypothesis passed to [`Self::full`]
     /// (its ops are derived along the trace only).

@@ -211,14 +211,18 @@ pub struct Ter {
 }
 
 /// Interns words to dense ids for one segment.
-#[derive(Default)]
 struct Interner<'a> {
     map: FastMap<&'a str, u32>,
 }
 
-/// Word ids of a hypothesis and its references, in one id space.
-fn intern<'a, W: IntoIterator<Item = &'a str>>(hyp: W, refs: impl Iterator<Item = W>) -> (Vec<u32>, Vec<Vec<u32>>) {
-    let mut interner = Interner::default();
+/// Word ids of a hypothesis and its references, in one id space; the map
+/// starts with room for `capacity` distinct words.
+fn intern<'a, W: IntoIterator<Item = &'a str>>(
+    capacity: usize,
+    hyp: W,
+    refs: impl Iterator<Item = W>,
+) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let mut interner = Interner { map: FastMap::with_capacity_and_hasher(capacity, Default::default()) };
     let h = interner.ids(hyp);
     let rs = refs.map(|r| interner.ids(r)).collect();
     (h, rs)
@@ -236,10 +240,7 @@ impl SegmentText {
     fn ids(&self) -> (Vec<u32>, Vec<Vec<u32>>) {
         // Room for about one distinct word per six bytes, so the map seldom grows.
         let bytes = self.hyp.len() + self.refs.iter().map(String::len).sum::<usize>();
-        let mut interner = Interner { map: FastMap::with_capacity_and_hasher(bytes / 6, Default::default()) };
-        let h = interner.ids(py_split(&self.hyp));
-        let rs = self.refs.iter().map(|r| interner.ids(py_split(r))).collect();
-        (h, rs)
+        intern(bytes / 6, py_split(&self.hyp), self.refs.iter().map(|r| py_split(r)))
     }
 }
 
@@ -342,7 +343,8 @@ impl Ter {
     /// # Errors
     /// As [`Self::segment`].
     pub fn segment_words(&self, hyp: &[String], refs: &[Vec<String>]) -> Result<TerSegment, MetricError> {
-        let (h, rs) = intern(hyp.iter().map(String::as_str), refs.iter().map(|r| r.iter().map(String::as_str)));
+        let words = hyp.len() + refs.iter().map(Vec::len).sum::<usize>();
+        let (h, rs) = intern(words, hyp.iter().map(String::as_str), refs.iter().map(|r| r.iter().map(String::as_str)));
         self.check_length(&h, &rs)?;
         self.segment_of_ids(&h, &rs)
     }
