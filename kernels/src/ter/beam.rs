@@ -359,6 +359,14 @@ fn cost_row(prev: &[u32], cur: &mut [u32], reference: &[u32], h: u32, lo: usize,
 mod tests {
     use super::*;
 
+    /// A small deterministic generator: `next(m)` is in `0..m`.
+    fn lcg(mut x: u64) -> impl FnMut(u64) -> u64 {
+        move |m| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        }
+    }
+
     fn ids(s: &str) -> Vec<u32> {
         s.split(' ').filter(|w| !w.is_empty()).map(|w| w.parse().unwrap()).collect()
     }
@@ -429,11 +437,7 @@ mod tests {
     fn trace_equals_plain_dp() {
         // Small alphabets make many ties; some pairs are long or unequal
         // enough that the band leaves cells out.
-        let mut x = 5u64;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
+        let mut next = lcg(5);
         for (n_h, n_r) in [(0usize, 3usize), (3, 0), (1, 1), (5, 8), (12, 9), (30, 30), (40, 130), (130, 40), (70, 71)]
         {
             for alphabet in [2u64, 3, 8] {
@@ -452,11 +456,7 @@ mod tests {
     fn incremental_full_equals_fresh_full() {
         // Random word orders, each sharing a random prefix with the one
         // before; some pairs long enough that the band leaves cells out.
-        let mut x = 7u64;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
+        let mut next = lcg(7);
         for (n_h, n_r) in [(0usize, 5usize), (1, 1), (12, 9), (40, 130), (130, 40), (90, 90)] {
             let r: Vec<u32> = (0..n_r).map(|_| next(5) as u32).collect();
             let mut h: Vec<u32> = (0..n_h).map(|_| next(5) as u32).collect();
@@ -479,11 +479,7 @@ mod tests {
     fn distance_between_equals_fresh_full() {
         // Word orders that change a random middle span of the last one;
         // some pairs long or unequal enough that the band leaves cells out.
-        let mut x = 11u64;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
+        let mut next = lcg(11);
         for (n_h, n_r) in [(0usize, 4usize), (1, 1), (1, 0), (7, 12), (12, 9), (40, 130), (130, 40), (90, 90)] {
             let r: Vec<u32> = (0..n_r).map(|_| next(4) as u32).collect();
             let mut a: Vec<u32> = (0..n_h).map(|_| next(4) as u32).collect();
