@@ -328,9 +328,10 @@ impl Profiles {
             // Keys: the packed window below a sentinel bit at 21·n, bit 127 for word n-grams.
             let keyed: Vec<Vec<(u128, u32)>> = (0..n_texts)
                 .into_par_iter()
-                .map(|s| {
-                    let mut out: Vec<(u128, u32)> = Vec::new();
-                    let mut keys = Vec::new();
+                .map_init(Vec::new, |keys, s| {
+                    let windows: u64 = (0..orders).map(|o| symbols.total(s, o)).sum();
+                    #[allow(clippy::cast_possible_truncation)]
+                    let mut out: Vec<(u128, u32)> = Vec::with_capacity(windows as usize + orders);
                     for o in 0..orders {
                         let (sym, n, word) = symbols.seq(s, o);
                         keys.clear();
@@ -340,7 +341,7 @@ impl Profiles {
                         }
                         keys.sort_unstable();
                         let start = out.len();
-                        for &k in &keys {
+                        for &k in keys.iter() {
                             if out.len() > start && out[out.len() - 1].0 == k {
                                 let last = out.len() - 1;
                                 out[last].1 += 1;
@@ -353,20 +354,19 @@ impl Profiles {
                     out
                 })
                 .collect();
-            let mut map: KeyMap<u128> = KeyMap::default();
+            // Order bounds and counts, in string order.
             for list in &keyed {
                 for &(k, c) in list {
                     if c == u32::MAX && k == 0 {
-                        p.offs.push(p.ids.len());
-                        continue;
+                        p.offs.push(p.counts.len());
+                    } else {
+                        p.counts.push(c);
                     }
-                    // Cannot fail: fewer distinct n-grams than the bound checked above.
-                    let next = u32::try_from(map.len()).unwrap_or(u32::MAX);
-                    p.ids.push(*map.entry(k).or_insert(next));
-                    p.counts.push(c);
                 }
             }
-            p.n_ids = map.len();
+            let (ids, n_ids) = intern_sharded(&keyed, p.counts.len());
+            p.ids = ids;
+            p.n_ids = n_ids;
         } else {
             let mut map: KeyMap<(bool, Vec<u32>)> = KeyMap::default();
             let mut local: FastMap<u32, u32> = FastMap::default();
@@ -403,6 +403,54 @@ impl Profiles {
     }
 }
 
+/// Numbers the distinct keys of `keyed` (each string's `(key, count)`
+/// list, order separators `(0, u32::MAX)` included) and returns the id of
+/// every non-separator entry, in order, with the size of the id space.
+///
+/// The keys are split by a hash into one shard per thread; each shard
+/// numbers its own keys in order of first appearance, in parallel with the
+/// others, and key `local` of shard `s` gets id `local * shards + s`. Ids
+/// only name n-grams (every statistic is a sum over them), so how they are
+/// assigned cannot change a score.
+fn intern_sharded(keyed: &[Vec<(u128, u32)>], n_keys: usize) -> (Vec<u32>, usize) {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    #[allow(clippy::cast_possible_truncation)]
+    let shard_of = |k: u128, shards: u64| -> usize {
+        let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(29)).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (((h >> 32) * shards) >> 32) as usize
+    };
+    // Ids stay below 2^32 even if every key fell in one shard.
+    let shards = rayon::current_num_threads().clamp(1, 64);
+    let shards = if (n_keys as u64).saturating_mul(shards as u64) < u64::from(u32::MAX) { shards } else { 1 };
+    let ids: Vec<AtomicU32> = (0..n_keys).map(|_| AtomicU32::new(0)).collect();
+    let sizes: Vec<usize> = (0..shards)
+        .into_par_iter()
+        .map(|s| {
+            let mut map: KeyMap<u128> = KeyMap::with_capacity_and_hasher(n_keys / shards / 2, Default::default());
+            let mut pos = 0;
+            for list in keyed {
+                for &(k, c) in list {
+                    if c == u32::MAX && k == 0 {
+                        continue;
+                    }
+                    if shard_of(k, shards as u64) == s {
+                        // Cannot overflow: checked with `shards` above.
+                        #[allow(clippy::cast_possible_truncation)]
+                        let next = map.len() as u32;
+                        let local = *map.entry(k).or_insert(next);
+                        #[allow(clippy::cast_possible_truncation)]
+                        ids[pos].store(local * shards as u32 + s as u32, Ordering::Relaxed);
+                    }
+                    pos += 1;
+                }
+            }
+            map.len()
+        })
+        .collect();
+    let n_ids = sizes.iter().max().copied().unwrap_or(0) * shards;
+    (ids.into_iter().map(AtomicU32::into_inner).collect(), n_ids)
+}
+
 /// Hypotheses and references of one group (one source segment in MBR).
 pub struct Group {
     cfg: ChrfConfig,
@@ -422,7 +470,12 @@ impl Group {
     ///
     /// # Errors
     /// A group too large for 32-bit n-gram ids (about 4 GB of text).
+    ///
+    /// References equal to the hypotheses, string for string (self-MBR
+    /// through fastchrf's API passes the same list twice), are profiled once,
+    /// as with `None`: the statistics are the same, the work is halved.
     pub fn new(cfg: &ChrfConfig, hyps: &[&str], refs: Option<&[&str]>) -> Result<Self, MetricError> {
+        let refs = refs.filter(|r| *r != hyps);
         let (symbols, ref_start, n_refs) = match refs {
             None => (Symbols::build(cfg, hyps)?, 0, hyps.len()),
             Some(r) => {
@@ -732,6 +785,43 @@ mod tests {
 
     const HYPS: [&str; 2] = ["The cat sat on the mat.", "The cat sat on the hat."];
     const REFS: [&str; 3] = ["The cat sat on the mat.", "The fat cat sat on the mat.", "A cat sat on a mat."];
+
+    #[test]
+    fn sharded_ids_name_each_key_once() {
+        // 40 strings drawing from 500 keys, so keys repeat across strings.
+        let mut x = 99u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        };
+        let keyed: Vec<Vec<(u128, u32)>> = (0..40)
+            .map(|_| {
+                let mut l = Vec::new();
+                for _ in 0..3 {
+                    for _ in 0..next(60) {
+                        l.push((u128::from(next(500)) << 70 | 1, 1 + next(3) as u32));
+                    }
+                    l.push((0, u32::MAX));
+                }
+                l
+            })
+            .collect();
+        let keys: Vec<u128> = keyed.iter().flatten().filter(|e| e.1 != u32::MAX).map(|e| e.0).collect();
+        let distinct = keys.iter().collect::<std::collections::HashSet<_>>().len();
+        for threads in [1, 3, 4, 7] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let (ids, n_ids) = pool.install(|| intern_sharded(&keyed, keys.len()));
+            assert_eq!(ids.len(), keys.len());
+            let (mut id_of, mut key_of) = (FastMap::default(), FastMap::default());
+            for (&k, &id) in keys.iter().zip(&ids) {
+                assert!((id as usize) < n_ids, "{threads} threads: id {id} of {n_ids}");
+                assert_eq!(*id_of.entry(k).or_insert(id), id, "{threads} threads: key {k} got two ids");
+                assert_eq!(*key_of.entry(id).or_insert(k), k, "{threads} threads: id {id} names two keys");
+            }
+            assert_eq!(id_of.len(), distinct);
+            assert!(n_ids <= distinct * threads, "{threads} threads: {n_ids} ids for {distinct} keys");
+        }
+    }
 
     #[test]
     fn spec_examples() {
