@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
 use crate::levenshtein::id_distance;
-use crate::ter::{BeamEditDistance, changed_span, perform_shift};
+use crate::ter::run_distances;
 
 /// All CPU cores (rayon's global pool).
 #[derive(Debug, Clone, Copy, Default)]
@@ -75,8 +75,7 @@ impl Backend for CpuBackend {
 
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
         // Each run of candidates of one pair shares that pair's forward and
-        // backward matrices: a candidate's rows are computed only where its
-        // word order differs from the pair's (as in the CPU shift search).
+        // backward matrices, as in the CPU shift search.
         let cands = round.cands();
         let mut runs: Vec<&[u32]> = Vec::new();
         let mut rest = cands;
@@ -88,19 +87,7 @@ impl Backend for CpuBackend {
         }
         Ok(runs
             .into_par_iter()
-            .flat_map_iter(|run| {
-                let (h, r) = (round.hyp(run[0] as usize), round.reference(run[0] as usize));
-                let mut ed = BeamEditDistance::new(r, h.len());
-                ed.full(h);
-                ed.backward(h);
-                let mut shifted = Vec::with_capacity(h.len());
-                run.chunks_exact(4).map(move |c| {
-                    let (start, len, target) = (c[1] as usize, c[2] as usize, c[3] as usize);
-                    perform_shift(h, start, len, target, &mut shifted);
-                    let (p, q) = changed_span(h, &shifted, start, len, target);
-                    ed.distance_between(&shifted, p, q)
-                })
-            })
+            .flat_map_iter(|run| run_distances(round.hyp(run[0] as usize), round.reference(run[0] as usize), run))
             .collect())
     }
 

@@ -19,6 +19,12 @@
 //! where it differs. Its distance is then the cheapest band cell of that row
 //! counting both halves: every path through the band crosses the row, so the
 //! result is the same banded distance, to the unit.
+//!
+//! Candidates that move the same block the same way also share rows: the
+//! words a block jumps over sit at the same rows in each of them, so one walk
+//! over those rows serves them all, and each candidate adds only the block's
+//! own rows and the join ([`BeamEditDistance::distances_right`],
+//! [`BeamEditDistance::distances_left`]).
 
 /// Infinite cost; real costs never exceed `n_h + n_r`.
 pub const INF: u32 = u32::MAX / 4;
@@ -59,8 +65,66 @@ pub struct BeamEditDistance<'r> {
     back: Vec<u32>,
     /// That hypothesis.
     back_for: Vec<u32>,
-    row_a: Vec<u32>,
-    row_b: Vec<u32>,
+    /// Rows of the walk a group of candidates shares ([`Self::distances_right`]).
+    walk: Rows,
+    /// Rows of one candidate's block.
+    branch: Rows,
+}
+
+/// Two DP row buffers used in turn, each INF outside the band it holds.
+#[derive(Debug)]
+struct Rows {
+    v: [Vec<u32>; 2],
+    band: [(usize, usize); 2],
+    /// The buffer holding the latest row.
+    at: usize,
+}
+
+impl Rows {
+    fn new(w: usize) -> Self {
+        Self { v: [vec![INF; w], vec![INF; w]], band: [(0, 0); 2], at: 0 }
+    }
+
+    /// The latest row.
+    fn row(&self) -> &[u32] {
+        &self.v[self.at]
+    }
+
+    /// Makes `src` (INF outside `band`) the latest row.
+    fn load(&mut self, src: &[u32], band: (usize, usize)) {
+        let (old, row) = (self.band[self.at], &mut self.v[self.at]);
+        row[old.0..old.1].fill(INF);
+        row[band.0..band.1].copy_from_slice(&src[band.0..band.1]);
+        self.band[self.at] = band;
+    }
+
+    /// The other buffer, cleared to INF, with the latest row.
+    fn next_and_latest(&mut self) -> (&mut [u32], &[u32]) {
+        let next = 1 - self.at;
+        let old = self.band[next];
+        let [a, b] = &mut self.v;
+        let (n, l) = if next == 1 { (b, &*a) } else { (a, &*b) };
+        n[old.0..old.1].fill(INF);
+        (n, l)
+    }
+
+    /// The forward row after the latest one (after `prev` instead, when
+    /// given), for word `h` and band `band`.
+    fn forward(&mut self, prev: Option<&[u32]>, reference: &[u32], h: u32, band: (usize, usize)) {
+        let (next, latest) = self.next_and_latest();
+        cost_row(prev.unwrap_or(latest), next, reference, h, band.0, band.1);
+        self.at = 1 - self.at;
+        self.band[self.at] = band;
+    }
+
+    /// The backward row before the latest one, for word `h` (between the
+    /// two rows) and band `band`.
+    fn backward(&mut self, reference: &[u32], h: u32, band: (usize, usize)) {
+        let (next, latest) = self.next_and_latest();
+        back_row(latest, next, reference, h, band.0, band.1);
+        self.at = 1 - self.at;
+        self.band[self.at] = band;
+    }
 }
 
 impl<'r> BeamEditDistance<'r> {
@@ -98,8 +162,8 @@ impl<'r> BeamEditDistance<'r> {
             last: Vec::new(),
             back: Vec::new(),
             back_for: Vec::new(),
-            row_a: vec![INF; w],
-            row_b: vec![INF; w],
+            walk: Rows::new(w),
+            branch: Rows::new(w),
         }
     }
 
@@ -120,7 +184,8 @@ impl<'r> BeamEditDistance<'r> {
     }
 
     /// Computes the whole cost matrix for `hyp`; returns the distance.
-    /// The matrix stays available for [`Self::distance_between`] and [`Self::trace`].
+    /// The matrix stays available for [`Self::trace`] and the candidates'
+    /// distances ([`Self::distances_right`], [`Self::distances_left`]).
     ///
     /// Row `i` depends on the first `i` words only, so the rows that `hyp`
     /// shares with the previous call's hypothesis (a shift search's next
@@ -161,7 +226,7 @@ impl<'r> BeamEditDistance<'r> {
 
     /// Computes the backward matrix for `hyp`: the cost from each band cell
     /// of row `i` (after `i` words) to the end, through band cells only, as
-    /// used by [`Self::distance_between`]. Like [`Self::full`], it keeps the
+    /// used for the candidates' distances. Like [`Self::full`], it keeps the
     /// rows that depend only on words `hyp` shares with the previous call's
     /// hypothesis (here its last words).
     pub fn backward(&mut self, hyp: &[u32]) {
@@ -201,77 +266,87 @@ impl<'r> BeamEditDistance<'r> {
             let (cur_rows, next_rows) = self.back.split_at_mut((i + 1) * w);
             let cur = &mut cur_rows[i * w..];
             let next = &next_rows[..w];
-            if hi <= lo {
-                continue;
-            }
-            // Right of the band is INF; the last column has no diagonal.
-            // `right` is unclamped, as `left` in `cost_row`.
-            let (mut right, top) = if hi == w {
-                cur[n_r] = (next[n_r] + 1).min(INF);
-                (next[n_r] + 1, n_r)
-            } else {
-                (INF, hi)
-            };
-            let cells =
-                cur[lo..top].iter_mut().zip(&next[lo..top]).zip(&next[lo + 1..=top]).zip(&self.reference[lo..top]);
-            for (((c, &down), &diag), &word) in cells.rev() {
-                let best = (diag + u32::from(word != h)).min(down + 1).min(right + 1);
-                *c = best.min(INF);
-                right = best;
-            }
+            back_row(next, &mut cur[..w], self.reference, h, lo, hi);
         }
     }
 
-    /// Distance of `hyp`, which equals the hypothesis of the last
-    /// [`Self::full`] call on its first `same_prefix` words and, when
-    /// `same_from < n_h`, equals the hypothesis of the last
-    /// [`Self::backward`] call on its words from `same_from` on. Only rows
-    /// `same_prefix + 1 ..= same_from` are computed.
-    pub fn distance_between(&mut self, hyp: &[u32], same_prefix: usize, same_from: usize) -> u32 {
+    /// Distance of an order that equals the last [`Self::full`] and
+    /// [`Self::backward`] hypothesis from word `e` on, given its forward
+    /// row `e` (INF outside the band): every path crosses row `e`.
+    fn join(&self, row: &[u32], e: usize) -> u32 {
         let w = self.width();
-        let end = same_from.min(self.n_h);
-        let start = same_prefix.min(end);
-        if start == self.n_h && start > 0 {
-            return self.costs[self.n_h * w + w - 1];
+        if e == self.n_h {
+            return row[w - 1];
         }
-        let mut prev = std::mem::take(&mut self.row_a);
-        let mut cur = std::mem::take(&mut self.row_b);
-        // `prev` starts as the shared row (INF outside its band); `cur` is reset
-        // once here, then only the band it held two rows ago is cleared.
-        if start == 0 {
-            // Row 0 is the same for every hypothesis (and there may be no matrix yet).
-            #[allow(clippy::cast_possible_truncation)]
-            prev.iter_mut().enumerate().for_each(|(j, c)| *c = j as u32);
-        } else {
-            prev.copy_from_slice(&self.costs[start * w..(start + 1) * w]);
+        let (lo, hi) = self.bands[e];
+        let back = &self.back[e * w..(e + 1) * w];
+        row[lo..hi].iter().zip(&back[lo..hi]).map(|(&f, &b)| f + b).min().unwrap_or(INF).min(INF)
+    }
+
+    /// Distances of the orders that move the block `cur[s..s + len]` right
+    /// so that it ends at each of `ends` (ascending, each in
+    /// `s + len + 1 ..= n_h`), that is `cur[..s] + cur[s + len..e] + block +
+    /// cur[e..]`, pushed to `out` in that order. Needs [`Self::full`] and
+    /// [`Self::backward`] of `cur` first.
+    ///
+    /// The rows of the words the block jumps depend only on `cur` without
+    /// the block, so one walk over them serves every end; each end adds only
+    /// the block's `len` rows and the join with the backward matrix.
+    pub fn distances_right(&mut self, cur: &[u32], s: usize, len: usize, ends: &[usize], out: &mut Vec<u32>) {
+        let w = self.width();
+        let mut walk = std::mem::replace(&mut self.walk, Rows::new(0));
+        let mut branch = std::mem::replace(&mut self.branch, Rows::new(0));
+        walk.load(&self.costs[s * w..(s + 1) * w], self.bands[s]);
+        let mut at = s;
+        for &e in ends {
+            debug_assert!(e > s + len && e <= self.n_h);
+            // Row i (after i words) of the order without the block.
+            while at < e - len {
+                at += 1;
+                walk.forward(None, self.reference, cur[at - 1 + len], self.bands[at]);
+            }
+            for k in 0..len {
+                let prev = (k == 0).then(|| walk.row());
+                branch.forward(prev, self.reference, cur[s + k], self.bands[at + 1 + k]);
+            }
+            out.push(self.join(branch.row(), e));
         }
-        cur.fill(INF);
-        // Band of the row that `cur` held before (to clear it lazily).
-        let mut stale: (usize, usize) = (0, 0);
-        let mut prev_band = self.bands[start];
-        if start == 0 {
-            prev_band = (0, w);
+        self.walk = walk;
+        self.branch = branch;
+    }
+
+    /// Distances of the orders that move the block `cur[s..s + len]` left
+    /// so that it starts at each of `starts` (descending, each below `s`),
+    /// that is `cur[..t] + block + cur[t..s] + cur[s + len..]`, pushed to
+    /// `out` in that order. Needs [`Self::full`] and [`Self::backward`] of
+    /// `cur` first.
+    ///
+    /// The mirror of [`Self::distances_right`]: the backward rows of the
+    /// words the block jumps (row `i` followed by `cur[i - len]`) serve every
+    /// start; each start adds the block's rows from `cur`'s forward row `t`
+    /// and the join.
+    pub fn distances_left(&mut self, cur: &[u32], s: usize, len: usize, starts: &[usize], out: &mut Vec<u32>) {
+        let w = self.width();
+        let mut walk = std::mem::replace(&mut self.walk, Rows::new(0));
+        let mut branch = std::mem::replace(&mut self.branch, Rows::new(0));
+        let mut at = s + len;
+        walk.load(&self.back[at * w..(at + 1) * w], self.bands[at]);
+        for &t in starts {
+            debug_assert!(t < s);
+            while at > t + len {
+                at -= 1;
+                walk.backward(self.reference, cur[at - len], self.bands[at]);
+            }
+            for k in 0..len {
+                let prev = (k == 0).then(|| &self.costs[t * w..(t + 1) * w]);
+                branch.forward(prev, self.reference, cur[s + k], self.bands[t + 1 + k]);
+            }
+            let (lo, hi) = self.bands[at];
+            let (f, b) = (&branch.row()[lo..hi], &walk.row()[lo..hi]);
+            out.push(f.iter().zip(b).map(|(&x, &y)| x + y).min().unwrap_or(INF).min(INF));
         }
-        for i in start + 1..=end {
-            let (lo, hi) = self.bands[i];
-            cur[stale.0..stale.1].fill(INF);
-            cost_row(&prev, &mut cur, self.reference, hyp[i - 1], lo, hi);
-            stale = prev_band;
-            prev_band = (lo, hi);
-            std::mem::swap(&mut prev, &mut cur);
-        }
-        let d = if end == self.n_h {
-            prev[w - 1]
-        } else {
-            // Every path crosses row `end` at some band cell, entering it
-            // from the computed rows and leaving it along the shared words.
-            let (lo, hi) = self.bands[end];
-            let back = &self.back[end * w..(end + 1) * w];
-            (lo..hi).map(|j| prev[j] + back[j]).min().unwrap_or(INF).min(INF)
-        };
-        self.row_a = prev;
-        self.row_b = cur;
-        d
+        self.walk = walk;
+        self.branch = branch;
     }
 
     /// The op trace of the last [`Self::full`] matrix, start to end.
@@ -327,6 +402,32 @@ impl<'r> BeamEditDistance<'r> {
     }
 }
 
+/// One row of the backward matrix: `cur[lo..hi]` (the cost from each cell
+/// of row `i` to the end) from row `i + 1`'s `next` (INF outside its band),
+/// where `h` is the word between the two rows. Cells of `cur` outside
+/// `lo..hi` are not written.
+#[inline]
+fn back_row(next: &[u32], cur: &mut [u32], reference: &[u32], h: u32, lo: usize, hi: usize) {
+    if hi <= lo {
+        return;
+    }
+    let n_r = reference.len();
+    // Right of the band is INF; the last column has no diagonal.
+    // `right` is unclamped, as `left` in `cost_row`.
+    let (mut right, top) = if hi == n_r + 1 {
+        cur[n_r] = (next[n_r] + 1).min(INF);
+        (next[n_r] + 1, n_r)
+    } else {
+        (INF, hi)
+    };
+    let cells = cur[lo..top].iter_mut().zip(&next[lo..top]).zip(&next[lo + 1..=top]).zip(&reference[lo..top]);
+    for (((c, &down), &diag), &word) in cells.rev() {
+        let best = (diag + u32::from(word != h)).min(down + 1).min(right + 1);
+        *c = best.min(INF);
+        right = best;
+    }
+}
+
 /// One row of the banded DP, costs only: `cur[lo..hi]` from the previous
 /// row `prev` (INF outside its band) for hypothesis word `h`; `cur` must be
 /// INF left of `lo`. Same values as [`BeamEditDistance::full`]'s cells.
@@ -365,10 +466,6 @@ mod tests {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             (x >> 33) % m
         }
-    }
-
-    fn ids(s: &str) -> Vec<u32> {
-        s.split(' ').filter(|w| !w.is_empty()).map(|w| w.parse().unwrap()).collect()
     }
 
     #[test]
@@ -476,8 +573,8 @@ mod tests {
     }
 
     #[test]
-    fn distance_between_equals_fresh_full() {
-        // Word orders that change a random middle span of the last one;
+    fn incremental_backward_equals_fresh() {
+        // Word orders that keep a random prefix or suffix of the last one;
         // some pairs long or unequal enough that the band leaves cells out.
         let mut next = lcg(11);
         for (n_h, n_r) in [(0usize, 4usize), (1, 1), (1, 0), (7, 12), (12, 9), (40, 130), (130, 40), (90, 90)] {
@@ -485,8 +582,8 @@ mod tests {
             let mut a: Vec<u32> = (0..n_h).map(|_| next(4) as u32).collect();
             let mut ed = BeamEditDistance::new(&r, n_h);
             for _ in 0..80 {
-                // A new current order (sharing a random prefix or suffix
-                // with the last one), then candidates around it.
+                // A new current order, sharing a random prefix or suffix
+                // with the last one (whose rows are kept).
                 let keep = next(n_h as u64 + 1) as usize;
                 if next(2) == 0 {
                     a[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
@@ -501,33 +598,58 @@ mod tests {
                 if n_h > 0 {
                     assert_eq!(ed.back[0], da, "backward origin, {n_h}x{n_r}");
                 }
-                for _ in 0..6 {
-                    let p = next(n_h as u64 + 1) as usize;
-                    let q = p + next((n_h - p) as u64 + 1) as usize;
-                    let mut b = a.clone();
-                    b[p..q].iter_mut().for_each(|w| *w = next(4) as u32);
-                    let want = BeamEditDistance::new(&r, n_h).full(&b);
-                    assert_eq!(ed.distance_between(&b, p, q), want, "{n_h}x{n_r}, rows {p}..{q}");
-                }
             }
         }
     }
 
     #[test]
-    fn prefix_restart_equals_full() {
-        let r = ids("1 2 3 4 5 6 7 8");
-        let a = ids("1 2 9 4 5 3 7 8");
-        let b = ids("1 2 9 3 4 5 7 8");
-        let mut ed = BeamEditDistance::new(&r, a.len());
-        let da = ed.full(&a);
-        assert_eq!(da, 2);
-        for p in 0..=3 {
-            let db = ed.distance_between(&b, p, b.len());
-            let mut fresh = BeamEditDistance::new(&r, b.len());
-            assert_eq!(db, fresh.full(&b), "restart at {p}");
+    fn shared_walks_equal_fresh_full() {
+        // Every block of every order moved to every place, left and right,
+        // against a fresh DP of the moved order; some pairs long or unequal
+        // enough that the band leaves cells out.
+        let mut next = lcg(13);
+        for (n_h, n_r) in [(2usize, 1usize), (2, 3), (6, 4), (9, 13), (30, 25), (40, 130), (130, 40), (70, 70)] {
+            let r: Vec<u32> = (0..n_r).map(|_| next(4) as u32).collect();
+            let mut ed = BeamEditDistance::new(&r, n_h);
+            let mut cur: Vec<u32> = (0..n_h).map(|_| next(4) as u32).collect();
+            for _ in 0..6 {
+                // Each order keeps a prefix or a suffix of the last one, as
+                // the shift search's do (their matrices are updated, not rebuilt).
+                let keep = next(n_h as u64 + 1) as usize;
+                if next(2) == 0 {
+                    cur[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
+                } else {
+                    cur[..keep].iter_mut().for_each(|w| *w = next(4) as u32);
+                }
+                ed.full(&cur);
+                ed.backward(&cur);
+                for _ in 0..12 {
+                    let len = 1 + next(n_h.min(10) as u64 - 1) as usize;
+                    let s = next((n_h - len) as u64 + 1) as usize;
+                    let moved = |cut: usize, right: bool| -> Vec<u32> {
+                        let block = &cur[s..s + len];
+                        let rest: Vec<u32> = cur[..s].iter().chain(&cur[s + len..]).copied().collect();
+                        let at = if right { cut - len } else { cut };
+                        rest[..at].iter().chain(block).chain(&rest[at..]).copied().collect()
+                    };
+                    let ends: Vec<usize> = (s + len + 1..=n_h).filter(|_| next(3) > 0).collect();
+                    let mut got = Vec::new();
+                    ed.distances_right(&cur, s, len, &ends, &mut got);
+                    assert_eq!(got.len(), ends.len());
+                    for (&e, &d) in ends.iter().zip(&got) {
+                        let want = BeamEditDistance::new(&r, n_h).full(&moved(e, true));
+                        assert_eq!(d, want, "{n_h}x{n_r}: block {s}+{len} to end at {e}");
+                    }
+                    let starts: Vec<usize> = (0..s).rev().filter(|_| next(3) > 0).collect();
+                    got.clear();
+                    ed.distances_left(&cur, s, len, &starts, &mut got);
+                    assert_eq!(got.len(), starts.len());
+                    for (&t, &d) in starts.iter().zip(&got) {
+                        let want = BeamEditDistance::new(&r, n_h).full(&moved(t, false));
+                        assert_eq!(d, want, "{n_h}x{n_r}: block {s}+{len} to start at {t}");
+                    }
+                }
+            }
         }
-        // Without a matrix: the distance alone, also of an empty hypothesis.
-        assert_eq!(BeamEditDistance::new(&r, b.len()).distance_between(&b, 0, b.len()), 2);
-        assert_eq!(BeamEditDistance::new(&r, 0).distance_between(&[], 0, 0), 8);
     }
 }

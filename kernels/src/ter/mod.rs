@@ -23,8 +23,8 @@ use crate::hash::FastMap;
 
 pub(crate) use beam::BeamEditDistance;
 pub use beam::Op;
-pub(crate) use shift::changed_span;
 pub use shift::perform_shift;
+pub(crate) use shift::run_distances;
 
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
 use crate::text::py_split;

@@ -129,21 +129,27 @@ impl RefIndex {
     }
 }
 
-/// The positions `p..q` outside which `moved` (`perform_shift(cur, start,
-/// len, target)`) keeps `cur`'s words: `p` is the first that differs, `q`
-/// one past the last (`p == q` when nothing moved).
-pub(crate) fn changed_span(cur: &[u32], moved: &[u32], start: usize, len: usize, target: usize) -> (usize, usize) {
-    // perform_shift rewrites at most min(start, target) .. max(start + len, target + len).
-    let n = cur.len();
-    let mut p = start.min(target);
-    while p < n && cur[p] == moved[p] {
-        p += 1;
+/// The distances of candidates `(start, len, target)` (`cands`, four `u32`
+/// each: the pair, then those three) of one (hypothesis, reference) pair,
+/// in order: a GPU round's candidates scored on the CPU, the way the CPU
+/// shift search scores its own.
+pub(crate) fn run_distances(hyp: &[u32], reference: &[u32], cands: &[u32]) -> Vec<u32> {
+    let mut ed = BeamEditDistance::new(reference, hyp.len());
+    let pre = ed.full(hyp);
+    ed.backward(hyp);
+    let mut order: Vec<(u32, u32, u32, usize)> =
+        cands.chunks_exact(4).enumerate().map(|(k, c)| (c[1], c[2], c[3], k)).collect();
+    order.sort_unstable();
+    let mut out = vec![0u32; order.len()];
+    let mut scratch = BlockScratch::default();
+    for group in order.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+        let (sh, len) = (group[0].0 as usize, group[0].1 as usize);
+        block_distances(&mut ed, hyp, sh, len, group.iter().map(|c| c.2 as usize), pre, &mut scratch);
+        for (c, &d) in group.iter().zip(&scratch.dist) {
+            out[c.3] = d;
+        }
     }
-    let mut q = (start + len).max(target.min(n) + len).min(n).max(p);
-    while q > p && cur[q - 1] == moved[q - 1] {
-        q -= 1;
-    }
-    (p, q)
+    out
 }
 
 /// A candidate's ranking key: `(delta, len, -start, -target)`, larger is
@@ -230,7 +236,7 @@ fn shift_round(
     index: &RefIndex,
     ed: &mut BeamEditDistance<'_>,
     checked: &mut usize,
-    cand: &mut Vec<u32>,
+    scratch: &mut BlockScratch,
     found: &mut Vec<(usize, usize, usize)>,
 ) -> (u32, i64, Option<(usize, usize, usize)>) {
     let dist = ed.full(cur);
@@ -240,17 +246,91 @@ fn shift_round(
     if !found.is_empty() {
         ed.backward(cur);
     }
+    // The best candidate is the largest key whatever the order they are
+    // scored in (equal keys are the same candidate), so they are taken
+    // block by block.
+    found.sort_unstable();
     let mut best: Option<(i64, usize, usize, usize)> = None;
-    for &(sh, len, target) in found.iter() {
-        perform_shift(cur, sh, len, target, cand);
-        let (p, q) = changed_span(cur, cand, sh, len, target);
-        let delta = pre - i64::from(ed.distance_between(cand, p, q));
-        if better((delta, len, sh, target), best) {
-            best = Some((delta, len, sh, target));
+    for group in found.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+        let (sh, len) = (group[0].0, group[0].1);
+        block_distances(ed, cur, sh, len, group.iter().map(|c| c.2), dist, scratch);
+        for (&target, &d) in group.iter().map(|c| &c.2).zip(&scratch.dist) {
+            let delta = pre - i64::from(d);
+            if better((delta, len, sh, target), best) {
+                best = Some((delta, len, sh, target));
+            }
         }
     }
     let (delta, best) = finish(best);
     (dist, delta, best)
+}
+
+/// Buffers of [`block_distances`].
+#[derive(Default)]
+struct BlockScratch {
+    /// `(end or start, candidate)` of the right and left moves.
+    right: Vec<(usize, usize)>,
+    left: Vec<(usize, usize)>,
+    places: Vec<usize>,
+    found: Vec<u32>,
+    /// The distances, per candidate.
+    dist: Vec<u32>,
+}
+
+/// Distances of the word orders that move the block `cur[sh..sh + len]` to
+/// each of `targets` (sacrebleu's `_perform_shift` targets), into
+/// `scratch.dist` in the same order; `pre` is the distance of `cur`. Needs
+/// `ed.full(cur)` and `ed.backward(cur)` first.
+fn block_distances(
+    ed: &mut BeamEditDistance<'_>,
+    cur: &[u32],
+    sh: usize,
+    len: usize,
+    targets: impl Iterator<Item = usize>,
+    pre: u32,
+    scratch: &mut BlockScratch,
+) {
+    let n = cur.len();
+    let BlockScratch { right, left, places, found, dist } = scratch;
+    right.clear();
+    left.clear();
+    dist.clear();
+    for (k, t) in targets.enumerate() {
+        dist.push(pre);
+        if t < sh {
+            left.push((t, k));
+        } else {
+            // Where the block ends after the move (`_perform_shift`'s two
+            // rightward cases); where it stays, the order is `cur` itself.
+            let e = if t > sh + len { t.min(n) } else { (len + t).min(n) };
+            if e != sh + len {
+                right.push((e, k));
+            }
+        }
+    }
+    right.sort_unstable();
+    left.sort_unstable_by(|a, b| b.cmp(a));
+    for (moves, is_right) in [(&*right, true), (&*left, false)] {
+        if moves.is_empty() {
+            continue;
+        }
+        places.clear();
+        places.extend(moves.iter().map(|m| m.0));
+        places.dedup();
+        found.clear();
+        if is_right {
+            ed.distances_right(cur, sh, len, places, found);
+        } else {
+            ed.distances_left(cur, sh, len, places, found);
+        }
+        let mut u = 0;
+        for &(place, k) in moves {
+            while places[u] != place {
+                u += 1;
+            }
+            dist[k] = found[u];
+        }
+    }
 }
 
 fn finish(best: Option<(i64, usize, usize, usize)>) -> (i64, Option<(usize, usize, usize)>) {
@@ -274,9 +354,10 @@ fn search(
 ) -> u32 {
     let reference = ed.reference();
     let mut cand = Vec::with_capacity(cur.len());
+    let mut scratch = BlockScratch::default();
     let mut found = Vec::new();
     loop {
-        let (dist, delta, best) = shift_round(cur, reference, index, ed, checked, &mut cand, &mut found);
+        let (dist, delta, best) = shift_round(cur, reference, index, ed, checked, &mut scratch, &mut found);
         if *checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
             return dist;
         }
@@ -495,6 +576,38 @@ mod tests {
         for (t, e) in expected.iter().enumerate() {
             perform_shift(&w, 1, 2, t, &mut out);
             assert_eq!(out.iter().collect::<String>(), *e, "target {t}");
+        }
+    }
+
+    #[test]
+    fn block_distances_equal_perform_shift() {
+        // Every target sacrebleu can name (0 ..= n), for random blocks,
+        // against a fresh DP of `_perform_shift`'s order.
+        let mut x = 21u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % m
+        };
+        for (n_h, n_r) in [(1usize, 2usize), (3, 3), (8, 5), (25, 30), (60, 45)] {
+            let r: Vec<u32> = (0..n_r).map(|_| next(3) as u32).collect();
+            let cur: Vec<u32> = (0..n_h).map(|_| next(3) as u32).collect();
+            let mut ed = BeamEditDistance::new(&r, n_h);
+            let pre = ed.full(&cur);
+            ed.backward(&cur);
+            let mut scratch = BlockScratch::default();
+            let mut moved = Vec::new();
+            for _ in 0..20 {
+                let len = 1 + next(n_h.min(10) as u64) as usize;
+                let sh = next((n_h - len) as u64 + 1) as usize;
+                // Repeats and any order, as a round's candidates come.
+                let targets: Vec<usize> = (0..2 * n_h).map(|_| next(n_h as u64 + 1) as usize).collect();
+                block_distances(&mut ed, &cur, sh, len, targets.iter().copied(), pre, &mut scratch);
+                for (&t, &d) in targets.iter().zip(&scratch.dist) {
+                    perform_shift(&cur, sh, len, t, &mut moved);
+                    let want = BeamEditDistance::new(&r, n_h).full(&moved);
+                    assert_eq!(d, want, "{n_h}x{n_r}: block {sh}+{len} to {t}");
+                }
+            }
         }
     }
 
