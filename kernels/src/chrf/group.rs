@@ -671,9 +671,10 @@ impl Group {
     }
 
     /// MBR expected utility per hypothesis: the mean of its pairwise row, as
-    /// `numpy.mean(pairwise, axis=1)` computes it. With `exclude_self` (only
-    /// meaningful when the hypotheses are the references) the diagonal is left
-    /// out. `None` where no reference is left.
+    /// `numpy.mean(pairwise, axis=1)` computes it. With `exclude_self` the
+    /// diagonal is left out when the hypotheses are the references (built
+    /// with `None`, or with references equal to them string for string);
+    /// otherwise it changes nothing. `None` where no reference is left.
     #[must_use]
     pub fn expected_utility(&self, exclude_self: bool) -> Vec<Option<f64>> {
         let skip: Vec<Option<usize>> =
@@ -785,6 +786,26 @@ mod tests {
 
     const HYPS: [&str; 2] = ["The cat sat on the mat.", "The cat sat on the hat."];
     const REFS: [&str; 3] = ["The cat sat on the mat.", "The fat cat sat on the mat.", "A cat sat on a mat."];
+
+    #[test]
+    fn references_equal_to_the_hypotheses_are_a_self_group() {
+        let cfg = FastChrfOptions::default().config();
+        let copies: Vec<String> = REFS.iter().map(|s| (*s).to_owned()).collect();
+        let same: Vec<&str> = copies.iter().map(String::as_str).collect();
+        let own = Group::new(&cfg, &REFS, None).unwrap();
+        let twice = Group::new(&cfg, &REFS, Some(&same)).unwrap();
+        assert_eq!((twice.n_hyps(), twice.n_refs(), twice.ref_start), (3, 3, 0));
+        assert_eq!(twice.pairwise(), own.pairwise());
+        let mean = own.expected_utility(true);
+        assert_eq!(twice.expected_utility(true), mean);
+        assert_ne!(mean, own.expected_utility(false));
+        // One string differs: two lists, and no diagonal to leave out.
+        let other = ["The cat sat on the mat.", "The fat cat sat on the mat.", "A cat sat on a rug."];
+        let two = Group::new(&cfg, &REFS, Some(&other)).unwrap();
+        assert_eq!((two.n_refs(), two.ref_start), (3, 3));
+        assert_eq!(two.expected_utility(true), two.expected_utility(false));
+        assert_eq!(two.pairwise()[2][0], cfg.sentence_score(REFS[2], &[other[0]]).unwrap());
+    }
 
     #[test]
     fn sharded_ids_name_each_key_once() {

@@ -15,10 +15,11 @@
 //! A shift candidate also keeps the current hypothesis's words after the
 //! moved block, so this goes further than sacrebleu's trie: the current
 //! hypothesis also keeps a backward matrix (the cost from each band cell to
-//! the end), and a candidate's rows are computed only down to the last row
-//! where it differs. Its distance is then the cheapest band cell of that row
-//! counting both halves: every path through the band crosses the row, so the
-//! result is the same banded distance, to the unit.
+//! the end), and a candidate's rows are computed only as far as it differs.
+//! Its distance is then the cheapest band cell of a row where it joins the
+//! current hypothesis again, counting the forward cost into the cell and the
+//! backward cost out of it: every path through the band crosses that row, so
+//! the result is the same banded distance, to the unit.
 //!
 //! Candidates that move the same block the same way also share rows: the
 //! words a block jumps over sit at the same rows in each of them, so one walk
@@ -65,7 +66,8 @@ pub struct BeamEditDistance<'r> {
     back: Vec<u32>,
     /// That hypothesis.
     back_for: Vec<u32>,
-    /// Rows of the walk a group of candidates shares ([`Self::distances_right`]).
+    /// Rows of the walk a group of candidates shares ([`Self::distances_right`],
+    /// [`Self::distances_left`]).
     walk: Rows,
     /// Rows of one candidate's block.
     branch: Rows,
@@ -293,6 +295,7 @@ impl<'r> BeamEditDistance<'r> {
     /// the block, so one walk over them serves every end; each end adds only
     /// the block's `len` rows and the join with the backward matrix.
     pub fn distances_right(&mut self, cur: &[u32], s: usize, len: usize, ends: &[usize], out: &mut Vec<u32>) {
+        debug_assert!(len > 0);
         let w = self.width();
         let mut walk = std::mem::replace(&mut self.walk, Rows::new(0));
         let mut branch = std::mem::replace(&mut self.branch, Rows::new(0));
@@ -326,6 +329,7 @@ impl<'r> BeamEditDistance<'r> {
     /// start; each start adds the block's rows from `cur`'s forward row `t`
     /// and the join.
     pub fn distances_left(&mut self, cur: &[u32], s: usize, len: usize, starts: &[usize], out: &mut Vec<u32>) {
+        debug_assert!(len > 0);
         let w = self.width();
         let mut walk = std::mem::replace(&mut self.walk, Rows::new(0));
         let mut branch = std::mem::replace(&mut self.branch, Rows::new(0));
@@ -604,8 +608,8 @@ mod tests {
 
     #[test]
     fn shared_walks_equal_fresh_full() {
-        // Every block of every order moved to every place, left and right,
-        // against a fresh DP of the moved order; some pairs long or unequal
+        // Random blocks (1 to 10 words) moved to random places, left and
+        // right, against a fresh DP of the moved order; some pairs long or unequal
         // enough that the band leaves cells out.
         let mut next = lcg(13);
         for (n_h, n_r) in [(2usize, 1usize), (2, 3), (6, 4), (9, 13), (30, 25), (40, 130), (130, 40), (70, 70)] {
@@ -624,7 +628,7 @@ mod tests {
                 ed.full(&cur);
                 ed.backward(&cur);
                 for _ in 0..12 {
-                    let len = 1 + next(n_h.min(10) as u64 - 1) as usize;
+                    let len = 1 + next(n_h.min(10) as u64) as usize;
                     let s = next((n_h - len) as u64 + 1) as usize;
                     let moved = |cut: usize, right: bool| -> Vec<u32> {
                         let block = &cur[s..s + len];
