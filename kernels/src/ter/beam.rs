@@ -92,28 +92,37 @@ impl Rows {
         &self.v[self.at]
     }
 
+    /// Sets the cells of `row` that band `old` holds and `new` will not
+    /// write back to INF (bands move little from row to row, so this is
+    /// usually a cell or two, not a whole band).
+    fn clear_outside(row: &mut [u32], old: (usize, usize), new: (usize, usize)) {
+        row[old.0..old.1.min(new.0).max(old.0)].fill(INF);
+        row[new.1.max(old.0).min(old.1)..old.1].fill(INF);
+    }
+
     /// Makes `src` (INF outside `band`) the latest row.
     fn load(&mut self, src: &[u32], band: (usize, usize)) {
         let (old, row) = (self.band[self.at], &mut self.v[self.at]);
-        row[old.0..old.1].fill(INF);
+        Self::clear_outside(row, old, band);
         row[band.0..band.1].copy_from_slice(&src[band.0..band.1]);
         self.band[self.at] = band;
     }
 
-    /// The other buffer, cleared to INF, with the latest row.
-    fn next_and_latest(&mut self) -> (&mut [u32], &[u32]) {
+    /// The other buffer, INF outside `band` (which the caller then writes
+    /// in full), with the latest row.
+    fn next_and_latest(&mut self, band: (usize, usize)) -> (&mut [u32], &[u32]) {
         let next = 1 - self.at;
         let old = self.band[next];
         let [a, b] = &mut self.v;
         let (n, l) = if next == 1 { (b, &*a) } else { (a, &*b) };
-        n[old.0..old.1].fill(INF);
+        Self::clear_outside(n, old, band);
         (n, l)
     }
 
     /// The forward row after the latest one (after `prev` instead, when
     /// given), for word `h` and band `band`.
     fn forward(&mut self, prev: Option<&[u32]>, reference: &[u32], h: u32, band: (usize, usize)) {
-        let (next, latest) = self.next_and_latest();
+        let (next, latest) = self.next_and_latest(band);
         cost_row(prev.unwrap_or(latest), next, reference, h, band.0, band.1);
         self.at = 1 - self.at;
         self.band[self.at] = band;
@@ -122,7 +131,7 @@ impl Rows {
     /// The backward row before the latest one, for word `h` (between the
     /// two rows) and band `band`.
     fn backward(&mut self, reference: &[u32], h: u32, band: (usize, usize)) {
-        let (next, latest) = self.next_and_latest();
+        let (next, latest) = self.next_and_latest(band);
         back_row(latest, next, reference, h, band.0, band.1);
         self.at = 1 - self.at;
         self.band[self.at] = band;
@@ -356,9 +365,17 @@ impl<'r> BeamEditDistance<'r> {
     /// The op trace of the last [`Self::full`] matrix, start to end.
     #[must_use]
     pub fn trace(&self) -> Vec<Op> {
+        let mut out = Vec::new();
+        self.trace_into(&mut out);
+        out
+    }
+
+    /// [`Self::trace`] into `out` (cleared first; its memory is reused).
+    pub fn trace_into(&self, out: &mut Vec<Op>) {
         let w = self.width();
         let (mut i, mut j) = (self.n_h, self.reference.len());
-        let mut out = Vec::with_capacity(i + j);
+        out.clear();
+        out.reserve(i + j);
         while i > 0 || j > 0 {
             let op = self.op_at(i, j, w);
             out.push(op);
@@ -375,7 +392,6 @@ impl<'r> BeamEditDistance<'r> {
             }
         }
         out.reverse();
-        out
     }
 
     /// The op sacrebleu's DP records in cell `(i, j)` of the last

@@ -57,6 +57,7 @@ pub fn perform_shift<T: Copy>(w: &[T], start: usize, len: usize, target: usize, 
 }
 
 /// Alignment of the current hypothesis (after flipping the trace).
+#[derive(Default)]
 struct Alignment {
     /// `align[r]` = hypothesis position aligned to reference word `r` (may be -1).
     align: Vec<i64>,
@@ -66,44 +67,58 @@ struct Alignment {
     herr: Vec<u32>,
 }
 
-fn alignment(trace: &[Op], n_h: usize, n_r: usize) -> Alignment {
-    let mut align = vec![-1i64; n_r];
-    let mut rerr = Vec::with_capacity(n_r + 1);
-    let mut herr = Vec::with_capacity(n_h + 1);
-    rerr.push(0u32);
-    herr.push(0u32);
-    let (mut ph, mut pr) = (-1i64, -1i64);
-    for &op in trace {
-        // The DP's Ins ("consume a reference word") is a deletion once the
-        // trace is flipped to rewrite the reference into the hypothesis.
-        match op {
-            Op::Nop | Op::Sub => {
-                let e = u32::from(op == Op::Sub);
-                ph += 1;
-                pr += 1;
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-                {
-                    align[pr as usize] = ph;
+impl Alignment {
+    /// The alignment of `trace` (`n_h` hypothesis and `n_r` reference
+    /// words), in place of this one's (its memory is reused).
+    fn fill(&mut self, trace: &[Op], n_h: usize, n_r: usize) {
+        let Self { align, rerr, herr } = self;
+        align.clear();
+        align.resize(n_r, -1);
+        rerr.clear();
+        herr.clear();
+        rerr.reserve(n_r + 1);
+        herr.reserve(n_h + 1);
+        rerr.push(0u32);
+        herr.push(0u32);
+        let (mut ph, mut pr) = (-1i64, -1i64);
+        for &op in trace {
+            // The DP's Ins ("consume a reference word") is a deletion once the
+            // trace is flipped to rewrite the reference into the hypothesis.
+            match op {
+                Op::Nop | Op::Sub => {
+                    let e = u32::from(op == Op::Sub);
+                    ph += 1;
+                    pr += 1;
+                    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                    {
+                        align[pr as usize] = ph;
+                    }
+                    herr.push(herr.last().copied().unwrap_or(0) + e);
+                    rerr.push(rerr.last().copied().unwrap_or(0) + e);
                 }
-                herr.push(herr.last().copied().unwrap_or(0) + e);
-                rerr.push(rerr.last().copied().unwrap_or(0) + e);
-            }
-            Op::Del => {
-                ph += 1;
-                herr.push(herr.last().copied().unwrap_or(0) + 1);
-            }
-            Op::Ins => {
-                pr += 1;
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-                {
-                    align[pr as usize] = ph;
+                Op::Del => {
+                    ph += 1;
+                    herr.push(herr.last().copied().unwrap_or(0) + 1);
                 }
-                rerr.push(rerr.last().copied().unwrap_or(0) + 1);
+                Op::Ins => {
+                    pr += 1;
+                    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                    {
+                        align[pr as usize] = ph;
+                    }
+                    rerr.push(rerr.last().copied().unwrap_or(0) + 1);
+                }
+                Op::Undef => {}
             }
-            Op::Undef => {}
         }
     }
-    Alignment { align, rerr, herr }
+}
+
+/// Buffers [`enumerate_round`] reuses from round to round.
+#[derive(Default)]
+struct RoundScratch {
+    trace: Vec<Op>,
+    al: Alignment,
 }
 
 /// The reference's word positions grouped by word: `(word, position)`,
@@ -171,6 +186,7 @@ fn enumerate_round(
     index: &RefIndex,
     ed: &BeamEditDistance<'_>,
     checked: &mut usize,
+    scratch: &mut RoundScratch,
     mut visit: impl FnMut(usize, usize, usize),
 ) {
     let n_h = cur.len();
@@ -178,7 +194,9 @@ fn enumerate_round(
     if n_r == 0 {
         return;
     }
-    let al = alignment(&ed.trace(), n_h, n_r);
+    ed.trace_into(&mut scratch.trace);
+    scratch.al.fill(&scratch.trace, n_h, n_r);
+    let al = &scratch.al;
     for sh in 0..n_h {
         let sr_lo = sh.saturating_sub(MAX_SHIFT_DIST);
         let sr_hi = (sh + MAX_SHIFT_DIST).min(n_r - 1);
@@ -232,17 +250,18 @@ fn enumerate_round(
 /// len, target))`.
 fn shift_round(
     cur: &[u32],
-    reference: &[u32],
     index: &RefIndex,
     ed: &mut BeamEditDistance<'_>,
     checked: &mut usize,
+    round: &mut RoundScratch,
     scratch: &mut BlockScratch,
     found: &mut Vec<(usize, usize, usize)>,
 ) -> (u32, i64, Option<(usize, usize, usize)>) {
     let dist = ed.full(cur);
     let pre = i64::from(dist);
     found.clear();
-    enumerate_round(cur, reference, index, ed, checked, |sh, len, target| found.push((sh, len, target)));
+    let reference = ed.reference();
+    enumerate_round(cur, reference, index, ed, checked, round, |sh, len, target| found.push((sh, len, target)));
     if !found.is_empty() {
         ed.backward(cur);
     }
@@ -352,12 +371,12 @@ fn search(
     checked: &mut usize,
     mut on_shift: impl FnMut(usize, usize, usize),
 ) -> u32 {
-    let reference = ed.reference();
     let mut cand = Vec::with_capacity(cur.len());
+    let mut round = RoundScratch::default();
     let mut scratch = BlockScratch::default();
     let mut found = Vec::new();
     loop {
-        let (dist, delta, best) = shift_round(cur, reference, index, ed, checked, &mut scratch, &mut found);
+        let (dist, delta, best) = shift_round(cur, index, ed, checked, &mut round, &mut scratch, &mut found);
         if *checked >= MAX_SHIFT_CANDIDATES || delta <= 0 {
             return dist;
         }
@@ -409,6 +428,8 @@ struct RoundState<'r> {
     pre: u32,
     /// This round's candidates `(start, len, target)`.
     cands: Vec<(usize, usize, usize)>,
+    /// Buffers of the candidate enumeration.
+    scratch: RoundScratch,
     done: bool,
 }
 
@@ -458,6 +479,7 @@ pub(crate) fn ter_pairs_on(
             shifts: 0,
             pre: 0,
             cands: Vec::new(),
+            scratch: RoundScratch::default(),
             done: r.is_empty(),
         })
         .collect();
@@ -480,8 +502,8 @@ pub(crate) fn ter_pairs_on(
         active.par_iter_mut().for_each(|st| {
             st.pre = st.ed.full(&st.cur);
             st.cands.clear();
-            let RoundState { ed, index, cur, checked, cands, .. } = &mut **st;
-            enumerate_round(cur, ed.reference(), index, ed, checked, |a, b, c| cands.push((a, b, c)));
+            let RoundState { ed, index, cur, checked, cands, scratch, .. } = &mut **st;
+            enumerate_round(cur, ed.reference(), index, ed, checked, scratch, |a, b, c| cands.push((a, b, c)));
         });
         // The batch: per pair its word order, reference, band (n_h + 1
         // `(lo, hi)` pairs) and candidates (four u32 each), laid out flat.
