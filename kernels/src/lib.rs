@@ -19,6 +19,9 @@ pub mod terms;
 pub mod text;
 pub mod tokenize;
 
+#[cfg(test)]
+mod testutil;
+
 pub use charac_ter::{CharacTerConfig, Compat, CorpusSummary};
 pub use chrf::{ChrfConfig, ChrfSegment, ChrfStats, FastChrfOptions};
 pub use error::MetricError;

@@ -810,11 +810,7 @@ mod tests {
     #[test]
     fn sharded_ids_name_each_key_once() {
         // 40 strings drawing from 500 keys, so keys repeat across strings.
-        let mut x = 99u64;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
+        let mut next = crate::testutil::lcg(99);
         let keyed: Vec<Vec<(u128, u32)>> = (0..40)
             .map(|_| {
                 let mut l = Vec::new();

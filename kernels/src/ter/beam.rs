@@ -480,12 +480,19 @@ fn cost_row(prev: &[u32], cur: &mut [u32], reference: &[u32], h: u32, lo: usize,
 mod tests {
     use super::*;
 
-    /// A small deterministic generator: `next(m)` is in `0..m`.
-    fn lcg(mut x: u64) -> impl FnMut(u64) -> u64 {
-        move |m| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
+    use crate::testutil::lcg;
+
+    /// Rewrites a random prefix or a random suffix of `a` (the rest is kept,
+    /// as a shift search's next order keeps the rows around its change);
+    /// returns where the kept part starts or ends.
+    fn rewrite_prefix_or_suffix(a: &mut [u32], next: &mut impl FnMut(u64) -> u64) -> usize {
+        let keep = next(a.len() as u64 + 1) as usize;
+        if next(2) == 0 {
+            a[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
+        } else {
+            a[..keep].iter_mut().for_each(|w| *w = next(4) as u32);
         }
+        keep
     }
 
     #[test]
@@ -604,12 +611,7 @@ mod tests {
             for _ in 0..80 {
                 // A new current order, sharing a random prefix or suffix
                 // with the last one (whose rows are kept).
-                let keep = next(n_h as u64 + 1) as usize;
-                if next(2) == 0 {
-                    a[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
-                } else {
-                    a[..keep].iter_mut().for_each(|w| *w = next(4) as u32);
-                }
+                let keep = rewrite_prefix_or_suffix(&mut a, &mut next);
                 let da = ed.full(&a);
                 ed.backward(&a);
                 let mut fresh = BeamEditDistance::new(&r, n_h);
@@ -635,12 +637,7 @@ mod tests {
             for _ in 0..6 {
                 // Each order keeps a prefix or a suffix of the last one, as
                 // the shift search's do (their matrices are updated, not rebuilt).
-                let keep = next(n_h as u64 + 1) as usize;
-                if next(2) == 0 {
-                    cur[keep..].iter_mut().for_each(|w| *w = next(4) as u32);
-                } else {
-                    cur[..keep].iter_mut().for_each(|w| *w = next(4) as u32);
-                }
+                rewrite_prefix_or_suffix(&mut cur, &mut next);
                 ed.full(&cur);
                 ed.backward(&cur);
                 for _ in 0..12 {

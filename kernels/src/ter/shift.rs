@@ -605,11 +605,7 @@ mod tests {
     fn block_distances_equal_perform_shift() {
         // Every target sacrebleu can name (0 ..= n), for random blocks,
         // against a fresh DP of `_perform_shift`'s order.
-        let mut x = 21u64;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
+        let mut next = crate::testutil::lcg(21);
         for (n_h, n_r) in [(1usize, 2usize), (3, 3), (8, 5), (25, 30), (60, 45)] {
             let r: Vec<u32> = (0..n_r).map(|_| next(3) as u32).collect();
             let cur: Vec<u32> = (0..n_h).map(|_| next(3) as u32).collect();
@@ -664,10 +660,9 @@ mod tests {
         let r: Vec<u32> = (0..60).collect();
         let mut h: Vec<u32> = (0..60).collect();
         // deterministic shuffle
-        let mut x = 12345u64;
+        let mut next = crate::testutil::lcg(12345);
         for i in (1..h.len()).rev() {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let j = (x >> 33) as usize % (i + 1);
+            let j = next(i as u64 + 1) as usize;
             h.swap(i, j);
         }
         let res = ter_pair(&h, &r);
