@@ -349,7 +349,7 @@ impl Profiles {
                                 out.push((k, 1));
                             }
                         }
-                        out.push((0, u32::MAX)); // order separator
+                        out.push(SEPARATOR);
                     }
                     out
                 })
@@ -357,7 +357,7 @@ impl Profiles {
             // Order bounds and counts, in string order.
             for list in &keyed {
                 for &(k, c) in list {
-                    if c == u32::MAX && k == 0 {
+                    if (k, c) == SEPARATOR {
                         p.offs.push(p.counts.len());
                     } else {
                         p.counts.push(c);
@@ -403,8 +403,12 @@ impl Profiles {
     }
 }
 
+/// Ends each order's entries in a string's `(key, count)` list while the
+/// profiles are built (no n-gram has key 0 or that count).
+const SEPARATOR: (u128, u32) = (0, u32::MAX);
+
 /// Numbers the distinct keys of `keyed` (each string's `(key, count)`
-/// list, order separators `(0, u32::MAX)` included) and returns the id of
+/// list, [`SEPARATOR`]s included) and returns the id of
 /// every non-separator entry, in order, with the size of the id space.
 ///
 /// The keys are split by a hash into one shard per thread; each shard
@@ -430,7 +434,7 @@ fn intern_sharded(keyed: &[Vec<(u128, u32)>], n_keys: usize) -> (Vec<u32>, usize
             let mut pos = 0;
             for list in keyed {
                 for &(k, c) in list {
-                    if c == u32::MAX && k == 0 {
+                    if (k, c) == SEPARATOR {
                         continue;
                     }
                     if shard_of(k, shards as u64) == s {

@@ -290,8 +290,7 @@ impl<'r> BeamEditDistance<'r> {
             return row[w - 1];
         }
         let (lo, hi) = self.bands[e];
-        let back = &self.back[e * w..(e + 1) * w];
-        row[lo..hi].iter().zip(&back[lo..hi]).map(|(&f, &b)| f + b).min().unwrap_or(INF).min(INF)
+        cheapest_crossing(&row[lo..hi], &self.back[e * w + lo..e * w + hi])
     }
 
     /// Distances of the orders that move the block `cur[s..s + len]` right
@@ -355,8 +354,7 @@ impl<'r> BeamEditDistance<'r> {
                 branch.forward(prev, self.reference, cur[s + k], self.bands[t + 1 + k]);
             }
             let (lo, hi) = self.bands[at];
-            let (f, b) = (&branch.row()[lo..hi], &walk.row()[lo..hi]);
-            out.push(f.iter().zip(b).map(|(&x, &y)| x + y).min().unwrap_or(INF).min(INF));
+            out.push(cheapest_crossing(&branch.row()[lo..hi], &walk.row()[lo..hi]));
         }
         self.walk = walk;
         self.branch = branch;
@@ -420,6 +418,12 @@ impl<'r> BeamEditDistance<'r> {
             Op::Ins
         }
     }
+}
+
+/// The cheapest path through one row's band cells: min over the cells of
+/// the forward cost into the cell plus the backward cost out of it.
+fn cheapest_crossing(forward: &[u32], backward: &[u32]) -> u32 {
+    forward.iter().zip(backward).map(|(&f, &b)| f + b).min().unwrap_or(INF).min(INF)
 }
 
 /// One row of the backward matrix: `cur[lo..hi]` (the cost from each cell

@@ -156,14 +156,8 @@ pub(crate) fn run_distances(hyp: &[u32], reference: &[u32], cands: &[u32]) -> Ve
         cands.chunks_exact(4).enumerate().map(|(k, c)| (c[1], c[2], c[3], k)).collect();
     order.sort_unstable();
     let mut out = vec![0u32; order.len()];
-    let mut scratch = BlockScratch::default();
-    for group in order.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-        let (sh, len) = (group[0].0 as usize, group[0].1 as usize);
-        block_distances(&mut ed, hyp, sh, len, group.iter().map(|c| c.2 as usize), pre, &mut scratch);
-        for (c, &d) in group.iter().zip(&scratch.dist) {
-            out[c.3] = d;
-        }
-    }
+    let key = |c: &(u32, u32, u32, usize)| (c.0 as usize, c.1 as usize, c.2 as usize);
+    score_by_block(&mut ed, hyp, pre, &order, key, &mut BlockScratch::default(), |c, d| out[c.3] = d);
     out
 }
 
@@ -270,18 +264,44 @@ fn shift_round(
     // block by block.
     found.sort_unstable();
     let mut best: Option<(i64, usize, usize, usize)> = None;
-    for group in found.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-        let (sh, len) = (group[0].0, group[0].1);
-        block_distances(ed, cur, sh, len, group.iter().map(|c| c.2), dist, scratch);
-        for (&target, &d) in group.iter().map(|c| &c.2).zip(&scratch.dist) {
+    score_by_block(
+        ed,
+        cur,
+        dist,
+        found,
+        |&c| c,
+        scratch,
+        |&(sh, len, target), d| {
             let delta = pre - i64::from(d);
             if better((delta, len, sh, target), best) {
                 best = Some((delta, len, sh, target));
             }
-        }
-    }
+        },
+    );
     let (delta, best) = finish(best);
     (dist, delta, best)
+}
+
+/// Scores `cands`, sorted so that each block's candidates are together,
+/// block by block: `key` gives a candidate's `(start, len, target)`, and
+/// `f(candidate, distance)` is called for each. Needs `ed.full(cur)` (whose
+/// distance is `pre`) and `ed.backward(cur)` first.
+fn score_by_block<C>(
+    ed: &mut BeamEditDistance<'_>,
+    cur: &[u32],
+    pre: u32,
+    cands: &[C],
+    key: impl Fn(&C) -> (usize, usize, usize),
+    scratch: &mut BlockScratch,
+    mut f: impl FnMut(&C, u32),
+) {
+    for group in cands.chunk_by(|a, b| key(a).0 == key(b).0 && key(a).1 == key(b).1) {
+        let (sh, len, _) = key(&group[0]);
+        block_distances(ed, cur, sh, len, group.iter().map(|c| key(c).2), pre, scratch);
+        for (c, &d) in group.iter().zip(&scratch.dist) {
+            f(c, d);
+        }
+    }
 }
 
 /// Buffers of [`block_distances`].
