@@ -56,10 +56,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
     ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
     args = ap.parse_args()
-    pairs = [(c["hyp"], c["refs"][0]) for c in make_cases(args.n, args.seed)] + tiny_cases(args.n, args.seed)
+    pairs = [(c["hyp"], c["refs"][0]) for c in make_cases(args.n, args.seed, args.exotic)] + tiny_cases(args.n, args.seed)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-cer-")
     inp = os.path.join(tmp, "cases.jsonl")
     with open(inp, "w", encoding="utf-8") as f:

@@ -57,12 +57,13 @@ def main():
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--groups", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
     ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
     args = ap.parse_args()
     oracle = os.path.join(SHARED, "oracle", "oracle.py")
     tmp = tempfile.mkdtemp(prefix="mteval-diff-chrf-")
-    cases = make_cases(args.n, args.seed)
+    cases = make_cases(args.n, args.seed, args.exotic)
     inp = os.path.join(tmp, "cases.jsonl")
     with open(inp, "w", encoding="utf-8") as f:
         for c in cases:

@@ -7,7 +7,10 @@ punctuation changes, odd whitespace, empty strings, CJK, 1-3 references),
 scores them with the oracle and with `mteval sql` for every TER option set,
 and reports every disagreement (integer edits must be equal, scores within 1e-9).
 
-Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--mteval target/release/mteval]
+With --exotic P, a fraction P of the cases also carries the EXOTIC characters
+below (and random code points) in its words and between them.
+
+Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--exotic 0] [--mteval target/release/mteval]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
@@ -27,6 +30,34 @@ VARIANTS = {
 }
 ODD = ["\t", "\u00a0", "\u001c", "\u3000", "\u200b", "  ", "\n", "\r\n"]
 PUNCT = [".", ",", "!", "?", "'s", "-", "&amp;", "(", ")", "\"", "。", "，", "1,000.5", "1990-2000"]
+# --exotic: characters where Python's and Rust's notions of case, whitespace,
+# punctuation and CJK can part: final sigma and its neighbours, case mappings
+# newer than Python 3.11's Unicode 14 (U+A7CB, U+10D50), properties that
+# changed since (U+0295, U+1171E), one-to-many lower cases (U+0130), Python
+# whitespace that Rust lacks (U+001C..U+001F, U+0085), invisible non-spaces,
+# combining marks, the TER tokenizer's CJK and Asian punctuation ranges and
+# their neighbours, astral characters, HTML entities and number punctuation.
+EXOTIC = (["Σ", "Α", "σ", "ς", "Β", "\u0295", "\ua7cb", "\u0264", "\U00010d50", "\U0001171e", "\u1ad0", "İ", "ı", "ß",
+           "ẞ", "ǅ", "ﬁ", "\u212a", "\u2126", "ſ", "µ", "\u0301", "\u0308", "\u0345", "\u200b", "\u200d", "\ufeff",
+           "\u00ad", "\u2060", "\u001c", "\u001f", "\u0085", "\u2028", "\u00a0", "\u3000", "\u180e", "中", "日", "の",
+           "カ", "한", "Ａ", "０", "ｶ", "、", "。", "「", "」", "・", "，", "．", "？", "\u3008", "\u3011", "\u3014", "\u301f",
+           "\u3020", "\uff61", "\uff65", "\u30fb", "\u2e80", "\u31ef", "\u4dbf", "\u9fff", "\uac00", "\ud7a3",
+           "\U00020000", "👍", "🏽", "\u200d", "🇩", "🇪", "&quot;", "&lt;", "&gt;", "&amp;", "n't", "'s", "1,000.5", "-",
+           "--", "...", "…", "«", "»", "„", "“", "”", "’", "—", "¿", "¡", "°", "½", "²", "١", "\t", "\r\n"]
+          + list("!\"#$%&'()*+,./:;<=>?@[\\]^_`{|}~"))
+
+
+def exotic_word(rng):
+    """1-4 characters from EXOTIC or anywhere in Unicode (no surrogates)."""
+    out = ""
+    for _ in range(rng.randint(1, 4)):
+        r = rng.random()
+        if r < 0.8:
+            out += rng.choice(EXOTIC)
+        else:
+            cp = rng.randrange(0x20, 0x30000 if r < 0.97 else 0x110000)
+            out += chr(cp) if not 0xD800 <= cp <= 0xDFFF else "x"
+    return out
 
 
 def load_sentences():
@@ -77,7 +108,9 @@ def join(rng, words):
     return out
 
 
-def make_cases(n, seed):
+def make_cases(n, seed, exotic=0.0):
+    """N cases; with probability `exotic` a case also gets EXOTIC words in
+    its shared base and odd characters spliced into its strings."""
     rng = random.Random(seed)
     sents = load_sentences()
     vocab = sorted({w for s in sents[:4000] for w in s.split()})[:3000] + ["東京", "北京", "ひらがな", "カタカナ"]
@@ -89,10 +122,18 @@ def make_cases(n, seed):
             base = base[s:s + rng.randint(0, 25)]
         if rng.random() < 0.1:
             base = [rng.choice(vocab[:30]) for _ in range(rng.randint(0, 60))]  # repetitive
+        odd = rng.random() < exotic
+        if odd:
+            for _ in range(rng.randint(1, 6)):
+                base.insert(rng.randint(0, len(base)), exotic_word(rng))
         ref = join(rng, base)
         nrefs = rng.choice([1, 1, 1, 2, 3])
         refs = [ref] + [join(rng, perturb(rng, base, vocab)) for _ in range(nrefs - 1)]
         hyp = join(rng, perturb(rng, base, vocab))
+        if odd:
+            for _ in range(rng.randint(0, 3)):
+                at = rng.randint(0, len(hyp))
+                hyp = hyp[:at] + exotic_word(rng) + hyp[at:]
         if rng.random() < 0.02:
             hyp = ""
         if rng.random() < 0.02:
@@ -105,10 +146,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with EXOTIC characters")
     ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
     args = ap.parse_args()
-    cases = make_cases(args.n, args.seed)
+    cases = make_cases(args.n, args.seed, args.exotic)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-")
     inp = os.path.join(tmp, "cases.jsonl")
     with open(inp, "w", encoding="utf-8") as f:

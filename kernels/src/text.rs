@@ -93,8 +93,9 @@ pub fn py_strip(s: &str) -> &str {
 
 /// Python `s.lower()`: full Unicode lower-casing, including Final_Sigma and
 /// the expansion of U+0130 to `i` + U+0307. Rust's `str::to_lowercase`
-/// implements the same SpecialCasing rules; only the Unicode version of the
-/// tables can differ (Python 3.11 uses Unicode 14).
+/// implements the same SpecialCasing rules, but from newer tables: Python 3.11
+/// uses Unicode 14.0. The characters on which the two disagree are listed in
+/// [`PY14_OVERRIDES`] and lower-cased as Python 3.11 does.
 ///
 /// `str::to_lowercase` maps each character on its own except `Σ` (whose
 /// lower case depends on its neighbours), so without a `Σ` this does the
@@ -106,19 +107,146 @@ pub fn py_lower(s: &str) -> String {
         return s.to_ascii_lowercase();
     }
     if s.contains('Σ') {
-        return s.to_lowercase();
+        return lower_with_sigma(s);
     }
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
-        } else if is_caseless_block(c) {
+        } else if is_caseless_block(c) || py14_override(c).is_some() {
             out.push(c);
         } else {
             out.extend(c.to_lowercase());
         }
     }
     out
+}
+
+/// How CPython 3.11 (Unicode 14.0) sees a character that Rust's tables
+/// lower-case differently, or treat differently next to a `Σ`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Py14 {
+    /// No case mapping, neither cased nor case-ignorable (mostly code points
+    /// unassigned in 14.0).
+    Uncased,
+    /// Cased, lower-cases to itself.
+    Cased,
+    /// Case-ignorable, uncased, lower-cases to itself.
+    Ignorable,
+}
+
+impl Py14 {
+    /// A character Rust's tables classify the same way, that lower-cases to
+    /// itself, and that no other character lower-cases to.
+    const fn stand_in(self) -> char {
+        match self {
+            Self::Uncased => '0',
+            Self::Cased => '\u{AA}',
+            Self::Ignorable => '\'',
+        }
+    }
+}
+
+/// The code points on which `str.lower()` of CPython 3.11 and Rust's
+/// `str::to_lowercase` (Unicode 17.0, rustc 1.95) disagree: alone, or as the
+/// neighbour of a `Σ` (Final_Sigma looks at the cased and case-ignorable
+/// characters around it). Inclusive ranges, sorted. Derived by lower-casing
+/// every code point, alone and in five contexts around `Σ`, in both; the test
+/// `unicode_tables_are_the_derived_ones` fails when the toolchain's Unicode
+/// version changes, so that this is derived again.
+const PY14_OVERRIDES: [(u32, u32, Py14); 52] = [
+    (0x0295, 0x0295, Py14::Cased),
+    (0x0897, 0x0897, Py14::Uncased),
+    (0x0ECE, 0x0ECE, Py14::Uncased),
+    (0x1ACF, 0x1ADD, Py14::Uncased),
+    (0x1AE0, 0x1AEB, Py14::Uncased),
+    (0x1C89, 0x1C8A, Py14::Uncased),
+    (0xA7CB, 0xA7CF, Py14::Uncased),
+    (0xA7D2, 0xA7D2, Py14::Uncased),
+    (0xA7D4, 0xA7D4, Py14::Uncased),
+    (0xA7DA, 0xA7DC, Py14::Uncased),
+    (0xA7F1, 0xA7F1, Py14::Uncased),
+    (0x10D4E, 0x10D4E, Py14::Uncased),
+    (0x10D50, 0x10D65, Py14::Uncased),
+    (0x10D69, 0x10D6D, Py14::Uncased),
+    (0x10D6F, 0x10D85, Py14::Uncased),
+    (0x10EC5, 0x10EC5, Py14::Uncased),
+    (0x10EFA, 0x10EFF, Py14::Uncased),
+    (0x11241, 0x11241, Py14::Uncased),
+    (0x113BB, 0x113C0, Py14::Uncased),
+    (0x113CE, 0x113CE, Py14::Uncased),
+    (0x113D0, 0x113D0, Py14::Uncased),
+    (0x113D2, 0x113D2, Py14::Uncased),
+    (0x113E1, 0x113E2, Py14::Uncased),
+    (0x1171E, 0x1171E, Py14::Ignorable),
+    (0x11B60, 0x11B60, Py14::Uncased),
+    (0x11B62, 0x11B64, Py14::Uncased),
+    (0x11B66, 0x11B66, Py14::Uncased),
+    (0x11DD9, 0x11DD9, Py14::Uncased),
+    (0x11F00, 0x11F01, Py14::Uncased),
+    (0x11F36, 0x11F3A, Py14::Uncased),
+    (0x11F40, 0x11F40, Py14::Uncased),
+    (0x11F42, 0x11F42, Py14::Uncased),
+    (0x11F5A, 0x11F5A, Py14::Uncased),
+    (0x13439, 0x13440, Py14::Uncased),
+    (0x13447, 0x13455, Py14::Uncased),
+    (0x1611E, 0x16129, Py14::Uncased),
+    (0x1612D, 0x1612F, Py14::Uncased),
+    (0x16D40, 0x16D42, Py14::Uncased),
+    (0x16D6B, 0x16D6C, Py14::Uncased),
+    (0x16EA0, 0x16EB8, Py14::Uncased),
+    (0x16EBB, 0x16ED3, Py14::Uncased),
+    (0x16FF2, 0x16FF3, Py14::Uncased),
+    (0x1DF25, 0x1DF2A, Py14::Uncased),
+    (0x1E030, 0x1E06D, Py14::Uncased),
+    (0x1E08F, 0x1E08F, Py14::Uncased),
+    (0x1E4EB, 0x1E4EF, Py14::Uncased),
+    (0x1E5EE, 0x1E5EF, Py14::Uncased),
+    (0x1E6E3, 0x1E6E3, Py14::Uncased),
+    (0x1E6E6, 0x1E6E6, Py14::Uncased),
+    (0x1E6EE, 0x1E6EF, Py14::Uncased),
+    (0x1E6F5, 0x1E6F5, Py14::Uncased),
+    (0x1E6FF, 0x1E6FF, Py14::Uncased),
+];
+
+fn py14_override(c: char) -> Option<Py14> {
+    let cp = u32::from(c);
+    if !(0x0295..=0x1E6FF).contains(&cp) {
+        return None;
+    }
+    let i = PY14_OVERRIDES.partition_point(|&(_, hi, _)| hi < cp);
+    PY14_OVERRIDES.get(i).filter(|&&(lo, _, _)| lo <= cp).map(|&(_, _, k)| k)
+}
+
+/// `str.lower()` of a string with a `Σ`. Rust's Final_Sigma rule is Python's;
+/// only the classification of the [`PY14_OVERRIDES`] characters differs. Each
+/// of them is replaced by a stand-in that Rust's tables classify as Python's
+/// do, the string is lower-cased, and the originals are put back in order (a
+/// stand-in lower-cases only to itself and is the lower case of nothing else,
+/// so the stand-ins of the output are those of the input, in order).
+fn lower_with_sigma(s: &str) -> String {
+    let is_stand_in = |c: char| matches!(c, '0' | '\u{AA}' | '\'');
+    if !s.chars().any(|c| py14_override(c).is_some()) {
+        return s.to_lowercase();
+    }
+    let mut originals = Vec::new();
+    let masked: String = s
+        .chars()
+        .map(|c| match py14_override(c) {
+            Some(kind) => {
+                originals.push(c);
+                kind.stand_in()
+            }
+            None => {
+                if is_stand_in(c) {
+                    originals.push(c);
+                }
+                c
+            }
+        })
+        .collect();
+    let mut originals = originals.into_iter();
+    masked.to_lowercase().chars().map(|c| if is_stand_in(c) { originals.next().unwrap_or(c) } else { c }).collect()
 }
 
 /// The CJK symbols, kana, CJK ideographs and Hangul syllables: no character
@@ -237,6 +365,41 @@ mod tests {
     fn lower_handles_final_sigma_and_dotted_i() {
         assert_eq!(py_lower("ΟΔΟΣ ΣΟΦΟΣ"), "οδος σοφος");
         assert_eq!(py_lower("İ"), "i\u{307}");
+    }
+
+    #[test]
+    fn lower_follows_python_3_11_where_unicode_changed() {
+        // Expected values are CPython 3.11.7's `str.lower()`.
+        for (s, want) in [
+            ("\u{A7CB}\u{264} \u{10D50}x", "\u{A7CB}\u{264} \u{10D50}x"),
+            ("\u{A7CB}Σ", "\u{A7CB}σ"),
+            ("Α\u{1171E}Σ", "α\u{1171E}ς"),
+            ("ΑΣ\u{1AD0}Β", "ας\u{1AD0}β"),
+            ("\u{295}Σ", "\u{295}ς"),
+            ("Σ0Σ'ªΣ ΑΣ", "σ0σ'ªς ας"),
+            ("ΑΣ\u{A7CB}'0ª\u{295}Σ", "ας\u{A7CB}'0ª\u{295}ς"),
+            ("ΑΣ\u{1171E}", "ας\u{1171E}"),
+        ] {
+            assert_eq!(py_lower(s), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn unicode_tables_are_the_derived_ones() {
+        // PY14_OVERRIDES was derived against these tables: a toolchain with
+        // another Unicode version needs it derived again.
+        assert_eq!(char::UNICODE_VERSION, (17, 0, 0));
+        assert!(PY14_OVERRIDES.windows(2).all(|w| w[0].1 < w[1].0));
+        assert!(PY14_OVERRIDES.iter().all(|&(lo, hi, _)| lo <= hi && (0x0295..=0x1E6FF).contains(&lo)));
+        // The stand-ins lower-case to themselves and are no other
+        // character's lower case.
+        for kind in [Py14::Uncased, Py14::Cased, Py14::Ignorable] {
+            let c = kind.stand_in();
+            assert_eq!(c.to_lowercase().collect::<String>(), c.to_string());
+            for d in (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&d| d != c) {
+                assert!(!d.to_lowercase().any(|x| x == c), "U+{:04X}", d as u32);
+            }
+        }
     }
 
     #[test]
