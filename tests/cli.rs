@@ -413,3 +413,63 @@ fn interrupted_run_leaves_no_partial_output() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 2, "temporary file left behind: {left:?}");
 }
+
+/// `mteval sql` runs one partition unless told otherwise, so rows reach
+/// aggregates and windows in input order and the order-dependent float sums
+/// are the reference tools': corpus TER over three references (fractional
+/// average lengths, which sacrebleu adds up row by row) and the MBR mean
+/// (numpy sums each pairwise row in pseudo-reference order). Both inputs are
+/// large enough for DataFusion to split the file between partitions when it
+/// runs more than one.
+#[test]
+fn sql_sums_in_input_order() {
+    use mteval_kernels::Ter;
+    use mteval_kernels::chrf::group::{FastChrfOptions, numpy_mean, pairwise_chrf};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = Vec::new();
+    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
+        rows.extend(read_jsonl(&format!("data/wmt/{pair}.jsonl")));
+    }
+    let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or("").to_owned();
+
+    // Corpus TER, three references: the reference, the second reference,
+    // and the reference's first half.
+    let mut hyps = Vec::new();
+    let mut refs = Vec::new();
+    let mut lines = Vec::new();
+    for r in &rows {
+        let words: Vec<&str> = r["ref"].as_str().unwrap_or("").split(' ').collect();
+        let three = vec![text(r, "ref"), text(r, "ref2"), words[..words.len().div_ceil(2)].join(" ")];
+        lines.push(serde_json::json!({"hyp": text(r, "hyp"), "refs": three}).to_string());
+        hyps.push(text(r, "hyp"));
+        refs.push(three);
+    }
+    let ter_in = write_lines(dir.path(), "ter.jsonl", &lines);
+    let ter = Ter::default();
+    let hyp_strs: Vec<&str> = hyps.iter().map(String::as_str).collect();
+    let ref_strs: Vec<Vec<&str>> = refs.iter().map(|r| r.iter().map(String::as_str).collect()).collect();
+    let want = ter.score(&ter.corpus(&hyp_strs, &ref_strs).unwrap());
+    let q = format!("SELECT corpus_ter(hyp, refs) AS t FROM '{}'", ter_in.display());
+    let got = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    assert_eq!(got[0]["t"].as_f64(), Some(want), "corpus TER summed out of order");
+
+    // MBR: 600 groups of 12 samples, each row's mean pairwise chrF.
+    let mut lines = Vec::new();
+    let mut want = Vec::new();
+    for g in 0..600 {
+        let group: Vec<String> = (0..12).map(|i| text(&rows[(g * 7 + i * 13 + i * i) % rows.len()], "hyp")).collect();
+        let m = pairwise_chrf(&[group.clone()], &[group.clone()], &FastChrfOptions::default()).unwrap();
+        for (i, h) in group.iter().enumerate() {
+            lines.push(serde_json::json!({"g": g, "i": i, "hyp": h}).to_string());
+            want.push(numpy_mean(&m[0][i]));
+        }
+    }
+    let mbr_in = write_lines(dir.path(), "mbr.jsonl", &lines);
+    let q = format!("SELECT g, i, mbr_chrf(hyp) OVER (PARTITION BY g) AS u FROM '{}' ORDER BY g, i", mbr_in.display());
+    let got = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    assert_eq!(got.len(), want.len());
+    for (k, (v, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(v["u"].as_f64(), *w, "row {k}: pseudo-references out of order");
+    }
+}

@@ -69,7 +69,7 @@ pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<us
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
     let ctx = new_context(&SessionOptions {
         batch_size: a.batch_size,
-        target_partitions: None,
+        target_partitions: Some(usize::from(a.partitions)),
         memory_limit: a.memory_limit,
     })?;
     let mut sources: Vec<String> = a.commands.clone();

@@ -6,8 +6,10 @@
 //! values of a second column. Options: chrF keys on fastchrf's defaults
 //! (`nc:6|nw:0|beta:2|eff:yes|space:no`, Unicode whitespace) plus `self:no` to
 //! leave each row's own pseudo-reference out. The whole partition is scored at
-//! once (ORDER BY and frames are ignored); NULL hypotheses give NULL and NULL
-//! pseudo-references are skipped.
+//! once (frames are ignored); NULL hypotheses give NULL and NULL
+//! pseudo-references are skipped. Pseudo-references are taken in the order the
+//! rows arrive, which the mean's float sum follows as numpy's does: an ORDER BY
+//! in the window, or one DataFusion partition, makes it the input order.
 //!
 //! `mbr_chrf_aggregate` (see [`crate::mbr_chrf_aggregate`]) shares this file's
 //! evaluator with fastchrf's `aggregate_chrf` as the utility.
