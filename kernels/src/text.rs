@@ -95,7 +95,7 @@ pub fn py_strip(s: &str) -> &str {
 /// the expansion of U+0130 to `i` + U+0307. Rust's `str::to_lowercase`
 /// implements the same SpecialCasing rules, but from newer tables: Python 3.11
 /// uses Unicode 14.0. The characters on which the two disagree are listed in
-/// [`PY14_OVERRIDES`] and lower-cased as Python 3.11 does.
+/// `PY14_OVERRIDES` and lower-cased as Python 3.11 does.
 ///
 /// `str::to_lowercase` maps each character on its own except `Σ` (whose
 /// lower case depends on its neighbours), so without a `Σ` this does the
@@ -225,7 +225,7 @@ fn py14_override(c: char) -> Option<Py14> {
 /// stand-in lower-cases only to itself and is the lower case of nothing else,
 /// so the stand-ins of the output are those of the input, in order).
 fn lower_with_sigma(s: &str) -> String {
-    let is_stand_in = |c: char| matches!(c, '0' | '\u{AA}' | '\'');
+    let is_stand_in = |c: char| [Py14::Uncased, Py14::Cased, Py14::Ignorable].map(Py14::stand_in).contains(&c);
     if !s.chars().any(|c| py14_override(c).is_some()) {
         return s.to_lowercase();
     }
@@ -386,8 +386,10 @@ mod tests {
 
     #[test]
     fn unicode_tables_are_the_derived_ones() {
-        // PY14_OVERRIDES was derived against these tables: a toolchain with
-        // another Unicode version needs it derived again.
+        // PY14_OVERRIDES (and terms::pyre's NEWER_THAN_UNICODE_14, the same
+        // question for sre's one-character case mappings) were derived
+        // against these tables: a toolchain with another Unicode version
+        // needs both derived again.
         assert_eq!(char::UNICODE_VERSION, (17, 0, 0));
         assert!(PY14_OVERRIDES.windows(2).all(|w| w[0].1 < w[1].0));
         assert!(PY14_OVERRIDES.iter().all(|&(lo, hi, _)| lo <= hi && (0x0295..=0x1E6FF).contains(&lo)));
