@@ -10,7 +10,8 @@ and reports every disagreement (integer edits must be equal, scores within 1e-9)
 With --exotic P, a fraction P of the cases also carries the EXOTIC characters
 below (and random code points) in its words and between them.
 
-Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--exotic 0] [--mteval target/release/mteval]
+Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--exotic 0] [--only default,no_punct]
+                                   [--mteval target/release/mteval]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with EXOTIC characters")
+    ap.add_argument("--only", default="", help="comma-separated option sets to run (default: all of VARIANTS)")
     ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
     args = ap.parse_args()
@@ -157,7 +159,13 @@ def main():
         for c in cases:
             f.write(json.dumps(c, ensure_ascii=False) + "\n")
     total = bad = 0
+    only = [v for v in args.only.split(",") if v]
+    unknown = [v for v in only if v not in VARIANTS]
+    if unknown:
+        ap.error(f"unknown option sets {unknown}; known: {', '.join(VARIANTS)}")
     for name, (flags, opts) in VARIANTS.items():
+        if only and name not in only:
+            continue
         t0 = time.time()
         with open(inp, encoding="utf-8") as f:
             ora = subprocess.run([args.python, os.path.join(SHARED, "oracle", "oracle.py"), "ter", *flags], stdin=f,
