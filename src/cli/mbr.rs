@@ -12,7 +12,9 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, UInt32Array};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array,
+};
 use datafusion::arrow::compute::{cast, concat_batches, take};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::row::{RowConverter, SortField};
@@ -123,6 +125,60 @@ fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Res
     cast(c, &DataType::Utf8).with_context(|| format!("{input}: {role} column '{col}' is not a string column"))
 }
 
+/// The best candidate of one group: its row, its utility and the group's
+/// number of candidates (non-NULL hypotheses); `None` when no candidate has a
+/// utility. Ties go to the first row.
+fn select(
+    utility: &Utility,
+    include_self: bool,
+    hyp: &StringArray,
+    pref: Option<&StringArray>,
+    members: &[usize],
+) -> Result<Option<(usize, f64, usize)>> {
+    let cand: Vec<usize> = members.iter().copied().filter(|&i| hyp.is_valid(i)).collect();
+    let hyps: Vec<&str> = cand.iter().map(|&i| hyp.value(i)).collect();
+    let mut ref_pos = std::collections::HashMap::new();
+    let refs: Option<Vec<&str>> = pref.map(|p| {
+        let mut v = Vec::new();
+        for &i in members {
+            if p.is_valid(i) {
+                ref_pos.insert(i, v.len());
+                v.push(p.value(i));
+            }
+        }
+        v
+    });
+    let skip: Vec<Option<usize>> = cand
+        .iter()
+        .enumerate()
+        .map(|(j, i)| match (include_self, &refs) {
+            (true, _) => None,
+            (false, None) => Some(j),
+            (false, Some(_)) => ref_pos.get(i).copied(),
+        })
+        .collect();
+    let scores = utility.score(&hyps, refs.as_deref(), &skip)?;
+    let higher = utility.higher_is_better();
+    let mut best: Option<(usize, f64)> = None;
+    for (j, s) in scores.iter().enumerate() {
+        let Some(s) = *s else { continue };
+        let better = match best {
+            None => true,
+            Some((_, b)) => {
+                if higher {
+                    s > b
+                } else {
+                    s < b
+                }
+            }
+        };
+        if better {
+            best = Some((j, s));
+        }
+    }
+    Ok(best.map(|(j, s)| (cand[j], s, cand.len())))
+}
+
 pub(super) async fn run(a: MbrArgs) -> Result<()> {
     let (utility, include_self, signature) = configure(a.utility, a.options.as_deref().unwrap_or(""))?;
     let ctx = new_context(&SessionOptions {
@@ -179,59 +235,28 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let higher = utility.higher_is_better();
+    // Groups are independent, so they run in parallel as well as within
+    // (small MBR groups leave most cores idle otherwise); every score is the
+    // same whatever the schedule, and the picks are gathered in group order.
+    let picks: Vec<Result<Option<(usize, f64, usize)>>> = groups
+        .par_iter()
+        .map(|members| {
+            let pick = select(&utility, include_self, hyp, pref, members);
+            pb.inc(1);
+            pick
+        })
+        .collect();
+    pb.finish_and_clear();
     let mut picked: Vec<u32> = Vec::new();
     let mut utilities: Vec<f64> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
-    for members in &groups {
-        let cand: Vec<usize> = members.iter().copied().filter(|&i| hyp.is_valid(i)).collect();
-        let hyps: Vec<&str> = cand.iter().map(|&i| hyp.value(i)).collect();
-        let mut ref_pos = std::collections::HashMap::new();
-        let refs: Option<Vec<&str>> = pref.map(|p| {
-            let mut v = Vec::new();
-            for &i in members {
-                if p.is_valid(i) {
-                    ref_pos.insert(i, v.len());
-                    v.push(p.value(i));
-                }
-            }
-            v
-        });
-        let skip: Vec<Option<usize>> = cand
-            .iter()
-            .enumerate()
-            .map(|(j, i)| match (include_self, &refs) {
-                (true, _) => None,
-                (false, None) => Some(j),
-                (false, Some(_)) => ref_pos.get(i).copied(),
-            })
-            .collect();
-        let scores = utility.score(&hyps, refs.as_deref(), &skip)?;
-        let mut best: Option<(usize, f64)> = None;
-        for (j, s) in scores.iter().enumerate() {
-            let Some(s) = *s else { continue };
-            let better = match best {
-                None => true,
-                Some((_, b)) => {
-                    if higher {
-                        s > b
-                    } else {
-                        s < b
-                    }
-                }
-            };
-            if better {
-                best = Some((j, s));
-            }
-        }
-        if let Some((j, s)) = best {
-            picked.push(u32::try_from(cand[j]).context("more than 2^32 rows")?);
+    for pick in picks {
+        if let Some((row, s, n_cand)) = pick? {
+            picked.push(u32::try_from(row).context("more than 2^32 rows")?);
             utilities.push(s);
-            counts.push(i64::try_from(cand.len()).unwrap_or(i64::MAX));
+            counts.push(i64::try_from(n_cand).unwrap_or(i64::MAX));
         }
-        pb.inc(1);
     }
-    pb.finish_and_clear();
 
     let idx = UInt32Array::from(picked);
     let mut cols: Vec<ArrayRef> =
