@@ -30,6 +30,12 @@ fn kernels_compile_with_nvrtc() {
             panic!("{arch}: {e}");
         }
     }
+    // What a device compiles first: a CUBIN for its own architecture (A100, H100/H200).
+    for (major, minor) in [(8, 0), (9, 0)] {
+        if let Err(e) = cuda::compile_all_cubin(major, minor) {
+            panic!("sm_{major}{minor}: {e}");
+        }
+    }
     // A broken kernel is reported with NVRTC's log, not accepted.
     let err = cuda::check_source("extern \"C\" __global__ void k(u32* o) { o[0] = not_defined(1); }", "compute_80")
         .unwrap_err();

@@ -75,6 +75,25 @@ pub fn compile_all_ptx(arch: &'static str) -> Result<(), String> {
     Ok(())
 }
 
+/// Compiles every kernel file to a CUBIN for `sm_<major><minor>` with NVRTC,
+/// without a GPU: the path a device takes first (see [`CudaExec`]).
+///
+/// # Errors
+/// NVRTC missing, or a compile error.
+pub fn compile_all_cubin(major: i32, minor: i32) -> Result<(), String> {
+    if !nvrtc_present() {
+        return Err("NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
+    }
+    for (name, src) in SOURCES {
+        let bin = compile_cubin(&full_source(src), major, minor).map_err(|e| format!("{name}: {e}"))?;
+        // A CUBIN is an ELF image.
+        if !bin.starts_with(b"\x7fELF") {
+            return Err(format!("{name}: NVRTC's CUBIN for sm_{major}{minor} is not an ELF image"));
+        }
+    }
+    Ok(())
+}
+
 /// Compiles one CUDA C source (with the shared header prepended) to PTX for
 /// `arch`; the error is NVRTC's log.
 ///
@@ -93,7 +112,7 @@ fn compile_ptx(src: &str, arch: &'static str) -> Result<Ptx, String> {
 }
 
 /// Compiles to a CUBIN for `sm_<major><minor>` through NVRTC's C API.
-fn compile_cubin(src: &str, major: i32, minor: i32) -> Result<Ptx, String> {
+fn compile_cubin(src: &str, major: i32, minor: i32) -> Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     let c_src = CString::new(src).map_err(|e| e.to_string())?;
     let prog = result::create_program(&c_src, None).map_err(|e| format!("{e:?}"))?;
@@ -106,7 +125,7 @@ fn compile_cubin(src: &str, major: i32, minor: i32) -> Result<Ptx, String> {
         unsafe { sys::nvrtcGetCUBINSize(prog, &raw mut size).result() }.map_err(|e| format!("{e:?}"))?;
         let mut bin = vec![0u8; size];
         unsafe { sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr().cast()).result() }.map_err(|e| format!("{e:?}"))?;
-        Ok(Ptx::from_binary(bin))
+        Ok(bin)
     });
     // SAFETY: created above, not destroyed before.
     let _ = unsafe { result::destroy_program(prog) };
@@ -174,6 +193,7 @@ impl CudaExec {
         for (file, src) in SOURCES {
             let src = full_source(src);
             let image = compile_cubin(&src, major, minor)
+                .map(Ptx::from_binary)
                 .or_else(|cubin_err| {
                     compile_ptx(&src, "compute_80").map_err(|e| format!("CUBIN: {cubin_err}; PTX: {e}"))
                 })
