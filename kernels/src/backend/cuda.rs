@@ -59,6 +59,18 @@ pub fn nvrtc_present() -> bool {
     std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// Runs `compile` on every kernel file (shared header prepended), without a
+/// GPU; errors are prefixed with the file's name.
+fn compile_each(compile: impl Fn(&str) -> Result<(), String>) -> Result<(), String> {
+    if !nvrtc_present() {
+        return Err("NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
+    }
+    for (name, src) in SOURCES {
+        compile(&full_source(src)).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Compiles every kernel file to PTX for `arch` (e.g. `compute_90`) with
 /// NVRTC, without a GPU: what CI runs so that a kernel that does not compile
 /// cannot land.
@@ -66,13 +78,7 @@ pub fn nvrtc_present() -> bool {
 /// # Errors
 /// NVRTC missing, or a compile error with NVRTC's log.
 pub fn compile_all_ptx(arch: &'static str) -> Result<(), String> {
-    if !nvrtc_present() {
-        return Err("NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
-    }
-    for (name, src) in SOURCES {
-        compile_ptx(&full_source(src), arch).map_err(|e| format!("{name}: {e}"))?;
-    }
-    Ok(())
+    compile_each(|src| compile_ptx(src, arch).map(|_| ()))
 }
 
 /// Compiles every kernel file to a CUBIN for `sm_<major><minor>` with NVRTC,
@@ -81,17 +87,15 @@ pub fn compile_all_ptx(arch: &'static str) -> Result<(), String> {
 /// # Errors
 /// NVRTC missing, or a compile error.
 pub fn compile_all_cubin(major: i32, minor: i32) -> Result<(), String> {
-    if !nvrtc_present() {
-        return Err("NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; put its folder on LD_LIBRARY_PATH".into());
-    }
-    for (name, src) in SOURCES {
-        let bin = compile_cubin(&full_source(src), major, minor).map_err(|e| format!("{name}: {e}"))?;
+    compile_each(|src| {
         // A CUBIN is an ELF image.
-        if !bin.starts_with(b"\x7fELF") {
-            return Err(format!("{name}: NVRTC's CUBIN for sm_{major}{minor} is not an ELF image"));
+        let bin = compile_cubin(src, major, minor)?;
+        if bin.starts_with(b"\x7fELF") {
+            Ok(())
+        } else {
+            Err(format!("NVRTC's CUBIN for sm_{major}{minor} is not an ELF image"))
         }
-    }
-    Ok(())
+    })
 }
 
 /// Compiles one CUDA C source (with the shared header prepended) to PTX for
