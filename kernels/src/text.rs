@@ -209,9 +209,12 @@ const PY14_OVERRIDES: [(u32, u32, Py14); 52] = [
     (0x1E6FF, 0x1E6FF, Py14::Uncased),
 ];
 
+/// The span of [`PY14_OVERRIDES`]: a quick rejection for everything outside.
+const PY14_SPAN: std::ops::RangeInclusive<u32> = PY14_OVERRIDES[0].0..=PY14_OVERRIDES[PY14_OVERRIDES.len() - 1].1;
+
 fn py14_override(c: char) -> Option<Py14> {
     let cp = u32::from(c);
-    if !(0x0295..=0x1E6FF).contains(&cp) {
+    if !PY14_SPAN.contains(&cp) {
         return None;
     }
     let i = PY14_OVERRIDES.partition_point(|&(_, hi, _)| hi < cp);
