@@ -151,10 +151,10 @@ fn paraphrase(rng: &mut Lcg, s: &str) -> String {
 fn hypothesis(rng: &mut Lcg, reference: &str, noise: u64) -> String {
     let mut words: Vec<String> = reference.split(' ').map(str::to_owned).collect();
     for w in &mut words {
-        if let Some(x) = synonym(w) {
-            if rng.chance(noise * 2) {
-                *w = x.to_owned();
-            }
+        if let Some(x) = synonym(w)
+            && rng.chance(noise * 2)
+        {
+            *w = x.to_owned();
         }
     }
     if rng.chance(noise) && words.len() > 3 {

@@ -191,6 +191,11 @@ impl OutKind {
             "csv" => Self::Csv,
             "json" => Self::Json,
             "jsonl" | "ndjson" => Self::Ndjson,
+            _ if path.is_dir() => bail!("cannot write {}: it is a directory; give a file name", path.display()),
+            "" => bail!(
+                "{}: no file extension to tell the output format (use .parquet, .csv, .json, .jsonl)",
+                path.display()
+            ),
             _ => bail!("{}: unknown output format '.{ext}' (use .parquet, .csv, .json, .jsonl)", path.display()),
         })
     }

@@ -7,10 +7,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::catalog::Session;
 use datafusion::common::GetExt;
+use datafusion::common::config::CsvOptions;
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::file_format::FileFormatFactory;
+use datafusion::datasource::file_format::csv::CsvFormatFactory;
 use datafusion::datasource::file_format::json::JsonFormatFactory;
 use datafusion::error::DataFusionError;
 use datafusion::execution::SessionStateBuilder;
@@ -40,6 +43,47 @@ impl GetExt for JsonLinesFactory {
 }
 
 impl FileFormatFactory for JsonLinesFactory {
+    fn create(
+        &self,
+        state: &dyn Session,
+        format_options: &HashMap<String, String>,
+    ) -> datafusion::common::Result<Arc<dyn FileFormat>> {
+        self.inner.create(state, format_options)
+    }
+
+    fn default(&self) -> Arc<dyn FileFormat> {
+        self.inner.default()
+    }
+}
+
+/// The quote byte of TSV input: 0xFF never occurs in UTF-8 text, so no
+/// field is ever read as quoted. TSV is read as IANA's
+/// `text/tab-separated-values`: every field raw, quotes included (a
+/// hypothesis may well start with `"`); quoted fields need `.csv`.
+pub const TSV_NO_QUOTE: u8 = 0xFF;
+
+/// `.tsv` files in SQL (`FROM 'x.tsv'`): CSV with a tab delimiter, a header
+/// row and no quoting (see [`TSV_NO_QUOTE`]).
+#[derive(Debug)]
+struct TsvFactory {
+    inner: CsvFormatFactory,
+}
+
+impl TsvFactory {
+    fn new() -> Self {
+        let options =
+            CsvOptions { has_header: Some(true), delimiter: b'\t', quote: TSV_NO_QUOTE, ..CsvOptions::default() };
+        Self { inner: CsvFormatFactory::new_with_options(options) }
+    }
+}
+
+impl GetExt for TsvFactory {
+    fn get_ext(&self) -> String {
+        "tsv".to_owned()
+    }
+}
+
+impl FileFormatFactory for TsvFactory {
     fn create(
         &self,
         state: &dyn Session,
@@ -154,6 +198,10 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     if let Some(p) = opts.target_partitions {
         cfg = cfg.with_target_partitions(p);
     }
+    // Strings keep the type they have in the file (DataFusion would read
+    // Parquet strings as Utf8View, which scored outputs would then carry,
+    // and which readers before pyarrow 16 cannot open).
+    cfg.options_mut().execution.parquet.schema_force_view_types = false;
     let mut runtime = RuntimeEnvBuilder::new().with_object_store_registry(Arc::new(EnvObjectStores::default()));
     if let Some(bytes) = opts.memory_limit {
         runtime = runtime.with_memory_pool(Arc::new(FairSpillPool::new(bytes)));
@@ -166,6 +214,7 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     for ext in ["jsonl", "ndjson"] {
         state.register_file_format(Arc::new(JsonLinesFactory { ext, inner: JsonFormatFactory::new() }), true)?;
     }
+    state.register_file_format(Arc::new(TsvFactory::new()), true)?;
     let mut ctx = SessionContext::new_with_state(state).enable_url_table();
     mteval_udfs::register_all(&mut ctx)?;
     Ok(ctx)
@@ -201,11 +250,14 @@ impl InputKind {
     }
 }
 
-/// Registers `path` as table `name`, checking first that it exists.
+/// Registers `path` as table `name`, checking first that it exists. In CSV
+/// and TSV input, the columns named in `text_cols` are read as strings
+/// whatever their values look like (a column of years or of numbers is
+/// still text to score, and type inference only reads the first rows).
 ///
 /// # Errors
 /// Missing or unreadable files, unknown formats.
-pub async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Result<InputKind> {
+pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_cols: &[&str]) -> Result<InputKind> {
     let kind = InputKind::of(path)?;
     let local = path.strip_prefix("file://").unwrap_or(path);
     if !is_url(path) {
@@ -215,19 +267,74 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Res
         }
     }
     let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
+    fn csv<'a>(kind: InputKind, ext: &'a str, schema: Option<&'a Schema>) -> CsvReadOptions<'a> {
+        let mut o = CsvReadOptions::new().has_header(true).file_extension(ext);
+        if kind == InputKind::Tsv {
+            o = o.delimiter(b'\t').quote(TSV_NO_QUOTE);
+        }
+        if let Some(s) = schema {
+            o = o.schema(s);
+        }
+        o
+    }
     let res = match kind {
         InputKind::Parquet => {
             ctx.register_parquet(name, path, ParquetReadOptions::default().file_extension(&ext)).await
         }
-        InputKind::Csv => {
-            ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).file_extension(&ext)).await
-        }
-        InputKind::Tsv => {
-            ctx.register_csv(name, path, CsvReadOptions::new().has_header(true).delimiter(b'\t').file_extension(&ext))
-                .await
-        }
+        InputKind::Csv | InputKind::Tsv => ctx.register_csv(name, path, csv(kind, &ext, None)).await,
         InputKind::Json => ctx.register_json(name, path, JsonReadOptions::default().file_extension(&ext)).await,
     };
-    res.with_context(|| format!("cannot read {path} as {kind:?}"))?;
+    if let Err(e) = res {
+        // Arrow's JSON errors count lines from the start of each chunk it
+        // parses; find the line in the file itself.
+        if kind == InputKind::Json
+            && !is_url(path)
+            && let Some((line, why)) = first_bad_json_line(Path::new(local))
+        {
+            bail!("{path}: line {line} is not valid JSON, {why}");
+        }
+        return Err(anyhow::Error::new(e).context(format!("cannot read {path} as {kind:?}")));
+    }
+    if matches!(kind, InputKind::Csv | InputKind::Tsv) {
+        let inferred =
+            ctx.table(name).await.with_context(|| format!("cannot read {path}"))?.schema().as_arrow().clone();
+        let is_text = |f: &Field| matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+        if inferred.fields().iter().any(|f| text_cols.contains(&f.name().as_str()) && !is_text(f)) {
+            let fields: Vec<Field> = inferred
+                .fields()
+                .iter()
+                .map(|f| {
+                    let f = f.as_ref().clone();
+                    if text_cols.contains(&f.name().as_str()) { f.with_data_type(DataType::Utf8) } else { f }
+                })
+                .collect();
+            let schema = Schema::new(fields);
+            ctx.deregister_table(name)?;
+            ctx.register_csv(name, path, csv(kind, &ext, Some(&schema)))
+                .await
+                .with_context(|| format!("cannot read {path} as {kind:?}"))?;
+        }
+    }
     Ok(kind)
+}
+
+/// The first line of a JSON-lines file that is not a JSON value (1-based),
+/// with the column and the parser's complaint; blank lines are skipped, as
+/// Arrow does.
+#[must_use]
+pub fn first_bad_json_line(path: &Path) -> Option<(usize, String)> {
+    use std::io::BufRead;
+    let file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    for (i, line) in file.split(b'\n').enumerate() {
+        let line = line.ok()?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
+            let msg = e.to_string();
+            let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
+            return Some((i + 1, format!("column {}: {what}", e.column())));
+        }
+    }
+    None
 }

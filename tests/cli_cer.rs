@@ -2,7 +2,7 @@
 //! match accuracy (`score -m term-acc`), with golden parity.
 
 use datafusion::arrow::array::AsArray;
-use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::cli::mteval;
@@ -71,10 +71,16 @@ fn score_characterr_parquet_per_row_and_per_system() {
         .find(|kv| kv.key == "mteval.signature.charac_ter")
         .cloned();
     assert!(sig.unwrap().value.unwrap().contains("compat:cer"));
+    // Input columns keep their types (Parquet strings are not turned into
+    // Utf8View, which readers before pyarrow 16 cannot open).
+    let schema = reader.schema().clone();
+    for (name, t) in [("system", DataType::Utf8), ("hyp", DataType::Utf8), ("seg_id", DataType::Int64)] {
+        assert_eq!(schema.field_with_name(name).unwrap().data_type(), &t, "{name}");
+    }
     let mut n = 0;
     for b in reader.build().unwrap() {
         let b = b.unwrap();
-        let sys = b.column_by_name("system").unwrap().as_string_view();
+        let sys = b.column_by_name("system").unwrap().as_string::<i32>();
         let seg = b.column_by_name("seg_id").unwrap().as_primitive::<Int64Type>();
         let s = b.column_by_name("charac_ter").unwrap().as_primitive::<Float64Type>();
         for i in 0..b.num_rows() {

@@ -10,6 +10,7 @@ mod cli_bad_input;
 mod cli_cer;
 mod cli_chrf;
 mod cli_device;
+mod cli_inputs;
 mod cli_object_store;
 mod sql;
 mod sql_cer;

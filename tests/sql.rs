@@ -180,7 +180,7 @@ async fn golden_ter_through_sql() {
             );
             let batches = query(&ctx, &sql).await;
             for b in &batches {
-                let sys = b.column(0).as_string_view();
+                let sys = b.column(0).as_string::<i32>();
                 let seg = b.column(1).as_primitive::<Int64Type>();
                 let s = b.column(2).as_primitive::<Float64Type>();
                 let m = b.column(3).as_primitive::<Float64Type>();
@@ -210,7 +210,7 @@ async fn golden_ter_through_sql() {
                 path.display()
             );
             for b in query(&ctx, &sql).await {
-                let sys = b.column(0).as_string_view();
+                let sys = b.column(0).as_string::<i32>();
                 let c1 = b.column(1).as_primitive::<Float64Type>();
                 let c2 = b.column(2).as_primitive::<Float64Type>();
                 for i in 0..b.num_rows() {
@@ -247,7 +247,7 @@ async fn corpus_ter_is_partition_independent() {
     let b = query(&ctx, &sql).await;
     let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
     let got = f64s(&b, 1);
-    let sys = b[0].column(0).as_string_view();
+    let sys = b[0].column(0).as_string::<i32>();
     for (i, g) in got.iter().enumerate() {
         let e = corpus
             .iter()

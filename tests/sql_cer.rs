@@ -39,7 +39,7 @@ async fn golden_charac_ter_through_sql() {
             path.display()
         );
         for b in query(&ctx, &sql).await {
-            let sys = b.column(0).as_string_view();
+            let sys = b.column(0).as_string::<i32>();
             let seg = b.column(1).as_primitive::<Int64Type>();
             let cols: Vec<_> = (2..6).map(|c| b.column(c).as_primitive::<Float64Type>()).collect();
             for i in 0..b.num_rows() {
@@ -80,7 +80,7 @@ async fn corpus_charac_ter_matches_calculate_cer_corpus_across_partitions() {
             path.display()
         );
         for b in query(&ctx, &sql).await {
-            let sys = b.column(0).as_string_view();
+            let sys = b.column(0).as_string::<i32>();
             for i in 0..b.num_rows() {
                 for (col, refs) in [(1, "ref"), (2, "ref2")] {
                     let Some(g) =
@@ -167,7 +167,7 @@ async fn edit_distances_equal_the_textbook_dp() {
     );
     let mut n = 0;
     for b in query(&ctx, &sql).await {
-        let (h, r) = (b.column(0).as_string_view(), b.column(1).as_string_view());
+        let (h, r) = (b.column(0).as_string::<i32>(), b.column(1).as_string::<i32>());
         let (c, w) = (b.column(2).as_primitive::<Int64Type>(), b.column(3).as_primitive::<Int64Type>());
         for i in (0..b.num_rows()).step_by(5) {
             let (hc, rc): (Vec<char>, Vec<char>) = (h.value(i).chars().collect(), r.value(i).chars().collect());

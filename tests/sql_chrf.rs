@@ -41,7 +41,7 @@ async fn golden_chrf_through_sql() {
                 path.display()
             );
             for b in query(&ctx, &sql).await {
-                let sys = b.column(0).as_string_view();
+                let sys = b.column(0).as_string::<i32>();
                 let seg = b.column(1).as_primitive::<Int64Type>();
                 let s = b.column(2).as_primitive::<Float64Type>();
                 let m = b.column(3).as_primitive::<Float64Type>();
@@ -65,7 +65,7 @@ async fn golden_chrf_through_sql() {
                 path.display()
             );
             for b in query(&ctx, &sql).await {
-                let sys = b.column(0).as_string_view();
+                let sys = b.column(0).as_string::<i32>();
                 for i in 0..b.num_rows() {
                     for (refs, col) in [("ref", 1), ("ref+ref2", 2)] {
                         let got = b.column(col).as_primitive::<Float64Type>().value(i);
@@ -98,7 +98,7 @@ async fn corpus_chrf_is_partition_independent() {
     );
     let b = query(&ctx, &sql).await;
     let corpus = read_jsonl("data/golden/chrf_corpus.jsonl");
-    let sys = b[0].column(0).as_string_view();
+    let sys = b[0].column(0).as_string::<i32>();
     for (i, got) in f64s(&b, 1).iter().enumerate() {
         let g = corpus
             .iter()

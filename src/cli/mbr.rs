@@ -186,7 +186,9 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
     })?;
-    register_input(&ctx, "input", &a.input).await?;
+    let mut text_cols = vec![a.hyp_col.as_str()];
+    text_cols.extend(a.pseudo_ref_col.as_deref());
+    let kind = register_input(&ctx, "input", &a.input, &text_cols).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {}", a.input))?;
     let schema = Arc::new(df.schema().as_arrow().clone());
     for c in ["utility", "n_candidates"] {
@@ -194,7 +196,13 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
             bail!("{} already has a column named '{c}'; rename it first", a.input);
         }
     }
-    let batches = df.collect().await.with_context(|| format!("reading {}", a.input))?;
+    let batches = match df.collect().await {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(super::score::read_error(&e, kind, &a.input)
+                .unwrap_or_else(|| anyhow::Error::new(e).context(format!("reading {}", a.input))));
+        }
+    };
     let batch = concat_batches(&schema, &batches)?;
     let n = batch.num_rows();
     let hyp_col = string_column(&batch, &a.input, &a.hyp_col, "hypothesis")?;

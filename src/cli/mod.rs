@@ -95,7 +95,7 @@ pub struct SqlArgs {
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
     /// Rows per batch.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_size: Option<usize>,
     /// DataFusion partitions (`datafusion.execution.target_partitions`). The default, 1,
     /// keeps the input order, which makes results bit-identical to the reference tools
@@ -160,7 +160,7 @@ pub struct ScoreArgs {
     #[arg(short = 'w', long, default_value_t = 4)]
     pub width: usize,
     /// Rows per batch.
-    #[arg(long, default_value_t = 8192)]
+    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_size: usize,
 }
 

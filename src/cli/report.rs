@@ -1,11 +1,13 @@
 //! Printing corpus scores: sacrebleu's text style (`TER|<signature> = 12.3456`,
-//! prefixed by `group=value<TAB>` when grouped) or one JSON object per line.
+//! prefixed by `group=value<TAB>` when grouped, `group IS NULL<TAB>` for the
+//! rows without a group value) or one JSON object per line.
 
 /// One corpus score to print.
 #[derive(Debug, Clone)]
 pub(crate) struct ScoreLine {
-    /// `(column, value)` of the group, when grouped.
-    pub group: Option<(String, String)>,
+    /// `(column, value)` of the group, when grouped (`None`: the rows where
+    /// the column is NULL).
+    pub group: Option<(String, Option<String>)>,
     /// Metric display name (`TER`, `chrF2++`).
     pub name: String,
     /// The signature.
@@ -28,13 +30,14 @@ pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) {
             });
             if let Some((k, g)) = &l.group {
                 v["group_by"] = serde_json::Value::from(k.as_str());
-                v["group"] = serde_json::Value::from(g.as_str());
+                v["group"] = serde_json::Value::from(g.as_deref());
             }
             println!("{v}");
         } else {
             let score = l.score.map_or_else(|| "NULL".to_owned(), |s| format!("{s:.width$}"));
             match &l.group {
-                Some((k, g)) => println!("{k}={g}\t{}|{} = {score}", l.name, l.signature),
+                Some((k, Some(g))) => println!("{k}={g}\t{}|{} = {score}", l.name, l.signature),
+                Some((k, None)) => println!("{k} IS NULL\t{}|{} = {score}", l.name, l.signature),
                 None => println!("{}|{} = {score}", l.name, l.signature),
             }
         }

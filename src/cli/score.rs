@@ -120,7 +120,11 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
     })?;
-    let kind = register_input(&ctx, "input", &input).await?;
+    let mut text_cols = vec![a.hyp_col.as_str()];
+    if metrics.iter().any(MetricChoice::uses_refs) {
+        text_cols.extend(a.ref_cols.iter().map(String::as_str));
+    }
+    let kind = register_input(&ctx, "input", &input, &text_cols).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
     check_column(&schema, &input, &a.hyp_col, "hypothesis", true)?;
@@ -196,13 +200,17 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         None => None,
     };
 
-    let mut groups: Vec<(String, GroupStats)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    // Groups in order of first appearance; `None` is the NULL group, apart
+    // from a group whose value is the text "NULL".
+    let mut groups: Vec<(Option<String>, GroupStats)> = Vec::new();
+    let mut index: HashMap<Option<String>, usize> = HashMap::new();
     let mut stream = df.execute_stream().await?;
     let n_in = schema.fields().len();
     let mut row_base = 0usize;
     while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(|e| batch_error(&e.to_string(), &input, row_base))?;
+        let batch = batch.map_err(|e| {
+            read_error(&e, kind, &input).unwrap_or_else(|| batch_error(&e.to_string(), &input, row_base))
+        })?;
         let n = batch.num_rows();
         let keys: Option<StringArray> = match &a.group_by {
             Some(g) => Some(
@@ -214,11 +222,19 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
         let mut row_group = Vec::with_capacity(n);
         for i in 0..n {
-            let key = keys.as_ref().map_or("", |k| if k.is_valid(i) { k.value(i) } else { "NULL" });
-            let gi = *index.entry(key.to_owned()).or_insert_with(|| {
-                groups.push((key.to_owned(), GroupStats::new(&metrics)));
-                groups.len() - 1
-            });
+            let key = match &keys {
+                None => Some(""),
+                Some(k) => k.is_valid(i).then(|| k.value(i)),
+            };
+            let gi = match index.get(&key.map(str::to_owned)) {
+                Some(&gi) => gi,
+                None => {
+                    let key = key.map(str::to_owned);
+                    groups.push((key.clone(), GroupStats::new(&metrics)));
+                    index.insert(key, groups.len() - 1);
+                    groups.len() - 1
+                }
+            };
             row_group.push(gi);
         }
         for (k, m) in metrics.iter().enumerate() {
@@ -342,7 +358,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         if let Some(wr) = writer.as_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);
         }
-        let line = |group: Option<(String, String)>, g: &GroupStats| ScoreLine {
+        let line = |group: Option<(String, Option<String>)>, g: &GroupStats| ScoreLine {
             group,
             name: m.display(),
             signature: sig.clone(),
@@ -363,6 +379,27 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     report::print(&lines, a.json, a.width);
     Ok(())
+}
+
+/// An error of reading `input` rather than of scoring it: a JSON syntax
+/// error gets its line in the file (Arrow's own message counts from the
+/// start of the chunk it parsed); CSV and Parquet errors keep theirs.
+pub(super) fn read_error(
+    e: &datafusion::error::DataFusionError,
+    kind: InputKind,
+    input: &str,
+) -> Option<anyhow::Error> {
+    let msg = e.to_string();
+    if kind == InputKind::Json && msg.contains("Json error") && !crate::session::is_url(input) {
+        let local = input.strip_prefix("file://").unwrap_or(input);
+        if let Some((line, why)) = crate::session::first_bad_json_line(std::path::Path::new(local)) {
+            return Some(anyhow::anyhow!("{input}: line {line} is not valid JSON, {why}"));
+        }
+    }
+    ["Json error", "Csv error", "Parquet error"]
+        .iter()
+        .any(|k| msg.contains(k))
+        .then(|| anyhow::anyhow!("{input}: cannot read the input: {}", e.message()))
 }
 
 /// A scoring error of the batch starting at input row `row_base`: the UDFs

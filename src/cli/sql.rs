@@ -18,11 +18,26 @@ async fn plan_all(ctx: &SessionContext, sql: &str) -> Result<Vec<DataFrame>> {
     let mut out = Vec::new();
     for st in statements {
         let state = ctx.state();
-        let plan = state.statement_to_plan(st).await?;
+        let plan = state.statement_to_plan(st).await.map_err(window_hint)?;
         out.push(ctx.execute_logical_plan(plan).await?);
         apply_device_setting(ctx)?;
     }
     Ok(out)
+}
+
+/// DataFusion says only "Invalid function" when a window function is called
+/// without `OVER`; this says how to call mteval's.
+fn window_hint(e: datafusion::error::DataFusionError) -> anyhow::Error {
+    let msg = e.to_string();
+    let called = mteval_udfs::window_functions()
+        .into_iter()
+        .map(|f| f.name().to_owned())
+        .find(|n| msg.contains(&format!("Invalid function '{n}'")));
+    match called {
+        Some(n) => anyhow::Error::new(e)
+            .context(format!("{n} is a window function: call it with OVER, e.g. {n}(hyp) OVER (PARTITION BY src_id)")),
+        None => e.into(),
+    }
 }
 
 /// `SET mteval.device = '...'` also moves the aggregate and window

@@ -41,6 +41,9 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         bail!("-o is for table inputs; in text mode scores are printed");
     }
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    if let Some(m) = metrics.iter().find(|m| matches!(m, MetricChoice::TermAcc { .. })) {
+        bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column());
+    }
     let hyps = read_lines(hyp_path)?;
     let mut refs = Vec::new();
     for r in &a.refs {
@@ -55,9 +58,12 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let backend = mteval_kernels::backend::backend_for(mteval_kernels::backend::default_device())?;
     let rows: Vec<(&str, Vec<&str>)> =
         (0..hyps.len()).map(|i| (hyps[i].as_str(), refs.iter().map(|r| r[i].as_str()).collect())).collect();
+    // Every metric is computed before anything is printed, so that an error
+    // (a line over a length limit) leaves no partial output behind.
+    let mut results = Vec::with_capacity(metrics.len());
     for m in &metrics {
-        // Sentence lines go through one buffered lock (stdout is line-buffered).
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        // Sentence lines, printed with the corpus score.
+        let mut out = Vec::new();
         let (score, segments) = match m {
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = ter
@@ -104,17 +110,17 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                 }
                 (CorpusSummary::from_scores(&scores).map(|c| c.mean), scores.len() as u64)
             }
-            MetricChoice::TermAcc { .. } => {
-                bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column())
-            }
+            MetricChoice::TermAcc { .. } => unreachable!("refused above"),
         };
-        out.flush()?;
-        drop(out);
-        report::print(
-            &[ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }],
-            a.json,
-            w,
-        );
+        results
+            .push((out, ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }));
+    }
+    for (sentences, line) in results {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(&sentences)?;
+        stdout.flush()?;
+        drop(stdout);
+        report::print(&[line], a.json, w);
     }
     Ok(())
 }

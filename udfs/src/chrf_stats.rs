@@ -13,6 +13,7 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
 use crate::chrf::{eval_chrf_segments, plan_chrf};
+use crate::common::RefsCol;
 use crate::ter::coerce_ter_args;
 
 /// The struct fields of `chrf_stats`.
@@ -54,6 +55,9 @@ impl ScalarUDFImpl for ChrfStatsUdf {
     #[allow(clippy::cast_possible_wrap)]
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let (vals, single) = eval_chrf_segments(self.name(), &args, |c, s| (c.score(&s.stats), s))?;
+        // The chosen reference's position in the list as given, NULLs
+        // included (the kernels see the non-NULL references only).
+        let refs = RefsCol::new(self.name(), &args.args[1])?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let mut stats = ListBuilder::new(Int64Builder::new());
         for v in &vals {
@@ -68,7 +72,10 @@ impl ScalarUDFImpl for ChrfStatsUdf {
         let cols: Vec<ArrayRef> = vec![
             Arc::new(Float64Array::from(vals.iter().map(|v| v.as_ref().map(|x| x.0)).collect::<Vec<_>>())),
             Arc::new(Int64Array::from(
-                vals.iter().map(|v| v.as_ref().map(|x| x.1.best_ref as i64)).collect::<Vec<_>>(),
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, v)| v.as_ref().map(|x| refs.list_position(i, x.1.best_ref) as i64))
+                    .collect::<Vec<_>>(),
             )),
             Arc::new(stats.finish()),
         ];

@@ -101,8 +101,8 @@ where
         }
     }
     let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
-    for (i, r) in idx.into_iter().zip(batch(&rows)) {
-        out[i] = r.map_err(|e| row_error(name, i, &e))?;
+    for ((i, r), (h, _)) in idx.into_iter().zip(batch(&rows)).zip(&rows) {
+        out[i] = r.map_err(|e| row_error(name, i, Some(h), &e))?;
     }
     Ok((out, single))
 }
@@ -128,6 +128,12 @@ fn is_string(t: &DataType) -> bool {
     matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
+/// A string type, or a dictionary of strings (what pandas categoricals and
+/// pyarrow's `dictionary_encode` write).
+fn is_string_like(t: &DataType) -> bool {
+    is_string(t) || matches!(t, DataType::Dictionary(_, v) if is_string(v))
+}
+
 /// The canonical type of a list of references: `List<Utf8View>`.
 pub fn refs_list_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::Utf8View, true)))
@@ -141,7 +147,7 @@ pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
         | DataType::FixedSizeList(f, _)
         | DataType::ListView(f)
         | DataType::LargeListView(f)
-            if is_string(f.data_type()) || f.data_type().is_null() =>
+            if is_string_like(f.data_type()) || f.data_type().is_null() =>
         {
             Ok(refs_list_type())
         }
@@ -156,11 +162,17 @@ pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
 pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
     match t {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => Ok(DataType::Utf8),
+        DataType::Dictionary(_, v) if is_string(v) => Ok(DataType::Utf8),
         _ => plan_err!("{name}: options must be a string literal such as 'case:mixed|norm:yes', got {t}"),
     }
 }
 
-/// Reads the options literal at `pos` when planning (`None` when absent).
+/// Reads the options literal at `pos` when planning, to reject bad options
+/// before any row is read. `None` when absent, and when the argument is not
+/// a plain literal yet: a constant expression (`'nw:' || '2'`,
+/// `arrow_cast('nw:2', 'LargeUtf8')`) is folded into one only after
+/// planning, so it is checked when executing ([`exec_options`]), as is a
+/// column, which is an error there.
 pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> Result<Option<&'a str>> {
     if args.arg_fields.len() <= pos {
         return Ok(None);
@@ -170,7 +182,7 @@ pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> R
             Some(s) => Ok(s),
             None => plan_err!("{name}: options must be a string literal, got {v}"),
         },
-        None => plan_err!("{name}: options must be a constant string literal such as 'case:mixed', not a column"),
+        None => Ok(None),
     }
 }
 
@@ -282,6 +294,22 @@ impl<'a> RefsCol<'a> {
         }
     }
 
+    /// Where the `k`-th non-NULL reference of row `i` (as [`Self::get`]
+    /// gives them) sits in the row's list, NULLs counted.
+    pub fn list_position(&self, i: usize, k: usize) -> usize {
+        match self {
+            Self::Single(_) => k,
+            Self::List { list, values, broadcast } => {
+                let i = if *broadcast { 0 } else { i };
+                #[allow(clippy::cast_sign_loss)]
+                let start = list.value_offsets()[i] as usize;
+                #[allow(clippy::cast_sign_loss)]
+                let end = list.value_offsets()[i + 1] as usize;
+                (start..end).filter(|&j| values.get(j).is_some()).nth(k).map_or(k, |j| j - start)
+            }
+        }
+    }
+
     /// The non-NULL references of row `i` into `out`; `false` when the row is
     /// NULL or has no non-NULL reference (sacrebleu drops `None` references).
     #[inline]
@@ -329,7 +357,7 @@ where
         if !refs.get(i, buf) {
             return Ok(None);
         }
-        f(h, buf).map_err(|e| row_error(name, i, &e))
+        f(h, buf).map_err(|e| row_error(name, i, Some(h), &e))
     };
     if hyp.is_scalar() && refs.is_scalar() {
         let mut buf = Vec::new();
@@ -360,9 +388,23 @@ where
 /// rewrite it into the row of their input.
 pub const ROW_IN_BATCH: &str = " of the batch";
 
-/// A per-row error of function `name`, naming the row within its batch.
-fn row_error(name: &str, i: usize, e: &MetricError) -> datafusion::error::DataFusionError {
-    exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH}: {e}")
+/// A per-row error of function `name`, naming the row within its batch
+/// and, when known, the start of its hypothesis (SQL has no row number of
+/// its input to give; the text lets the row be found).
+fn row_error(name: &str, i: usize, hyp: Option<&str>, e: &MetricError) -> datafusion::error::DataFusionError {
+    match hyp {
+        Some(h) => exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH} (hypothesis {}): {e}", snippet(h)),
+        None => exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH}: {e}"),
+    }
+}
+
+/// The first 40 characters of `s`, quoted and escaped, with `…` when cut.
+fn snippet(s: &str) -> String {
+    const MAX: usize = 40;
+    match s.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{:?}…", &s[..cut]),
+        None => format!("{s:?}"),
+    }
 }
 
 /// Evaluates `f(i)` for rows `0..number_rows` in parallel chunks (serially
@@ -373,7 +415,7 @@ where
     T: Send,
     F: Fn(usize) -> Result<Option<T>, MetricError> + Sync,
 {
-    let row = |i: usize| f(i).map_err(|e| row_error(name, i, &e));
+    let row = |i: usize| f(i).map_err(|e| row_error(name, i, None, &e));
     if number_rows < MIN_PARALLEL_ROWS {
         return (0..number_rows).map(row).collect();
     }

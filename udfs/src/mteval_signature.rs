@@ -99,11 +99,12 @@ impl ScalarUDFImpl for MtevalSignatureUdf {
         let n = if all_scalar { 1 } else { args.number_rows };
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            let (Some(m), Some(k)) = (metric.get(i), nrefs_at(i)?) else {
+            // NULL in (metric, options or nrefs) gives NULL out.
+            let o = opts.as_ref().map_or(Some(""), |o| o.get(i));
+            let (Some(m), Some(o), Some(k)) = (metric.get(i), o, nrefs_at(i)?) else {
                 out.push(None);
                 continue;
             };
-            let o = opts.as_ref().map_or(Some(""), |o| o.get(i)).unwrap_or("");
             #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
             let nrefs = if k < 0 { NRefs::Var } else { NRefs::Fixed(k as usize) };
             out.push(Some(signature_for(m, o, nrefs)?));

@@ -1,0 +1,247 @@
+//! Input shapes a user meets outside the shared data: raw TSV, CSV columns
+//! that look numeric, dictionary-encoded strings, NULL group values,
+//! constant-expression options, and the messages that locate a bad row.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, AsArray, DictionaryArray, RecordBatch};
+use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int32Type, Int64Type, Schema};
+use mteval_kernels::{ChrfConfig, Ter};
+use parquet::arrow::ArrowWriter;
+
+use crate::cli::{mteval, stderr};
+use crate::sql::{ctx, f64s, query, query_err};
+
+fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
+    assert!(o.status.success(), "{}", stderr(o));
+    String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn ter(h: &str, r: &str) -> f64 {
+    let t = Ter::from_options("").unwrap();
+    t.sentence_score(&t.segment(h, &[r]).unwrap().unwrap())
+}
+
+/// Corpus TER of line-aligned pairs, as the kernels compute it.
+fn corpus_ter(pairs: &[(&str, &str)]) -> f64 {
+    let t = Ter::from_options("").unwrap();
+    let mut st = mteval_kernels::ter::TerStats::default();
+    for (h, r) in pairs {
+        st.add(&t.segment(h, &[r]).unwrap().unwrap());
+    }
+    t.score(&st)
+}
+
+#[test]
+fn tsv_fields_are_raw_text_quotes_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("q.tsv");
+    std::fs::write(&tsv, "hyp\tref\n\"Yes,\" he said\tYes, he said\nsay \"hi\tsay hi\n").unwrap();
+    let pairs = [("\"Yes,\" he said", "Yes, he said"), ("say \"hi", "say hi")];
+    let expected = corpus_ter(&pairs);
+    assert!(expected > 0.0);
+    let o = mteval(&["score", tsv.to_str().unwrap(), "--json"]);
+    let v = json_lines(&o);
+    assert!((v[0]["score"].as_f64().unwrap() - expected).abs() < 1e-12, "{v:?}");
+    // SQL reads .tsv by path, the same way.
+    let o = mteval(&[
+        "sql",
+        "--format",
+        "ndjson",
+        "-c",
+        &format!("SELECT hyp, ter(hyp, ref) AS t FROM '{}'", tsv.display()),
+    ]);
+    let v = json_lines(&o);
+    assert_eq!(v.len(), 2);
+    for (row, (h, r)) in v.iter().zip(pairs) {
+        assert_eq!(row["hyp"], h);
+        assert!((row["t"].as_f64().unwrap() - ter(h, r)).abs() < 1e-12, "{row}");
+    }
+}
+
+#[test]
+fn csv_text_columns_that_look_numeric_are_scored_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("num.csv");
+    std::fs::write(&csv, "hyp,ref\n2022,2021\n015,15\n").unwrap();
+    let o = mteval(&["score", csv.to_str().unwrap(), "--json", "-m", "ter", "chrf"]);
+    let v = json_lines(&o);
+    assert!((v[0]["score"].as_f64().unwrap() - corpus_ter(&[("2022", "2021"), ("015", "15")])).abs() < 1e-12);
+    let chrf = ChrfConfig::parse("").unwrap();
+    let mut st = mteval_kernels::ChrfStats::default();
+    for (h, r) in [("2022", "2021"), ("015", "15")] {
+        st.add(&chrf.segment(h, &[r]).unwrap().stats);
+    }
+    assert!((v[1]["score"].as_f64().unwrap() - st.score(&chrf).unwrap()).abs() < 1e-12);
+    // Numbers for longer than type inference reads, then text.
+    let mut text = String::from("id,hyp,ref\n");
+    for i in 0..1500 {
+        text.push_str(&format!("{i},{i},{}\n", i + 1));
+    }
+    text.push_str("1500,the cat,a cat\n");
+    let late = dir.path().join("late.csv");
+    std::fs::write(&late, text).unwrap();
+    let out = dir.path().join("late.parquet");
+    let o = mteval(&["score", late.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reader =
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
+            .unwrap();
+    // The id column keeps its inferred type; the text columns are strings.
+    assert_eq!(reader.schema().field_with_name("id").unwrap().data_type(), &DataType::Int64);
+    assert_eq!(reader.schema().field_with_name("hyp").unwrap().data_type(), &DataType::Utf8);
+    let scores: Vec<f64> = reader
+        .build()
+        .unwrap()
+        .flat_map(|b| b.unwrap().column_by_name("ter").unwrap().as_primitive::<Float64Type>().values().to_vec())
+        .collect();
+    assert_eq!(scores.len(), 1501);
+    assert!((scores[1500] - ter("the cat", "a cat")).abs() < 1e-12);
+    assert!((scores[7] - ter("7", "8")).abs() < 1e-12);
+}
+
+#[test]
+fn a_null_group_is_not_the_group_named_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("g.jsonl");
+    std::fs::write(
+        &input,
+        "{\"hyp\":\"a b\",\"ref\":\"a b\",\"system\":\"NULL\"}\n{\"hyp\":\"a c\",\"ref\":\"a b\",\"system\":null}\n",
+    )
+    .unwrap();
+    let v = json_lines(&mteval(&["score", input.to_str().unwrap(), "--group-by", "system", "--json"]));
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(v[0]["group"], "NULL");
+    assert_eq!(v[0]["score"].as_f64(), Some(0.0));
+    assert!(v[1]["group"].is_null());
+    assert_eq!(v[1]["score"].as_f64(), Some(50.0));
+    let o = mteval(&["score", input.to_str().unwrap(), "--group-by", "system"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("system=NULL\t") && text.contains("system IS NULL\t"), "{text}");
+}
+
+#[test]
+fn dictionary_encoded_references_work_as_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let hyps = ["a b c", "c d"];
+    let (r1, r2) = (["a b d", "c e"], [Some("a c"), None]);
+    let dict =
+        |v: Vec<Option<&str>>| -> Arc<dyn Array> { Arc::new(v.into_iter().collect::<DictionaryArray<Int32Type>>()) };
+    let dt = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("hyp", dt.clone(), true),
+        Field::new("ref", dt.clone(), true),
+        Field::new("ref2", dt, true),
+    ]));
+    let b = RecordBatch::try_new(
+        Arc::clone(&schema),
+        vec![
+            dict(hyps.iter().map(|s| Some(*s)).collect()),
+            dict(r1.iter().map(|s| Some(*s)).collect()),
+            dict(r2.to_vec()),
+        ],
+    )
+    .unwrap();
+    let path = dir.path().join("dict.parquet");
+    let mut w = ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema, None).unwrap();
+    w.write(&b).unwrap();
+    w.close().unwrap();
+    let t = Ter::from_options("").unwrap();
+    let mut st = mteval_kernels::ter::TerStats::default();
+    st.add(&t.segment(hyps[0], &[r1[0], "a c"]).unwrap().unwrap());
+    st.add(&t.segment(hyps[1], &[r1[1]]).unwrap().unwrap());
+    let v = json_lines(&mteval(&["score", path.to_str().unwrap(), "--ref-col", "ref", "--ref-col", "ref2", "--json"]));
+    assert!((v[0]["score"].as_f64().unwrap() - t.score(&st)).abs() < 1e-12, "{v:?}");
+}
+
+#[tokio::test]
+async fn options_may_be_constant_expressions_of_any_string_type() {
+    let ctx = ctx();
+    let plain =
+        query(&ctx, "SELECT ter('Hello, World', 'hello world', 'punct:no'), chrf('a b c', 'a b d', 'nw:2')").await;
+    let folded = query(
+        &ctx,
+        "SELECT ter('Hello, World', 'hello world', arrow_cast('punct:no', 'LargeUtf8')), \
+         chrf('a b c', 'a b d', 'nw:' || '2'), \
+         ter('Hello, World', 'hello world', CASE WHEN 1 = 1 THEN 'punct:no' ELSE 'punct:yes' END), \
+         ter('Hello, World', 'hello world', arrow_cast('punct:no', 'Dictionary(Int32, Utf8)'))",
+    )
+    .await;
+    assert_eq!(f64s(&folded, 0), f64s(&plain, 0));
+    assert_eq!(f64s(&folded, 1), f64s(&plain, 1));
+    assert_eq!(f64s(&folded, 2), f64s(&plain, 0));
+    assert_eq!(f64s(&folded, 3), f64s(&plain, 0));
+    assert_ne!(f64s(&plain, 0), vec![Some(ter("Hello, World", "hello world"))]);
+    // A folded expression is still checked, and a column is still refused.
+    let e = query_err(&ctx, "SELECT ter('a', 'b', 'nw:' || '2')").await;
+    assert!(e.contains("unknown key 'nw'"), "{e}");
+    let e = query_err(&ctx, "SELECT ter(column1, column1, column1) FROM (VALUES ('a'))").await;
+    assert!(e.contains("constant string literal"), "{e}");
+    // chrf_stats names the chosen reference by its place in the list given.
+    let b = query(&ctx, "SELECT chrf_stats('a b', [NULL, 'x', 'a b'])['best_ref']").await;
+    assert_eq!(b[0].column(0).as_primitive::<Int64Type>().value(0), 2);
+    // NULL options: a NULL signature.
+    let b = query(&ctx, "SELECT mteval_signature('ter', NULL)").await;
+    assert!(b[0].column(0).is_null(0));
+}
+
+#[test]
+fn errors_locate_the_bad_line_or_row() {
+    let dir = tempfile::tempdir().unwrap();
+    // A JSON syntax error after the rows type inference reads.
+    let mut text = "{\"hyp\":\"a b\",\"ref\":\"a b\"}\n".repeat(3000);
+    text.push_str("{\"hyp\":\"a b\", \"ref\":}\n");
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, text).unwrap();
+    let o = mteval(&["score", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 3001 is not valid JSON, column 21"), "{}", stderr(&o));
+    // In the first rows (read when the schema is inferred).
+    let early = dir.path().join("early.jsonl");
+    std::fs::write(&early, "{\"hyp\":\"a\",\"ref\":\"a\"}\n{\"hyp\":\"a\" \"ref\":\"a\"}\n").unwrap();
+    let o = mteval(&["score", early.to_str().unwrap()]);
+    assert!(stderr(&o).contains("line 2 is not valid JSON"), "{}", stderr(&o));
+    // SQL does not know the input row; the message quotes the hypothesis.
+    let long = "w ".repeat(300);
+    let rows = dir.path().join("rows.jsonl");
+    std::fs::write(&rows, format!("{{\"hyp\":\"ok\",\"ref\":\"ok\"}}\n{{\"hyp\":\"{long}\",\"ref\":\"w\"}}\n"))
+        .unwrap();
+    let sql = format!("SELECT ter(hyp, ref, 'max_words:100') FROM '{}'", rows.display());
+    let o = mteval(&["sql", "-c", &sql]);
+    assert!(stderr(&o).contains("row 1 of the batch (hypothesis \"w w w w"), "{}", stderr(&o));
+    // A window function called without OVER says how to call it.
+    let o = mteval(&["sql", "-c", "SELECT mbr_chrf('a')"]);
+    assert!(stderr(&o).contains("mbr_chrf is a window function: call it with OVER"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_settings_and_outputs_fail_before_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, "{\"hyp\":\"a\",\"ref\":\"a\"}\n").unwrap();
+    for args in [
+        vec!["score", input.to_str().unwrap(), "--batch-size", "0"],
+        vec!["sql", "--batch-size", "0", "-c", "SELECT 1"],
+    ] {
+        let o = mteval(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("invalid value '0' for '--batch-size"), "{}", stderr(&o));
+    }
+    let o = mteval(&["score", input.to_str().unwrap(), "-o", dir.path().to_str().unwrap()]);
+    assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
+    // Text mode checks every metric before it prints a score.
+    let txt = dir.path().join("h.txt");
+    std::fs::write(&txt, "a b\n").unwrap();
+    let t = txt.to_str().unwrap();
+    let o = mteval(&["score", "--hyp", t, "--ref", t, "-m", "characTER", "term-acc"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, format!("a\n{}\n", "w ".repeat(300))).unwrap();
+    let refs = dir.path().join("r.txt");
+    std::fs::write(&refs, "a\nw\n").unwrap();
+    let (l, r) = (long.to_str().unwrap(), refs.to_str().unwrap());
+    let o = mteval(&["score", "--hyp", l, "--ref", r, "-m", "chrf", "ter", "--options", "ter=max_words:100"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+}
