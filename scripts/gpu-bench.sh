@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: run the GPU tests (CPU-vs-GPU parity, NVRTC
-# compile, the emulated kernels) and the CPU-vs-GPU benchmark, and print the
-# table with the device name. Results go to $OUT (the device tool's output
+# compile, the emulated kernels), the CPU-vs-GPU benchmark (a table with the
+# device name), and the application end to end on both devices
+# (scripts/gpu-cli-check.sh). Results go to $OUT (the device tool's output
 # folder) or target/gpu-bench.
 #
 #   scripts/gpu-bench.sh [WMT_DIR]     (default: $MTEVAL_SHARED_DIR/data/wmt or ../shared/data/wmt)
@@ -64,9 +65,19 @@ if [ -x "$bundle/bin/gpu_bench" ]; then
     timeout "$limit" "$bundle/bin/$t" --nocapture 2>&1 | tee -a "$out/tests.txt" || status=1
   done
   timeout "$limit" "$bundle/bin/gpu_bench" "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
+  if [ -f "$bundle/bin/mteval.xz" ]; then
+    mkdir -p target
+    xz -dc "$bundle/bin/mteval.xz" >target/mteval-bundled 2>/dev/null ||
+      python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
+        "$bundle/bin/mteval.xz" target/mteval-bundled
+    chmod +x target/mteval-bundled
+    MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 | tee "$out/cli.txt" || status=1
+  fi
 else
   cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 \
     | tee "$out/tests.txt" || status=1
   cargo run --release -p mteval-kernels --example gpu_bench -- "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
+  cargo build --release && MTEVAL_BIN=target/release/mteval bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
+    tee "$out/cli.txt" || status=1
 fi
 exit "$status"

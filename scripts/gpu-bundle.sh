@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds, on a machine with cargo, what scripts/gpu-bench.sh runs on a GPU
 # machine that has no Rust toolchain and no network: the kernels' GPU test
-# binaries (gpu_cuda, gpu_emulated), the gpu_bench example, and a copy of the
-# WMT rows they read, all in .gpu-bundle/ (git-ignored). Then, with the
+# binaries (gpu_cuda, gpu_emulated), the gpu_bench example, the mteval
+# binary, and a copy of the WMT rows they read, all in .gpu-bundle/
+# (git-ignored). Then, with the
 # device tool: carry [".gpu-bundle"], command "bash scripts/gpu-bench.sh".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,12 @@ for line in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("gpu_cuda", "gpu_emulated"):
         shutil.copy(m["executable"], sys.argv[1] + "/" + m["target"]["name"])
 ' "$b/bin"
+# The application, for the end-to-end device checks of gpu-bench.sh
+# (stripped and xz-compressed: about 24 MB, within the device tool's carry
+# limit; gpu-bench.sh unpacks it with Python's lzma when xz is missing).
+cargo build --release
+strip -o "$b/bin/mteval" target/release/mteval
+xz -T2 -6 "$b/bin/mteval"
 for t in gpu_cuda gpu_emulated gpu_bench; do
   [ -x "$b/bin/$t" ] || { echo "gpu-bundle: $t was not built" >&2; exit 1; }
 done
