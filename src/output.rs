@@ -227,6 +227,9 @@ impl Upload {
     fn of(target: &Path) -> Result<Option<Self>> {
         let Some(s) = target.to_str().filter(|s| crate::session::is_url(s)) else { return Ok(None) };
         let url = url::Url::parse(s).with_context(|| format!("cannot write {s}: not a valid URL"))?;
+        if matches!(url.scheme(), "http" | "https") {
+            bail!("cannot write {s}: http(s) URLs are read only (write to a local path, s3://, gs:// or az://)");
+        }
         let store = crate::session::store_for_url(&url)?;
         let path =
             ObjectPath::from_url_path(url.path()).with_context(|| format!("cannot write {s}: bad object path"))?;
@@ -242,16 +245,17 @@ impl Upload {
         use tokio::io::AsyncWriteExt;
         let mut file = tokio::fs::File::open(local).await?;
         let mut w = object_store::buffered::BufWriter::new(Arc::clone(&self.store), self.path.clone());
-        let copied = tokio::io::copy(&mut file, &mut w).await;
-        let res = match copied {
+        let res = match tokio::io::copy(&mut file, &mut w).await {
+            // A failed shutdown has already aborted the multipart upload
+            // whose completion failed (and the writer may not be aborted
+            // after a shutdown: object_store panics).
             Ok(_) => w.shutdown().await,
-            Err(e) => Err(e),
+            Err(e) => {
+                let _ = w.abort().await;
+                Err(e)
+            }
         };
-        if let Err(e) = res {
-            let _ = w.abort().await;
-            return Err(anyhow::Error::new(e).context(format!("cannot upload {}", self.url)));
-        }
-        Ok(())
+        res.with_context(|| format!("cannot upload {}", self.url))
     }
 }
 

@@ -258,11 +258,14 @@ fn terminated_and_killed_runs_keep_the_earlier_output() {
         v.sort();
         v
     };
-    // SIGTERM: handled like Ctrl-C, status 128 + 15, temporary file removed.
-    let o = start_and_signal(&input, &out, "-TERM");
-    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
-    assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
-    assert_eq!(names(), ["out.parquet", "slow.jsonl"]);
+    // SIGTERM and SIGHUP: handled like Ctrl-C, status 128 + the signal
+    // number, temporary file removed.
+    for (signal, status) in [("-TERM", 143), ("-HUP", 129)] {
+        let o = start_and_signal(&input, &out, signal);
+        assert_eq!(o.status.code(), Some(status), "{signal}: {}", stderr(&o));
+        assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
+        assert_eq!(names(), ["out.parquet", "slow.jsonl"]);
+    }
     // SIGKILL cannot be handled: the earlier output survives, the dead
     // run's temporary file stays until the next run to the same output.
     let o = start_and_signal(&input, &out, "-KILL");

@@ -154,6 +154,28 @@ fn dictionary_encoded_references_work_as_a_list() {
     assert!((v[0]["score"].as_f64().unwrap() - t.score(&st)).abs() < 1e-12, "{v:?}");
 }
 
+#[test]
+fn score_passes_the_length_limit_to_the_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("long.jsonl");
+    let hyp = vec!["w"; 6000].join(" ");
+    std::fs::write(&input, format!("{}\n", serde_json::json!({"hyp": hyp, "ref": "w"}))).unwrap();
+    let i = input.to_str().unwrap();
+    for m in ["ter", "characTER"] {
+        let o = mteval(&["score", i, "-m", m]);
+        assert_eq!(o.status.code(), Some(1), "{m}");
+        assert!(stderr(&o).contains("over the limit of"), "{m}: {}", stderr(&o));
+        let v = json_lines(&mteval(&["score", i, "-m", m, "--options", "max_words:none", "--json"]));
+        assert_eq!(v[0]["segments"], 1, "{m}");
+    }
+    let v = json_lines(&mteval(&["score", i, "-m", "ter", "chrf", "--options", "ter=max_words:6000", "--json"]));
+    let unlimited = Ter::from_options("max_words:none").unwrap();
+    let expected = unlimited.sentence_score(&unlimited.segment(&hyp, &["w"]).unwrap().unwrap());
+    assert_eq!(v[0]["score"].as_f64(), Some(expected));
+    let o = mteval(&["score", i, "-m", "ter", "--options", "max_words:5999"]);
+    assert!(stderr(&o).contains("over the limit of 5999"), "{}", stderr(&o));
+}
+
 #[tokio::test]
 async fn options_may_be_constant_expressions_of_any_string_type() {
     let ctx = ctx();

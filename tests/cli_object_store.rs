@@ -298,6 +298,20 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
         .output()
         .unwrap();
     check(&o, "s3://mteval/in/en-de.parquet");
+    // An upload refused by the store (wrong credentials on the write only):
+    // a clean error, no panic, no object.
+    let local = shared_dir().join("data/wmt/en-de.parquet");
+    let o = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(["score", local.to_str().unwrap(), "-o", &format!("s3://{BUCKET}/out/denied.parquet")])
+        .envs(server.env())
+        .env("AWS_SECRET_ACCESS_KEY", "wrong")
+        .output()
+        .unwrap();
+    check(&o, "cannot upload s3://mteval/out/denied.parquet");
+    assert_eq!(get(&store, "out/denied.parquet"), None);
+    // http(s) is read only: refused before any scoring.
+    let o = server.mteval(&["score", local.to_str().unwrap(), "-o", "http://127.0.0.1:9/out.parquet"]);
+    check(&o, "http(s) URLs are read only");
     // An unsupported scheme.
     let o = server.mteval(&["score", "ftp://host/x.parquet"]);
     check(&o, "unsupported URL scheme 'ftp'");

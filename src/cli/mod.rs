@@ -315,6 +315,24 @@ impl MetricChoice {
         }
     }
 
+    /// The options that configure the metric's SQL function exactly as this
+    /// choice: the signature, plus the length limit it leaves out
+    /// (`max_words`, which cannot change a score, only refuse a row).
+    #[must_use]
+    pub fn udf_options(&self) -> String {
+        let sig = self.signature(mteval_kernels::NRefs::Var);
+        let limit = match self {
+            Self::Ter(t) => t.config.max_words,
+            Self::CharacTer(cfg) => cfg.max_words,
+            Self::Chrf { .. } | Self::TermAcc { .. } => None,
+        };
+        match limit {
+            Some(usize::MAX) => format!("{sig}|max_words:none"),
+            Some(n) => format!("{sig}|max_words:{n}"),
+            None => sig,
+        }
+    }
+
     /// Whether the metric reads the reference columns.
     #[must_use]
     pub const fn uses_refs(&self) -> bool {

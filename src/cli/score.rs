@@ -156,7 +156,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     };
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
     for m in &metrics {
-        let opts = m.signature(NRefs::Var);
+        let opts = m.udf_options();
         let with_refs = |udf: ScalarUDF| udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts.clone())]);
         let stats = match m {
             MetricChoice::Ter(_) => with_refs(ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default())),
