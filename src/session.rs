@@ -28,21 +28,21 @@ use object_store::gcp::GoogleCloudStorageBuilder;
 use object_store::http::HttpBuilder;
 use url::Url;
 
-/// JSON-lines files under the `.jsonl` / `.ndjson` extensions (DataFusion's
-/// own JSON reader only knows `.json`).
+/// A file format under another extension: JSON lines as `.jsonl` and
+/// `.ndjson` (DataFusion's JSON reader only knows `.json`), and TSV as `.tsv`.
 #[derive(Debug)]
-struct JsonLinesFactory {
+struct ExtAlias {
     ext: &'static str,
-    inner: JsonFormatFactory,
+    inner: Arc<dyn FileFormatFactory>,
 }
 
-impl GetExt for JsonLinesFactory {
+impl GetExt for ExtAlias {
     fn get_ext(&self) -> String {
         self.ext.to_owned()
     }
 }
 
-impl FileFormatFactory for JsonLinesFactory {
+impl FileFormatFactory for ExtAlias {
     fn create(
         &self,
         state: &dyn Session,
@@ -62,39 +62,15 @@ impl FileFormatFactory for JsonLinesFactory {
 /// hypothesis may well start with `"`); quoted fields need `.csv`.
 pub const TSV_NO_QUOTE: u8 = 0xFF;
 
-/// `.tsv` files in SQL (`FROM 'x.tsv'`): CSV with a tab delimiter, a header
-/// row and no quoting (see [`TSV_NO_QUOTE`]).
-#[derive(Debug)]
-struct TsvFactory {
-    inner: CsvFormatFactory,
-}
-
-impl TsvFactory {
-    fn new() -> Self {
-        let options =
-            CsvOptions { has_header: Some(true), delimiter: b'\t', quote: TSV_NO_QUOTE, ..CsvOptions::default() };
-        Self { inner: CsvFormatFactory::new_with_options(options) }
-    }
-}
-
-impl GetExt for TsvFactory {
-    fn get_ext(&self) -> String {
-        "tsv".to_owned()
-    }
-}
-
-impl FileFormatFactory for TsvFactory {
-    fn create(
-        &self,
-        state: &dyn Session,
-        format_options: &HashMap<String, String>,
-    ) -> datafusion::common::Result<Arc<dyn FileFormat>> {
-        self.inner.create(state, format_options)
-    }
-
-    fn default(&self) -> Arc<dyn FileFormat> {
-        self.inner.default()
-    }
+/// The format of `.tsv` files in SQL (`FROM 'x.tsv'`): CSV with a tab
+/// delimiter, a header row and no quoting (see [`TSV_NO_QUOTE`]).
+fn tsv_format() -> CsvFormatFactory {
+    CsvFormatFactory::new_with_options(CsvOptions {
+        has_header: Some(true),
+        delimiter: b'\t',
+        quote: TSV_NO_QUOTE,
+        ..CsvOptions::default()
+    })
 }
 
 /// Options for [`new_context`].
@@ -211,10 +187,13 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
         .with_runtime_env(runtime.build_arc()?)
         .with_default_features()
         .build();
-    for ext in ["jsonl", "ndjson"] {
-        state.register_file_format(Arc::new(JsonLinesFactory { ext, inner: JsonFormatFactory::new() }), true)?;
+    for (ext, inner) in [
+        ("jsonl", Arc::new(JsonFormatFactory::new()) as Arc<dyn FileFormatFactory>),
+        ("ndjson", Arc::new(JsonFormatFactory::new())),
+        ("tsv", Arc::new(tsv_format())),
+    ] {
+        state.register_file_format(Arc::new(ExtAlias { ext, inner }), true)?;
     }
-    state.register_file_format(Arc::new(TsvFactory::new()), true)?;
     let mut ctx = SessionContext::new_with_state(state).enable_url_table();
     mteval_udfs::register_all(&mut ctx)?;
     Ok(ctx)
@@ -285,13 +264,10 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         InputKind::Json => ctx.register_json(name, path, JsonReadOptions::default().file_extension(&ext)).await,
     };
     if let Err(e) = res {
-        // Arrow's JSON errors count lines from the start of each chunk it
-        // parses; find the line in the file itself.
         if kind == InputKind::Json
-            && !is_url(path)
-            && let Some((line, why)) = first_bad_json_line(Path::new(local))
+            && let Some(located) = json_syntax_error(path)
         {
-            bail!("{path}: line {line} is not valid JSON, {why}");
+            return Err(located);
         }
         return Err(anyhow::Error::new(e).context(format!("cannot read {path} as {kind:?}")));
     }
@@ -318,13 +294,19 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
     Ok(kind)
 }
 
-/// The first line of a JSON-lines file that is not a JSON value (1-based),
-/// with the column and the parser's complaint; blank lines are skipped, as
-/// Arrow does.
+/// The first line of the local JSON-lines file `path` that is not a JSON
+/// value, as an error naming the file, the line (1-based) and the column;
+/// `None` for a URL or when every line parses. Arrow's own JSON errors count
+/// lines from the start of each chunk it parses, so this reads the file
+/// again, only after Arrow has failed. Blank lines are skipped, as Arrow does.
 #[must_use]
-pub fn first_bad_json_line(path: &Path) -> Option<(usize, String)> {
+pub fn json_syntax_error(path: &str) -> Option<anyhow::Error> {
     use std::io::BufRead;
-    let file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    if is_url(path) {
+        return None;
+    }
+    let local = path.strip_prefix("file://").unwrap_or(path);
+    let file = std::io::BufReader::new(std::fs::File::open(local).ok()?);
     for (i, line) in file.split(b'\n').enumerate() {
         let line = line.ok()?;
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -333,7 +315,7 @@ pub fn first_bad_json_line(path: &Path) -> Option<(usize, String)> {
         if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
             let msg = e.to_string();
             let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
-            return Some((i + 1, format!("column {}: {what}", e.column())));
+            return Some(anyhow::anyhow!("{path}: line {} is not valid JSON, column {}: {what}", i + 1, e.column()));
         }
     }
     None

@@ -203,7 +203,8 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     // Groups in order of first appearance; `None` is the NULL group, apart
     // from a group whose value is the text "NULL".
     let mut groups: Vec<(Option<String>, GroupStats)> = Vec::new();
-    let mut index: HashMap<Option<String>, usize> = HashMap::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut null_group: Option<usize> = None;
     let mut stream = df.execute_stream().await?;
     let n_in = schema.fields().len();
     let mut row_base = 0usize;
@@ -226,15 +227,18 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
                 None => Some(""),
                 Some(k) => k.is_valid(i).then(|| k.value(i)),
             };
-            let gi = match index.get(&key.map(str::to_owned)) {
-                Some(&gi) => gi,
-                None => {
-                    let key = key.map(str::to_owned);
-                    groups.push((key.clone(), GroupStats::new(&metrics)));
-                    index.insert(key, groups.len() - 1);
-                    groups.len() - 1
-                }
+            let known = match key {
+                Some(k) => index.get(k).copied(),
+                None => null_group,
             };
+            let gi = known.unwrap_or_else(|| {
+                groups.push((key.map(str::to_owned), GroupStats::new(&metrics)));
+                match key {
+                    Some(k) => index.insert(k.to_owned(), groups.len() - 1),
+                    None => null_group.replace(groups.len() - 1),
+                };
+                groups.len() - 1
+            });
             row_group.push(gi);
         }
         for (k, m) in metrics.iter().enumerate() {
@@ -390,11 +394,11 @@ pub(super) fn read_error(
     input: &str,
 ) -> Option<anyhow::Error> {
     let msg = e.to_string();
-    if kind == InputKind::Json && msg.contains("Json error") && !crate::session::is_url(input) {
-        let local = input.strip_prefix("file://").unwrap_or(input);
-        if let Some((line, why)) = crate::session::first_bad_json_line(std::path::Path::new(local)) {
-            return Some(anyhow::anyhow!("{input}: line {line} is not valid JSON, {why}"));
-        }
+    if kind == InputKind::Json
+        && msg.contains("Json error")
+        && let Some(located) = crate::session::json_syntax_error(input)
+    {
+        return Some(located);
     }
     ["Json error", "Csv error", "Parquet error"]
         .iter()
