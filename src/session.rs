@@ -274,7 +274,7 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
     if matches!(kind, InputKind::Csv | InputKind::Tsv) {
         let inferred =
             ctx.table(name).await.with_context(|| format!("cannot read {path}"))?.schema().as_arrow().clone();
-        let is_text = |f: &Field| matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+        let is_text = |f: &Field| mteval_udfs::common::is_string(f.data_type());
         if inferred.fields().iter().any(|f| text_cols.contains(&f.name().as_str()) && !is_text(f)) {
             let fields: Vec<Field> = inferred
                 .fields()

@@ -30,8 +30,7 @@ fn ident(name: &str) -> Expr {
 }
 
 fn is_string_type(t: &DataType) -> bool {
-    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null)
-        || matches!(t, DataType::Dictionary(_, v) if matches!(v.as_ref(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View))
+    mteval_udfs::common::is_string_like(t) || t.is_null()
 }
 
 fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_string: bool) -> Result<()> {

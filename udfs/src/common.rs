@@ -124,13 +124,16 @@ pub fn coerce_string(name: &str, pos: &str, t: &DataType) -> Result<DataType> {
     }
 }
 
-fn is_string(t: &DataType) -> bool {
+/// Whether `t` is one of Arrow's string types (Utf8, LargeUtf8, Utf8View).
+#[must_use]
+pub fn is_string(t: &DataType) -> bool {
     matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
 /// A string type, or a dictionary of strings (what pandas categoricals and
 /// pyarrow's `dictionary_encode` write).
-fn is_string_like(t: &DataType) -> bool {
+#[must_use]
+pub fn is_string_like(t: &DataType) -> bool {
     is_string(t) || matches!(t, DataType::Dictionary(_, v) if is_string(v))
 }
 
