@@ -290,8 +290,41 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
                 .await
                 .with_context(|| format!("cannot read {path} as {kind:?}"))?;
         }
+        empty_fields_as_text(ctx, name, text_cols).await.with_context(|| format!("cannot read {path}"))?;
     }
     Ok(kind)
+}
+
+/// Re-registers the CSV/TSV table `name` as a view in which the `text_cols`
+/// read an empty field as the empty string. Arrow's CSV reader turns every
+/// empty field into NULL, but neither RFC 4180 nor IANA's TSV has a NULL: an
+/// empty hypothesis is a system output (TER 100, as sacrebleu scores an
+/// empty line), and as NULL it would silently leave the corpus score. The
+/// other columns keep Arrow's reading (an empty number is NULL).
+async fn empty_fields_as_text(ctx: &SessionContext, name: &str, text_cols: &[&str]) -> Result<()> {
+    use datafusion::functions::expr_fn::coalesce;
+    use datafusion::prelude::{Expr, ident, lit};
+    let table = ctx.table(name).await?;
+    if !table.schema().fields().iter().any(|f| text_cols.contains(&f.name().as_str())) {
+        return Ok(());
+    }
+    let exprs: Vec<Expr> = table
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| {
+            let c = ident(f.name());
+            if text_cols.contains(&f.name().as_str()) && mteval_udfs::common::is_string(f.data_type()) {
+                coalesce(vec![c, lit("")]).alias(f.name())
+            } else {
+                c
+            }
+        })
+        .collect();
+    let view = table.select(exprs)?.into_view();
+    ctx.deregister_table(name)?;
+    ctx.register_table(name, view)?;
+    Ok(())
 }
 
 /// The first line of the local JSON-lines file `path` that is not a JSON

@@ -207,6 +207,28 @@ async fn options_may_be_constant_expressions_of_any_string_type() {
     assert!(b[0].column(0).is_null(0));
 }
 
+#[tokio::test]
+async fn null_and_repeated_options_are_errors_in_every_kind_of_function() {
+    let ctx = ctx();
+    for q in [
+        "SELECT chrf('a b', 'a c', NULL)",
+        "SELECT chrf('a b', 'a c', CAST(NULL AS VARCHAR))",
+        "SELECT corpus_chrf(h, r, NULL) FROM (VALUES ('a b', 'a c')) t(h, r)",
+        "SELECT corpus_ter(h, r, CAST(NULL AS VARCHAR)) FROM (VALUES ('a b', 'a c')) t(h, r)",
+        "SELECT mbr_chrf(h, NULL) OVER () FROM (VALUES ('a b')) t(h)",
+    ] {
+        let e = query_err(&ctx, q).await;
+        assert!(e.contains("not NULL ('' gives the defaults)"), "{q}: {e}");
+    }
+    let e = query_err(&ctx, "SELECT ter('A B', 'a b', 'case:mixed|Case:lc')").await;
+    assert!(e.contains("'case' is given twice"), "{e}");
+    let e = query_err(&ctx, "SELECT mbr_chrf(h, 'colour:red') OVER () FROM (VALUES ('a b')) t(h)").await;
+    assert!(e.contains("self, utility)"), "{e}");
+    // '' is the defaults.
+    let b = query(&ctx, "SELECT chrf('a b', 'a c', ''), chrf('a b', 'a c')").await;
+    assert_eq!(f64s(&b, 0), f64s(&b, 1));
+}
+
 #[test]
 fn errors_locate_the_bad_line_or_row() {
     let dir = tempfile::tempdir().unwrap();
@@ -266,4 +288,65 @@ fn bad_settings_and_outputs_fail_before_any_output() {
     let o = mteval(&["score", "--hyp", l, "--ref", r, "-m", "chrf", "ter", "--options", "ter=max_words:100"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn empty_csv_and_tsv_fields_are_empty_outputs_not_nulls() {
+    // An empty hypothesis is a system output: TER 100, in the corpus score,
+    // as sacrebleu and the JSONL/Parquet paths score it. Arrow reads every
+    // empty CSV field as NULL, which would drop the row from the corpus.
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = [("", "a b c"), ("a b", "a b"), ("x y", ""), ("a b c d", "a b c d")];
+    let expected = corpus_ter(&pairs);
+    // 5 edits over 9 reference words; without either empty field, 33.33.
+    assert!((expected - 500.0 / 9.0).abs() < 1e-12, "{expected}");
+    let tsv = dir.path().join("e.tsv");
+    std::fs::write(&tsv, "hyp\tref\tn\n\ta b c\t\na b\ta b\t3\nx y\t\t4\na b c d\ta b c d\t5\n").unwrap();
+    let csv = dir.path().join("e.csv");
+    std::fs::write(&csv, "hyp,ref,n\n\"\",a b c,\na b,a b,3\nx y,,4\na b c d,a b c d,5\n").unwrap();
+    for input in [&tsv, &csv] {
+        let v = json_lines(&mteval(&["score", input.to_str().unwrap(), "--json", "-m", "ter"]));
+        assert!((v[0]["score"].as_f64().unwrap() - expected).abs() < 1e-12, "{}: {v:?}", input.display());
+        // The written rows keep the empty strings; an empty number stays NULL.
+        let out = dir.path().join("scored.jsonl");
+        let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let rows: Vec<serde_json::Value> =
+            std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows[0]["hyp"], "", "{rows:?}");
+        assert_eq!(rows[0]["ter"].as_f64(), Some(100.0));
+        assert!(rows[0].get("n").is_none_or(serde_json::Value::is_null), "{rows:?}");
+        assert_eq!(rows[1]["n"].as_i64(), Some(3));
+        assert_eq!(rows[2]["ref"], "");
+    }
+}
+
+#[test]
+fn text_mode_strips_trailing_whitespace_as_sacrebleu_reads_lines() {
+    // sacrebleu's command line rstrip()s every line (Python whitespace);
+    // chrF with space:yes is where that shows.
+    let dir = tempfile::tempdir().unwrap();
+    let (h, r) = (dir.path().join("h.txt"), dir.path().join("r.txt"));
+    std::fs::write(&h, "a b c  \u{3000}\t\r\nd e\u{1c}\n   ").unwrap();
+    std::fs::write(&r, "a b c\nd e\n\n").unwrap();
+    let o = mteval(&[
+        "score",
+        "--hyp",
+        h.to_str().unwrap(),
+        "--ref",
+        r.to_str().unwrap(),
+        "-m",
+        "chrf",
+        "--options",
+        "chrf=space:yes",
+        "--json",
+    ]);
+    let v = json_lines(&o);
+    let chrf = ChrfConfig::parse("space:yes").unwrap();
+    let mut st = mteval_kernels::ChrfStats::default();
+    // Three lines each: the last hypothesis line is spaces, the last reference line empty.
+    for (h, r) in [("a b c", "a b c"), ("d e", "d e"), ("", "")] {
+        st.add(&chrf.segment(h, &[r]).unwrap().stats);
+    }
+    assert!((v[0]["score"].as_f64().unwrap() - st.score(&chrf).unwrap()).abs() < 1e-12, "{v:?}");
 }

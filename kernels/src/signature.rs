@@ -74,10 +74,12 @@ impl fmt::Display for Signature {
 }
 
 /// Splits an options string (`"case:mixed|norm:yes"`, also `,`-separated and
-/// with surrounding spaces) into `(key, value)` pairs. Empty input gives no pairs.
+/// with surrounding spaces; keys in any case) into `(key, value)` pairs.
+/// Empty input gives no pairs.
 ///
 /// # Errors
-/// An entry without `:` or with an empty key is reported with the entry.
+/// An entry without `:` or with an empty key is reported with the entry; a
+/// key given twice is an error (`case:mixed|case:lc` has no one meaning).
 pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, String)>, MetricError> {
     let mut out = Vec::new();
     for part in s.split(['|', ',']) {
@@ -94,6 +96,12 @@ pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, Strin
         let k = k.trim().to_ascii_lowercase();
         if k.is_empty() {
             return Err(MetricError::InvalidOption { metric, reason: format!("empty key in '{part}'") });
+        }
+        if out.iter().any(|(seen, _)| *seen == k) {
+            return Err(MetricError::InvalidOption {
+                metric,
+                reason: format!("'{k}' is given twice in '{}'", s.trim()),
+            });
         }
         out.push((k, v.trim().to_owned()));
     }
@@ -146,6 +154,13 @@ mod tests {
         assert!(parse_options("TER", "case").is_err());
         assert!(parse_options("TER", ":x").is_err());
         assert!(parse_options("TER", " ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn parse_rejects_a_key_given_twice() {
+        let e = parse_options("TER", "case:mixed|norm:yes|CASE:lc").unwrap_err().to_string();
+        assert!(e.contains("'case' is given twice"), "{e}");
+        assert!(parse_options("TER", "case:mixed, norm:yes").unwrap().len() == 2);
     }
 
     #[test]

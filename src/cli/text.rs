@@ -22,14 +22,18 @@ pub(crate) fn read_utf8(path: &Path) -> Result<String> {
     })
 }
 
-/// Reads `path` as lines (`\n` or `\r\n`), as Python's text mode does.
+/// Reads `path` as lines, as sacrebleu's command line does: split at `\n`
+/// only, then each line `rstrip()`ped (Python's whitespace, so `\r`, tabs,
+/// U+3000 and U+001C go too). Only chrF with `space:yes` sees the
+/// difference; every other metric splits or drops whitespace itself.
 pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
     let text = read_utf8(path)?;
-    let mut lines: Vec<String> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned()).collect();
-    if lines.last().is_some_and(String::is_empty) {
-        lines.pop();
+    // A final `\n` ends the last line; it does not start another.
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    if text.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(lines)
+    Ok(body.split('\n').map(|l| mteval_kernels::text::py_rstrip(l).to_owned()).collect())
 }
 
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {

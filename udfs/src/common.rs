@@ -181,10 +181,7 @@ pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> R
         return Ok(None);
     }
     match args.scalar_arguments.get(pos).copied().flatten() {
-        Some(v) => match v.try_as_str() {
-            Some(s) => Ok(s),
-            None => plan_err!("{name}: options must be a string literal, got {v}"),
-        },
+        Some(v) => options_str(v).map(Some).or_else(|e| plan_err!("{name}: {e}")),
         None => Ok(None),
     }
 }
@@ -193,11 +190,25 @@ pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> R
 pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Result<Option<&'a str>> {
     match args.get(pos) {
         None => Ok(None),
-        Some(ColumnarValue::Scalar(v)) => match v.try_as_str() {
-            Some(s) => Ok(s),
-            None => exec_err!("{name}: options must be a string literal, got {v}"),
-        },
+        Some(ColumnarValue::Scalar(v)) => options_str(v).map(Some).or_else(|e| exec_err!("{name}: {e}")),
         Some(ColumnarValue::Array(_)) => exec_err!("{name}: options must be a constant string literal, not a column"),
+    }
+}
+
+/// The options string of a literal, for every function that takes one
+/// (scalar, aggregate, window). A NULL is refused, typed or not: options are
+/// settings, not data, and a NULL there would otherwise quietly mean the
+/// defaults, which `''` already says.
+///
+/// # Errors
+/// The message (without the function's name) for a NULL or a non-string.
+pub fn options_str(v: &ScalarValue) -> std::result::Result<&str, String> {
+    match v.try_as_str() {
+        Some(Some(s)) => Ok(s),
+        _ if v.is_null() => {
+            Err("options must be a string such as 'case:mixed', not NULL ('' gives the defaults)".into())
+        }
+        _ => Err(format!("options must be a string literal, got {v}")),
     }
 }
 

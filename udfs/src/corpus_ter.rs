@@ -15,7 +15,7 @@ use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::Ter;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, session_backend};
+use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, options_str, session_backend};
 use crate::ter::coerce_ter_args;
 
 /// Reads the options literal of an aggregate call (argument `pos`).
@@ -24,12 +24,9 @@ pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize
     let Some(lit) = e.downcast_ref::<Literal>() else {
         return exec_err!("{name}: options must be a constant string literal such as 'case:mixed', not a column");
     };
-    if lit.value().is_null() {
-        return Ok(String::new());
-    }
-    match lit.value().try_as_str() {
-        Some(s) => Ok(s.unwrap_or("").to_owned()),
-        None => exec_err!("{name}: options must be a string literal, got {}", lit.value()),
+    match options_str(lit.value()) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => exec_err!("{name}: {e}"),
     }
 }
 

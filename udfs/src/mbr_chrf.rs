@@ -25,7 +25,7 @@ use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{StrCol, coerce_string, metric_err, session_backend};
+use crate::common::{StrCol, coerce_string, metric_err, options_str, session_backend};
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,10 +69,9 @@ pub(crate) fn mbr_evaluator(
         None => String::new(),
         Some(i) => match literal(i) {
             None => return exec_err!("{name}: options must be a constant string literal such as 'nw:2', not a column"),
-            Some(l) if l.value().is_null() => String::new(),
-            Some(l) => match l.value().try_as_str() {
-                Some(s) => s.unwrap_or("").to_owned(),
-                None => return exec_err!("{name}: options must be a string literal, got {}", l.value()),
+            Some(l) => match options_str(l.value()) {
+                Ok(s) => s.to_owned(),
+                Err(e) => return exec_err!("{name}: {e}"),
             },
         },
     };

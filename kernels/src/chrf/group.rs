@@ -94,7 +94,7 @@ pub fn parse_mbr_options(options: &str) -> Result<(ChrfConfig, bool), MetricErro
             rest.push(format!("{k}:{v}"));
         }
     }
-    Ok((ChrfConfig::parse_with(FastChrfOptions::default().config(), &rest.join("|"))?, include_self))
+    Ok((ChrfConfig::parse_keys(FastChrfOptions::default().config(), &rest.join("|"), ", self, utility")?, include_self))
 }
 
 /// Signature of an MBR utility: `utility` (`pairwise` or `aggregate`), the
@@ -876,6 +876,8 @@ mod tests {
         let sig = mbr_signature(&c, s, "pairwise").to_string();
         assert!(sig.contains("|space:no|ws:python|self:yes|"), "{sig}");
         assert_eq!(parse_mbr_options(&sig).unwrap(), (c, s));
+        let e = parse_mbr_options("colour:red").unwrap_err().to_string();
+        assert!(e.contains("unknown key 'colour'") && e.contains("impl, self, utility)"), "{e}");
     }
 
     #[test]

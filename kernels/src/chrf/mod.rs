@@ -114,6 +114,13 @@ impl ChrfConfig {
     /// # Errors
     /// Unknown keys or values, naming them.
     pub fn parse_with(base: Self, options: &str) -> Result<Self, MetricError> {
+        Self::parse_keys(base, options, "")
+    }
+
+    /// [`Self::parse_with`], where the caller has taken its own keys
+    /// (`also_known`, e.g. `", self"`) out first: they are named with the
+    /// others when a key is unknown.
+    pub(crate) fn parse_keys(base: Self, options: &str, also_known: &str) -> Result<Self, MetricError> {
         let mut c = base;
         for (k, v) in parse_options(METRIC, options)? {
             match k.as_str() {
@@ -146,7 +153,7 @@ impl ChrfConfig {
                     return Err(MetricError::InvalidOption {
                         metric: METRIC,
                         reason: format!(
-                            "unknown key '{k}' (known: nc, nw, beta, case, eff, space, ws, nrefs, version, impl)"
+                            "unknown key '{k}' (known: nc, nw, beta, case, eff, space, ws, nrefs, version, impl{also_known})"
                         ),
                     });
                 }
