@@ -349,4 +349,15 @@ fn text_mode_strips_trailing_whitespace_as_sacrebleu_reads_lines() {
         st.add(&chrf.segment(h, &[r]).unwrap().stats);
     }
     assert!((v[0]["score"].as_f64().unwrap() - st.score(&chrf).unwrap()).abs() < 1e-12, "{v:?}");
+    // A gzipped file reads the same, as sacrebleu's smart_open reads it.
+    let hz = dir.path().join("h.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &std::fs::read(&h).unwrap()).unwrap();
+    std::fs::write(&hz, gz.finish().unwrap()).unwrap();
+    let args = ["score", "--hyp", hz.to_str().unwrap(), "--ref", r.to_str().unwrap(), "-m", "chrf"];
+    let o = mteval(&[&args[..], &["--options", "chrf=space:yes", "--json"]].concat());
+    assert_eq!(json_lines(&o), v);
+    std::fs::write(&hz, b"not gzip").unwrap();
+    let e = stderr(&mteval(&args));
+    assert!(e.contains("h.txt.gz: not a valid gzip file"), "{e}");
 }

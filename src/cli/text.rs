@@ -14,8 +14,15 @@ use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 
 /// Reads `path` as UTF-8 text; an invalid byte is reported with its line.
+/// A `.gz` file is decompressed first, as sacrebleu's `smart_open` does.
 pub(crate) fn read_utf8(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) {
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut plain)
+            .with_context(|| format!("{}: not a valid gzip file", path.display()))?;
+        bytes = plain;
+    }
     String::from_utf8(bytes).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
         anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
