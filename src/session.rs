@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::catalog::Session;
 use datafusion::common::GetExt;
-use datafusion::common::config::CsvOptions;
+use datafusion::common::config::{CsvOptions, JsonOptions};
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::file_format::FileFormatFactory;
 use datafusion::datasource::file_format::csv::CsvFormatFactory;
@@ -70,6 +70,17 @@ fn tsv_format() -> CsvFormatFactory {
         delimiter: b'\t',
         quote: TSV_NO_QUOTE,
         ..CsvOptions::default()
+    })
+}
+
+/// The format of JSON lines in SQL (`FROM 'x.jsonl'`, `.ndjson`): the
+/// schema is inferred from every line, not the first 1,000. A key that first
+/// appears later would otherwise be dropped, and a float after a run of
+/// integers read as an integer, without a word.
+fn json_format() -> JsonFormatFactory {
+    JsonFormatFactory::new_with_options(JsonOptions {
+        schema_infer_max_rec: Some(usize::MAX),
+        ..JsonOptions::default()
     })
 }
 
@@ -178,6 +189,12 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     // Parquet strings as Utf8View, which scored outputs would then carry,
     // and which readers before pyarrow 16 cannot open).
     cfg.options_mut().execution.parquet.schema_force_view_types = false;
+    // No file statistics: DataFusion 55 merges a row group's missing max
+    // (pyarrow leaves strings over 4 KB out of the statistics) with another
+    // group's min == max into a file-level constant, and then reads the whole
+    // column as that constant (apache/datafusion#25226). Scoring reads every
+    // row anyway; statistics would only prune.
+    cfg.options_mut().execution.collect_statistics = false;
     let mut runtime = RuntimeEnvBuilder::new().with_object_store_registry(Arc::new(EnvObjectStores::default()));
     if let Some(bytes) = opts.memory_limit {
         runtime = runtime.with_memory_pool(Arc::new(FairSpillPool::new(bytes)));
@@ -188,12 +205,13 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
         .with_default_features()
         .build();
     for (ext, inner) in [
-        ("jsonl", Arc::new(JsonFormatFactory::new()) as Arc<dyn FileFormatFactory>),
-        ("ndjson", Arc::new(JsonFormatFactory::new())),
+        ("jsonl", Arc::new(json_format()) as Arc<dyn FileFormatFactory>),
+        ("ndjson", Arc::new(json_format())),
         ("tsv", Arc::new(tsv_format())),
     ] {
         state.register_file_format(Arc::new(ExtAlias { ext, inner }), true)?;
     }
+    state.register_file_format(Arc::new(json_format()), true)?;
     let mut ctx = SessionContext::new_with_state(state).enable_url_table();
     mteval_udfs::register_all(&mut ctx)?;
     Ok(ctx)
@@ -261,7 +279,10 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
             ctx.register_parquet(name, path, ParquetReadOptions::default().file_extension(&ext)).await
         }
         InputKind::Csv | InputKind::Tsv => ctx.register_csv(name, path, csv(kind, &ext, None)).await,
-        InputKind::Json => ctx.register_json(name, path, JsonReadOptions::default().file_extension(&ext)).await,
+        InputKind::Json => {
+            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(usize::MAX);
+            ctx.register_json(name, path, o).await
+        }
     };
     if let Err(e) = res {
         if kind == InputKind::Json

@@ -361,3 +361,67 @@ fn text_mode_strips_trailing_whitespace_as_sacrebleu_reads_lines() {
     let e = stderr(&mteval(&args));
     assert!(e.contains("h.txt.gz: not a valid gzip file"), "{e}");
 }
+
+#[test]
+fn json_lines_schema_comes_from_every_line() {
+    // A key first seen after line 1,000, and a float after 2,000 integers,
+    // are kept: DataFusion infers from the first 1,000 lines by default.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("late.jsonl");
+    let mut text = String::new();
+    for i in 0..3000 {
+        if i < 2000 {
+            text.push_str("{\"hyp\":\"a b\",\"ref\":\"a c\",\"w\":1}\n");
+        } else {
+            text.push_str(&format!("{{\"hyp\":\"a b\",\"ref\":\"a c\",\"w\":1.5,\"note\":\"n{i}\"}}\n"));
+        }
+    }
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("o.jsonl");
+    let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3000);
+    assert_eq!(rows[2999]["w"].as_f64(), Some(1.5), "{}", rows[2999]);
+    assert_eq!(rows[2999]["note"], "n2999");
+    let q = format!("SELECT sum(w) AS s, count(note) AS n FROM '{}'", input.display());
+    let v = json_lines(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
+    assert_eq!((v[0]["s"].as_f64(), v[0]["n"].as_i64()), (Some(3500.0), Some(1000)), "{v:?}");
+}
+
+#[test]
+fn parquet_statistics_are_not_trusted_for_values() {
+    // DataFusion 55 can turn partial string statistics into a file-level
+    // constant and read a whole column as it (apache/datafusion#25226).
+    let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default()).unwrap();
+    assert!(!ctx.copied_config().options().execution.collect_statistics);
+}
+
+#[test]
+fn bad_device_variables_batch_sizes_and_piped_sql_errors_fail() {
+    let bin = env!("CARGO_BIN_EXE_mteval");
+    let o = std::process::Command::new(bin)
+        .args(["score", "data/demo.parquet"])
+        .env("MTEVAL_DEVICE", "gpu0")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("MTEVAL_DEVICE: unknown device 'gpu0'"), "{}", stderr(&o));
+    let o = mteval(&["score", "data/demo.parquet", "--batch-size", "99999999999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let mut child = std::process::Command::new(bin)
+        .arg("sql")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"select 1 as x;\nselect nosuch;\nselect 2 as y;\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nosuch"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("| 1 |") && !out.contains("| y |"), "{out}");
+}

@@ -32,6 +32,10 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The largest `--batch-size`: Arrow's readers allocate a batch's buffers up
+/// front, so a size near `usize::MAX` would abort the process.
+const MAX_BATCH: u64 = 1 << 22;
+
 fn parse_device(s: &str) -> std::result::Result<DeviceRequest, String> {
     s.parse()
 }
@@ -95,7 +99,7 @@ pub struct SqlArgs {
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
     /// Rows per batch.
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH))]
     pub batch_size: Option<usize>,
     /// DataFusion partitions (`datafusion.execution.target_partitions`). The default, 1,
     /// keeps the input order, which makes results bit-identical to the reference tools
@@ -160,7 +164,7 @@ pub struct ScoreArgs {
     #[arg(short = 'w', long, default_value_t = 4)]
     pub width: usize,
     /// Rows per batch.
-    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH))]
     pub batch_size: usize,
 }
 
@@ -169,8 +173,15 @@ pub struct ScoreArgs {
 /// # Errors
 /// Any failure, with context naming the file, column or row.
 pub fn run(cli: Cli) -> Result<()> {
-    if let Some(d) = cli.device {
-        mteval_kernels::backend::set_default_device(d);
+    match cli.device {
+        Some(d) => mteval_kernels::backend::set_default_device(d),
+        // A typo in the variable (`MTEVAL_DEVICE=gpu0`) must not quietly mean `auto`.
+        None => {
+            if let Ok(v) = std::env::var("MTEVAL_DEVICE") {
+                let d = parse_device(&v).map_err(|e| anyhow::anyhow!("MTEVAL_DEVICE: {e}"))?;
+                mteval_kernels::backend::set_default_device(d);
+            }
+        }
     }
     if default_device() == DeviceRequest::Cuda {
         // Fail before reading any input when the GPU asked for is missing.

@@ -135,15 +135,19 @@ async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
         buf.push('\n');
         if t.ends_with(';') {
             let sql = std::mem::take(&mut buf);
-            match plan_all(ctx, &sql).await {
-                Ok(frames) => {
-                    for df in frames {
-                        if let Err(e) = print_df(df, format).await {
-                            eprintln!("error: {e:#}");
-                        }
-                    }
+            let res = async {
+                for df in plan_all(ctx, &sql).await? {
+                    print_df(df, format).await?;
                 }
-                Err(e) => eprintln!("error: {e:#}"),
+                Ok::<_, anyhow::Error>(())
+            }
+            .await;
+            match res {
+                // At a prompt, an error ends the statement, not the session.
+                Err(e) if interactive => eprintln!("error: {e:#}"),
+                // Piped statements fail as `-f` does: stop, exit status 1.
+                Err(e) => return Err(e),
+                Ok(()) => {}
             }
         }
         prompt(!buf.is_empty());
