@@ -423,5 +423,6 @@ fn bad_device_variables_batch_sizes_and_piped_sql_errors_fail() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("nosuch"));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("| 1 |") && !out.contains("| y |"), "{out}");
+    assert!(out.contains("| 1 |") && out.contains("| y |"), "{out}");
+    assert!(stderr(&o).contains("1 statement(s) read from standard input failed"), "{}", stderr(&o));
 }

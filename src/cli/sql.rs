@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::prelude::{DataFrame, SessionContext};
 use datafusion::sql::parser::DFParser;
@@ -125,6 +125,7 @@ async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
         }
     };
     prompt(false);
+    let mut failed = 0usize;
     for line in stdin.lock().lines() {
         let line = line?;
         let t = line.trim();
@@ -142,12 +143,12 @@ async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
                 Ok::<_, anyhow::Error>(())
             }
             .await;
-            match res {
-                // At a prompt, an error ends the statement, not the session.
-                Err(e) if interactive => eprintln!("error: {e:#}"),
-                // Piped statements fail as `-f` does: stop, exit status 1.
-                Err(e) => return Err(e),
-                Ok(()) => {}
+            // An error ends the statement, not the session (as in psql and
+            // sqlite3); piped input still exits with status 1 at the end, so
+            // a script's failure shows.
+            if let Err(e) = res {
+                eprintln!("error: {e:#}");
+                failed += 1;
             }
         }
         prompt(!buf.is_empty());
@@ -156,6 +157,9 @@ async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
         for df in plan_all(ctx, &buf).await? {
             print_df(df, format).await?;
         }
+    }
+    if failed > 0 && !interactive {
+        bail!("{failed} statement(s) read from standard input failed");
     }
     Ok(())
 }
