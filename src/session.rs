@@ -79,10 +79,14 @@ fn tsv_format() -> CsvFormatFactory {
 /// integers read as an integer, without a word.
 fn json_format() -> JsonFormatFactory {
     JsonFormatFactory::new_with_options(JsonOptions {
-        schema_infer_max_rec: Some(usize::MAX),
+        schema_infer_max_rec: Some(JSON_INFER_LINES),
         ..JsonOptions::default()
     })
 }
+
+/// Lines of a JSON-lines input read to infer its schema: all of them (see
+/// [`json_format`]); `register_input` uses the same.
+const JSON_INFER_LINES: usize = usize::MAX;
 
 /// Options for [`new_context`].
 #[derive(Debug, Clone, Default)]
@@ -280,7 +284,7 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         }
         InputKind::Csv | InputKind::Tsv => ctx.register_csv(name, path, csv(kind, &ext, None)).await,
         InputKind::Json => {
-            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(usize::MAX);
+            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(JSON_INFER_LINES);
             ctx.register_json(name, path, o).await
         }
     };

@@ -17,6 +17,21 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Runs the binary with `input` piped to its standard input.
+pub(crate) fn mteval_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mteval");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -305,21 +320,10 @@ fn every_ter_variant_through_the_cli() {
 
 #[test]
 fn sql_repl_reads_statements_from_stdin() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(["sql", "--format", "csv"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"SELECT ter('a b c', 'a c b') AS t;\nSELECT nonsense(;\nSELECT\n  ter('x', 'y') AS u;\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = mteval_stdin(
+        &["sql", "--format", "csv"],
+        b"SELECT ter('a b c', 'a c b') AS t;\nSELECT nonsense(;\nSELECT\n  ter('x', 'y') AS u;\n",
+    );
     // The later statements still run; the failure shows in the exit status.
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);

@@ -9,12 +9,17 @@ use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int32Type, Int6
 use mteval_kernels::{ChrfConfig, Ter};
 use parquet::arrow::ArrowWriter;
 
-use crate::cli::{mteval, stderr};
+use crate::cli::{mteval, mteval_stdin, stderr};
 use crate::sql::{ctx, f64s, query, query_err};
 
 fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
     assert!(o.status.success(), "{}", stderr(o));
     String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The rows of a JSON-lines file the binary wrote.
+fn read_jsonl(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 fn ter(h: &str, r: &str) -> f64 {
@@ -311,8 +316,7 @@ fn empty_csv_and_tsv_fields_are_empty_outputs_not_nulls() {
         let out = dir.path().join("scored.jsonl");
         let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
-        let rows: Vec<serde_json::Value> =
-            std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let rows = read_jsonl(&out);
         assert_eq!(rows[0]["hyp"], "", "{rows:?}");
         assert_eq!(rows[0]["ter"].as_f64(), Some(100.0));
         assert!(rows[0].get("n").is_none_or(serde_json::Value::is_null), "{rows:?}");
@@ -380,8 +384,7 @@ fn json_lines_schema_comes_from_every_line() {
     let out = dir.path().join("o.jsonl");
     let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let rows: Vec<serde_json::Value> =
-        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows = read_jsonl(&out);
     assert_eq!(rows.len(), 3000);
     assert_eq!(rows[2999]["w"].as_f64(), Some(1.5), "{}", rows[2999]);
     assert_eq!(rows[2999]["note"], "n2999");
@@ -410,16 +413,7 @@ fn bad_device_variables_batch_sizes_and_piped_sql_errors_fail() {
     assert!(stderr(&o).contains("MTEVAL_DEVICE: unknown device 'gpu0'"), "{}", stderr(&o));
     let o = mteval(&["score", "data/demo.parquet", "--batch-size", "99999999999"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let mut child = std::process::Command::new(bin)
-        .arg("sql")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"select 1 as x;\nselect nosuch;\nselect 2 as y;\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = mteval_stdin(&["sql"], b"select 1 as x;\nselect nosuch;\nselect 2 as y;\n");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("nosuch"));
     let out = String::from_utf8_lossy(&o.stdout);
