@@ -63,12 +63,24 @@ impl FileFormatFactory for ExtAlias {
 pub const TSV_NO_QUOTE: u8 = 0xFF;
 
 /// The format of `.tsv` files in SQL (`FROM 'x.tsv'`): CSV with a tab
-/// delimiter, a header row and no quoting (see [`TSV_NO_QUOTE`]).
+/// delimiter, a header row and no quoting (see [`TSV_NO_QUOTE`]), its
+/// schema inferred from every record as for `.csv` ([`csv_format`]).
 fn tsv_format() -> CsvFormatFactory {
     CsvFormatFactory::new_with_options(CsvOptions {
         has_header: Some(true),
         delimiter: b'\t',
         quote: TSV_NO_QUOTE,
+        schema_infer_max_rec: Some(INFER_ALL_RECORDS),
+        ..CsvOptions::default()
+    })
+}
+
+/// The format of `.csv` files in SQL: DataFusion's, with the schema inferred
+/// from every record, not the first 1,000. A column of numbers with text
+/// after row 1,000 would otherwise be read as a number and fail there.
+fn csv_format() -> CsvFormatFactory {
+    CsvFormatFactory::new_with_options(CsvOptions {
+        schema_infer_max_rec: Some(INFER_ALL_RECORDS),
         ..CsvOptions::default()
     })
 }
@@ -79,14 +91,15 @@ fn tsv_format() -> CsvFormatFactory {
 /// integers read as an integer, without a word.
 fn json_format() -> JsonFormatFactory {
     JsonFormatFactory::new_with_options(JsonOptions {
-        schema_infer_max_rec: Some(JSON_INFER_LINES),
+        schema_infer_max_rec: Some(INFER_ALL_RECORDS),
         ..JsonOptions::default()
     })
 }
 
-/// Lines of a JSON-lines input read to infer its schema: all of them (see
-/// [`json_format`]); `register_input` uses the same.
-const JSON_INFER_LINES: usize = usize::MAX;
+/// Records of a JSON-lines, CSV or TSV input read to infer its schema: all
+/// of them (see [`json_format`], [`csv_format`]); `register_input` uses the
+/// same. It costs one more pass over the file; a wrong guess costs the job.
+const INFER_ALL_RECORDS: usize = usize::MAX;
 
 /// Options for [`new_context`].
 #[derive(Debug, Clone, Default)]
@@ -216,6 +229,7 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
         state.register_file_format(Arc::new(ExtAlias { ext, inner }), true)?;
     }
     state.register_file_format(Arc::new(json_format()), true)?;
+    state.register_file_format(Arc::new(csv_format()), true)?;
     let mut ctx = SessionContext::new_with_state(state).enable_url_table();
     mteval_udfs::register_all(&mut ctx)?;
     Ok(ctx)
@@ -254,7 +268,7 @@ impl InputKind {
 /// Registers `path` as table `name`, checking first that it exists. In CSV
 /// and TSV input, the columns named in `text_cols` are read as strings
 /// whatever their values look like (a column of years or of numbers is
-/// still text to score, and type inference only reads the first rows).
+/// still text to score). Other columns get the type that fits every record.
 ///
 /// # Errors
 /// Missing or unreadable files, unknown formats.
@@ -268,8 +282,12 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         }
     }
     let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
+    if matches!(kind, InputKind::Parquet | InputKind::Csv | InputKind::Tsv) {
+        check_unique_columns(ctx, path, kind).await?;
+    }
     fn csv<'a>(kind: InputKind, ext: &'a str, schema: Option<&'a Schema>) -> CsvReadOptions<'a> {
-        let mut o = CsvReadOptions::new().has_header(true).file_extension(ext);
+        let mut o =
+            CsvReadOptions::new().has_header(true).file_extension(ext).schema_infer_max_records(INFER_ALL_RECORDS);
         if kind == InputKind::Tsv {
             o = o.delimiter(b'\t').quote(TSV_NO_QUOTE);
         }
@@ -284,13 +302,13 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         }
         InputKind::Csv | InputKind::Tsv => ctx.register_csv(name, path, csv(kind, &ext, None)).await,
         InputKind::Json => {
-            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(JSON_INFER_LINES);
+            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(INFER_ALL_RECORDS);
             ctx.register_json(name, path, o).await
         }
     };
     if let Err(e) = res {
         if kind == InputKind::Json
-            && let Some(located) = json_syntax_error(path)
+            && let Some(located) = json_error_location(path, &e.to_string())
         {
             return Err(located);
         }
@@ -352,29 +370,167 @@ async fn empty_fields_as_text(ctx: &SessionContext, name: &str, text_cols: &[&st
     Ok(())
 }
 
-/// The first line of the local JSON-lines file `path` that is not a JSON
-/// value, as an error naming the file, the line (1-based) and the column;
-/// `None` for a URL or when every line parses. Arrow's own JSON errors count
-/// lines from the start of each chunk it parses, so this reads the file
-/// again, only after Arrow has failed. Blank lines are skipped, as Arrow does.
+/// Where in the local JSON-lines file `path` Arrow's error `msg` comes from,
+/// as an error naming the file, the line (1-based) and what is wrong there;
+/// `None` for a URL, or when no line explains it. Arrow's own messages count
+/// lines from the start of each chunk it parses, or name no line at all, so
+/// this reads the file again, only after Arrow has failed:
+/// - the first line that is not a JSON value (column included);
+/// - else the first line where a field holds another JSON type than on an
+///   earlier line (a number where other lines have a string, a list where
+///   they have a number, ...): Arrow infers one type per column and cannot
+///   read the other. When `msg` names the field ("whilst decoding field
+///   'x'"), only that field is looked at.
+///
+/// Blank lines are skipped, as Arrow does.
 #[must_use]
-pub fn json_syntax_error(path: &str) -> Option<anyhow::Error> {
+pub fn json_error_location(path: &str, msg: &str) -> Option<anyhow::Error> {
     use std::io::BufRead;
     if is_url(path) {
         return None;
     }
     let local = path.strip_prefix("file://").unwrap_or(path);
+    let field = msg.split("whilst decoding field '").nth(1).and_then(|r| r.split('\'').next());
+    let mut kinds: HashMap<String, (&'static str, usize)> = HashMap::new();
+    let mut conflict: Option<anyhow::Error> = None;
     let file = std::io::BufReader::new(std::fs::File::open(local).ok()?);
     for (i, line) in file.split(b'\n').enumerate() {
         let line = line.ok()?;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
-            let msg = e.to_string();
-            let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
-            return Some(anyhow::anyhow!("{path}: line {} is not valid JSON, column {}: {what}", i + 1, e.column()));
+        let value = match serde_json::from_slice::<serde_json::Value>(&line) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = e.to_string();
+                let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
+                return Some(anyhow::anyhow!(
+                    "{path}: line {} is not valid JSON, column {}: {what}",
+                    i + 1,
+                    e.column()
+                ));
+            }
+        };
+        if conflict.is_some() {
+            continue; // a syntax error further on is still the first thing to fix
+        }
+        let mut leaves = Vec::new();
+        json_kinds(&value, String::new(), &mut leaves);
+        for (at, kind) in leaves {
+            let top = at.split(['.', '[']).next().unwrap_or("");
+            if field.is_some_and(|f| f != top) {
+                continue;
+            }
+            if at.is_empty() && kind != "an object" {
+                conflict = Some(anyhow::anyhow!("{path}: line {} is {kind}; every line must be a JSON object", i + 1));
+                break;
+            }
+            match kinds.get(&at) {
+                None => {
+                    kinds.insert(at, (kind, i + 1));
+                }
+                Some(&(first, first_line)) if first != kind => {
+                    let what = format!("field '{at}'");
+                    let hint = if [first, kind].contains(&"a number") && [first, kind].contains(&"a string") {
+                        " (quote the numbers)"
+                    } else {
+                        ""
+                    };
+                    conflict = Some(anyhow::anyhow!(
+                        "{path}: line {}: {what} is {kind}, but {first} on line {first_line}; \
+                         a JSON field must have one type on every line{hint}",
+                        i + 1
+                    ));
+                    break;
+                }
+                Some(_) => {}
+            }
         }
     }
-    None
+    conflict
+}
+
+/// The JSON type of every non-null value in `v`, by path: `a.b` for object
+/// keys, `a[]` for list elements; the top-level object has the empty path.
+fn json_kinds(v: &serde_json::Value, at: String, out: &mut Vec<(String, &'static str)>) {
+    use serde_json::Value;
+    let kind = match v {
+        Value::Null => return,
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(items) => {
+            for item in items {
+                json_kinds(item, format!("{at}[]"), out);
+            }
+            "a list"
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                json_kinds(item, if at.is_empty() { k.clone() } else { format!("{at}.{k}") }, out);
+            }
+            "an object"
+        }
+    };
+    out.push((at, kind));
+}
+
+/// Fails when the file at `path` names a column twice. DataFusion merges
+/// same-named Parquet columns into one, keeping the first, so `score` would
+/// silently score whichever came first; Arrow's CSV reader reports a field
+/// count that does not say why. Reads only the Parquet footer, or the first
+/// MiB of a CSV/TSV file (a longer header is not checked).
+async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind) -> Result<()> {
+    use datafusion::datasource::listing::ListingTableUrl;
+    use datafusion::parquet::file::metadata::ParquetMetaDataReader;
+    use object_store::ObjectStoreExt;
+
+    let url = ListingTableUrl::parse(path).with_context(|| format!("cannot read {path}"))?;
+    let store = ctx.runtime_env().object_store(url.object_store()).with_context(|| format!("cannot read {path}"))?;
+    let location = url.prefix();
+    let size = store.head(location).await.with_context(|| format!("cannot read input file {path}"))?.size;
+    let names: Vec<String> = match kind {
+        InputKind::Parquet => {
+            // The footer: the metadata, its length (4 bytes, little-endian) and `PAR1`.
+            let tail = if size >= 12 { store.get_range(location, size - 8..size).await.ok() } else { None };
+            let Some(tail) = tail.filter(|t| t.len() == 8 && &t[4..] == b"PAR1") else {
+                bail!("{path}: not a Parquet file (no Parquet footer)");
+            };
+            let len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
+            if len + 12 > size {
+                bail!("{path}: not a Parquet file (its footer is longer than the file)");
+            }
+            let bytes = store
+                .get_range(location, size - 8 - len..size - 8)
+                .await
+                .with_context(|| format!("cannot read input file {path}"))?;
+            let meta = ParquetMetaDataReader::decode_metadata(&bytes)
+                .with_context(|| format!("cannot read {path} as Parquet"))?;
+            meta.file_metadata().schema_descr().root_schema().get_fields().iter().map(|f| f.name().to_owned()).collect()
+        }
+        InputKind::Csv | InputKind::Tsv => {
+            const HEAD: u64 = 1 << 20;
+            let bytes = store
+                .get_range(location, 0..size.min(HEAD))
+                .await
+                .with_context(|| format!("cannot read input file {path}"))?;
+            let Some(end) = bytes.iter().position(|&b| b == b'\n') else { return Ok(()) };
+            let mut format = datafusion::arrow::csv::reader::Format::default().with_header(true);
+            if kind == InputKind::Tsv {
+                format = format.with_delimiter(b'\t').with_quote(TSV_NO_QUOTE);
+            }
+            // A quoted header field spanning lines is not checked.
+            let Ok((schema, _)) = format.infer_schema(&bytes[..=end], Some(0)) else { return Ok(()) };
+            schema.fields().iter().map(|f| f.name().clone()).collect()
+        }
+        InputKind::Json => return Ok(()),
+    };
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+        bail!(
+            "{path}: column '{dup}' appears more than once (columns: {}); give every column its own name",
+            names.join(", ")
+        );
+    }
+    Ok(())
 }

@@ -420,3 +420,138 @@ fn bad_device_variables_batch_sizes_and_piped_sql_errors_fail() {
     assert!(out.contains("| 1 |") && out.contains("| y |"), "{out}");
     assert!(stderr(&o).contains("1 statement(s) read from standard input failed"), "{}", stderr(&o));
 }
+
+#[test]
+fn duplicate_column_names_are_an_error_not_the_first_column() {
+    // DataFusion keeps the first of two same-named Parquet columns; scoring
+    // whichever came first would be silently wrong.
+    let dir = tempfile::tempdir().unwrap();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("hyp", DataType::Utf8, true),
+        Field::new("ref", DataType::Utf8, true),
+        Field::new("hyp", DataType::Utf8, true),
+    ]));
+    let col = |v: &[&str]| Arc::new(datafusion::arrow::array::StringArray::from(v.to_vec())) as _;
+    let b = RecordBatch::try_new(Arc::clone(&schema), vec![col(&["a b c"]), col(&["a b d"]), col(&["q"])]).unwrap();
+    let path = dir.path().join("dup.parquet");
+    let mut w = ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema, None).unwrap();
+    w.write(&b).unwrap();
+    w.close().unwrap();
+    let csv = dir.path().join("dup.csv");
+    std::fs::write(&csv, "hyp,ref,hyp\na b c,a b d,q\n").unwrap();
+    for p in [&path, &csv] {
+        let o = mteval(&["score", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("column 'hyp' appears more than once (columns: hyp, ref, hyp)"), "{}", stderr(&o));
+    }
+    let o = mteval(&["mbr", path.to_str().unwrap(), "--group-by", "ref"]);
+    assert!(stderr(&o).contains("column 'hyp' appears more than once"), "{}", stderr(&o));
+    // Distinct names still read, and a file that is not Parquet says so.
+    let ok = dir.path().join("ok.csv");
+    std::fs::write(&ok, "hyp,ref,Hyp\na b c,a b d,q\n").unwrap();
+    let v = json_lines(&mteval(&["score", ok.to_str().unwrap(), "--json"]));
+    assert!((v[0]["score"].as_f64().unwrap() - ter("a b c", "a b d")).abs() < 1e-12, "{v:?}");
+    let junk = dir.path().join("junk.parquet");
+    std::fs::write(&junk, "hyp,ref\n").unwrap();
+    assert!(stderr(&mteval(&["score", junk.to_str().unwrap()])).contains("not a Parquet file"));
+}
+
+#[test]
+fn csv_types_come_from_every_record() {
+    // A column of numbers with text after row 1,000 (DataFusion's default
+    // inference window) is text, in score and in SQL, CSV and TSV alike.
+    let dir = tempfile::tempdir().unwrap();
+    for (ext, sep) in [("csv", ','), ("tsv", '\t')] {
+        let mut text = format!("hyp{sep}ref{sep}n\n");
+        for i in 0..1500 {
+            text.push_str(&format!("a b{sep}a c{sep}{i}\n"));
+        }
+        text.push_str(&format!("x y{sep}x y{sep}n/a\n"));
+        let input = dir.path().join(format!("late.{ext}"));
+        std::fs::write(&input, text).unwrap();
+        let out = dir.path().join(format!("o-{ext}.jsonl"));
+        let o = mteval(&["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let rows = read_jsonl(&out);
+        assert_eq!((rows.len(), rows[1500]["n"].as_str(), rows[7]["n"].as_str()), (1501, Some("n/a"), Some("7")));
+        assert_eq!(rows[1500]["ter"].as_f64(), Some(0.0));
+        let q = format!("SELECT arrow_typeof(n) AS t, count(*) AS c FROM '{}' GROUP BY 1", input.display());
+        let v = json_lines(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
+        assert_eq!((v.len(), v[0]["t"].as_str(), v[0]["c"].as_i64()), (1, Some("Utf8"), Some(1501)), "{v:?}");
+    }
+}
+
+#[test]
+fn json_type_conflicts_name_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = "{\"hyp\":\"a b\",\"ref\":\"a c\",\"n\":1}\n";
+    let cases = [
+        // Inference accepts these (one column type), decoding then fails.
+        ("{\"hyp\":\"a\",\"ref\":\"a\",\"n\":\"x\"}", "line 3001: field 'n' is a string, but a number on line 1"),
+        ("{\"hyp\":\"a\",\"ref\":\"a\",\"n\":[1]}", "line 3001: field 'n' is a list, but a number on line 1"),
+        ("{\"hyp\":\"a\",\"ref\":\"a\",\"n\":true}", "line 3001: field 'n' is a boolean, but a number on line 1"),
+        // Inference itself fails on these.
+        ("{\"hyp\":{\"x\":1},\"ref\":\"a\",\"n\":1}", "line 3001: field 'hyp' is an object, but a string on line 1"),
+        ("[1, 2]", "line 3001 is a list; every line must be a JSON object"),
+    ];
+    for (k, (last, expected)) in cases.iter().enumerate() {
+        let input = dir.path().join(format!("t{k}.jsonl"));
+        std::fs::write(&input, format!("{}{last}\n", row.repeat(3000))).unwrap();
+        let o = mteval(&["score", input.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains(expected), "{k}: {}", stderr(&o));
+        let o = mteval(&["mbr", input.to_str().unwrap(), "--group-by", "ref"]);
+        assert!(stderr(&o).contains(expected), "mbr {k}: {}", stderr(&o));
+    }
+    // Nested fields are named by path.
+    let input = dir.path().join("nested.jsonl");
+    std::fs::write(
+        &input,
+        "{\"hyp\":\"a\",\"ref\":\"a\",\"m\":{\"k\":[1]}}\n{\"hyp\":\"a\",\"ref\":\"a\",\"m\":{\"k\":[\"1\"]}}\n",
+    )
+    .unwrap();
+    let e = stderr(&mteval(&["score", input.to_str().unwrap()]));
+    assert!(e.contains("line 2: field 'm.k[]' is a string, but a number on line 1; a JSON field must have one type on every line (quote the numbers)"), "{e}");
+}
+
+#[test]
+fn group_by_struct_names_the_column_and_mbr_counts_empty_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("s.jsonl");
+    std::fs::write(
+        &input,
+        "{\"hyp\":\"a b\",\"ref\":\"a c\",\"sys\":{\"id\":1},\"src\":1}\n\
+         {\"hyp\":\"a c\",\"ref\":\"a c\",\"sys\":{\"id\":2},\"src\":1}\n\
+         {\"hyp\":null,\"ref\":\"a c\",\"sys\":{\"id\":2},\"src\":2}\n",
+    )
+    .unwrap();
+    let e = stderr(&mteval(&["score", input.to_str().unwrap(), "--group-by", "sys"]));
+    assert!(e.contains("group-by column 'sys' has type Struct"), "{e}");
+    let out = dir.path().join("picked.jsonl");
+    let o = mteval(&["mbr", input.to_str().unwrap(), "--group-by", "src", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 of 2 groups have no candidate to select"), "{}", stderr(&o));
+    let rows = read_jsonl(&out);
+    assert_eq!((rows.len(), rows[0]["src"].as_i64(), rows[0]["n_candidates"].as_i64()), (1, Some(1), Some(2)));
+    // No note when every group has a pick.
+    let o = mteval(&["mbr", input.to_str().unwrap(), "--group-by", "sys", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success() && !stderr(&o).contains("no candidate"), "{}", stderr(&o));
+}
+
+#[test]
+fn sql_set_beyond_the_command_line_limits_is_refused_and_undone() {
+    let sql = b"SET datafusion.execution.batch_size = 10000000000;\nSHOW datafusion.execution.batch_size;\n\
+SET datafusion.execution.target_partitions = 100000000;\nSHOW datafusion.execution.target_partitions;\n\
+SET datafusion.execution.batch_size = 4194304;\nSHOW datafusion.execution.batch_size;\n";
+    let o = mteval_stdin(&["sql", "--batch-size", "512", "--partitions", "3", "--format", "ndjson"], sql);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("datafusion.execution.batch_size = 10000000000 is above mteval's limit of 4194304 rows"), "{e}");
+    assert!(e.contains("datafusion.execution.target_partitions = 100000000 is above mteval's limit of 65535"), "{e}");
+    assert!(e.contains("2 statement(s) read from standard input failed"), "{e}");
+    let values: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["value"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(values, ["512", "3", "4194304"]);
+}

@@ -256,6 +256,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         .collect();
     pb.finish_and_clear();
     let mut picked: Vec<u32> = Vec::new();
+    let mut skipped = 0usize;
     let mut utilities: Vec<f64> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     for pick in picks {
@@ -263,7 +264,16 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
             picked.push(u32::try_from(row).context("more than 2^32 rows")?);
             utilities.push(s);
             counts.push(i64::try_from(n_cand).unwrap_or(i64::MAX));
+        } else {
+            skipped += 1;
         }
+    }
+    if skipped > 0 {
+        eprintln!(
+            "mteval: {skipped} of {} groups have no candidate to select (every hypothesis NULL, or no \
+             pseudo-reference left) and have no row in the output",
+            groups.len()
+        );
     }
 
     let idx = UInt32Array::from(picked);

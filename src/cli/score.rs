@@ -142,6 +142,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     if let Some(g) = &a.group_by {
         check_column(&schema, &input, g, "group-by", false)?;
+        let t = schema.field_with_name(g)?.data_type();
+        if !datafusion::arrow::compute::can_cast_types(t, &DataType::Utf8) {
+            bail!(
+                "{input}: group-by column '{g}' has type {t}, which has no text form to print per group; group by a string, number or date column"
+            );
+        }
     }
     for m in &metrics {
         if schema.field_with_name(m.column()).is_ok() {
@@ -384,9 +390,9 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     Ok(())
 }
 
-/// An error of reading `input` rather than of scoring it: a JSON syntax
-/// error gets its line in the file (Arrow's own message counts from the
-/// start of the chunk it parsed); CSV and Parquet errors keep theirs.
+/// An error of reading `input` rather than of scoring it: a JSON error gets
+/// its line in the file (Arrow's own message counts from the start of the
+/// chunk it parsed, or names no line); CSV and Parquet errors keep theirs.
 pub(super) fn read_error(
     e: &datafusion::error::DataFusionError,
     kind: InputKind,
@@ -395,7 +401,7 @@ pub(super) fn read_error(
     let msg = e.to_string();
     if kind == InputKind::Json
         && msg.contains("Json error")
-        && let Some(located) = crate::session::json_syntax_error(input)
+        && let Some(located) = crate::session::json_error_location(input, &msg)
     {
         return Some(located);
     }

@@ -20,6 +20,7 @@ async fn plan_all(ctx: &SessionContext, sql: &str) -> Result<Vec<DataFrame>> {
         let state = ctx.state();
         let plan = state.statement_to_plan(st).await.map_err(window_hint)?;
         out.push(ctx.execute_logical_plan(plan).await?);
+        check_limits(ctx, &state)?;
         apply_device_setting(ctx)?;
     }
     Ok(out)
@@ -38,6 +39,32 @@ fn window_hint(e: datafusion::error::DataFusionError) -> anyhow::Error {
             .context(format!("{n} is a window function: call it with OVER, e.g. {n}(hyp) OVER (PARTITION BY src_id)")),
         None => e.into(),
     }
+}
+
+/// Undoes a `SET` of the batch size or the partition count beyond what the
+/// command line accepts, with an error: DataFusion takes any value, then
+/// aborts allocating a batch of 10^10 rows, or plans 10^8 partitions for
+/// ever. `before` is the session as it was before the statement.
+fn check_limits(ctx: &SessionContext, before: &datafusion::execution::SessionState) -> Result<()> {
+    let was = &before.config().options().execution;
+    let (batch, parts) = {
+        let state = ctx.state();
+        let now = &state.config().options().execution;
+        (now.batch_size.get() as u64, now.target_partitions)
+    };
+    let max_parts = usize::from(u16::MAX);
+    if batch > super::MAX_BATCH || parts > max_parts {
+        let lock = ctx.state_ref();
+        let mut state = lock.write();
+        let exec = &mut state.config_mut().options_mut().execution;
+        exec.batch_size = was.batch_size;
+        exec.target_partitions = was.target_partitions;
+        if batch > super::MAX_BATCH {
+            bail!("datafusion.execution.batch_size = {batch} is above mteval's limit of {} rows", super::MAX_BATCH);
+        }
+        bail!("datafusion.execution.target_partitions = {parts} is above mteval's limit of {max_parts}");
+    }
+    Ok(())
 }
 
 /// `SET mteval.device = '...'` also moves the aggregate and window
