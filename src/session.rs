@@ -430,14 +430,13 @@ pub fn json_error_location(path: &str, msg: &str) -> Option<anyhow::Error> {
                     kinds.insert(at, (kind, i + 1));
                 }
                 Some(&(first, first_line)) if first != kind => {
-                    let what = format!("field '{at}'");
                     let hint = if [first, kind].contains(&"a number") && [first, kind].contains(&"a string") {
                         " (quote the numbers)"
                     } else {
                         ""
                     };
                     conflict = Some(anyhow::anyhow!(
-                        "{path}: line {}: {what} is {kind}, but {first} on line {first_line}; \
+                        "{path}: line {}: field '{at}' is {kind}, but {first} on line {first_line}; \
                          a JSON field must have one type on every line{hint}",
                         i + 1
                     ));
