@@ -481,7 +481,8 @@ fn json_kinds(v: &serde_json::Value, at: String, out: &mut Vec<(String, &'static
 /// MiB of a CSV/TSV file (a longer header is not checked).
 async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind) -> Result<()> {
     use datafusion::datasource::listing::ListingTableUrl;
-    use datafusion::parquet::file::metadata::ParquetMetaDataReader;
+    use datafusion::parquet::file::FOOTER_SIZE;
+    use datafusion::parquet::file::metadata::{FooterTail, ParquetMetaDataReader};
     use object_store::ObjectStoreExt;
 
     let url = ListingTableUrl::parse(path).with_context(|| format!("cannot read {path}"))?;
@@ -490,17 +491,22 @@ async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind)
     let size = store.head(location).await.with_context(|| format!("cannot read input file {path}"))?.size;
     let names: Vec<String> = match kind {
         InputKind::Parquet => {
-            // The footer: the metadata, its length (4 bytes, little-endian) and `PAR1`.
-            let tail = if size >= 12 { store.get_range(location, size - 8..size).await.ok() } else { None };
-            let Some(tail) = tail.filter(|t| t.len() == 8 && &t[4..] == b"PAR1") else {
+            // The file ends with its metadata, then the footer tail: the
+            // metadata's length and the magic bytes (parquet decodes both).
+            let foot = FOOTER_SIZE as u64;
+            let tail = if size >= foot + 4 { store.get_range(location, size - foot..size).await.ok() } else { None };
+            let Some(tail) = tail.and_then(|t| FooterTail::try_from(&t[..]).ok()) else {
                 bail!("{path}: not a Parquet file (no Parquet footer)");
             };
-            let len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
-            if len + 12 > size {
+            if tail.is_encrypted_footer() {
+                return Ok(()); // DataFusion says what it makes of it
+            }
+            let len = tail.metadata_length() as u64;
+            if len + foot + 4 > size {
                 bail!("{path}: not a Parquet file (its footer is longer than the file)");
             }
             let bytes = store
-                .get_range(location, size - 8 - len..size - 8)
+                .get_range(location, size - foot - len..size - foot)
                 .await
                 .with_context(|| format!("cannot read input file {path}"))?;
             let meta = ParquetMetaDataReader::decode_metadata(&bytes)

@@ -33,7 +33,7 @@ fn is_string_type(t: &DataType) -> bool {
     mteval_udfs::common::is_string_like(t) || t.is_null()
 }
 
-fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_string: bool) -> Result<()> {
+fn check_column<'a>(schema: &'a Schema, input: &str, col: &str, role: &str, must_be_string: bool) -> Result<&'a Field> {
     let Ok(f) = schema.field_with_name(col) else {
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
@@ -41,7 +41,7 @@ fn check_column(schema: &Schema, input: &str, col: &str, role: &str, must_be_str
     if must_be_string && !is_string_type(f.data_type()) {
         bail!("{input}: {role} column '{col}' has type {}, expected a string", f.data_type());
     }
-    Ok(())
+    Ok(f)
 }
 
 /// Corpus statistics of one metric.
@@ -141,8 +141,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         }
     }
     if let Some(g) = &a.group_by {
-        check_column(&schema, &input, g, "group-by", false)?;
-        let t = schema.field_with_name(g)?.data_type();
+        let t = check_column(&schema, &input, g, "group-by", false)?.data_type();
         if !datafusion::arrow::compute::can_cast_types(t, &DataType::Utf8) {
             bail!(
                 "{input}: group-by column '{g}' has type {t}, which has no text form to print per group; group by a string, number or date column"
