@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod output;
+mod path_tables;
 pub mod session;
 
 pub use mteval_kernels as kernels;

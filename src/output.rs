@@ -74,6 +74,68 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
     Ok(())
 }
 
+/// Standard output could not be written: the reader closed the pipe
+/// ([`std::io::ErrorKind::BrokenPipe`], which `main` ends quietly on, as Unix
+/// tools do) or the device failed (a full disk: a clear error, exit status 1).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output")]
+pub struct StdoutError(#[source] pub std::io::Error);
+
+impl StdoutError {
+    /// Whether the reader of standard output has gone (`mteval ... | head -1`).
+    #[must_use]
+    pub fn is_closed_pipe(&self) -> bool {
+        self.0.kind() == std::io::ErrorKind::BrokenPipe
+    }
+}
+
+/// Writes `bytes` to standard output and flushes it. Results are formatted in
+/// full before this is called, so a result that cannot be encoded (a struct
+/// column as CSV) prints nothing, not a header and then an error.
+///
+/// # Errors
+/// [`StdoutError`] when standard output cannot be written.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| StdoutError(e).into())
+}
+
+/// Whether `e` is a closed standard output (see [`StdoutError`]), wherever
+/// in its chain: such a run ends quietly.
+#[must_use]
+pub fn is_closed_stdout(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<StdoutError>().is_some_and(StdoutError::is_closed_pipe))
+}
+
+/// The message of `e` with its causes, as `{e:#}` writes it, less every
+/// cause whose text the message already holds: DataFusion repeats its inner
+/// error in its outer one ("table 't' not found: table 't' not found").
+#[must_use]
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.contains(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg
+}
+
+/// Writes a line to standard error; a closed or full standard error is
+/// ignored (the line is informational, and `eprintln!` would panic).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use note;
+
 /// Temporary files of unfinished outputs, removed by [`remove_temp_files`]
 /// when the process is interrupted.
 static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
@@ -105,7 +167,12 @@ impl AtomicFile {
     pub fn create(target: &Path) -> Result<(Self, File)> {
         let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
         if !dir.is_dir() {
-            bail!("cannot write {}: directory {} does not exist", target.display(), dir.display());
+            // The first component on the way that is not a directory says why.
+            let blocker = dir.ancestors().filter(|a| !a.as_os_str().is_empty()).find(|a| a.exists() && !a.is_dir());
+            match blocker {
+                Some(f) => bail!("cannot write {}: {} is a file, not a directory", target.display(), f.display()),
+                None => bail!("cannot write {}: directory {} does not exist", target.display(), dir.display()),
+            }
         }
         if target.is_dir() {
             bail!("cannot write {}: it is a directory", target.display());

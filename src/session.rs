@@ -10,11 +10,12 @@ use anyhow::{Context, Result, bail};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::catalog::Session;
 use datafusion::common::GetExt;
+use datafusion::common::config::ConfigField;
 use datafusion::common::config::{CsvOptions, JsonOptions};
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::file_format::FileFormatFactory;
-use datafusion::datasource::file_format::csv::CsvFormatFactory;
-use datafusion::datasource::file_format::json::JsonFormatFactory;
+use datafusion::datasource::file_format::csv::CsvFormat;
+use datafusion::datasource::file_format::json::JsonFormat;
 use datafusion::error::DataFusionError;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::execution::memory_pool::FairSpillPool;
@@ -28,31 +29,77 @@ use object_store::gcp::GoogleCloudStorageBuilder;
 use object_store::http::HttpBuilder;
 use url::Url;
 
-/// A file format under another extension: JSON lines as `.jsonl` and
-/// `.ndjson` (DataFusion's JSON reader only knows `.json`), and TSV as `.tsv`.
+/// A CSV or JSON file format with mteval's defaults preset (see
+/// [`csv_format`], [`tsv_format`], [`json_format`]), under an extension:
+/// `.csv`, `.tsv`, `.json`, and JSON lines as `.jsonl` and `.ndjson`
+/// (DataFusion's JSON reader only knows `.json`).
+///
+/// `OPTIONS (...)` of `COPY` and `CREATE EXTERNAL TABLE` arrive as
+/// `format.KEY` (the SQL planner prefixes a bare `KEY`); DataFusion's own
+/// factory, given preset options, would pass `format.delimiter` to
+/// `CsvOptions` and fail with `Config value "format" not found`. Here the
+/// prefix is taken off and the key set on the preset, so every documented
+/// format option works as in datafusion-cli, and a key of another namespace
+/// is refused as DataFusion refuses it.
 #[derive(Debug)]
-struct ExtAlias {
+struct PresetFormat {
     ext: &'static str,
-    inner: Arc<dyn FileFormatFactory>,
+    preset: Preset,
 }
 
-impl GetExt for ExtAlias {
+#[derive(Debug, Clone)]
+enum Preset {
+    Csv(CsvOptions),
+    Json(JsonOptions),
+}
+
+impl GetExt for PresetFormat {
     fn get_ext(&self) -> String {
         self.ext.to_owned()
     }
 }
 
-impl FileFormatFactory for ExtAlias {
+impl FileFormatFactory for PresetFormat {
     fn create(
         &self,
-        state: &dyn Session,
+        _state: &dyn Session,
         format_options: &HashMap<String, String>,
     ) -> datafusion::common::Result<Arc<dyn FileFormat>> {
-        self.inner.create(state, format_options)
+        let mut keys = Vec::with_capacity(format_options.len());
+        for (k, v) in format_options {
+            let Some(key) = k.strip_prefix("format.") else {
+                let ns = k.split('.').next().unwrap_or(k);
+                return Err(DataFusionError::Configuration(format!(
+                    "Config value \"{ns}\" not found on TableOptions (format options are written 'format.KEY' or 'KEY')"
+                )));
+            };
+            keys.push((key, v.as_str()));
+        }
+        // Same order as the statement's options would apply; the map has one
+        // value per key, so the order cannot change the outcome.
+        Ok(match &self.preset {
+            Preset::Csv(o) => {
+                let mut o = o.clone();
+                for (k, v) in keys {
+                    o.set(k, v)?;
+                }
+                Arc::new(CsvFormat::default().with_options(o))
+            }
+            Preset::Json(o) => {
+                let mut o = o.clone();
+                for (k, v) in keys {
+                    o.set(k, v)?;
+                }
+                Arc::new(JsonFormat::default().with_options(o))
+            }
+        })
     }
 
     fn default(&self) -> Arc<dyn FileFormat> {
-        self.inner.default()
+        match &self.preset {
+            Preset::Csv(o) => Arc::new(CsvFormat::default().with_options(o.clone())),
+            Preset::Json(o) => Arc::new(JsonFormat::default().with_options(o.clone())),
+        }
     }
 }
 
@@ -65,35 +112,29 @@ pub const TSV_NO_QUOTE: u8 = 0xFF;
 /// The format of `.tsv` files in SQL (`FROM 'x.tsv'`): CSV with a tab
 /// delimiter, a header row and no quoting (see [`TSV_NO_QUOTE`]), its
 /// schema inferred from every record as for `.csv` ([`csv_format`]).
-fn tsv_format() -> CsvFormatFactory {
-    CsvFormatFactory::new_with_options(CsvOptions {
+fn tsv_format() -> CsvOptions {
+    CsvOptions {
         has_header: Some(true),
         delimiter: b'\t',
         quote: TSV_NO_QUOTE,
         schema_infer_max_rec: Some(INFER_ALL_RECORDS),
         ..CsvOptions::default()
-    })
+    }
 }
 
 /// The format of `.csv` files in SQL: DataFusion's, with the schema inferred
 /// from every record, not the first 1,000. A column of numbers with text
 /// after row 1,000 would otherwise be read as a number and fail there.
-fn csv_format() -> CsvFormatFactory {
-    CsvFormatFactory::new_with_options(CsvOptions {
-        schema_infer_max_rec: Some(INFER_ALL_RECORDS),
-        ..CsvOptions::default()
-    })
+fn csv_format() -> CsvOptions {
+    CsvOptions { schema_infer_max_rec: Some(INFER_ALL_RECORDS), ..CsvOptions::default() }
 }
 
 /// The format of JSON lines in SQL (`FROM 'x.jsonl'`, `.ndjson`): the
 /// schema is inferred from every line, not the first 1,000. A key that first
 /// appears later would otherwise be dropped, and a float after a run of
 /// integers read as an integer, without a word.
-fn json_format() -> JsonFormatFactory {
-    JsonFormatFactory::new_with_options(JsonOptions {
-        schema_infer_max_rec: Some(INFER_ALL_RECORDS),
-        ..JsonOptions::default()
-    })
+fn json_format() -> JsonOptions {
+    JsonOptions { schema_infer_max_rec: Some(INFER_ALL_RECORDS), ..JsonOptions::default() }
 }
 
 /// Records of a JSON-lines, CSV or TSV input read to infer its schema: all
@@ -221,16 +262,16 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
         .with_runtime_env(runtime.build_arc()?)
         .with_default_features()
         .build();
-    for (ext, inner) in [
-        ("jsonl", Arc::new(json_format()) as Arc<dyn FileFormatFactory>),
-        ("ndjson", Arc::new(json_format())),
-        ("tsv", Arc::new(tsv_format())),
+    for (ext, preset) in [
+        ("json", Preset::Json(json_format())),
+        ("jsonl", Preset::Json(json_format())),
+        ("ndjson", Preset::Json(json_format())),
+        ("csv", Preset::Csv(csv_format())),
+        ("tsv", Preset::Csv(tsv_format())),
     ] {
-        state.register_file_format(Arc::new(ExtAlias { ext, inner }), true)?;
+        state.register_file_format(Arc::new(PresetFormat { ext, preset }), true)?;
     }
-    state.register_file_format(Arc::new(json_format()), true)?;
-    state.register_file_format(Arc::new(csv_format()), true)?;
-    let mut ctx = SessionContext::new_with_state(state).enable_url_table();
+    let mut ctx = crate::path_tables::enable(SessionContext::new_with_state(state));
     mteval_udfs::register_all(&mut ctx)?;
     Ok(ctx)
 }

@@ -12,6 +12,7 @@ mod cli_chrf;
 mod cli_device;
 mod cli_inputs;
 mod cli_object_store;
+mod cli_reliability;
 mod sql;
 mod sql_cer;
 mod sql_chrf;

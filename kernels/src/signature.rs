@@ -90,7 +90,7 @@ pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, Strin
         let Some((k, v)) = part.split_once(':') else {
             return Err(MetricError::InvalidOption {
                 metric,
-                reason: format!("'{part}' is not of the form key:value (e.g. 'case:mixed|norm:yes')"),
+                reason: format!("'{part}' is not of the form key:value (e.g. '{}')", example(metric)),
             });
         };
         let k = k.trim().to_ascii_lowercase();
@@ -106,6 +106,15 @@ pub fn parse_options(metric: &'static str, s: &str) -> Result<Vec<(String, Strin
         out.push((k, v.trim().to_owned()));
     }
     Ok(out)
+}
+
+/// A valid options string of `metric`, for error messages.
+fn example(metric: &str) -> &'static str {
+    match metric {
+        "TER" => "case:mixed|norm:yes",
+        "CharacTER" => "compat:cer|fuzzy:0.1",
+        _ => "nw:2|case:lc",
+    }
 }
 
 /// Parses a length limit: a positive integer, or `none` for no limit.
@@ -154,6 +163,19 @@ mod tests {
         assert!(parse_options("TER", "case").is_err());
         assert!(parse_options("TER", ":x").is_err());
         assert!(parse_options("TER", " ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_example_of_a_malformed_entry_is_the_metric_s_own() {
+        let e = |m| parse_options(m, "nw2").unwrap_err().to_string();
+        assert!(e("chrF").contains("(e.g. 'nw:2|case:lc')"), "{}", e("chrF"));
+        assert!(e("TER").contains("(e.g. 'case:mixed|norm:yes')"), "{}", e("TER"));
+        assert!(e("CharacTER").contains("(e.g. 'compat:cer|fuzzy:0.1')"), "{}", e("CharacTER"));
+        for m in ["chrF", "TER", "CharacTER"] {
+            let ex = e(m);
+            let ex = ex.split("e.g. '").nth(1).and_then(|r| r.split('\'').next()).unwrap();
+            assert_eq!(parse_options(m, ex).unwrap().len(), 2, "{m}: {ex}");
+        }
     }
 
     #[test]

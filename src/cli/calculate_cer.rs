@@ -90,7 +90,9 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
         .with_min_len(16)
         .map(|(i, (h, r))| cfg.sentence(h, r).with_context(|| format!("{}: line {}", a.fhyp.display(), i + 1)))
         .collect::<Result<_>>()?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Formatted in full, then written: a closed or full standard output is
+    // one clear error (see `crate::output::write_stdout`).
+    let mut out: Vec<u8> = Vec::new();
     if a.per_sentence {
         let join = |s: &str| mteval_kernels::text::py_split(s).collect::<Vec<_>>().join(" ");
         for (i, ((h, r), s)) in hyps.iter().zip(&refs).zip(&scores).enumerate() {
@@ -119,8 +121,7 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
         write!(out, ", 'cer_scores': [{}]", list.join(", "))?;
     }
     writeln!(out, "}}")?;
-    out.flush()?;
-    Ok(())
+    crate::output::write_stdout(&out)
 }
 
 #[cfg(test)]

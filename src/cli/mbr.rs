@@ -269,7 +269,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         }
     }
     if skipped > 0 {
-        eprintln!(
+        crate::output::note!(
             "mteval: {skipped} of {} groups have no candidate to select (every hypothesis NULL, or no \
              pseudo-reference left) and have no row in the output",
             groups.len()
@@ -292,12 +292,19 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
                 BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
             w.write(&out)?;
             w.finish().await?;
-            eprintln!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
+            crate::output::note!(
+                "selected {} of {n} rows ({} groups) into {}",
+                out.num_rows(),
+                groups.len(),
+                p.display()
+            );
+            crate::output::write_stdout(format!("MBR|{signature}\n").as_bytes())
         }
         None => {
-            crate::output::print_batches(&[out], crate::output::Format::Table, &mut std::io::stdout().lock())?;
+            let mut text = Vec::new();
+            crate::output::print_batches(&[out], crate::output::Format::Table, &mut text)?;
+            text.extend_from_slice(format!("MBR|{signature}\n").as_bytes());
+            crate::output::write_stdout(&text)
         }
     }
-    println!("MBR|{signature}");
-    Ok(())
 }

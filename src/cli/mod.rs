@@ -127,26 +127,27 @@ pub struct ScoreArgs {
     #[arg(long = "options")]
     pub options: Vec<String>,
     /// Hypothesis column.
-    #[arg(long, default_value = "hyp")]
+    #[arg(long, default_value = "hyp", conflicts_with = "hyp")]
     pub hyp_col: String,
     /// Reference column(s); several give multiple references per row (NULLs are skipped).
-    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
+    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()], conflicts_with = "hyp")]
     pub ref_cols: Vec<String>,
     /// Terms column for term-acc: per row a list of terms, each a list of alternatives.
-    #[arg(long, default_value = "terms")]
+    #[arg(long, default_value = "terms", conflicts_with = "hyp")]
     pub terms_col: String,
     /// Lemmas column for term-acc-lemmatized: per row a list of {lemma, start, end} (code-point offsets).
-    #[arg(long, default_value = "lemmas")]
+    #[arg(long, default_value = "lemmas", conflicts_with = "hyp")]
     pub lemmas_col: String,
-    /// Print the corpus score per value of this column.
-    #[arg(long)]
+    /// Print the corpus score per value of this column (table inputs; text files have no columns).
+    #[arg(long, conflicts_with = "hyp")]
     pub group_by: Option<String>,
     /// Write the input rows with score columns appended (Parquet keeps the signatures in its metadata).
-    #[arg(short = 'o', long)]
+    /// Table inputs only: text mode prints its scores.
+    #[arg(short = 'o', long, conflicts_with = "hyp")]
     pub output: Option<PathBuf>,
     /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
     /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
-    #[arg(long, value_parser = parse_bytes)]
+    #[arg(long, value_parser = parse_bytes, conflicts_with = "hyp")]
     pub memory_limit: Option<usize>,
     /// Text mode: line-aligned hypothesis file.
     #[arg(long, conflicts_with = "input")]
@@ -164,7 +165,7 @@ pub struct ScoreArgs {
     #[arg(short = 'w', long, default_value_t = 4)]
     pub width: usize,
     /// Rows per batch.
-    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH))]
+    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH), conflicts_with = "hyp")]
     pub batch_size: usize,
 }
 
@@ -219,7 +220,7 @@ fn on_interrupt_remove_temp_files() {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
         let code = rt.block_on(wait_for_signal());
         crate::output::remove_temp_files();
-        eprintln!("interrupted; no output was written");
+        crate::output::note!("interrupted; no output was written");
         std::process::exit(code);
     });
 }

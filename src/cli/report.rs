@@ -19,7 +19,12 @@ pub(crate) struct ScoreLine {
 }
 
 /// Prints `lines` to stdout.
-pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) {
+///
+/// # Errors
+/// When standard output cannot be written (see [`crate::output::write_stdout`]).
+pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) -> anyhow::Result<()> {
+    use std::fmt::Write;
+    let mut out = String::new();
     for l in lines {
         if json {
             let mut v = serde_json::json!({
@@ -32,14 +37,15 @@ pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) {
                 v["group_by"] = serde_json::Value::from(k.as_str());
                 v["group"] = serde_json::Value::from(g.as_deref());
             }
-            println!("{v}");
+            let _ = writeln!(out, "{v}");
         } else {
             let score = l.score.map_or_else(|| "NULL".to_owned(), |s| format!("{s:.width$}"));
-            match &l.group {
-                Some((k, Some(g))) => println!("{k}={g}\t{}|{} = {score}", l.name, l.signature),
-                Some((k, None)) => println!("{k} IS NULL\t{}|{} = {score}", l.name, l.signature),
-                None => println!("{}|{} = {score}", l.name, l.signature),
-            }
+            let _ = match &l.group {
+                Some((k, Some(g))) => writeln!(out, "{k}={g}\t{}|{} = {score}", l.name, l.signature),
+                Some((k, None)) => writeln!(out, "{k} IS NULL\t{}|{} = {score}", l.name, l.signature),
+                None => writeln!(out, "{}|{} = {score}", l.name, l.signature),
+            };
         }
     }
+    crate::output::write_stdout(out.as_bytes())
 }

@@ -382,11 +382,10 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let rows = wr.rows();
         wr.finish().await?;
         if let Some(p) = &a.output {
-            eprintln!("wrote {rows} scored rows to {}", p.display());
+            crate::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    report::print(&lines, a.json, a.width);
-    Ok(())
+    report::print(&lines, a.json, a.width)
 }
 
 /// An error of reading `input` rather than of scoring it: a JSON error gets

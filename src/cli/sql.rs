@@ -4,26 +4,181 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::{Context, Result, bail};
 use datafusion::arrow::array::RecordBatch;
+use datafusion::error::DataFusionError;
+use datafusion::logical_expr::{LogicalPlan, Statement as PlanStatement};
 use datafusion::prelude::{DataFrame, SessionContext};
 use datafusion::sql::parser::DFParser;
 use futures::StreamExt;
 
 use super::SqlArgs;
-use crate::output::{BatchFileWriter, Format, print_batches};
+use crate::output::{BatchFileWriter, Format, note, print_batches, write_stdout};
 use crate::session::{SessionOptions, new_context};
 
+/// A statement planned (and, for DDL and `SET`, already carried out).
+pub(crate) struct Planned {
+    /// The result to print or write.
+    df: DataFrame,
+    /// For `COPY ... TO`: where it writes.
+    copy_to: Option<String>,
+    /// Local JSON files the statement reads, to locate a JSON error in.
+    json_files: Vec<String>,
+}
+
 /// Plans every statement of `sql` (several may be `;`-separated).
-async fn plan_all(ctx: &SessionContext, sql: &str) -> Result<Vec<DataFrame>> {
+/// `partitions` is the session's partition count, which a `RESET` of
+/// `datafusion.execution.target_partitions` returns to.
+async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<Vec<Planned>> {
     let statements = DFParser::parse_sql(sql).context("SQL syntax error")?;
     let mut out = Vec::new();
     for st in statements {
         let state = ctx.state();
         let plan = state.statement_to_plan(st).await.map_err(window_hint)?;
-        out.push(ctx.execute_logical_plan(plan).await?);
+        check_setting(&plan)?;
+        let copy_to = match &plan {
+            LogicalPlan::Copy(c) => {
+                check_copy_target(&c.output_url)?;
+                Some(c.output_url.clone())
+            }
+            _ => None,
+        };
+        let json_files = json_files(&plan);
+        let resets_partitions = is_partitions_reset(&plan);
+        let df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
+        if resets_partitions {
+            // DataFusion's default is one partition per core, which gives up
+            // the input order; mteval's is the session's `--partitions`.
+            ctx.state_ref().write().config_mut().options_mut().execution.target_partitions = partitions;
+        }
         check_limits(ctx, &state)?;
         apply_device_setting(ctx)?;
+        out.push(Planned { df, copy_to, json_files });
     }
     Ok(out)
+}
+
+const TARGET_PARTITIONS: &str = "datafusion.execution.target_partitions";
+
+/// Refuses `SET datafusion.execution.target_partitions = 0`: DataFusion
+/// reads 0 as one partition per core, which silently gives up the input
+/// order that makes some results bit-identical to the reference tools.
+fn check_setting(plan: &LogicalPlan) -> Result<()> {
+    if let LogicalPlan::Statement(PlanStatement::SetVariable(s)) = plan
+        && s.variable.eq_ignore_ascii_case(TARGET_PARTITIONS)
+        && s.value.trim().parse::<u64>() == Ok(0)
+    {
+        bail!(
+            "{TARGET_PARTITIONS} = 0 would mean one partition per core ({}), which gives up the input order that \
+             order-dependent results rely on; set the number of partitions explicitly",
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        );
+    }
+    Ok(())
+}
+
+fn is_partitions_reset(plan: &LogicalPlan) -> bool {
+    matches!(plan, LogicalPlan::Statement(PlanStatement::ResetVariable(r)) if r.variable.eq_ignore_ascii_case(TARGET_PARTITIONS))
+}
+
+/// Checks, before `COPY ... TO` runs, that a local target can be created:
+/// the nearest existing directory on its path must accept a new file.
+/// object_store's local writer otherwise loops for ever on a directory that
+/// exists but refuses new files with "not found" (`/proc`), and reports
+/// other refusals as an internal error.
+fn check_copy_target(url: &str) -> Result<()> {
+    if crate::session::is_url(url) {
+        return Ok(()); // the object store says what is wrong
+    }
+    let target = std::path::Path::new(url.strip_prefix("file://").unwrap_or(url));
+    let mut dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| std::path::Path::new("."));
+    if url.ends_with('/') {
+        dir = target; // a directory of files
+    }
+    while !dir.exists() {
+        match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => dir = p,
+            _ => {
+                dir = std::path::Path::new(".");
+                break;
+            }
+        }
+    }
+    if !dir.is_dir() {
+        bail!("COPY cannot write {url}: {} is a file, not a directory", dir.display());
+    }
+    let probe = dir.join(format!(".mteval-copy-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => bail!("COPY cannot write {url}: cannot create files in {} ({e})", dir.display()),
+    }
+}
+
+/// The local JSON files `plan` reads (tables, views and subqueries
+/// included), and the location of a `CREATE EXTERNAL TABLE ... STORED AS
+/// JSON`, for [`locate`].
+fn json_files(plan: &LogicalPlan) -> Vec<String> {
+    use datafusion::common::tree_node::TreeNodeRecursion;
+    use datafusion::datasource::listing::ListingTable;
+    use datafusion::datasource::source_as_provider;
+    let mut files = Vec::new();
+    let mut local = |u: &url::Url| {
+        if let Ok(p) = u.to_file_path()
+            && p.is_file()
+        {
+            files.push(p.display().to_string());
+        }
+    };
+    let _ = plan.apply_with_subqueries(|node| {
+        match node {
+            LogicalPlan::TableScan(scan) => {
+                if let Ok(provider) = source_as_provider(&scan.source)
+                    && let Some(t) = provider.downcast_ref::<ListingTable>()
+                    && t.options().format.get_ext() == "json"
+                {
+                    for u in t.table_paths() {
+                        local(u.as_ref());
+                    }
+                }
+            }
+            LogicalPlan::Ddl(datafusion::logical_expr::DdlStatement::CreateExternalTable(c))
+                if c.file_type.eq_ignore_ascii_case("json") =>
+            {
+                for loc in &c.locations {
+                    if let Ok(u) = datafusion::datasource::listing::ListingTableUrl::parse(loc) {
+                        local(u.as_ref());
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(TreeNodeRecursion::Continue)
+    });
+    files
+}
+
+/// A JSON error located in the file and line it comes from (Arrow names
+/// neither); other errors unchanged.
+fn locate(e: datafusion::error::DataFusionError, json_files: &[String]) -> anyhow::Error {
+    let msg = e.to_string();
+    if msg.contains("Json error") || msg.contains("JSON") || msg.contains("json") {
+        for f in json_files {
+            if let Some(located) = crate::session::json_error_location(f, &msg) {
+                return located;
+            }
+        }
+    }
+    e.into()
+}
+
+/// A failed `COPY ... TO url`: names the target and drops DataFusion's
+/// "likely caused by a bug" note, which a refused write is not.
+fn copy_error(e: anyhow::Error, url: &str) -> anyhow::Error {
+    let msg = format!("{e:#}");
+    let cause = msg.split(".\nThis issue was likely caused by a bug").next().unwrap_or(&msg);
+    let cause = cause.strip_prefix("Internal error: ").unwrap_or(cause);
+    anyhow::anyhow!("COPY cannot write {url}: {cause}")
 }
 
 /// DataFusion says only "Invalid function" when a window function is called
@@ -83,16 +238,24 @@ fn apply_device_setting(ctx: &SessionContext) -> Result<()> {
     Ok(())
 }
 
-async fn print_df(df: DataFrame, format: Format) -> Result<()> {
-    let batches: Vec<RecordBatch> = df.collect().await?;
+async fn print_df(p: Planned, format: Format) -> Result<()> {
+    let batches: Vec<RecordBatch> = match p.df.collect().await {
+        Ok(b) => b,
+        Err(e) => {
+            let e = locate(e, &p.json_files);
+            return Err(match &p.copy_to {
+                Some(url) => copy_error(e, url),
+                None => e,
+            });
+        }
+    };
     if batches.first().is_some_and(|b| b.num_columns() == 0) || (batches.is_empty() && format == Format::Table) {
         return Ok(());
     }
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    print_batches(&batches, format, &mut lock)?;
-    lock.flush()?;
-    Ok(())
+    // Formatted in full first: a result that cannot be encoded prints nothing.
+    let mut text = Vec::new();
+    print_batches(&batches, format, &mut text)?;
+    write_stdout(&text)
 }
 
 /// Streams a result into a file, atomically.
@@ -109,9 +272,10 @@ pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<us
 }
 
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
+    let partitions = usize::from(a.partitions);
     let ctx = new_context(&SessionOptions {
         batch_size: a.batch_size,
-        target_partitions: Some(usize::from(a.partitions)),
+        target_partitions: Some(partitions),
         memory_limit: a.memory_limit,
     })?;
     let mut sources: Vec<String> = a.commands.clone();
@@ -119,36 +283,92 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
         sources.push(std::fs::read_to_string(f).with_context(|| format!("cannot read SQL file {}", f.display()))?);
     }
     if sources.is_empty() {
-        return repl(&ctx, a.format).await;
+        if a.output.is_none() {
+            return repl(&ctx, a.format, partitions).await;
+        }
+        // `-o` writes the last statement's result: the statements are read
+        // in full from piped input first, as from `-f`.
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            bail!("-o writes the result of the last statement of -c, -f or piped input; the interactive prompt prints");
+        }
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdin.lock(), &mut text).context("cannot read standard input")?;
+        sources.push(text);
+    }
+    if let Some(path) = &a.output {
+        check_last_yields_rows(&sources, path)?;
     }
     let mut frames = Vec::new();
     for s in &sources {
-        frames.extend(plan_all(&ctx, s).await?);
+        frames.extend(plan_all(&ctx, s, partitions).await?);
     }
     let last = frames.pop();
-    for df in frames {
-        print_df(df, a.format).await?;
+    for p in frames {
+        print_df(p, a.format).await?;
     }
-    if let Some(df) = last {
+    if let Some(p) = last {
         match &a.output {
             Some(path) => {
-                let n = write_df(df, path).await?;
-                eprintln!("wrote {n} rows to {}", path.display());
+                let n = write_df(p.df, path).await.map_err(|e| match e.downcast::<DataFusionError>() {
+                    Ok(e) => locate(e, &p.json_files),
+                    Err(e) => e,
+                })?;
+                note!("wrote {n} rows to {}", path.display());
             }
-            None => print_df(df, a.format).await?,
+            None => print_df(p, a.format).await?,
         }
     }
     Ok(())
 }
 
-async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
+/// With `-o`, refuses before anything runs when the last statement returns
+/// no rows to write (DDL, `SET`, `COPY`, `INSERT`): the output would be
+/// replaced by an empty file with no columns.
+fn check_last_yields_rows(sources: &[String], path: &std::path::Path) -> Result<()> {
+    use datafusion::sql::parser::Statement as DfStatement;
+    use datafusion::sql::sqlparser::ast::Statement as Sql;
+    let mut last = None;
+    for s in sources {
+        if let Some(st) = DFParser::parse_sql(s).context("SQL syntax error")?.pop_back() {
+            last = Some(st);
+        }
+    }
+    let Some(last) = last else { bail!("-o {}: there is no statement to write the result of", path.display()) };
+    let rows = match &last {
+        DfStatement::Statement(st) => matches!(
+            **st,
+            Sql::Query(_)
+                | Sql::Explain { .. }
+                | Sql::ExplainTable { .. }
+                | Sql::ShowTables { .. }
+                | Sql::ShowColumns { .. }
+                | Sql::ShowVariable { .. }
+                | Sql::ShowFunctions { .. }
+                | Sql::ShowCreate { .. }
+        ),
+        DfStatement::Explain(_) => true,
+        DfStatement::CreateExternalTable(_) | DfStatement::CopyTo(_) | DfStatement::Reset(_) => false,
+    };
+    if !rows {
+        let head: String = last.to_string().split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+        bail!(
+            "-o {} writes the result of the last statement, but '{head} ...' returns no rows to write; end with a query",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut buf = String::new();
     let prompt = |cont: bool| {
         if interactive {
-            eprint!("{}", if cont { "     -> " } else { "mteval> " });
-            let _ = std::io::stderr().flush();
+            let mut err = std::io::stderr();
+            let _ = write!(err, "{}", if cont { "     -> " } else { "mteval> " });
+            let _ = err.flush();
         }
     };
     prompt(false);
@@ -164,25 +384,28 @@ async fn repl(ctx: &SessionContext, format: Format) -> Result<()> {
         if t.ends_with(';') {
             let sql = std::mem::take(&mut buf);
             let res = async {
-                for df in plan_all(ctx, &sql).await? {
-                    print_df(df, format).await?;
+                for p in plan_all(ctx, &sql, partitions).await? {
+                    print_df(p, format).await?;
                 }
                 Ok::<_, anyhow::Error>(())
             }
             .await;
             // An error ends the statement, not the session (as in psql and
             // sqlite3); piped input still exits with status 1 at the end, so
-            // a script's failure shows.
+            // a script's failure shows. Standard output gone ends it all.
             if let Err(e) = res {
-                eprintln!("error: {e:#}");
+                if crate::output::is_closed_stdout(&e) {
+                    return Err(e);
+                }
+                note!("error: {}", crate::output::error_message(&e));
                 failed += 1;
             }
         }
         prompt(!buf.is_empty());
     }
     if !buf.trim().is_empty() {
-        for df in plan_all(ctx, &buf).await? {
-            print_df(df, format).await?;
+        for p in plan_all(ctx, &buf, partitions).await? {
+            print_df(p, format).await?;
         }
     }
     if failed > 0 && !interactive {

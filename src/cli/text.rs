@@ -127,11 +127,8 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
             .push((out, ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }));
     }
     for (sentences, line) in results {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(&sentences)?;
-        stdout.flush()?;
-        drop(stdout);
-        report::print(&[line], a.json, w);
+        crate::output::write_stdout(&sentences)?;
+        report::print(&[line], a.json, w)?;
     }
     Ok(())
 }

@@ -490,7 +490,7 @@ pub fn backend_for(req: DeviceRequest) -> Result<Arc<dyn Backend>, BackendError>
         }),
         DeviceRequest::Auto => Ok(gpu().unwrap_or_else(|e| {
             static SAID: OnceLock<()> = OnceLock::new();
-            SAID.get_or_init(|| eprintln!("mteval: info: {e}; using the CPU backend"));
+            SAID.get_or_init(|| note(format_args!("mteval: info: {e}; using the CPU backend")));
             cpu()
         })),
     }
@@ -515,11 +515,20 @@ pub fn or_cpu<T>(what: &str, gpu: impl FnOnce() -> Result<T, BackendError>, cpu:
         Err(e) => {
             let n = FALLBACKS.fetch_add(1, Ordering::Relaxed);
             if n < 10 {
-                eprintln!("mteval: warning: {what} failed on the GPU ({e}); recomputing this batch on the CPU");
+                note(format_args!(
+                    "mteval: warning: {what} failed on the GPU ({e}); recomputing this batch on the CPU"
+                ));
             } else if n == 10 {
-                eprintln!("mteval: warning: more GPU failures; further warnings are not shown");
+                note(format_args!("mteval: warning: more GPU failures; further warnings are not shown"));
             }
             cpu()
         }
     }
+}
+
+/// Writes a line to standard error, ignoring a closed or full one (the
+/// line is informational; `eprintln!` would panic there).
+fn note(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -124,6 +124,10 @@ fn validate<A, B>(hyps: &[A], refs: &[B], opts: &FastChrfOptions) -> Result<(), 
     if opts.char_order == 0 && opts.word_order == 0 {
         return Err(fast_err("char_order must be greater than 0"));
     }
+    if !(0.0..=super::MAX_BETA).contains(&opts.beta) {
+        // fastchrf would square an overflowing beta into NaN scores.
+        return Err(fast_err(&format!("beta must be a number from 0 to {:e} (got {:e})", super::MAX_BETA, opts.beta)));
+    }
     if hyps.is_empty() || refs.is_empty() {
         return Err(fast_err("hypotheses and references must be non-empty"));
     }

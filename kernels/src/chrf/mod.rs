@@ -126,12 +126,7 @@ impl ChrfConfig {
             match k.as_str() {
                 "nc" | "char_order" => c.char_order = parse_order(&k, &v)?,
                 "nw" | "word_order" => c.word_order = parse_order(&k, &v)?,
-                "beta" => {
-                    c.beta = match v.parse::<f64>() {
-                        Ok(b) if b.is_finite() && b >= 0.0 => b,
-                        _ => return Err(bad(&k, &v, "a number >= 0")),
-                    }
-                }
+                "beta" => c.beta = parse_beta(&k, &v)?,
                 "case" => {
                     c.lowercase = match v.as_str() {
                         "mixed" => false,
@@ -278,6 +273,19 @@ const GPU_ROWS: usize = 4096;
 
 fn fmt_beta(beta: f64) -> String {
     if beta.fract() == 0.0 && beta < 1e15 { format!("{beta:.0}") } else { format!("{beta}") }
+}
+
+/// The largest `beta`: sacrebleu computes `beta ** 2`, which overflows
+/// (Python raises `OverflowError`) above about 1.34e154; below it every
+/// F-score is a finite number in [0, 100].
+pub const MAX_BETA: f64 = 1e154;
+
+/// Parses `beta`: a finite number in `[0, MAX_BETA]` (`-0` is `0`).
+fn parse_beta(k: &str, v: &str) -> Result<f64, MetricError> {
+    match v.parse::<f64>() {
+        Ok(b) if (0.0..=MAX_BETA).contains(&b) => Ok(b + 0.0),
+        _ => Err(bad(k, v, &format!("a number from 0 to {MAX_BETA:e}"))),
+    }
 }
 
 fn parse_order(k: &str, v: &str) -> Result<usize, MetricError> {

@@ -270,7 +270,9 @@ impl Scratch {
             debug_assert_eq!(self.stats.len(), len);
             let st = &self.stats;
             let f = f_score(cfg.beta, cfg.eps_smoothing, cfg.orders(), |o| (st[3 * o], st[3 * o + 1], st[3 * o + 2]));
-            if f > best_f {
+            // The first reference is taken whatever its F (so the result
+            // always has statistics), a later one only when strictly better.
+            if i == 0 || f > best_f {
                 best_f = f;
                 best.clone_from(&self.stats);
                 best_ref = i;
@@ -356,7 +358,9 @@ pub(crate) fn segments_gpu<'a, R: AsRef<[&'a str]>>(
             }
             let st = &stats;
             let f = f_score(cfg.beta, cfg.eps_smoothing, orders, |o| (st[3 * o], st[3 * o + 1], st[3 * o + 2]));
-            if f > best_f {
+            // The first reference is taken whatever its F (so the result
+            // always has statistics), a later one only when strictly better.
+            if i == 0 || f > best_f {
                 best_f = f;
                 best.clone_from(&stats);
                 best_ref = i;

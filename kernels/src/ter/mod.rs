@@ -55,7 +55,7 @@ pub struct TerConfig {
     /// Algorithm.
     pub algo: TerAlgo,
     /// Longest segment accepted, in tokenized words per side (`None` =
-    /// [`TER_MAX_WORDS`]). TER's shift search and its alignment matrix grow
+    /// [`TER_MAX_WORDS`], or [`SEED_MAX_WORDS`] with `algo:seed`). TER's shift search and its alignment matrix grow
     /// with the square of the length, so longer segments are refused with an
     /// error instead of exhausting memory. Not part of the signature: it
     /// never changes a score.
@@ -65,6 +65,13 @@ pub struct TerConfig {
 /// Default segment length limit of TER, in words per side: about 130 MB and
 /// half a second for a segment at the limit.
 pub const TER_MAX_WORDS: usize = 5_000;
+
+/// Default segment length limit of `algo:seed`, in words per side. The
+/// seed's greedy search scores every block of up to 10 words at every
+/// destination with a full edit distance, each round: its time grows with
+/// the fourth power of the length and more (about 0.6 s for a shuffled
+/// segment at the limit; 1,000 words would take about half an hour).
+pub const SEED_MAX_WORDS: usize = 200;
 
 const METRIC: &str = "TER";
 
@@ -375,7 +382,11 @@ impl Ter {
 
     /// The `max_words` limit.
     fn check_length(&self, hyp: &[u32], refs: &[Vec<u32>]) -> Result<(), MetricError> {
-        let limit = self.config.max_words.unwrap_or(TER_MAX_WORDS);
+        let (default, growth) = match self.config.algo {
+            TerAlgo::Sacrebleu => (TER_MAX_WORDS, "TER's time and memory grow with the square of the length"),
+            TerAlgo::Seed => (SEED_MAX_WORDS, "algo:seed's time grows with the fourth power of the length or faster"),
+        };
+        let limit = self.config.max_words.unwrap_or(default);
         let longest = refs.iter().map(Vec::len).chain([hyp.len()]).max().unwrap_or(0);
         if longest > limit {
             let side = if hyp.len() == longest { "hypothesis" } else { "reference" };
@@ -383,7 +394,7 @@ impl Ter {
                 metric: METRIC,
                 reason: format!(
                     "the {side} has {longest} words after tokenization, over the limit of {limit} \
-                     (TER's time and memory grow with the square of the length; option max_words:N raises the limit)"
+                     ({growth}; option max_words:N raises the limit)"
                 ),
             });
         }

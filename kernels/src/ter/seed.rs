@@ -6,6 +6,8 @@
 //! Its score is a fraction (edits / reference length), not ×100, and an empty
 //! reference is an error.
 
+use crate::levenshtein::Myers;
+
 const MAX_SHIFT_LEN: usize = 10;
 
 /// Full Levenshtein distance and the "aligned" mask of the hypothesis
@@ -52,6 +54,8 @@ fn align(h: &[u32], r: &[u32], mask: &mut Vec<bool>) -> u32 {
     d[n * w + m]
 }
 
+/// The plain DP distance the seed used, which the bit-parallel engine replaces (tests compare them).
+#[cfg(test)]
 fn distance(h: &[u32], r: &[u32], row: &mut Vec<u32>) -> u32 {
     let m = r.len();
     row.clear();
@@ -80,9 +84,25 @@ fn occurs_in(hay: &[u32], needle: &[u32]) -> bool {
 /// `(edits_after_shifts, num_shifts)` of the seed algorithm; `reference` must be non-empty.
 #[must_use]
 pub fn seed_ter_pair(hyp: &[u32], reference: &[u32]) -> (u32, u32) {
-    let mut cur = hyp.to_vec();
+    // Words as dense symbols: the reference's words 0..k, every other word k
+    // (only equality with a reference word matters to the distances, the
+    // alignment and the block search, so they need no symbols of their own).
+    // The reference is then the fixed pattern of one bit-parallel distance
+    // engine that scores every candidate shift.
+    let mut ids: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let reference: Vec<u32> = reference
+        .iter()
+        .map(|&w| {
+            let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+            *ids.entry(w).or_insert(next)
+        })
+        .collect();
+    let other = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+    let mut cur: Vec<u32> = hyp.iter().map(|w| ids.get(w).copied().unwrap_or(other)).collect();
+    let mut engine = Myers::new();
+    engine.reset_exact(&reference, ids.len() + 1);
+    let reference = &reference[..];
     let mut mask = Vec::new();
-    let mut row = Vec::new();
     let mut shifted = Vec::new();
     let mut best_words = Vec::new();
     let mut current = align(&cur, reference, &mut mask);
@@ -105,7 +125,7 @@ pub fn seed_ter_pair(hyp: &[u32], reference: &[u32]) -> (u32, u32) {
                     shifted.extend_from_slice(&cur[from + len..]);
                     let block = &cur[from..from + len];
                     shifted.splice(to..to, block.iter().copied());
-                    let dist = distance(&shifted, reference, &mut row);
+                    let dist = u32::try_from(engine.distance(&shifted)).unwrap_or(u32::MAX);
                     if dist + 1 < current && best.is_none_or(|b| dist < b) {
                         best = Some(dist);
                         best_words.clone_from(&shifted);
@@ -141,6 +161,26 @@ mod tests {
         assert_eq!(e + s, 4);
         let (e, s) = seed_ter_pair(&ids("f a d a f e b"), &ids("b c e a c f a"));
         assert_eq!(e + s, 6);
+    }
+
+    #[test]
+    fn bit_parallel_distance_equals_the_plain_dp() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            u32::try_from(state % n).unwrap()
+        };
+        let mut row = Vec::new();
+        for _ in 0..2_000 {
+            let (n, m, vocab) = (next(150) as usize, 1 + next(150) as usize, 1 + u64::from(next(12)));
+            let r: Vec<u32> = (0..m).map(|_| next(vocab)).collect();
+            let h: Vec<u32> = (0..n).map(|_| next(vocab + 3)).collect();
+            let mut e = Myers::new();
+            e.reset_exact(&r, vocab as usize + 3);
+            assert_eq!(e.distance(&h), distance(&h, &r, &mut row) as usize, "{h:?} / {r:?}");
+        }
     }
 
     #[test]
