@@ -207,7 +207,12 @@ fn unwritable_outputs_fail_before_scoring_and_keep_nothing() {
     fails_with(&["score", input, "-o", sub.to_str().unwrap()], &["is a directory"]);
     let file = dir.path().join("plain");
     std::fs::write(&file, b"x").unwrap();
-    fails_with(&["score", input, "-o", &format!("{}/o.parquet", file.display())], &["does not exist"]);
+    // The file in the way is named, not a "missing" directory.
+    let in_way = format!("{} is a file, not a directory", file.display());
+    fails_with(&["score", input, "-o", &format!("{}/o.parquet", file.display())], &[&in_way]);
+    fails_with(&["score", input, "-o", &format!("{}/deeper/o.parquet", file.display())], &[&in_way]);
+    let missing = dir.path().join("nodir/o.parquet");
+    fails_with(&["score", input, "-o", missing.to_str().unwrap()], &["does not exist"]);
     fails_with(&["score", input, "-o", &dir.path().join("o.xlsx").display().to_string()], &["unknown output format"]);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }
