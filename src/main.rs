@@ -1,6 +1,6 @@
 //! The `mteval` command line. See `mteval --help`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -10,8 +10,24 @@ use clap::Parser;
 const CLOSED_PIPE: u8 = 141;
 
 fn main() -> ExitCode {
-    let args = mteval::cli::Cli::parse();
-    match mteval::cli::run(args) {
+    let args = match mteval::cli::Cli::try_parse() {
+        Ok(a) => a,
+        // `--help` and `--version` into a pipe or a file: written as any
+        // other output, so a closed pipe ends quietly and a full disk is an
+        // error (clap ignores both). On a terminal, clap prints in colour.
+        Err(e)
+            if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion)
+                && !std::io::stdout().is_terminal() =>
+        {
+            return finish(mteval::output::write_stdout(e.render().to_string().as_bytes()));
+        }
+        Err(e) => e.exit(),
+    };
+    finish(mteval::cli::run(args))
+}
+
+fn finish(res: anyhow::Result<()>) -> ExitCode {
+    match res {
         Ok(()) => ExitCode::SUCCESS,
         // `mteval ... | head -1`: the reader has all it wanted; no message.
         Err(e) if mteval::output::is_closed_stdout(&e) => ExitCode::from(CLOSED_PIPE),

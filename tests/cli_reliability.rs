@@ -44,6 +44,9 @@ fn printing_runs() -> Vec<(Vec<String>, &'static [u8])> {
         (s(&["score", "--hyp", &hyp, "--ref", &r, "--sentence"]), b""),
         (s(&["mbr", &demo, "--group-by", "seg_id"]), b""),
         (s(&["calculate-cer", &hyp, &r]), b""),
+        (s(&["--help"]), b""),
+        (s(&["score", "--help"]), b""),
+        (s(&["--version"]), b""),
     ]
 }
 
@@ -327,6 +330,13 @@ fn sql_errors_name_the_file_and_the_real_cause() {
     fails(&q(&p("bad.jsonl")), "json syntax", &[&p("bad.jsonl"), "line 3"]);
     std::fs::write(p("types.jsonl"), "{\"n\": \"a\"}\n{\"n\": 1}\n").unwrap();
     fails(&q(&p("types.jsonl")), "json types", &[&p("types.jsonl"), "line 2"]);
+    // The same through CREATE EXTERNAL TABLE: inferred when created, and
+    // with a declared schema, read (and failing) when queried.
+    let bad = p("bad.jsonl");
+    let o = mteval(&["sql", "-c", &format!("CREATE EXTERNAL TABLE t STORED AS JSON LOCATION '{bad}'")]);
+    fails(&o, "external inferred", &[&bad, "line 3"]);
+    let sql = format!("CREATE EXTERNAL TABLE t (hyp VARCHAR) STORED AS JSON LOCATION '{bad}'; SELECT * FROM t");
+    fails(&mteval(&["sql", "-c", &sql]), "external declared", &[&bad, "line 3"]);
     // Paths that cannot be read say why, not "table not found".
     std::fs::create_dir(p("empty")).unwrap();
     std::fs::write(p("notes.txt"), "hello\n").unwrap();
