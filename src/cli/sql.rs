@@ -15,7 +15,7 @@ use crate::output::{BatchFileWriter, Format, note, print_batches, write_stdout};
 use crate::session::{SessionOptions, new_context};
 
 /// A statement planned (and, for DDL and `SET`, already carried out).
-pub(crate) struct Planned {
+struct Planned {
     /// The result to print or write.
     df: DataFrame,
     /// For `COPY ... TO`: where it writes.
