@@ -6,6 +6,7 @@
 //! adapters in [`udfs`].
 
 pub mod cli;
+pub mod cluster;
 pub mod output;
 mod path_tables;
 pub mod session;

@@ -115,6 +115,8 @@ pub fn error_message(e: &anyhow::Error) -> String {
     let mut msg = String::new();
     for cause in e.chain() {
         let text = cause.to_string();
+        // A Ballista job's failure carries the executor's error in Debug form.
+        let text = crate::cluster::job_error(&text).unwrap_or(text);
         if msg.contains(&text) {
             continue;
         }

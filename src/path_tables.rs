@@ -89,12 +89,6 @@ async fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> Strin
         }
     }
     let (ext, compression) = ListingTableConfig::infer_file_extension_and_compression_type(name).unwrap_or_default();
-    if let Some(c) = compression.as_ref().filter(|_| msg.contains("ompression")) {
-        return format!(
-            "{name}: compressed files (.{c}) are not read in SQL; decompress it first (text mode, \
-             `mteval score --hyp`, reads .gz)"
-        );
-    }
     if msg.contains("No file_format found with extension") {
         let file = if name.ends_with('/') { "its first file" } else { "it" };
         let ext = match compression {
@@ -107,7 +101,11 @@ async fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> Strin
             known_extensions(state)
         );
     }
-    if let Some(located) = json_error_location(name, &msg) {
+    let json = ["json", "jsonl", "ndjson"].contains(&ext.to_ascii_lowercase().as_str());
+    if json
+        && compression.is_none()
+        && let Some(located) = json_error_location(name, &msg)
+    {
         return format!("{located:#}");
     }
     let cause = e.message();

@@ -235,8 +235,20 @@ impl ObjectStoreRegistry for EnvObjectStores {
 /// # Errors
 /// When registration fails.
 pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
-    let mut cfg =
-        SessionConfig::new().with_information_schema(true).with_option_extension(mteval_udfs::MtevalConfig::default());
+    let cfg = session_config(SessionConfig::new(), opts);
+    let state = SessionStateBuilder::new()
+        .with_config(cfg)
+        .with_runtime_env(runtime_env(opts.memory_limit, None)?)
+        .with_default_features()
+        .build();
+    Ok(crate::path_tables::enable(SessionContext::new_with_state(with_mteval(state)?)))
+}
+
+/// `base` (DataFusion's or Ballista's configuration) with mteval's settings
+/// extension and defaults, and `opts`.
+#[must_use]
+pub fn session_config(base: SessionConfig, opts: &SessionOptions) -> SessionConfig {
+    let mut cfg = base.with_information_schema(true).with_option_extension(mteval_udfs::MtevalConfig::default());
     if let Some(b) = opts.batch_size {
         cfg = cfg.with_batch_size(b);
     }
@@ -253,15 +265,37 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     // column as that constant (apache/datafusion#25226). Scoring reads every
     // row anyway; statistics would only prune.
     cfg.options_mut().execution.collect_statistics = false;
+    cfg
+}
+
+/// The runtime: object stores from the environment for any URL (see
+/// [`store_for_url`]), a memory pool of `memory_limit` bytes when given, and
+/// spill files under `temp_dir` when given.
+///
+/// # Errors
+/// When the runtime cannot be built.
+pub fn runtime_env(
+    memory_limit: Option<usize>,
+    temp_dir: Option<&Path>,
+) -> datafusion::common::Result<Arc<datafusion::execution::runtime_env::RuntimeEnv>> {
     let mut runtime = RuntimeEnvBuilder::new().with_object_store_registry(Arc::new(EnvObjectStores::default()));
-    if let Some(bytes) = opts.memory_limit {
+    if let Some(bytes) = memory_limit {
         runtime = runtime.with_memory_pool(Arc::new(FairSpillPool::new(bytes)));
     }
-    let mut state = SessionStateBuilder::new()
-        .with_config(cfg)
-        .with_runtime_env(runtime.build_arc()?)
-        .with_default_features()
-        .build();
+    if let Some(dir) = temp_dir {
+        runtime = runtime.with_temp_file_path(dir);
+    }
+    runtime.build_arc()
+}
+
+/// `state` with mteval's file formats (`.csv`, `.tsv`, `.json`, `.jsonl`,
+/// `.ndjson`, see [`PresetFormat`]) and every mteval function registered.
+///
+/// # Errors
+/// When registration fails.
+pub fn with_mteval(
+    mut state: datafusion::execution::SessionState,
+) -> datafusion::common::Result<datafusion::execution::SessionState> {
     for (ext, preset) in [
         ("json", Preset::Json(json_format())),
         ("jsonl", Preset::Json(json_format())),
@@ -271,9 +305,8 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     ] {
         state.register_file_format(Arc::new(PresetFormat { ext, preset }), true)?;
     }
-    let mut ctx = crate::path_tables::enable(SessionContext::new_with_state(state));
-    mteval_udfs::register_all(&mut ctx)?;
-    Ok(ctx)
+    mteval_udfs::register_all(&mut state)?;
+    Ok(state)
 }
 
 /// Input file kinds, by extension.

@@ -319,3 +319,28 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
     let o = server.mteval(&["score", "s3://mteval/in/en-de.parquet", "-o", "s3://mteval/"]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn a_cluster_reads_and_scores_s3_inputs_as_the_local_run() {
+    let Some(server) = start_server() else { return };
+    let store = server.store();
+    let local_in = shared_dir().join("data/wmt/en-de.parquet");
+    put(&store, "cluster/en-de.parquet", std::fs::read(&local_in).unwrap());
+    // Every role gets the object-store settings from its own environment.
+    let cluster = crate::cluster::start_cluster(1, &server.env());
+    let query =
+        |from: &str| format!("SELECT system, corpus_ter(hyp, ref) AS t FROM '{from}' GROUP BY system ORDER BY system");
+    let local = server.mteval(&["sql", "--format", "csv", "-c", &query(local_in.to_str().unwrap())]);
+    let remote = server.mteval(&[
+        "sql",
+        "--format",
+        "csv",
+        "--cluster",
+        &cluster.url,
+        "-c",
+        &query("s3://mteval/cluster/en-de.parquet"),
+    ]);
+    assert!(local.status.success() && remote.status.success(), "{:?} {:?}", text(&local), text(&remote));
+    assert_eq!(text(&remote).0, text(&local).0);
+    assert_eq!(text(&local).0.lines().count(), 4, "{}", text(&local).0);
+}

@@ -346,7 +346,7 @@ fn sql_errors_name_the_file_and_the_real_cause() {
         (p("empty/"), "holds no files"),
         (p("notes.txt"), "cannot tell the file format"),
         (p("noext"), "cannot tell the file format"),
-        (p("x.csv.gz"), "compressed"),
+        (p("x.csv.gz"), "cannot read"),
         (p("missing.parquet"), "no file"),
         // Port 9 (discard) on loopback: nothing listens, the connection is refused.
         ("http://127.0.0.1:9/x.parquet".to_owned(), "cannot read http://127.0.0.1:9/x.parquet"),
@@ -354,6 +354,14 @@ fn sql_errors_name_the_file_and_the_real_cause() {
         let e = fails(&q(&path), &path, &[&path, needle]);
         assert!(!e.contains("not found: no table has") || needle == "no file", "{path}: {e}");
     }
+    // A compressed CSV file that is whole is read (DataFusion's compression support).
+    let gz = p("ok.csv.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, b"hyp,ref\na b,a c\n").unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let o = mteval(&["sql", "--format", "csv", "-c", &format!("SELECT ter(hyp, ref) AS t FROM '{gz}'")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "t\n50.0\n");
     // A plain name that is no table keeps DataFusion's message.
     fails(&mteval(&["sql", "-c", "SELECT * FROM nosuchtable"]), "plain name", &["nosuchtable", "not found"]);
     // The MBR option example is an MBR option.

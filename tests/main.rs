@@ -13,6 +13,7 @@ mod cli_device;
 mod cli_inputs;
 mod cli_object_store;
 mod cli_reliability;
+mod cluster;
 mod sql;
 mod sql_cer;
 mod sql_chrf;

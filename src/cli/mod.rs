@@ -51,6 +51,10 @@ pub enum Command {
     Mbr(MbrArgs),
     /// CharacTER of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
+    /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
+    Scheduler(crate::cluster::SchedulerArgs),
+    /// Run a Ballista executor with every mteval function, registered with a scheduler.
+    Executor(crate::cluster::ExecutorArgs),
 }
 
 /// Arguments of `mteval mbr`.
@@ -112,6 +116,9 @@ pub struct SqlArgs {
     /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
     #[arg(long, value_parser = parse_bytes)]
     pub memory_limit: Option<usize>,
+    /// Run the queries on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`).
+    #[arg(long)]
+    pub cluster: Option<String>,
 }
 
 /// Arguments of `mteval score`.
@@ -167,6 +174,9 @@ pub struct ScoreArgs {
     /// Rows per batch.
     #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH), conflicts_with = "hyp")]
     pub batch_size: usize,
+    /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.
+    #[arg(long, conflicts_with = "hyp")]
+    pub cluster: Option<String>,
 }
 
 /// Runs a parsed command line.
@@ -205,6 +215,8 @@ pub fn run(cli: Cli) -> Result<()> {
             rt.block_on(mbr::run(a))
         }
         Command::CalculateCer(a) => calculate_cer::run(&a),
+        Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
+        Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a)),
     }
 }
 

@@ -114,11 +114,14 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
-    let ctx = new_context(&SessionOptions {
-        batch_size: Some(a.batch_size),
-        target_partitions: Some(1),
-        memory_limit: a.memory_limit,
-    })?;
+    let opts =
+        SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1), memory_limit: a.memory_limit };
+    let ctx = match &a.cluster {
+        // The scoring runs on the executors; the corpus statistics are
+        // summed here, in the order the rows come back (one partition).
+        Some(url) => crate::cluster::remote_context(url, &opts).await?,
+        None => new_context(&opts)?,
+    };
     let mut text_cols = vec![a.hyp_col.as_str()];
     if metrics.iter().any(MetricChoice::uses_refs) {
         text_cols.extend(a.ref_cols.iter().map(String::as_str));

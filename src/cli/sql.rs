@@ -36,6 +36,7 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
         check_setting(&plan)?;
         let copy_to = match &plan {
             LogicalPlan::Copy(c) => {
+                check_copy_on_cluster(ctx, c)?;
                 check_copy_target(&c.output_url)?;
                 Some(c.output_url.clone())
             }
@@ -77,6 +78,24 @@ fn check_setting(plan: &LogicalPlan) -> Result<()> {
 
 fn is_partitions_reset(plan: &LogicalPlan) -> bool {
     matches!(plan, LogicalPlan::Statement(PlanStatement::ResetVariable(r)) if r.variable.eq_ignore_ascii_case(TARGET_PARTITIONS))
+}
+
+/// On a cluster, `COPY` writes Parquet only: the executors cannot rebuild
+/// mteval's CSV and JSON formats (Ballista's plan codec knows DataFusion's
+/// own format types, not mteval's presets), and Ballista would report only
+/// "task could not be prepared". `-o` brings the rows back and writes any format.
+fn check_copy_on_cluster(ctx: &SessionContext, c: &datafusion::logical_expr::dml::CopyTo) -> Result<()> {
+    let on_cluster = ctx.state().config().options().extensions.get::<ballista_core::config::BallistaConfig>().is_some();
+    let ext = c.file_type.get_ext();
+    if on_cluster && !ext.eq_ignore_ascii_case("parquet") {
+        bail!(
+            "COPY to {} on a cluster: only Parquet is written there (.{ext} is not); use -o {} to write the result \
+             here, or COPY to a .parquet target",
+            c.output_url,
+            c.output_url
+        );
+    }
+    Ok(())
 }
 
 /// Checks, before `COPY ... TO` runs, that a local target can be created:
@@ -273,11 +292,12 @@ pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<us
 
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
     let partitions = usize::from(a.partitions);
-    let ctx = new_context(&SessionOptions {
-        batch_size: a.batch_size,
-        target_partitions: Some(partitions),
-        memory_limit: a.memory_limit,
-    })?;
+    let opts =
+        SessionOptions { batch_size: a.batch_size, target_partitions: Some(partitions), memory_limit: a.memory_limit };
+    let ctx = match &a.cluster {
+        Some(url) => crate::cluster::remote_context(url, &opts).await?,
+        None => new_context(&opts)?,
+    };
     let mut sources: Vec<String> = a.commands.clone();
     for f in &a.files {
         sources.push(std::fs::read_to_string(f).with_context(|| format!("cannot read SQL file {}", f.display()))?);

@@ -8,8 +8,8 @@ use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
 use datafusion::arrow::datatypes::{DataType, Field};
-use datafusion::common::config::{ConfigExtension, ConfigOptions};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, extensions_options, plan_err};
+use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
+use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 use mteval_kernels::MetricError;
 use mteval_kernels::backend::{Backend, DeviceRequest, backend_for, default_device};
@@ -38,14 +38,50 @@ macro_rules! udf_struct {
     };
 }
 
-extensions_options! {
-    /// mteval's session settings, under the `mteval.` prefix:
-    /// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: the
-    /// process default, i.e. the CLI's `--device` or `MTEVAL_DEVICE`).
-    /// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
-    pub struct MtevalConfig {
-        /// Device of the metric kernels: auto, cpu or cuda.
-        pub device: String, default = String::new()
+/// mteval's session settings, under the `mteval.` prefix:
+/// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: the
+/// process default, i.e. the CLI's `--device` or `MTEVAL_DEVICE`).
+/// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
+///
+/// Written out rather than with `extensions_options!`, whose `entries()`
+/// name the keys without their prefix (`device`): a session's settings are
+/// sent to a Ballista cluster as its entries and set again there by name, so
+/// an unprefixed key would be dropped on the way. Here they are `mteval.KEY`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MtevalConfig {
+    /// Device of the metric kernels: auto, cpu or cuda.
+    pub device: String,
+}
+
+impl ExtensionOptions for MtevalConfig {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+
+    fn cloned(&self) -> Box<dyn ExtensionOptions> {
+        Box::new(self.clone())
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        match key {
+            "device" => {
+                self.device = value.to_owned();
+                Ok(())
+            }
+            _ => config_err!("unknown setting 'mteval.{key}' (known: mteval.device)"),
+        }
+    }
+
+    fn entries(&self) -> Vec<ConfigEntry> {
+        vec![ConfigEntry {
+            key: format!("{}.device", Self::PREFIX),
+            value: Some(self.device.clone()),
+            description: "Device of the metric kernels: auto, cpu or cuda (empty: the process default)",
+        }]
     }
 }
 

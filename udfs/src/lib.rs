@@ -103,6 +103,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn mteval_settings_round_trip_through_their_entries() {
+        // A Ballista cluster receives a session's settings as its entries
+        // and sets each again by name: the key must keep its prefix.
+        use datafusion::common::config::ConfigOptions;
+        let mut opts = ConfigOptions::new();
+        opts.extensions.insert(MtevalConfig::default());
+        opts.set("mteval.device", "cpu").unwrap();
+        let entries = opts.entries();
+        let e = entries.iter().find(|e| e.key == "mteval.device").expect("mteval.device among the entries");
+        assert_eq!(e.value.as_deref(), Some("cpu"));
+        let mut other = ConfigOptions::new();
+        other.extensions.insert(MtevalConfig::default());
+        for e in entries.iter().filter(|e| e.key.starts_with("mteval.")) {
+            if let Some(v) = &e.value {
+                other.set(&e.key, v).unwrap_or_else(|err| panic!("{}: {err}", e.key));
+            }
+        }
+        assert_eq!(other.extensions.get::<MtevalConfig>().unwrap().device, "cpu");
+        assert!(other.set("mteval.nonsense", "x").unwrap_err().to_string().contains("mteval.nonsense"));
+    }
+
+    #[test]
     fn names_are_unique() {
         let mut seen = HashSet::new();
         for f in scalar_functions() {

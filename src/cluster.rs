@@ -1,0 +1,209 @@
+//! Scale-out on an Apache DataFusion Ballista cluster: the scheduler and
+//! executor roles run from this binary (`mteval scheduler`, `mteval
+//! executor`), each with every mteval function, the `mteval.*` settings, the
+//! file formats and the object stores of the CLI; `--cluster df://HOST:PORT`
+//! gives a client session whose queries run there.
+//!
+//! Ballista's defaults are adjusted where they would lose mteval's pieces:
+//! its client session replaces the function lists with its own (so they are
+//! registered again), and its scheduler and executors rebuild each session
+//! from their own configuration, dropping settings of extensions they do not
+//! know (so both add mteval's).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use ballista::prelude::{SessionConfigExt, SessionContextExt};
+use ballista_core::extension::{ballista_aggregate_functions, ballista_scalar_functions, ballista_window_functions};
+use datafusion::execution::{SessionState, SessionStateBuilder};
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+use crate::session::{SessionOptions, runtime_env, session_config, with_mteval};
+
+/// Arguments of `mteval scheduler`.
+#[derive(Debug, clap::Args)]
+pub struct SchedulerArgs {
+    /// Address the scheduler listens on (gRPC; executors and clients connect here).
+    #[arg(long, default_value = "127.0.0.1:50050")]
+    pub bind: SocketAddr,
+}
+
+/// Arguments of `mteval executor`.
+#[derive(Debug, clap::Args)]
+pub struct ExecutorArgs {
+    /// The scheduler to register with, `HOST:PORT`.
+    #[arg(long, default_value = "127.0.0.1:50050")]
+    pub scheduler: String,
+    /// Address of the executor's Arrow Flight service (the results and shuffle data it serves).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    pub bind: SocketAddr,
+    /// Address of the executor's gRPC service (the scheduler pushes tasks here).
+    #[arg(long, default_value = "127.0.0.1:50052")]
+    pub grpc_bind: SocketAddr,
+    /// Tasks run at once (default: the number of cores).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+    pub concurrent_tasks: Option<usize>,
+    /// Directory for shuffle and result files (default: a temporary directory removed at exit).
+    #[arg(long)]
+    pub work_dir: Option<PathBuf>,
+}
+
+/// The configuration every node starts from: Ballista's, with mteval's
+/// settings extension and defaults. A client's settings are applied on top.
+fn node_config() -> SessionConfig {
+    session_config(SessionConfig::new_with_ballista(), &SessionOptions::default())
+}
+
+/// A scheduler's or executor's session for `cfg`: Ballista's optimizer rules
+/// and functions, then mteval's formats and functions, and object stores
+/// from the environment (spill files under `temp_dir`).
+fn node_state(cfg: SessionConfig, temp_dir: Option<&Path>) -> datafusion::common::Result<SessionState> {
+    let state = SessionStateBuilder::new()
+        .with_default_features()
+        .with_config(cfg)
+        .with_runtime_env(runtime_env(None, temp_dir)?)
+        .with_optimizer_rules(ballista_core::optimizer::ballista_default_optimizer_rules())
+        .with_scalar_functions(ballista_scalar_functions())
+        .with_aggregate_functions(ballista_aggregate_functions())
+        .with_window_functions(ballista_window_functions())
+        .build();
+    with_mteval(state)
+}
+
+/// Runs a scheduler on `a.bind` until interrupted.
+///
+/// # Errors
+/// When the address cannot be bound or the scheduler fails.
+pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
+    use ballista_scheduler::cluster::BallistaCluster;
+    use ballista_scheduler::config::SchedulerConfig;
+    let mut config = SchedulerConfig::default()
+        .with_override_config_producer(Arc::new(node_config))
+        .with_override_session_builder(Arc::new(|cfg| node_state(cfg, None)));
+    config.bind_host = a.bind.ip().to_string();
+    config.external_host = a.bind.ip().to_string();
+    config.bind_port = a.bind.port();
+    let cluster = BallistaCluster::new_from_config(&config).await.context("cannot set up the scheduler")?;
+    crate::output::note!("mteval scheduler listening on {}", a.bind);
+    tokio::select! {
+        res = ballista_scheduler::scheduler_process::start_server(cluster, a.bind, Arc::new(config)) => {
+            res.with_context(|| format!("scheduler on {}", a.bind))
+        }
+        _ = tokio::signal::ctrl_c() => Ok(()),
+    }
+}
+
+/// Runs an executor registered with `a.scheduler` until interrupted.
+///
+/// # Errors
+/// Bad addresses, an unreachable scheduler, a work directory that cannot be created.
+pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
+    use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
+    let (host, port) = a
+        .scheduler
+        .rsplit_once(':')
+        .and_then(|(h, p)| Some((h.to_owned(), p.parse::<u16>().ok()?)))
+        .with_context(|| format!("--scheduler {}: expected HOST:PORT", a.scheduler))?;
+    // Ballista's own default removes its temporary directory at once; this
+    // one lives as long as the executor.
+    let temp = match &a.work_dir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new().prefix("mteval-executor-").tempdir().context("cannot create a work directory")?,
+        ),
+    };
+    let work_dir = match (&a.work_dir, &temp) {
+        (Some(d), _) => {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create --work-dir {}", d.display()))?;
+            d.clone()
+        }
+        (None, Some(t)) => t.path().to_owned(),
+        (None, None) => unreachable!("a temporary directory is made when no --work-dir is given"),
+    };
+    let functions = node_state(node_config(), None)?;
+    let spill = work_dir.clone();
+    let config = ExecutorProcessConfig {
+        bind_host: a.bind.ip().to_string(),
+        external_host: Some(a.bind.ip().to_string()),
+        port: a.bind.port(),
+        grpc_port: a.grpc_bind.port(),
+        scheduler_host: host,
+        scheduler_port: port,
+        vcores: a.concurrent_tasks.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        work_dir: Some(work_dir.display().to_string()),
+        override_function_registry: Some(Arc::new((&functions).into())),
+        override_config_producer: Some(Arc::new(node_config)),
+        override_runtime_producer: Some(Arc::new(move |_cfg: &SessionConfig| runtime_env(None, Some(&spill)))),
+        ..ExecutorProcessConfig::default()
+    };
+    crate::output::note!("mteval executor on {} registering with {}", a.bind, a.scheduler);
+    start_executor_process(Arc::new(config)).await.with_context(|| format!("executor on {}", a.bind))?;
+    drop(temp);
+    Ok(())
+}
+
+/// A client session whose queries run on the cluster at `url`
+/// (`df://HOST:PORT`), with every mteval function and files queryable by path.
+///
+/// # Errors
+/// A bad URL or an unreachable scheduler.
+pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionContext> {
+    let cfg = session_config(SessionConfig::new_with_ballista(), opts);
+    let state = SessionStateBuilder::new()
+        .with_config(cfg)
+        .with_runtime_env(runtime_env(opts.memory_limit, None)?)
+        .with_default_features()
+        .build();
+    let state = with_mteval(state)?;
+    let mut ctx = SessionContext::remote_with_state(url, state)
+        .await
+        .with_context(|| format!("cannot connect to the cluster at {url}"))?;
+    // Ballista's client state keeps only its own function lists.
+    mteval_udfs::register_all(&mut ctx)?;
+    Ok(crate::path_tables::enable(ctx))
+}
+
+/// The error inside a failed Ballista job's message, which wraps it in
+/// Debug renderings ("Job X failed: ... Task failed due to runtime execution
+/// error: DataFusionError(Shared(External(DataFusionError(Execution(\"...\")))))"),
+/// as "on the cluster (job X): <the message>"; `None` for other messages.
+#[must_use]
+pub fn job_error(msg: &str) -> Option<String> {
+    let job = msg.split("Job ").nth(1)?.split(' ').next()?;
+    let start = msg.rfind("Execution(\"")? + "Execution(\"".len();
+    let mut out = String::new();
+    let mut chars = msg[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(format!("on the cluster (job {job}): {out}")),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '0' => out.push('\0'),
+                'u' => {
+                    let hex: String = chars.by_ref().skip(1).take_while(|&c| c != '}').collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_job_error_is_unwrapped() {
+        let msg = r#"Execution error: Job 038GH failed: Job failed due to stage 0 failed: Task failed due to runtime execution error: DataFusionError(Shared(External(DataFusionError(Execution("ter: row 0 (hypothesis \"a\tb\"\u{2026}): over the limit of 3")))))"#;
+        assert_eq!(
+            super::job_error(msg).as_deref(),
+            Some("on the cluster (job 038GH): ter: row 0 (hypothesis \"a\tb\"\u{2026}): over the limit of 3")
+        );
+        assert_eq!(super::job_error("Execution error: ter: bad option"), None);
+    }
+}

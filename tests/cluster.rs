@@ -1,0 +1,180 @@
+//! A Ballista cluster on 127.0.0.1, started from this binary (one scheduler,
+//! two executors), against the same queries run locally: the results must be
+//! equal, mteval's functions (scalar, aggregate, window) must be there, and
+//! an error raised on an executor must reach the client naming the function.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::cli::stderr;
+
+/// The processes of a cluster, killed when dropped.
+pub(crate) struct Cluster {
+    pub(crate) url: String,
+    children: Vec<Child>,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn spawn(args: &[&str], env: &[(&str, String)]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start a cluster role")
+}
+
+fn wait_for(addr: SocketAddr) {
+    let start = Instant::now();
+    while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(30), "nothing listens on {addr} after 30 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A scheduler and `executors` executors on free loopback ports, each with
+/// the environment `env` (object-store settings).
+pub(crate) fn start_cluster(executors: usize, env: &[(&str, String)]) -> Cluster {
+    let sched: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let mut cluster = Cluster { url: format!("df://{sched}"), children: Vec::new() };
+    cluster.children.push(spawn(&["scheduler", "--bind", &sched.to_string()], env));
+    wait_for(sched);
+    for _ in 0..executors {
+        let (flight, grpc) = (format!("127.0.0.1:{}", free_port()), format!("127.0.0.1:{}", free_port()));
+        cluster.children.push(spawn(
+            &[
+                "executor",
+                "--scheduler",
+                &sched.to_string(),
+                "--bind",
+                &flight,
+                "--grpc-bind",
+                &grpc,
+                "--concurrent-tasks",
+                "2",
+            ],
+            env,
+        ));
+        wait_for(flight.parse().unwrap());
+    }
+    cluster
+}
+
+fn sql(cluster: Option<&Cluster>, query: &str) -> Output {
+    let mut args = vec!["sql", "--format", "ndjson", "-c", query];
+    if let Some(c) = cluster {
+        args.extend(["--cluster", c.url.as_str()]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("{query} on {:?} ran over 120 s", cluster.map(|c| &c.url));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn rows(o: &Output, what: &str) -> String {
+    assert!(o.status.success(), "{what}: {}", stderr(o));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn queries_on_a_cluster_equal_the_local_run() {
+    let wmt = crate::common::shared_dir().join("data/wmt/en-de.parquet").display().to_string();
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();
+    let cluster = start_cluster(2, &[]);
+    let queries = [
+        // Aggregates per group, over the real WMT rows.
+        format!(
+            "SELECT system, corpus_ter(hyp, ref) AS ter, corpus_chrf(hyp, ref) AS chrf, \
+             corpus_chrf(hyp, ref, 'nw:2') AS chrfpp, corpus_charac_ter(hyp, ref) AS cer \
+             FROM '{wmt}' GROUP BY system ORDER BY system"
+        ),
+        // Scalar functions per row, with options and a reference list.
+        format!(
+            "SELECT seg_id, system, ter(hyp, [ref, ref2], 'case:mixed') AS t, chrf(hyp, ref) AS c, \
+             charac_ter(hyp, ref) AS k, chrf_stats(hyp, ref) AS s FROM '{demo}' ORDER BY system, seg_id"
+        ),
+        // Window functions, with and without PARTITION BY.
+        format!(
+            "SELECT seg_id, system, mbr_chrf(hyp) OVER (PARTITION BY seg_id ORDER BY system) AS u, \
+             mbr_chrf_aggregate(hyp, 'nw:2') OVER (PARTITION BY seg_id ORDER BY system) AS a \
+             FROM '{demo}' ORDER BY seg_id, system"
+        ),
+        format!(
+            "SELECT seg_id, system, mbr_chrf(hyp) OVER (ORDER BY system, seg_id) AS u \
+             FROM '{demo}' WHERE seg_id < 20 ORDER BY system, seg_id"
+        ),
+        // A JSON-lines file, read through mteval's .jsonl format.
+        format!(
+            "SELECT system, corpus_ter(hyp, ref) AS t FROM '{}' GROUP BY system ORDER BY system",
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.jsonl").display()
+        ),
+    ];
+    for q in &queries {
+        let local = rows(&sql(None, q), q);
+        let remote = rows(&sql(Some(&cluster), q), q);
+        assert!(local.lines().count() > 2, "{q}: {local}");
+        assert_eq!(remote, local, "{q}");
+    }
+    // `mteval score` on the cluster: the same scored file and corpus scores.
+    let dir = tempfile::tempdir().unwrap();
+    let mut printed = Vec::new();
+    for (name, on) in [("local", None), ("cluster", Some(cluster.url.as_str()))] {
+        let out = dir.path().join(format!("{name}.jsonl")).display().to_string();
+        let mut args = vec!["score", &wmt, "-m", "ter", "chrf++", "characTER", "--group-by", "system", "-o", &out];
+        if let Some(url) = on {
+            args.extend(["--cluster", url]);
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_mteval")).args(&args).output().unwrap();
+        printed.push(rows(&o, name));
+        printed.push(std::fs::read_to_string(&out).unwrap());
+    }
+    assert!(printed[0].lines().count() >= 3, "{}", printed[0]);
+    assert_eq!(printed[2], printed[0], "corpus scores");
+    assert_eq!(printed[3], printed[1], "scored rows");
+
+    // COPY on the cluster: Parquet is written, other formats refused with a way out.
+    let target = dir.path().join("copied.parquet").display().to_string();
+    let o = sql(Some(&cluster), &format!("COPY (SELECT system, hyp FROM '{demo}') TO '{target}'"));
+    rows(&o, "COPY to Parquet");
+    let back = rows(&sql(None, &format!("SELECT count(*) AS n FROM '{target}'")), "read back");
+    assert_eq!(back.trim(), "{\"n\":300}");
+    let csv = dir.path().join("copied.csv").display().to_string();
+    let o = sql(Some(&cluster), &format!("COPY (SELECT 1 AS a) TO '{csv}'"));
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("only Parquet is written there") && e.contains(&format!("-o {csv}")), "{e}");
+
+    // An error raised on an executor (a row over TER's length limit) names
+    // the function and the problem.
+    let q = format!("SELECT ter(hyp, ref, 'max_words:3') AS t FROM '{demo}'");
+    let o = sql(Some(&cluster), &q);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("on the cluster (job ") && e.contains("ter: row ") && e.contains("over the limit of 3"), "{e}");
+    assert!(!e.contains("DataFusionError(") && !e.contains("\\\""), "the executor's message unwrapped: {e}");
+}
