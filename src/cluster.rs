@@ -20,7 +20,7 @@ use ballista_core::extension::{ballista_aggregate_functions, ballista_scalar_fun
 use datafusion::execution::{SessionState, SessionStateBuilder};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
-use crate::session::{SessionOptions, runtime_env, session_config, with_mteval};
+use crate::session::{SessionOptions, client_state, runtime_env, session_config, with_mteval};
 
 /// Arguments of `mteval scheduler`.
 #[derive(Debug, clap::Args)]
@@ -150,13 +150,7 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
 /// # Errors
 /// A bad URL or an unreachable scheduler.
 pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionContext> {
-    let cfg = session_config(SessionConfig::new_with_ballista(), opts);
-    let state = SessionStateBuilder::new()
-        .with_config(cfg)
-        .with_runtime_env(runtime_env(opts.memory_limit, None)?)
-        .with_default_features()
-        .build();
-    let state = with_mteval(state)?;
+    let state = client_state(SessionConfig::new_with_ballista(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
         .with_context(|| format!("cannot connect to the cluster at {url}"))?;

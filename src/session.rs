@@ -235,13 +235,23 @@ impl ObjectStoreRegistry for EnvObjectStores {
 /// # Errors
 /// When registration fails.
 pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
-    let cfg = session_config(SessionConfig::new(), opts);
+    let state = client_state(SessionConfig::new(), opts)?;
+    Ok(crate::path_tables::enable(SessionContext::new_with_state(state)))
+}
+
+/// The state of a session that plans queries here (run here, or sent to a
+/// cluster): `base` with mteval's settings and `opts`, DataFusion's
+/// features, object stores from the environment, mteval's formats and functions.
+///
+/// # Errors
+/// When the runtime cannot be built or registration fails.
+pub fn client_state(base: SessionConfig, opts: &SessionOptions) -> Result<datafusion::execution::SessionState> {
     let state = SessionStateBuilder::new()
-        .with_config(cfg)
+        .with_config(session_config(base, opts))
         .with_runtime_env(runtime_env(opts.memory_limit, None)?)
         .with_default_features()
         .build();
-    Ok(crate::path_tables::enable(SessionContext::new_with_state(with_mteval(state)?)))
+    Ok(with_mteval(state)?)
 }
 
 /// `base` (DataFusion's or Ballista's configuration) with mteval's settings

@@ -137,8 +137,8 @@ fn seed_ter_refuses_rows_over_its_own_limit() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
-/// Waits at most `secs` for `cmd`, killing it past that.
-fn within(secs: u64, args: &[&str]) -> Output {
+/// Runs the binary with `args`, waiting at most `secs` for it (it is killed past that).
+pub(crate) fn within(secs: u64, args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
         .args(args)
         .stdout(Stdio::piped())

@@ -79,21 +79,7 @@ fn sql(cluster: Option<&Cluster>, query: &str) -> Output {
     if let Some(c) = cluster {
         args.extend(["--cluster", c.url.as_str()]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(120) {
-            child.kill().unwrap();
-            panic!("{query} on {:?} ran over 120 s", cluster.map(|c| &c.url));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    crate::cli_reliability::within(120, &args)
 }
 
 fn rows(o: &Output, what: &str) -> String {
