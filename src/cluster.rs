@@ -19,6 +19,7 @@ use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use ballista_core::extension::{ballista_aggregate_functions, ballista_scalar_functions, ballista_window_functions};
 use datafusion::execution::{SessionState, SessionStateBuilder};
 use datafusion::prelude::{SessionConfig, SessionContext};
+use mteval_kernels::backend::DeviceRequest;
 
 use crate::session::{SessionOptions, client_state, runtime_env, session_config, with_mteval};
 
@@ -50,10 +51,25 @@ pub struct ExecutorArgs {
     pub work_dir: Option<PathBuf>,
 }
 
+/// Ballista's configuration with mteval's plan codecs.
+fn ballista_config() -> SessionConfig {
+    let (logical, physical) = crate::codec::codecs();
+    SessionConfig::new_with_ballista()
+        .with_ballista_logical_extension_codec(logical)
+        .with_ballista_physical_extension_codec(physical)
+}
+
 /// The configuration every node starts from: Ballista's, with mteval's
-/// settings extension and defaults. A client's settings are applied on top.
-fn node_config() -> SessionConfig {
-    session_config(SessionConfig::new_with_ballista(), &SessionOptions::default())
+/// codecs, settings extension and defaults, `mteval.device` set to `device`
+/// (the node's default: a client's setting, when it has one, replaces it).
+fn node_config(device: Option<DeviceRequest>) -> SessionConfig {
+    session_config(ballista_config(), &SessionOptions { device, ..SessionOptions::default() })
+}
+
+/// Whether `state` is a client session of a cluster.
+#[must_use]
+pub fn is_cluster_session(state: &SessionState) -> bool {
+    state.config().options().extensions.get::<ballista_core::config::BallistaConfig>().is_some()
 }
 
 /// A scheduler's or executor's session for `cfg`: Ballista's optimizer rules
@@ -79,9 +95,12 @@ fn node_state(cfg: SessionConfig, temp_dir: Option<&Path>) -> datafusion::common
 pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
     use ballista_scheduler::cluster::BallistaCluster;
     use ballista_scheduler::config::SchedulerConfig;
+    let (logical, physical) = crate::codec::codecs();
     let mut config = SchedulerConfig::default()
-        .with_override_config_producer(Arc::new(node_config))
+        .with_override_config_producer(Arc::new(|| node_config(None)))
         .with_override_session_builder(Arc::new(|cfg| node_state(cfg, None)));
+    config.override_logical_codec = Some(logical);
+    config.override_physical_codec = Some(physical);
     config.bind_host = a.bind.ip().to_string();
     config.external_host = a.bind.ip().to_string();
     config.bind_port = a.bind.port();
@@ -122,7 +141,9 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
         (None, Some(t)) => t.path().to_owned(),
         (None, None) => unreachable!("a temporary directory is made when no --work-dir is given"),
     };
-    let functions = node_state(node_config(), None)?;
+    let device = crate::cli::device();
+    let functions = node_state(node_config(device), None)?;
+    let (logical, physical) = crate::codec::codecs();
     let spill = work_dir.clone();
     let config = ExecutorProcessConfig {
         bind_host: a.bind.ip().to_string(),
@@ -134,7 +155,9 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
         vcores: a.concurrent_tasks.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
         work_dir: Some(work_dir.display().to_string()),
         override_function_registry: Some(Arc::new((&functions).into())),
-        override_config_producer: Some(Arc::new(node_config)),
+        override_config_producer: Some(Arc::new(move || node_config(device))),
+        override_logical_codec: Some(logical),
+        override_physical_codec: Some(physical),
         override_runtime_producer: Some(Arc::new(move |_cfg: &SessionConfig| runtime_env(None, Some(&spill)))),
         ..ExecutorProcessConfig::default()
     };
@@ -150,12 +173,12 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
 /// # Errors
 /// A bad URL or an unreachable scheduler.
 pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionContext> {
-    let state = client_state(SessionConfig::new_with_ballista(), opts)?;
+    let state = client_state(ballista_config(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
         .with_context(|| format!("cannot connect to the cluster at {url}"))?;
     // Ballista's client state keeps only its own function lists.
-    mteval_udfs::register_all(&mut ctx)?;
+    mteval_udfs::register_all_on(&mut ctx, opts.device)?;
     Ok(crate::path_tables::enable(ctx))
 }
 

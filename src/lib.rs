@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod cluster;
+pub mod codec;
 pub mod output;
 mod path_tables;
 pub mod session;

@@ -45,12 +45,58 @@ use url::Url;
 struct PresetFormat {
     ext: &'static str,
     preset: Preset,
+    /// Options of a `COPY` statement, baked in to travel to a cluster's
+    /// scheduler (see [`preset_with_options`]); applied before the options
+    /// `create` is given.
+    baked: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
 enum Preset {
     Csv(CsvOptions),
     Json(JsonOptions),
+}
+
+/// The extensions of mteval's preset formats.
+const PRESET_EXTS: [&str; 5] = ["json", "jsonl", "ndjson", "csv", "tsv"];
+
+/// mteval's preset format for a file extension (`csv`, `tsv`, `json`,
+/// `jsonl`, `ndjson`); `None` for another.
+#[must_use]
+pub fn preset_format(ext: &str) -> Option<Arc<dyn FileFormatFactory>> {
+    preset_with_options(ext, Vec::new())
+}
+
+/// [`preset_format`] with a `COPY` statement's options (`format.KEY`,
+/// value) baked in, applied whenever a format is created from it.
+#[must_use]
+pub fn preset_with_options(ext: &str, baked: Vec<(String, String)>) -> Option<Arc<dyn FileFormatFactory>> {
+    let ext = PRESET_EXTS.into_iter().find(|e| *e == ext)?;
+    let preset = match ext {
+        "csv" => Preset::Csv(csv_format()),
+        "tsv" => Preset::Csv(tsv_format()),
+        _ => Preset::Json(json_format()),
+    };
+    Some(Arc::new(PresetFormat { ext, preset, baked }))
+}
+
+/// The options mteval writes a preset format with, before a statement's
+/// own: `.tsv` fields are written as they are (no quoting), as `.tsv` is read
+/// (see [`TSV_NO_QUOTE`]); a field holding a tab or a line break cannot be
+/// written to `.tsv` faithfully (use `.csv`).
+#[must_use]
+pub fn preset_write_options(ext: &str) -> Vec<(String, String)> {
+    match ext {
+        "tsv" => vec![("format.quote".into(), "\"".into()), ("format.quote_style".into(), "never".into())],
+        _ => Vec::new(),
+    }
+}
+
+/// The extension and baked options of one of mteval's preset formats;
+/// `None` for another format.
+#[must_use]
+pub fn preset_parts(f: &dyn FileFormatFactory) -> Option<(&'static str, &[(String, String)])> {
+    f.downcast_ref::<PresetFormat>().map(|p| (p.ext, p.baked.as_slice()))
 }
 
 impl GetExt for PresetFormat {
@@ -65,8 +111,8 @@ impl FileFormatFactory for PresetFormat {
         _state: &dyn Session,
         format_options: &HashMap<String, String>,
     ) -> datafusion::common::Result<Arc<dyn FileFormat>> {
-        let mut keys = Vec::with_capacity(format_options.len());
-        for (k, v) in format_options {
+        let mut keys = Vec::with_capacity(self.baked.len() + format_options.len());
+        for (k, v) in self.baked.iter().map(|(k, v)| (k, v)).chain(format_options) {
             let Some(key) = k.strip_prefix("format.") else {
                 let ns = k.split('.').next().unwrap_or(k);
                 return Err(DataFusionError::Configuration(format!(
@@ -152,6 +198,9 @@ pub struct SessionOptions {
     /// Memory pool size in bytes for DataFusion's operators (sorts, joins,
     /// aggregations spill to disk beyond it); unbounded when `None`.
     pub memory_limit: Option<usize>,
+    /// The session's `mteval.device` (unset when `None`: `auto`, or on a
+    /// cluster each executor's own default).
+    pub device: Option<mteval_kernels::backend::DeviceRequest>,
 }
 
 /// Whether `path` names an object-store URL rather than a local file.
@@ -259,6 +308,9 @@ pub fn client_state(base: SessionConfig, opts: &SessionOptions) -> Result<datafu
 #[must_use]
 pub fn session_config(base: SessionConfig, opts: &SessionOptions) -> SessionConfig {
     let mut cfg = base.with_information_schema(true).with_option_extension(mteval_udfs::MtevalConfig::default());
+    if let (Some(d), Some(c)) = (opts.device, cfg.options_mut().extensions.get_mut::<mteval_udfs::MtevalConfig>()) {
+        c.device = d.to_string();
+    }
     if let Some(b) = opts.batch_size {
         cfg = cfg.with_batch_size(b);
     }
@@ -306,16 +358,15 @@ pub fn runtime_env(
 pub fn with_mteval(
     mut state: datafusion::execution::SessionState,
 ) -> datafusion::common::Result<datafusion::execution::SessionState> {
-    for (ext, preset) in [
-        ("json", Preset::Json(json_format())),
-        ("jsonl", Preset::Json(json_format())),
-        ("ndjson", Preset::Json(json_format())),
-        ("csv", Preset::Csv(csv_format())),
-        ("tsv", Preset::Csv(tsv_format())),
-    ] {
-        state.register_file_format(Arc::new(PresetFormat { ext, preset }), true)?;
+    for ext in PRESET_EXTS {
+        if let Some(f) = preset_format(ext) {
+            state.register_file_format(f, true)?;
+        }
     }
-    mteval_udfs::register_all(&mut state)?;
+    // Bound to the session's device: what a cluster's executor runs a plan's
+    // aggregate and window functions on when the client left mteval.device unset.
+    let device = mteval_udfs::common::configured_device("mteval.device", state.config().options())?;
+    mteval_udfs::register_all_on(&mut state, device)?;
     Ok(state)
 }
 

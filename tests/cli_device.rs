@@ -29,6 +29,19 @@ fn devices_give_the_same_scores_and_cuda_without_gpu_is_an_error() {
     let (ok, set_out, err) = sql(&["sql", "--format", "csv", "-c", &format!("SET mteval.device = 'cpu'; {QUERY}")]);
     assert!(ok, "{err}");
     assert_eq!(set_out, cpu_out);
+    // RESET returns to the command line's device (DataFusion alone refuses
+    // RESET of an extension's setting).
+    let (ok, shown, err) = sql(&[
+        "--device",
+        "cpu",
+        "sql",
+        "--format",
+        "csv",
+        "-c",
+        "SET mteval.device = 'auto'; RESET mteval.device; SELECT value FROM information_schema.df_settings WHERE name = 'mteval.device'",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(shown.trim(), "value\ncpu");
     if has_gpu() {
         let (ok, gpu_out, err) = sql(&["--device", "cuda", "sql", "--format", "csv", "-c", QUERY]);
         assert!(ok, "{err}");

@@ -314,6 +314,11 @@ fn csv_and_json_format_options_work_in_copy_and_create_external_table() {
     let o = mteval(&["sql", "-c", &sql]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(p("back.csv")).unwrap(), "hyp\n\"\"\"a b\"\n");
+    // COPY writes .tsv as it reads it: every field as it is, quotes included.
+    let sql = format!("COPY (SELECT hyp, ref FROM '{}') TO '{}'", p("t.tsv"), p("again.tsv"));
+    let o = mteval(&["sql", "-c", &sql]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(p("again.tsv")).unwrap(), "hyp\tref\n\"a b\tc\n");
     // A key that no format knows is an error naming it.
     let sql = format!("COPY (SELECT 1 AS a) TO '{}' OPTIONS ('format.nonsense' 'x')", p("bad.csv"));
     fails(&mteval(&["sql", "-c", &sql]), "unknown key", &["nonsense"]);

@@ -143,17 +143,71 @@ fn queries_on_a_cluster_equal_the_local_run() {
     assert_eq!(printed[2], printed[0], "corpus scores");
     assert_eq!(printed[3], printed[1], "scored rows");
 
-    // COPY on the cluster: Parquet is written, other formats refused with a way out.
+    // COPY on the cluster writes every format a local run writes, with the
+    // statement's options, and the same bytes.
     let target = dir.path().join("copied.parquet").display().to_string();
     let o = sql(Some(&cluster), &format!("COPY (SELECT system, hyp FROM '{demo}') TO '{target}'"));
     rows(&o, "COPY to Parquet");
     let back = rows(&sql(None, &format!("SELECT count(*) AS n FROM '{target}'")), "read back");
     assert_eq!(back.trim(), "{\"n\":300}");
-    let csv = dir.path().join("copied.csv").display().to_string();
-    let o = sql(Some(&cluster), &format!("COPY (SELECT 1 AS a) TO '{csv}'"));
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{e}");
-    assert!(e.contains("only Parquet is written there") && e.contains(&format!("-o {csv}")), "{e}");
+    // Parquet's options too (DataFusion's plan encoding alone drops them).
+    for (name, on) in [("local", None), ("cluster", Some(&cluster))] {
+        let path = dir.path().join(format!("{name}-zstd.parquet"));
+        let q =
+            format!("COPY (SELECT system, hyp FROM '{demo}') TO '{}' OPTIONS (compression 'zstd(3)')", path.display());
+        rows(&sql(on, &q), &q);
+        let reader = parquet::file::reader::SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let meta = parquet::file::reader::FileReader::metadata(&reader);
+        assert_eq!(meta.file_metadata().num_rows(), 300, "{name}");
+        let codec = meta.row_group(0).column(0).compression();
+        assert!(matches!(codec, parquet::basic::Compression::ZSTD(_)), "{name}: {codec:?}");
+    }
+    for (ext, options) in
+        [("csv", ""), ("csv", " OPTIONS (format.delimiter '|')"), ("tsv", ""), ("jsonl", ""), ("json", "")]
+    {
+        let mut written = Vec::new();
+        for (name, on) in [("local", None), ("cluster", Some(&cluster))] {
+            let path = dir.path().join(format!("{name}-{}.{ext}", options.len())).display().to_string();
+            let q = format!(
+                "COPY (SELECT system, seg_id, hyp, ter(hyp, ref) AS t FROM '{demo}' ORDER BY system, seg_id) \
+                 TO '{path}'{options}"
+            );
+            rows(&sql(on, &q), &q);
+            written.push(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+        }
+        assert_eq!(written[0].lines().count(), if ext.starts_with("json") { 300 } else { 301 }, "{ext}{options}");
+        assert_eq!(written[1], written[0], "COPY to .{ext}{options}");
+        if options.contains('|') {
+            assert!(written[0].starts_with("system|seg_id|hyp|t\n"), "{}", &written[0][..40]);
+        }
+    }
+
+    // The session's mteval.device reaches the executors, for scalar,
+    // aggregate and window functions alike: `cpu` runs there, and `cuda`
+    // fails there when the machine has no GPU (and gives the CPU's scores
+    // when it has one).
+    let gpu = mteval_kernels::backend::backend_for(mteval_kernels::backend::DeviceRequest::Cuda).is_ok();
+    for q in [
+        format!("SELECT seg_id, system, ter(hyp, ref) AS t FROM '{demo}' ORDER BY system, seg_id"),
+        format!(
+            "SELECT system, corpus_ter(hyp, ref) AS t, corpus_chrf(hyp, ref) AS c FROM '{demo}' GROUP BY system ORDER BY system"
+        ),
+        format!(
+            "SELECT seg_id, system, mbr_chrf(hyp) OVER (PARTITION BY seg_id ORDER BY system) AS u FROM '{demo}' ORDER BY seg_id, system"
+        ),
+    ] {
+        let local = rows(&sql(None, &q), &q);
+        let on_cpu = rows(&sql(Some(&cluster), &format!("SET mteval.device = 'cpu'; {q}")), &q);
+        assert_eq!(on_cpu, local, "{q}");
+        let o = sql(Some(&cluster), &format!("SET mteval.device = 'cuda'; {q}"));
+        if gpu {
+            assert_eq!(rows(&o, &q), local, "{q}");
+        } else {
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{q}: {e}");
+            assert!(e.contains("on the cluster (job ") && e.contains("device 'cuda' was requested"), "{q}: {e}");
+        }
+    }
 
     // An error raised on an executor (a row over TER's length limit) names
     // the function and the problem.

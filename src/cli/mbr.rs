@@ -50,7 +50,7 @@ impl Utility {
         match self {
             Self::Chrf { cfg, aggregate } => {
                 let g = Group::new(cfg, hyps, refs)?;
-                let backend = mteval_kernels::backend::backend_for(mteval_kernels::backend::default_device())?;
+                let backend = super::backend()?;
                 Ok(if *aggregate {
                     g.aggregate_skipping_on(backend.as_ref(), skip)
                 } else {
@@ -185,6 +185,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         batch_size: Some(8192),
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
+        device: super::device(),
     })?;
     let mut text_cols = vec![a.hyp_col.as_str()];
     text_cols.extend(a.pseudo_ref_col.as_deref());

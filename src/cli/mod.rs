@@ -8,7 +8,7 @@ mod score;
 mod sql;
 mod text;
 
-use mteval_kernels::backend::{DeviceRequest, backend_for, default_device};
+use mteval_kernels::backend::{DeviceRequest, backend_for};
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -38,6 +38,22 @@ const MAX_BATCH: u64 = 1 << 22;
 
 fn parse_device(s: &str) -> std::result::Result<DeviceRequest, String> {
     s.parse()
+}
+
+/// The command line's device (`--device`, else `MTEVAL_DEVICE`), set once
+/// before any work: the default of every session this process opens (their
+/// `mteval.device`, which `SET` changes for that session only) and the
+/// device of the work done outside SQL (text mode, `mbr`).
+static DEVICE: std::sync::OnceLock<Option<DeviceRequest>> = std::sync::OnceLock::new();
+
+/// See [`DEVICE`]; `None`: not given (`auto`).
+pub(crate) fn device() -> Option<DeviceRequest> {
+    DEVICE.get().copied().flatten()
+}
+
+/// The backend of the work done outside SQL.
+pub(crate) fn backend() -> Result<std::sync::Arc<dyn mteval_kernels::backend::Backend>> {
+    Ok(backend_for(device().unwrap_or_default())?)
 }
 
 /// Subcommands.
@@ -184,17 +200,16 @@ pub struct ScoreArgs {
 /// # Errors
 /// Any failure, with context naming the file, column or row.
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.device {
-        Some(d) => mteval_kernels::backend::set_default_device(d),
+    let device = match cli.device {
+        Some(d) => Some(d),
         // A typo in the variable (`MTEVAL_DEVICE=gpu0`) must not quietly mean `auto`.
-        None => {
-            if let Ok(v) = std::env::var("MTEVAL_DEVICE") {
-                let d = parse_device(&v).map_err(|e| anyhow::anyhow!("MTEVAL_DEVICE: {e}"))?;
-                mteval_kernels::backend::set_default_device(d);
-            }
-        }
-    }
-    if default_device() == DeviceRequest::Cuda {
+        None => match std::env::var("MTEVAL_DEVICE") {
+            Ok(v) => Some(parse_device(&v).map_err(|e| anyhow::anyhow!("MTEVAL_DEVICE: {e}"))?),
+            Err(_) => None,
+        },
+    };
+    let _ = DEVICE.set(device);
+    if device == Some(DeviceRequest::Cuda) {
         // Fail before reading any input when the GPU asked for is missing.
         backend_for(DeviceRequest::Cuda)?;
     }

@@ -114,8 +114,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
-    let opts =
-        SessionOptions { batch_size: Some(a.batch_size), target_partitions: Some(1), memory_limit: a.memory_limit };
+    let opts = SessionOptions {
+        batch_size: Some(a.batch_size),
+        target_partitions: Some(1),
+        memory_limit: a.memory_limit,
+        device: super::device(),
+    };
     let ctx = match &a.cluster {
         // The scoring runs on the executors; the corpus statistics are
         // summed here, in the order the rows come back (one partition).

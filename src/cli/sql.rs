@@ -32,11 +32,11 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
     let mut out = Vec::new();
     for st in statements {
         let state = ctx.state();
-        let plan = state.statement_to_plan(st).await.map_err(window_hint)?;
+        let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
+        let plan = crate::codec::bake_copy_options(&state, plan, crate::cluster::is_cluster_session(&state))?;
         check_setting(&plan)?;
         let copy_to = match &plan {
             LogicalPlan::Copy(c) => {
-                check_copy_on_cluster(ctx, c)?;
                 check_copy_target(&c.output_url)?;
                 Some(c.output_url.clone())
             }
@@ -51,7 +51,7 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
             ctx.state_ref().write().config_mut().options_mut().execution.target_partitions = partitions;
         }
         check_limits(ctx, &state)?;
-        apply_device_setting(ctx)?;
+        check_device_setting(ctx)?;
         out.push(Planned { df, copy_to, json_files });
     }
     Ok(out)
@@ -76,26 +76,30 @@ fn check_setting(plan: &LogicalPlan) -> Result<()> {
     Ok(())
 }
 
-fn is_partitions_reset(plan: &LogicalPlan) -> bool {
-    matches!(plan, LogicalPlan::Statement(PlanStatement::ResetVariable(r)) if r.variable.eq_ignore_ascii_case(TARGET_PARTITIONS))
+/// `RESET mteval.KEY` (which DataFusion refuses for a settings extension:
+/// "Could not find config namespace") as a `SET` of the session's default:
+/// for `mteval.device`, the command line's device, else unset.
+fn mteval_reset(plan: LogicalPlan) -> LogicalPlan {
+    match plan {
+        LogicalPlan::Statement(PlanStatement::ResetVariable(r))
+            if r.variable.to_ascii_lowercase().starts_with("mteval.") =>
+        {
+            let value = if r.variable.eq_ignore_ascii_case("mteval.device") {
+                super::device().map(|d| d.to_string()).unwrap_or_default()
+            } else {
+                String::new()
+            };
+            LogicalPlan::Statement(PlanStatement::SetVariable(datafusion::logical_expr::SetVariable {
+                variable: r.variable,
+                value,
+            }))
+        }
+        other => other,
+    }
 }
 
-/// On a cluster, `COPY` writes Parquet only: the executors cannot rebuild
-/// mteval's CSV and JSON formats (Ballista's plan codec knows DataFusion's
-/// own format types, not mteval's presets), and Ballista would report only
-/// "task could not be prepared". `-o` brings the rows back and writes any format.
-fn check_copy_on_cluster(ctx: &SessionContext, c: &datafusion::logical_expr::dml::CopyTo) -> Result<()> {
-    let on_cluster = ctx.state().config().options().extensions.get::<ballista_core::config::BallistaConfig>().is_some();
-    let ext = c.file_type.get_ext();
-    if on_cluster && !ext.eq_ignore_ascii_case("parquet") {
-        bail!(
-            "COPY to {} on a cluster: only Parquet is written there (.{ext} is not); use -o {} to write the result \
-             here, or COPY to a .parquet target",
-            c.output_url,
-            c.output_url
-        );
-    }
-    Ok(())
+fn is_partitions_reset(plan: &LogicalPlan) -> bool {
+    matches!(plan, LogicalPlan::Statement(PlanStatement::ResetVariable(r)) if r.variable.eq_ignore_ascii_case(TARGET_PARTITIONS))
 }
 
 /// Checks, before `COPY ... TO` runs, that a local target can be created:
@@ -241,18 +245,16 @@ fn check_limits(ctx: &SessionContext, before: &datafusion::execution::SessionSta
     Ok(())
 }
 
-/// `SET mteval.device = '...'` also moves the aggregate and window
-/// functions (which DataFusion runs without session settings) to that device.
-fn apply_device_setting(ctx: &SessionContext) -> Result<()> {
+/// A session's `SET mteval.device = 'cuda'` fails at once, not at its
+/// first query, when this machine has no usable GPU. The setting is the
+/// session's own; on a cluster it is the executors' business.
+fn check_device_setting(ctx: &SessionContext) -> Result<()> {
     let state = ctx.state();
-    let opts = state.config().options();
-    if let Some(d) = opts.extensions.get::<mteval_udfs::MtevalConfig>().map(|c| c.device.trim().to_owned())
-        && !d.is_empty()
-    {
-        let req: mteval_kernels::backend::DeviceRequest =
-            d.parse().map_err(|e: String| anyhow::anyhow!("mteval.device: {e}"))?;
-        mteval_kernels::backend::backend_for(req)?;
-        mteval_kernels::backend::set_default_device(req);
+    if crate::cluster::is_cluster_session(&state) {
+        return Ok(());
+    }
+    if let Some(d) = mteval_udfs::common::configured_device("mteval.device", state.config().options())? {
+        mteval_kernels::backend::backend_for(d)?;
     }
     Ok(())
 }
@@ -292,8 +294,12 @@ pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<us
 
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
     let partitions = usize::from(a.partitions);
-    let opts =
-        SessionOptions { batch_size: a.batch_size, target_partitions: Some(partitions), memory_limit: a.memory_limit };
+    let opts = SessionOptions {
+        batch_size: a.batch_size,
+        target_partitions: Some(partitions),
+        memory_limit: a.memory_limit,
+        device: super::device(),
+    };
     let ctx = match &a.cluster {
         Some(url) => crate::cluster::remote_context(url, &opts).await?,
         None => new_context(&opts)?,

@@ -66,7 +66,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
-    let backend = mteval_kernels::backend::backend_for(mteval_kernels::backend::default_device())?;
+    let backend = super::backend()?;
     let rows: Vec<(&str, Vec<&str>)> =
         (0..hyps.len()).map(|i| (hyps[i].as_str(), refs.iter().map(|r| r[i].as_str()).collect())).collect();
     // Every metric is computed before anything is printed, so that an error

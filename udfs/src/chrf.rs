@@ -41,7 +41,7 @@ where
     T: Send,
     F: Fn(&ChrfConfig, ChrfSegment) -> T + Sync,
 {
-    let backend = session_backend(name, Some(&args.config_options))?;
+    let backend = session_backend(name, Some(&args.config_options), None)?;
     if !backend.is_gpu() {
         return eval_chrf(name, args, |c, h, r| Ok(c.segment(h, r).map(|s| f(c, s))));
     }

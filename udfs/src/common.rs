@@ -10,9 +10,14 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
 use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
+use datafusion::logical_expr::expr::{AggregateFunction, WindowFunction};
+use datafusion::logical_expr::function::{AggregateFunctionSimplification, WindowFunctionSimplification};
+use datafusion::logical_expr::simplify::SimplifyContext;
+use datafusion::logical_expr::{
+    AggregateUDF, ColumnarValue, Expr, ReturnFieldArgs, WindowFunctionDefinition, WindowUDF,
+};
 use mteval_kernels::MetricError;
-use mteval_kernels::backend::{Backend, DeviceRequest, backend_for, default_device};
+use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
 use rayon::prelude::*;
 
 /// Declares a UDF struct holding a user-defined signature (argument types are
@@ -36,20 +41,58 @@ macro_rules! udf_struct {
             }
         }
     };
+    ($(#[$meta:meta])* $name:ident, device) => {
+        $(#[$meta])*
+        ///
+        /// Runs on the device bound into it when a query is planned (see
+        /// [`crate::common::bind_device`]); `None`: `auto`.
+        #[derive(Debug, PartialEq, Eq, Hash)]
+        pub struct $name {
+            signature: datafusion::logical_expr::Signature,
+            device: Option<mteval_kernels::backend::DeviceRequest>,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::on(None)
+            }
+        }
+
+        impl $name {
+            /// This function, bound to `device` (`None`: `auto`).
+            #[must_use]
+            pub fn on(device: Option<mteval_kernels::backend::DeviceRequest>) -> Self {
+                Self {
+                    signature: datafusion::logical_expr::Signature::user_defined(
+                        datafusion::logical_expr::Volatility::Immutable,
+                    ),
+                    device,
+                }
+            }
+
+            /// The device bound into this function (`None`: `auto`).
+            #[must_use]
+            pub fn device(&self) -> Option<mteval_kernels::backend::DeviceRequest> {
+                self.device
+            }
+        }
+    };
 }
 
 /// mteval's session settings, under the `mteval.` prefix:
-/// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: the
-/// process default, i.e. the CLI's `--device` or `MTEVAL_DEVICE`).
+/// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: unset, so
+/// the functions run where they were registered to run, `auto` by default).
 /// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
 ///
 /// Written out rather than with `extensions_options!`, whose `entries()`
 /// name the keys without their prefix (`device`): a session's settings are
 /// sent to a Ballista cluster as its entries and set again there by name, so
-/// an unprefixed key would be dropped on the way. Here they are `mteval.KEY`.
+/// an unprefixed key would be dropped on the way. Here they are `mteval.KEY`,
+/// and an unset key has no value, so it leaves the receiving node's own
+/// default in place.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MtevalConfig {
-    /// Device of the metric kernels: auto, cpu or cuda.
+    /// Device of the metric kernels: auto, cpu or cuda (empty: unset).
     pub device: String,
 }
 
@@ -69,7 +112,10 @@ impl ExtensionOptions for MtevalConfig {
     fn set(&mut self, key: &str, value: &str) -> Result<()> {
         match key {
             "device" => {
-                self.device = value.to_owned();
+                if !value.trim().is_empty() {
+                    value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
+                }
+                self.device = value.trim().to_owned();
                 Ok(())
             }
             _ => config_err!("unknown setting 'mteval.{key}' (known: mteval.device)"),
@@ -79,8 +125,9 @@ impl ExtensionOptions for MtevalConfig {
     fn entries(&self) -> Vec<ConfigEntry> {
         vec![ConfigEntry {
             key: format!("{}.device", Self::PREFIX),
-            value: Some(self.device.clone()),
-            description: "Device of the metric kernels: auto, cpu or cuda (empty: the process default)",
+            value: Some(self.device.clone()).filter(|d| !d.is_empty()),
+            description: "Device of the metric kernels: auto, cpu or cuda (unset: where the functions were registered \
+                          to run, auto by default)",
         }]
     }
 }
@@ -89,25 +136,73 @@ impl ConfigExtension for MtevalConfig {
     const PREFIX: &'static str = "mteval";
 }
 
-/// The device a session asks for: `mteval.device` if set, else the process default.
+/// The device a session's `mteval.device` names; `None` when it is unset.
 ///
 /// # Errors
 /// An unknown device name.
-pub fn session_device(name: &str, config: Option<&ConfigOptions>) -> Result<DeviceRequest> {
-    match config.and_then(|c| c.extensions.get::<MtevalConfig>()).map(|c| c.device.trim()).filter(|d| !d.is_empty()) {
-        Some(d) => d.parse().map_err(|e| exec_datafusion_err!("{name}: mteval.device: {e}")),
-        None => Ok(default_device()),
+pub fn configured_device(name: &str, config: &ConfigOptions) -> Result<Option<DeviceRequest>> {
+    match config.extensions.get::<MtevalConfig>().map(|c| c.device.trim()).filter(|d| !d.is_empty()) {
+        Some(d) => d.parse().map(Some).map_err(|e| exec_datafusion_err!("{name}: mteval.device: {e}")),
+        None => Ok(None),
     }
 }
 
-/// The backend for a function call (see [`session_device`]). Aggregate and
-/// window functions, which DataFusion gives no session settings, pass `None`
-/// and use the process default.
+/// The backend a function runs on: the session's `mteval.device` when set
+/// (`config`: scalar functions get the session's settings with each call),
+/// else `bound` (the device an aggregate or window function was bound to when
+/// the query was planned, or a function was registered with), else `auto`.
 ///
 /// # Errors
 /// An unknown device, or `cuda` requested without a usable GPU.
-pub fn session_backend(name: &str, config: Option<&ConfigOptions>) -> Result<Arc<dyn Backend>> {
-    backend_for(session_device(name, config)?).map_err(|e| exec_datafusion_err!("{name}: {e}"))
+pub fn session_backend(
+    name: &str,
+    config: Option<&ConfigOptions>,
+    bound: Option<DeviceRequest>,
+) -> Result<Arc<dyn Backend>> {
+    let configured = match config {
+        Some(c) => configured_device(name, c)?,
+        None => None,
+    };
+    backend_for(configured.or(bound).unwrap_or_default()).map_err(|e| exec_datafusion_err!("{name}: {e}"))
+}
+
+/// Binds the session's device into an aggregate function when a query is
+/// planned. DataFusion gives aggregate and window functions no session
+/// settings when they run, but their simplification hook sees them, so the
+/// `mteval.device` of the planning session becomes part of the plan (and
+/// travels with it to a cluster's executors, see the codecs of the CLI's
+/// cluster module). `rebind(d)` is the function bound to `d`; with
+/// `mteval.device` unset the function stays as it is.
+pub(crate) fn bind_aggregate(
+    name: &'static str,
+    current: Option<DeviceRequest>,
+    rebind: fn(Option<DeviceRequest>) -> AggregateUDF,
+) -> Option<AggregateFunctionSimplification> {
+    Some(Box::new(move |f: AggregateFunction, ctx: &SimplifyContext| {
+        Ok(match configured_device(name, ctx.config_options())? {
+            Some(d) if Some(d) != current => {
+                Expr::AggregateFunction(AggregateFunction { func: Arc::new(rebind(Some(d))), params: f.params })
+            }
+            _ => Expr::AggregateFunction(f),
+        })
+    }))
+}
+
+/// [`bind_aggregate`] for window functions.
+pub(crate) fn bind_window(
+    name: &'static str,
+    current: Option<DeviceRequest>,
+    rebind: fn(Option<DeviceRequest>) -> WindowUDF,
+) -> Option<WindowFunctionSimplification> {
+    Some(Box::new(move |f: WindowFunction, ctx: &SimplifyContext| {
+        Ok(match configured_device(name, ctx.config_options())? {
+            Some(d) if Some(d) != current => Expr::from(WindowFunction {
+                fun: WindowFunctionDefinition::WindowUDF(Arc::new(rebind(Some(d)))),
+                params: f.params,
+            }),
+            _ => Expr::from(f),
+        })
+    }))
 }
 
 /// Evaluates a batched metric over the rows with non-NULL inputs: `batch`

@@ -9,18 +9,20 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::function::{AccumulatorArgs, AggregateFunctionSimplification, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature};
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
-use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, session_backend};
+use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
 use crate::corpus_ter::literal_options;
 use crate::ter::coerce_ter_args;
 
 crate::udf_struct!(
     /// The `corpus_chrf` aggregate UDF.
-    CorpusChrfUdaf
+    CorpusChrfUdaf,
+    device
 );
 
 impl AggregateUDFImpl for CorpusChrfUdaf {
@@ -43,7 +45,11 @@ impl AggregateUDFImpl for CorpusChrfUdaf {
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let opts = literal_options(self.name(), &acc_args, 2)?;
         let cfg = ChrfConfig::parse(&opts).map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default() }))
+        Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default(), device: self.device }))
+    }
+
+    fn simplify(&self) -> Option<AggregateFunctionSimplification> {
+        bind_aggregate("corpus_chrf", self.device, |d| AggregateUDF::from(Self::on(d)))
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
@@ -63,6 +69,7 @@ impl AggregateUDFImpl for CorpusChrfUdaf {
 pub struct CorpusChrfAccumulator {
     cfg: ChrfConfig,
     stats: ChrfStats,
+    device: Option<DeviceRequest>,
 }
 
 impl Accumulator for CorpusChrfAccumulator {
@@ -72,7 +79,7 @@ impl Accumulator for CorpusChrfAccumulator {
         let hyp = StrCol::from_array(name, values[0].as_ref())?;
         let refs = RefsCol::from_array(name, &values[1])?;
         let cfg = self.cfg;
-        let backend = session_backend(name, None)?;
+        let backend = session_backend(name, None, self.device)?;
         let (segs, _) = if backend.is_gpu() {
             eval_rows_batched(name, &hyp, &refs, n, |rows| {
                 cfg.segments_on(backend.as_ref(), rows).into_iter().map(Ok).collect()

@@ -8,14 +8,17 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, UInt64Type};
 use datafusion::common::{Result, ScalarValue, exec_err};
-use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::function::{AccumulatorArgs, AggregateFunctionSimplification, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature};
 use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::Ter;
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, eval_rows, eval_rows_batched, metric_err, options_str, session_backend};
+use crate::common::{
+    RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, options_str, session_backend,
+};
 use crate::ter::coerce_ter_args;
 
 /// Reads the options literal of an aggregate call (argument `pos`).
@@ -32,7 +35,8 @@ pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize
 
 crate::udf_struct!(
     /// The `corpus_ter` aggregate UDF.
-    CorpusTerUdaf
+    CorpusTerUdaf,
+    device
 );
 
 impl AggregateUDFImpl for CorpusTerUdaf {
@@ -55,7 +59,11 @@ impl AggregateUDFImpl for CorpusTerUdaf {
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let opts = literal_options(self.name(), &acc_args, 2)?;
         let ter = Ter::from_options(&opts).map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default() }))
+        Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default(), device: self.device }))
+    }
+
+    fn simplify(&self) -> Option<AggregateFunctionSimplification> {
+        bind_aggregate("corpus_ter", self.device, |d| AggregateUDF::from(Self::on(d)))
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
@@ -73,6 +81,7 @@ impl AggregateUDFImpl for CorpusTerUdaf {
 pub struct CorpusTerAccumulator {
     ter: Ter,
     stats: TerStats,
+    device: Option<DeviceRequest>,
 }
 
 impl Accumulator for CorpusTerAccumulator {
@@ -82,7 +91,7 @@ impl Accumulator for CorpusTerAccumulator {
         let hyp = StrCol::from_array(name, values[0].as_ref())?;
         let refs = RefsCol::from_array(name, &values[1])?;
         let ter = self.ter;
-        let backend = session_backend(name, None)?;
+        let backend = session_backend(name, None, self.device)?;
         let (segs, _) = if backend.is_gpu() {
             eval_rows_batched(name, &hyp, &refs, n, |rows| ter.segments_on(backend.as_ref(), rows))?
         } else {

@@ -31,7 +31,7 @@ where
 {
     let a = StrCol::new(name, &args.args[0])?;
     let b = RefsCol::Single(StrCol::new(name, &args.args[1])?);
-    let backend = session_backend(name, Some(&args.config_options))?;
+    let backend = session_backend(name, Some(&args.config_options), None)?;
     let to_i64 = |d: usize| i64::try_from(d).unwrap_or(i64::MAX);
     let (vals, single) = if backend.is_gpu() {
         eval_rows_batched(name, &a, &b, args.number_rows, |rows| {

@@ -38,6 +38,7 @@ use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
 
 pub use common::MtevalConfig;
 pub use mteval_kernels as kernels;
+use mteval_kernels::backend::DeviceRequest;
 
 /// Every scalar UDF of mteval.
 #[must_use]
@@ -61,9 +62,16 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
 /// Every aggregate UDF of mteval.
 #[must_use]
 pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
+    aggregate_functions_on(None)
+}
+
+/// Every aggregate UDF of mteval, those that run on a device bound to
+/// `device` (`None`: `auto`); a session's `mteval.device` overrides it.
+#[must_use]
+pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<AggregateUDF>> {
     vec![
-        Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::default())),
-        Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::on(device))),
+        Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::on(device))),
         Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),
@@ -73,10 +81,52 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
 /// Every window UDF of mteval.
 #[must_use]
 pub fn window_functions() -> Vec<Arc<WindowUDF>> {
+    window_functions_on(None)
+}
+
+/// Every window UDF of mteval, bound to `device` (see [`aggregate_functions_on`]).
+#[must_use]
+pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>> {
     vec![
-        Arc::new(WindowUDF::from(mbr_chrf::MbrChrfUdwf::default())),
-        Arc::new(WindowUDF::from(mbr_chrf_aggregate::MbrChrfAggregateUdwf::default())),
+        Arc::new(WindowUDF::from(mbr_chrf::MbrChrfUdwf::on(device))),
+        Arc::new(WindowUDF::from(mbr_chrf_aggregate::MbrChrfAggregateUdwf::on(device))),
     ]
+}
+
+/// The device bound into one of mteval's aggregate functions (see
+/// [`common::bind_aggregate`]); `None` for an unbound or foreign function.
+/// With [`aggregate_on`], what a plan codec needs to carry the binding.
+#[must_use]
+pub fn aggregate_device(f: &AggregateUDF) -> Option<DeviceRequest> {
+    let inner = f.inner();
+    inner
+        .downcast_ref::<corpus_ter::CorpusTerUdaf>()
+        .and_then(corpus_ter::CorpusTerUdaf::device)
+        .or_else(|| inner.downcast_ref::<corpus_chrf::CorpusChrfUdaf>().and_then(corpus_chrf::CorpusChrfUdaf::device))
+}
+
+/// mteval's aggregate function `name` bound to `device`; `None` when no
+/// such function runs on a device.
+#[must_use]
+pub fn aggregate_on(name: &str, device: DeviceRequest) -> Option<Arc<AggregateUDF>> {
+    aggregate_functions_on(Some(device)).into_iter().find(|f| f.name() == name && aggregate_device(f).is_some())
+}
+
+/// The device bound into one of mteval's window functions (see [`aggregate_device`]).
+#[must_use]
+pub fn window_device(f: &WindowUDF) -> Option<DeviceRequest> {
+    let inner = f.inner();
+    inner.downcast_ref::<mbr_chrf::MbrChrfUdwf>().and_then(mbr_chrf::MbrChrfUdwf::device).or_else(|| {
+        inner
+            .downcast_ref::<mbr_chrf_aggregate::MbrChrfAggregateUdwf>()
+            .and_then(mbr_chrf_aggregate::MbrChrfAggregateUdwf::device)
+    })
+}
+
+/// mteval's window function `name` bound to `device` (see [`aggregate_on`]).
+#[must_use]
+pub fn window_on(name: &str, device: DeviceRequest) -> Option<Arc<WindowUDF>> {
+    window_functions_on(Some(device)).into_iter().find(|f| f.name() == name && window_device(f).is_some())
 }
 
 /// Registers every mteval function with `registry` (a `SessionContext` or `SessionState`).
@@ -84,13 +134,24 @@ pub fn window_functions() -> Vec<Arc<WindowUDF>> {
 /// # Errors
 /// When the registry refuses a function.
 pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    register_all_on(registry, None)
+}
+
+/// Registers every mteval function with `registry`, the aggregate and window
+/// functions bound to `device` (`None`: `auto`). Scalar functions see the
+/// session's settings with every call; give the session `mteval.device` for
+/// them (and to override `device` for a query).
+///
+/// # Errors
+/// When the registry refuses a function.
+pub fn register_all_on(registry: &mut dyn FunctionRegistry, device: Option<DeviceRequest>) -> Result<()> {
     for f in scalar_functions() {
         registry.register_udf(f)?;
     }
-    for f in aggregate_functions() {
+    for f in aggregate_functions_on(device) {
         registry.register_udaf(f)?;
     }
-    for f in window_functions() {
+    for f in window_functions_on(device) {
         registry.register_udwf(f)?;
     }
     Ok(())

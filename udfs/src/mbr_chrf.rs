@@ -19,13 +19,14 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, Float64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, exec_err, plan_err};
-use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
-use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDFImpl};
+use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowFunctionSimplification, WindowUDFFieldArgs};
+use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDF, WindowUDFImpl};
 use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::ChrfConfig;
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{StrCol, coerce_string, metric_err, options_str, session_backend};
+use crate::common::{StrCol, bind_window, coerce_string, metric_err, options_str, session_backend};
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,7 @@ pub(crate) fn mbr_field(args: &WindowUDFFieldArgs) -> FieldRef {
 pub(crate) fn mbr_evaluator(
     name: &'static str,
     utility: Utility,
+    device: Option<DeviceRequest>,
     args: &PartitionEvaluatorArgs,
 ) -> Result<Box<dyn PartitionEvaluator>> {
     let exprs = args.input_exprs();
@@ -76,7 +78,7 @@ pub(crate) fn mbr_evaluator(
         },
     };
     let (cfg, include_self) = parse_mbr_options(&options).map_err(|e| metric_err(name, &e))?;
-    Ok(Box::new(MbrEvaluator { name, utility, cfg, include_self, refs_arg }))
+    Ok(Box::new(MbrEvaluator { name, utility, cfg, include_self, refs_arg, device }))
 }
 
 /// Scores one partition at a time.
@@ -87,6 +89,7 @@ pub(crate) struct MbrEvaluator {
     cfg: ChrfConfig,
     include_self: bool,
     refs_arg: Option<usize>,
+    device: Option<DeviceRequest>,
 }
 
 impl PartitionEvaluator for MbrEvaluator {
@@ -123,7 +126,7 @@ impl PartitionEvaluator for MbrEvaluator {
         };
         let skip: Vec<Option<usize>> =
             rows.iter().map(|&i| if self.include_self { None } else { ref_pos[i] }).collect();
-        let backend = session_backend(self.name, None)?;
+        let backend = session_backend(self.name, None, self.device)?;
         let scores = match self.utility {
             Utility::Pairwise => group.expected_utility_skipping_on(backend.as_ref(), &skip),
             Utility::Aggregate => group.aggregate_skipping_on(backend.as_ref(), &skip),
@@ -138,7 +141,8 @@ impl PartitionEvaluator for MbrEvaluator {
 
 crate::udf_struct!(
     /// The `mbr_chrf` window UDF.
-    MbrChrfUdwf
+    MbrChrfUdwf,
+    device
 );
 
 impl WindowUDFImpl for MbrChrfUdwf {
@@ -155,7 +159,11 @@ impl WindowUDFImpl for MbrChrfUdwf {
     }
 
     fn partition_evaluator(&self, args: PartitionEvaluatorArgs) -> Result<Box<dyn PartitionEvaluator>> {
-        mbr_evaluator("mbr_chrf", Utility::Pairwise, &args)
+        mbr_evaluator("mbr_chrf", Utility::Pairwise, self.device, &args)
+    }
+
+    fn simplify(&self) -> Option<WindowFunctionSimplification> {
+        bind_window("mbr_chrf", self.device, |d| WindowUDF::from(Self::on(d)))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {

@@ -6,14 +6,16 @@
 
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::Result;
-use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
-use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDFImpl};
+use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowFunctionSimplification, WindowUDFFieldArgs};
+use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDF, WindowUDFImpl};
 
+use crate::common::bind_window;
 use crate::mbr_chrf::{Utility, coerce_mbr_args, mbr_evaluator, mbr_field};
 
 crate::udf_struct!(
     /// The `mbr_chrf_aggregate` window UDF.
-    MbrChrfAggregateUdwf
+    MbrChrfAggregateUdwf,
+    device
 );
 
 impl WindowUDFImpl for MbrChrfAggregateUdwf {
@@ -30,7 +32,11 @@ impl WindowUDFImpl for MbrChrfAggregateUdwf {
     }
 
     fn partition_evaluator(&self, args: PartitionEvaluatorArgs) -> Result<Box<dyn PartitionEvaluator>> {
-        mbr_evaluator("mbr_chrf_aggregate", Utility::Aggregate, &args)
+        mbr_evaluator("mbr_chrf_aggregate", Utility::Aggregate, self.device, &args)
+    }
+
+    fn simplify(&self) -> Option<WindowFunctionSimplification> {
+        bind_window("mbr_chrf_aggregate", self.device, |d| WindowUDF::from(Self::on(d)))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {

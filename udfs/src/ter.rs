@@ -56,7 +56,7 @@ where
     T: Send,
     F: Fn(&Ter, &TerSegment) -> T + Sync,
 {
-    let backend = session_backend(name, Some(&args.config_options))?;
+    let backend = session_backend(name, Some(&args.config_options), None)?;
     if !backend.is_gpu() {
         return eval_ter(name, args, |ter, h, r| Ok(ter.segment(h, r)?.map(|s| f(ter, &s))));
     }

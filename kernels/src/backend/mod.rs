@@ -29,7 +29,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 pub use cpu::CpuBackend;
 pub use gpu::{GpuBackend, KArg, KernelExec};
@@ -353,26 +353,6 @@ impl fmt::Display for DeviceRequest {
             Self::Cuda => "cuda",
         })
     }
-}
-
-static DEFAULT_DEVICE: RwLock<Option<DeviceRequest>> = RwLock::new(None);
-
-/// Sets the process-wide device (the CLI's `--device`; also what SQL
-/// sessions use when `mteval.device` is not set).
-pub fn set_default_device(req: DeviceRequest) {
-    if let Ok(mut d) = DEFAULT_DEVICE.write() {
-        *d = Some(req);
-    }
-}
-
-/// The process-wide device: as set by [`set_default_device`], else the
-/// environment variable `MTEVAL_DEVICE`, else `auto`.
-#[must_use]
-pub fn default_device() -> DeviceRequest {
-    if let Some(d) = DEFAULT_DEVICE.read().ok().and_then(|d| *d) {
-        return d;
-    }
-    std::env::var("MTEVAL_DEVICE").ok().and_then(|v| v.parse().ok()).unwrap_or_default()
 }
 
 /// A process-wide tuning setting: as set by code, else read once from an
