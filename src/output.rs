@@ -56,7 +56,7 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
             }
         }
         Format::Json => {
-            let mut w = json::ArrayWriter::new(out);
+            let mut w = json::WriterBuilder::new().with_explicit_nulls(true).build::<_, json::writer::JsonArray>(out);
             for b in batches {
                 w.write(b)?;
             }
@@ -64,7 +64,8 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
             drop(w);
         }
         Format::Ndjson => {
-            let mut w = json::LineDelimitedWriter::new(out);
+            let mut w =
+                json::WriterBuilder::new().with_explicit_nulls(true).build::<_, json::writer::LineDelimited>(out);
             for b in batches {
                 w.write(b)?;
             }
@@ -72,6 +73,12 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
         }
     }
     Ok(())
+}
+
+/// A JSON writer that writes a NULL as `null` (Arrow's default leaves the
+/// key out, so a row would lack the column).
+fn json_writer<W: Write, F: json::writer::JsonFormat>(w: W) -> json::Writer<BufWriter<W>, F> {
+    json::WriterBuilder::new().with_explicit_nulls(true).build(BufWriter::new(w))
 }
 
 /// Standard output could not be written: the reader closed the pipe
@@ -356,8 +363,8 @@ impl BatchFileWriter {
                 Sink::Parquet(ArrowWriter::try_new(f, Arc::clone(schema), Some(props))?)
             }
             OutKind::Csv => Sink::Csv(csv::WriterBuilder::new().with_header(true).build(BufWriter::new(f))),
-            OutKind::Json => Sink::Json(json::ArrayWriter::new(BufWriter::new(f))),
-            OutKind::Ndjson => Sink::Ndjson(json::LineDelimitedWriter::new(BufWriter::new(f))),
+            OutKind::Json => Sink::Json(json_writer(f)),
+            OutKind::Ndjson => Sink::Ndjson(json_writer(f)),
         };
         Ok(Self { file, sink, rows: 0, upload })
     }

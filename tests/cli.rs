@@ -203,6 +203,20 @@ fn sql_command_formats_and_output_file() {
     assert!(stdout(&o).starts_with("system,ter\n"), "{}", stdout(&o));
     let o = mteval(&["sql", "-c", "SELECT ter('a b c', 'a c b') AS t", "--format", "table"]);
     assert!(stdout(&o).contains("33.33333"), "{}", stdout(&o));
+    // JSON keeps every column of every row: a NULL is `null`, also inside
+    // lists and structs, on standard output and in files.
+    let nulls = "SELECT 1 AS a, NULL AS x, [1, NULL] AS l, named_struct('p', NULL) AS s, ter(NULL, 'a') AS t";
+    let o = mteval(&["sql", "-c", nulls, "--format", "ndjson"]);
+    assert_eq!(stdout(&o), "{\"a\":1,\"x\":null,\"l\":[1,null],\"s\":{\"p\":null},\"t\":null}\n", "{}", stderr(&o));
+    let o = mteval(&["sql", "-c", nulls, "--format", "json"]);
+    assert_eq!(stdout(&o), "[{\"a\":1,\"x\":null,\"l\":[1,null],\"s\":{\"p\":null},\"t\":null}]", "{}", stderr(&o));
+    let nulls_dir = tempfile::tempdir().unwrap();
+    for ext in ["json", "jsonl"] {
+        let f = nulls_dir.path().join(format!("nulls.{ext}"));
+        let o = mteval(&["sql", "-c", nulls, "-o", f.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(std::fs::read_to_string(&f).unwrap().contains("\"x\":null,"), "{ext}");
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
     let o = mteval(&["sql", "-c", &q, "-o", out.to_str().unwrap()]);

@@ -113,6 +113,33 @@ async fn corpus_charac_ter_matches_calculate_cer_corpus_across_partitions() {
     assert_eq!(st.column(1).as_primitive::<Float64Type>().value(0), 0.2);
     let b = query(&ctx, "SELECT corpus_charac_ter(h, r) FROM (VALUES (NULL, 'a')) AS t(h, r)").await;
     assert!(b[0].column(0).is_null(0));
+
+    // `scores:yes` also lists the sentence scores (cer's `cer_scores`), in
+    // row order on one partition; without it the list is NULL.
+    let one = new_context(&SessionOptions::default()).unwrap();
+    let rows = "(VALUES (1, 'the cat sat', 'a cat sat'), (2, NULL, 'x'), (3, 'hello world', 'hello there world'), \
+                (4, 'a b c d', 'a b c d')) AS t(i, h, r)";
+    let b = query(&one, &format!("SELECT corpus_charac_ter(h, r, 'scores:yes|compat:cer') AS s FROM {rows}")).await;
+    let st = b[0].column(0).as_struct();
+    let list = st.column_by_name("cer_scores").unwrap().as_list::<i32>();
+    let got: Vec<f64> = list.value(0).as_primitive::<Float64Type>().values().to_vec();
+    let b =
+        query(&one, &format!("SELECT charac_ter(h, r, 'compat:cer') AS c FROM {rows} WHERE h IS NOT NULL ORDER BY i"))
+            .await;
+    let want: Vec<f64> = b.iter().flat_map(|b| b.column(0).as_primitive::<Float64Type>().values().to_vec()).collect();
+    assert_eq!(got, want);
+    assert_eq!(st.column_by_name("count").unwrap().as_primitive::<Int64Type>().value(0), 3);
+    let b = query(&one, &format!("SELECT corpus_charac_ter(h, r) AS s FROM {rows}")).await;
+    assert!(b[0].column(0).as_struct().column_by_name("cer_scores").unwrap().is_null(0));
+    let e = one
+        .sql(&format!("SELECT corpus_charac_ter(h, r, 'scores:maybe') AS s FROM {rows}"))
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("scores:maybe: expected yes or no"), "{e}");
 }
 
 #[tokio::test]

@@ -1,14 +1,18 @@
 //! `corpus_charac_ter(hyp, ref [, options]) -> Struct{count, mean, median,
-//! std, min, max}`: the summary of sentence CharacTER scores that
+//! std, min, max, cer_scores}`: the summary of sentence CharacTER scores that
 //! `cer.calculate_cer_corpus` returns (Python `statistics`: exact mean,
 //! correctly rounded sample standard deviation, NULL `std` for one row).
+//! `cer_scores`, the sentence scores themselves, is filled with the option
+//! `scores:yes` (NULL otherwise: a long corpus makes a long list), in the
+//! order the rows arrive (the input order on one partition).
 //! Rows with a NULL hypothesis or no reference are skipped; a group with no
 //! scored row gives NULL. State: the list of sentence scores (the median
 //! needs them all).
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, StructArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, ListArray, StructArray};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -30,14 +34,16 @@ pub fn summary_fields() -> Fields {
         Field::new("std", DataType::Float64, true),
         Field::new("min", DataType::Float64, false),
         Field::new("max", DataType::Float64, false),
+        Field::new("cer_scores", DataType::List(Arc::new(Field::new_list_field(DataType::Float64, false))), true),
     ])
 }
 
-/// A summary as a one-row struct scalar (NULL for `None`).
+/// A summary as a one-row struct scalar (NULL for `None`), with `scores`
+/// as its `cer_scores` when given.
 ///
 /// # Errors
 /// Only if Arrow rejects the struct, which the fixed fields rule out.
-pub fn summary_scalar(s: Option<CorpusSummary>) -> Result<ScalarValue> {
+pub fn summary_scalar(s: Option<CorpusSummary>, scores: Option<&[f64]>) -> Result<ScalarValue> {
     let Some(s) = s else {
         return ScalarValue::try_from(&DataType::Struct(summary_fields()));
     };
@@ -49,6 +55,12 @@ pub fn summary_scalar(s: Option<CorpusSummary>) -> Result<ScalarValue> {
         Arc::new(Float64Array::from(vec![s.std])),
         Arc::new(Float64Array::from(vec![s.min])),
         Arc::new(Float64Array::from(vec![s.max])),
+        Arc::new(ListArray::new(
+            Arc::new(Field::new_list_field(DataType::Float64, false)),
+            OffsetBuffer::from_lengths([scores.map_or(0, <[f64]>::len)]),
+            Arc::new(Float64Array::from(scores.map(<[f64]>::to_vec).unwrap_or_default())),
+            scores.is_none().then(|| NullBuffer::new_null(1)),
+        )),
     ];
     Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(summary_fields(), cols, None)?)))
 }
@@ -77,8 +89,8 @@ impl AggregateUDFImpl for CorpusCharacTerUdaf {
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let opts = literal_options(self.name(), &acc_args, 2)?;
-        let cfg = CharacTerConfig::parse(&opts).map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Box::new(CorpusCharacTerAccumulator { cfg, scores: Vec::new() }))
+        let (cfg, list) = CharacTerConfig::parse_corpus(&opts).map_err(|e| metric_err(self.name(), &e))?;
+        Ok(Box::new(CorpusCharacTerAccumulator { cfg, list, scores: Vec::new() }))
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
@@ -94,6 +106,8 @@ impl AggregateUDFImpl for CorpusCharacTerUdaf {
 #[derive(Debug)]
 pub struct CorpusCharacTerAccumulator {
     cfg: CharacTerConfig,
+    /// Whether the result lists the sentence scores (`scores:yes`).
+    list: bool,
     scores: Vec<f64>,
 }
 
@@ -109,7 +123,7 @@ impl Accumulator for CorpusCharacTerAccumulator {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        summary_scalar(CorpusSummary::from_scores(&self.scores))
+        summary_scalar(CorpusSummary::from_scores(&self.scores), self.list.then_some(self.scores.as_slice()))
     }
 
     fn size(&self) -> usize {

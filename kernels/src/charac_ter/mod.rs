@@ -73,8 +73,28 @@ impl CharacTerConfig {
     /// # Errors
     /// Unknown keys and bad values.
     pub fn parse(options: &str) -> Result<Self, MetricError> {
+        Self::parse_pairs(parse_options(METRIC, options)?)
+    }
+
+    /// Options of the corpus summary (`corpus_charac_ter`): those of
+    /// [`CharacTerConfig::parse`] plus `scores:yes|no` (default `no`): whether
+    /// the summary also lists the sentence scores, as `cer`'s
+    /// `calculate_cer_corpus` does in `cer_scores`. Not part of the signature.
+    ///
+    /// # Errors
+    /// As [`CharacTerConfig::parse`].
+    pub fn parse_corpus(options: &str) -> Result<(Self, bool), MetricError> {
+        let mut pairs = parse_options(METRIC, options)?;
+        let scores = match pairs.iter().position(|(k, _)| k == "scores") {
+            Some(i) => crate::signature::parse_bool(METRIC, "scores", &pairs.remove(i).1)?,
+            None => false,
+        };
+        Ok((Self::parse_pairs(pairs)?, scores))
+    }
+
+    fn parse_pairs(pairs: Vec<(String, String)>) -> Result<Self, MetricError> {
         let mut cfg = Self::default();
-        for (k, v) in parse_options(METRIC, options)? {
+        for (k, v) in pairs {
             match k.as_str() {
                 "compat" => {
                     cfg.compat = match v.to_ascii_lowercase().as_str() {
