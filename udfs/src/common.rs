@@ -7,7 +7,8 @@ use std::sync::Arc;
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
-use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
 use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
 use datafusion::logical_expr::expr::{AggregateFunction, WindowFunction};
@@ -16,6 +17,8 @@ use datafusion::logical_expr::simplify::SimplifyContext;
 use datafusion::logical_expr::{
     AggregateUDF, ColumnarValue, Expr, ReturnFieldArgs, WindowFunctionDefinition, WindowUDF,
 };
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::MetricError;
 use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
 use rayon::prelude::*;
@@ -317,12 +320,71 @@ pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> R
     }
 }
 
-/// Reads the options literal at `pos` when executing.
+/// Reads the options argument at `pos` when executing: a scalar (a literal
+/// or a constant expression), or an array holding one value on every row
+/// (what a function called through datafusion-ffi receives).
 pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Result<Option<&'a str>> {
     match args.get(pos) {
         None => Ok(None),
         Some(ColumnarValue::Scalar(v)) => options_str(v).map(Some).or_else(|e| exec_err!("{name}: {e}")),
-        Some(ColumnarValue::Array(_)) => exec_err!("{name}: options must be a constant string literal, not a column"),
+        Some(ColumnarValue::Array(a)) => constant_str(name, a.as_ref()),
+    }
+}
+
+const NOT_A_COLUMN: &str = "options must be a constant string such as 'case:mixed', not a column";
+
+/// The one string of an array that holds the same value on every row;
+/// `None` for an empty array (no row to apply options to).
+fn constant_str<'a>(name: &str, a: &'a dyn Array) -> Result<Option<&'a str>> {
+    let Ok(col) = StrCol::from_array(name, a) else {
+        return exec_err!("{name}: options must be a string literal, got a column of {}", a.data_type());
+    };
+    if a.is_empty() {
+        return Ok(None);
+    }
+    let first = col.get(0);
+    if (1..a.len()).any(|i| col.get(i) != first) {
+        return exec_err!("{name}: {NOT_A_COLUMN}");
+    }
+    match first {
+        Some(s) => Ok(Some(s)),
+        None => options_str(&ScalarValue::Utf8(None)).map(Some).or_else(|e| exec_err!("{name}: {e}")),
+    }
+}
+
+/// The value of a constant physical expression: a literal, or any
+/// expression that evaluates without input columns (a constant expression
+/// left unfolded, or a foreign expression received through datafusion-ffi);
+/// `None` for an expression that needs a column.
+pub fn constant_value(e: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
+    if let Some(l) = e.downcast_ref::<Literal>() {
+        return Some(l.value().clone());
+    }
+    let one_row = RecordBatch::try_new_with_options(
+        Arc::new(Schema::empty()),
+        vec![],
+        &RecordBatchOptions::new().with_row_count(Some(1)),
+    )
+    .ok()?;
+    match e.evaluate(&one_row).ok()? {
+        ColumnarValue::Scalar(v) => Some(v),
+        ColumnarValue::Array(a) if a.len() == 1 => ScalarValue::try_from_array(&a, 0).ok(),
+        ColumnarValue::Array(_) => None,
+    }
+}
+
+/// The options argument at `pos` of an aggregate or window call: a
+/// constant however DataFusion delivers it (see [`constant_value`]); `''`
+/// when there is none.
+///
+/// # Errors
+/// A column, a NULL or a non-string.
+pub fn constant_options(name: &str, exprs: &[Arc<dyn PhysicalExpr>], pos: usize) -> Result<String> {
+    let Some(e) = exprs.get(pos) else { return Ok(String::new()) };
+    let Some(v) = constant_value(e) else { return exec_err!("{name}: {NOT_A_COLUMN}") };
+    match options_str(&v) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => exec_err!("{name}: {e}"),
     }
 }
 

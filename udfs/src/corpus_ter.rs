@@ -7,30 +7,20 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, UInt64Type};
-use datafusion::common::{Result, ScalarValue, exec_err};
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, AggregateFunctionSimplification, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature};
-use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::Ter;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{
-    RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, options_str, session_backend,
-};
+use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
 use crate::ter::coerce_ter_args;
 
-/// Reads the options literal of an aggregate call (argument `pos`).
+/// Reads the options of an aggregate call (argument `pos`, a constant).
 pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize) -> Result<String> {
-    let Some(e) = args.exprs.get(pos) else { return Ok(String::new()) };
-    let Some(lit) = e.downcast_ref::<Literal>() else {
-        return exec_err!("{name}: options must be a constant string literal such as 'case:mixed', not a column");
-    };
-    match options_str(lit.value()) {
-        Ok(s) => Ok(s.to_owned()),
-        Err(e) => exec_err!("{name}: {e}"),
-    }
+    crate::common::constant_options(name, args.exprs, pos)
 }
 
 crate::udf_struct!(

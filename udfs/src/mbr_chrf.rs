@@ -18,15 +18,16 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowFunctionSimplification, WindowUDFFieldArgs};
 use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDF, WindowUDFImpl};
-use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{StrCol, bind_window, coerce_string, metric_err, options_str, session_backend};
+use crate::common::{
+    StrCol, bind_window, coerce_string, constant_options, constant_value, metric_err, session_backend,
+};
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,22 +61,15 @@ pub(crate) fn mbr_evaluator(
     args: &PartitionEvaluatorArgs,
 ) -> Result<Box<dyn PartitionEvaluator>> {
     let exprs = args.input_exprs();
-    let literal = |i: usize| exprs.get(i).and_then(|e| e.downcast_ref::<Literal>());
     let (refs_arg, opts_arg) = match exprs.len() {
         1 => (None, None),
-        2 if literal(1).is_some() => (None, Some(1)),
+        2 if constant_value(&exprs[1]).is_some() => (None, Some(1)),
         2 => (Some(1), None),
         _ => (Some(1), Some(2)),
     };
     let options = match opts_arg {
         None => String::new(),
-        Some(i) => match literal(i) {
-            None => return exec_err!("{name}: options must be a constant string literal such as 'nw:2', not a column"),
-            Some(l) => match options_str(l.value()) {
-                Ok(s) => s.to_owned(),
-                Err(e) => return exec_err!("{name}: {e}"),
-            },
-        },
+        Some(i) => constant_options(name, exprs, i)?,
     };
     let (cfg, include_self) = parse_mbr_options(&options).map_err(|e| metric_err(name, &e))?;
     Ok(Box::new(MbrEvaluator { name, utility, cfg, include_self, refs_arg, device }))
