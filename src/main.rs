@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
+    mteval::output::init_log();
     finish(mteval::cli::run(args))
 }
 

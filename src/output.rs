@@ -145,6 +145,40 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+/// Prints the log records of mteval's libraries (target `mteval`: the
+/// kernels' "no usable GPU" line and GPU fallback warnings) to standard
+/// error as `mteval: info: ...` / `mteval: warning: ...`; the libraries
+/// themselves print nothing. Other crates' records (DataFusion, Ballista)
+/// stay silent, as before.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Info && m.target().starts_with("mteval")
+    }
+
+    fn log(&self, r: &log::Record<'_>) {
+        if self.enabled(r.metadata()) {
+            let level = match r.level() {
+                log::Level::Error => "error",
+                log::Level::Warn => "warning",
+                _ => "info",
+            };
+            note!("mteval: {level}: {}", r.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+/// Installs [`StderrLog`] (once; later calls do nothing).
+pub fn init_log() {
+    static LOG: StderrLog = StderrLog;
+    if log::set_logger(&LOG).is_ok() {
+        log::set_max_level(log::LevelFilter::Info);
+    }
+}
+
 /// Temporary files of unfinished outputs, removed by [`remove_temp_files`]
 /// when the process is interrupted.
 static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());

@@ -470,7 +470,7 @@ pub fn backend_for(req: DeviceRequest) -> Result<Arc<dyn Backend>, BackendError>
         }),
         DeviceRequest::Auto => Ok(gpu().unwrap_or_else(|e| {
             static SAID: OnceLock<()> = OnceLock::new();
-            SAID.get_or_init(|| note(format_args!("mteval: info: {e}; using the CPU backend")));
+            SAID.get_or_init(|| log::info!(target: "mteval", "{e}; using the CPU backend"));
             cpu()
         })),
     }
@@ -485,9 +485,10 @@ pub fn fallback_count() -> usize {
     FALLBACKS.load(Ordering::Relaxed)
 }
 
-/// Runs `gpu`; on failure runs `cpu` instead. Device failures print a
-/// warning (the first 10 per process, then a note that more are silenced);
-/// unsupported inputs fall back silently.
+/// Runs `gpu`; on failure runs `cpu` instead. Device failures are logged
+/// as warnings (the `log` crate, target `mteval`: the first 10 per process,
+/// then a note that more are silenced; the application decides where they
+/// go); unsupported inputs fall back silently.
 pub fn or_cpu<T>(what: &str, gpu: impl FnOnce() -> Result<T, BackendError>, cpu: impl FnOnce() -> T) -> T {
     match gpu() {
         Ok(v) => v,
@@ -495,20 +496,11 @@ pub fn or_cpu<T>(what: &str, gpu: impl FnOnce() -> Result<T, BackendError>, cpu:
         Err(e) => {
             let n = FALLBACKS.fetch_add(1, Ordering::Relaxed);
             if n < 10 {
-                note(format_args!(
-                    "mteval: warning: {what} failed on the GPU ({e}); recomputing this batch on the CPU"
-                ));
+                log::warn!(target: "mteval", "{what} failed on the GPU ({e}); recomputing this batch on the CPU");
             } else if n == 10 {
-                note(format_args!("mteval: warning: more GPU failures; further warnings are not shown"));
+                log::warn!(target: "mteval", "more GPU failures; further warnings are not shown");
             }
             cpu()
         }
     }
-}
-
-/// Writes a line to standard error, ignoring a closed or full one (the
-/// line is informational; `eprintln!` would panic there).
-fn note(line: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
 }
