@@ -14,6 +14,7 @@ mod cli_inputs;
 mod cli_object_store;
 mod cli_reliability;
 mod cluster;
+mod readme;
 mod sql;
 mod sql_cer;
 mod sql_chrf;

@@ -18,6 +18,7 @@ fn field<T: Into<Value>>(r: Result<T, MetricError>) -> Value {
         Err(MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. }) => {
             json!({ "error": reason })
         }
+        Err(e @ MetricError::UnknownMetric { .. }) => json!({ "error": e.to_string() }),
     }
 }
 

@@ -13,6 +13,14 @@ pub enum MetricError {
         /// What is wrong, naming the offending key or value.
         reason: String,
     },
+    /// A metric name that is not in the metric table.
+    #[error("unknown metric '{name}' (known: {known})")]
+    UnknownMetric {
+        /// The name given.
+        name: String,
+        /// Every accepted name.
+        known: String,
+    },
     /// An input the reference implementation rejects too (for example an
     /// empty reference in the seed-style TER).
     #[error("invalid input for {metric}: {reason}")]

@@ -13,6 +13,7 @@ pub mod chrf;
 pub mod error;
 pub mod hash;
 pub mod levenshtein;
+pub mod metric;
 pub mod signature;
 pub mod ter;
 pub mod terms;

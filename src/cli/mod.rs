@@ -11,10 +11,10 @@ mod text;
 use mteval_kernels::backend::{DeviceRequest, backend_for};
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use mteval_kernels::ChrfConfig;
+use mteval_kernels::metric::{self, Configured, MetricInfo, MetricKind};
 
 use crate::output::Format;
 
@@ -319,6 +319,16 @@ pub enum MetricChoice {
 }
 
 impl MetricChoice {
+    /// The metric with its options parsed, as the metric table has it.
+    fn configured(&self) -> Configured {
+        match self {
+            Self::Ter(t) => Configured::Ter(*t),
+            Self::Chrf { cfg, .. } => Configured::Chrf(*cfg),
+            Self::CharacTer(cfg) => Configured::CharacTer(*cfg),
+            Self::TermAcc { lemmatized } => Configured::TermAccuracy { lemmatized: *lemmatized },
+        }
+    }
+
     /// Column name of the score.
     #[must_use]
     pub fn column(&self) -> &'static str {
@@ -334,24 +344,13 @@ impl MetricChoice {
     /// Display name (as sacrebleu prints it: `TER`, `chrF2`, `chrF2++`).
     #[must_use]
     pub fn display(&self) -> String {
-        match self {
-            Self::Ter(_) => "TER".to_owned(),
-            Self::Chrf { cfg, .. } => cfg.name(),
-            Self::CharacTer(_) => "CharacTER".to_owned(),
-            Self::TermAcc { lemmatized: false } => "TermAcc".to_owned(),
-            Self::TermAcc { lemmatized: true } => "TermAcc-lemmatized".to_owned(),
-        }
+        self.configured().display()
     }
 
     /// The reproducibility signature for `nrefs` references.
     #[must_use]
     pub fn signature(&self, nrefs: mteval_kernels::NRefs) -> String {
-        match self {
-            Self::Ter(t) => t.config.signature(nrefs).to_string(),
-            Self::Chrf { cfg, .. } => cfg.signature(nrefs).to_string(),
-            Self::CharacTer(cfg) => cfg.signature(nrefs).to_string(),
-            Self::TermAcc { lemmatized } => mteval_kernels::terms::signature(*lemmatized).to_string(),
-        }
+        self.configured().signature(nrefs).to_string()
     }
 
     /// The options that configure the metric's SQL function exactly as this
@@ -359,17 +358,7 @@ impl MetricChoice {
     /// (`max_words`, which cannot change a score, only refuse a row).
     #[must_use]
     pub fn udf_options(&self) -> String {
-        let sig = self.signature(mteval_kernels::NRefs::Var);
-        let limit = match self {
-            Self::Ter(t) => t.config.max_words,
-            Self::CharacTer(cfg) => cfg.max_words,
-            Self::Chrf { .. } | Self::TermAcc { .. } => None,
-        };
-        match limit {
-            Some(usize::MAX) => format!("{sig}|max_words:none"),
-            Some(n) => format!("{sig}|max_words:{n}"),
-            None => sig,
-        }
+        self.configured().sql_options()
     }
 
     /// Whether the metric reads the reference columns.
@@ -377,59 +366,62 @@ impl MetricChoice {
     pub const fn uses_refs(&self) -> bool {
         !matches!(self, Self::TermAcc { .. })
     }
+
+    /// The choice for a metric of the table with its options; MBR utilities
+    /// are not scored per row.
+    fn from_table(info: &'static MetricInfo, options: &str) -> Result<Self> {
+        let column = info.column.with_context(|| {
+            format!("{} is an MBR utility: use `mteval mbr --utility` or the SQL window function", info.name)
+        })?;
+        Ok(match info.configure(options)? {
+            Configured::Ter(t) => Self::Ter(t),
+            Configured::Chrf(cfg) => Self::Chrf { cfg, column },
+            Configured::CharacTer(cfg) => Self::CharacTer(cfg),
+            Configured::TermAccuracy { lemmatized } => Self::TermAcc { lemmatized },
+            Configured::MbrChrf { .. } => anyhow::bail!("{} is an MBR utility", info.name),
+        })
+    }
 }
 
-const KNOWN_METRICS: &str = "ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized";
-
-/// Resolves `-m` and `--options` into configured metrics.
+/// Resolves `-m` and `--options` into configured metrics. Names are those of
+/// the metric table (`mteval_kernels::metric`): canonical or alias, any case.
 ///
 /// # Errors
 /// Unknown metrics, options for a metric not chosen, invalid options.
 pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<MetricChoice>> {
-    let names: Vec<String> = metrics.iter().map(|m| m.to_ascii_lowercase()).collect();
-    let mut per: Vec<(String, String)> = Vec::new();
+    let mut infos: Vec<&'static MetricInfo> = Vec::new();
+    for m in metrics {
+        match metric::lookup(m) {
+            Ok(info) => infos.push(info),
+            Err(e) if m.contains(['.', '/']) => {
+                anyhow::bail!("{e}; it looks like a file: put INPUT before -m, as in `mteval score {m} -m ter`")
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut per: Vec<(MetricKind, String)> = Vec::new();
     for o in options {
         match o.split_once('=') {
             Some((m, opts)) => {
-                let m = m.trim().to_ascii_lowercase();
-                if !names.contains(&m) {
+                let kind = metric::lookup(m).ok().map(|i| i.kind).filter(|k| infos.iter().any(|i| i.kind == *k));
+                let Some(kind) = kind else {
+                    let chosen: Vec<&str> = infos.iter().map(|i| i.name).collect();
                     anyhow::bail!(
-                        "--options '{o}': metric '{m}' is not among the chosen metrics ({})",
-                        names.join(", ")
+                        "--options '{o}': metric '{}' is not among the chosen metrics ({})",
+                        m.trim(),
+                        chosen.join(", ")
                     );
-                }
-                per.push((m, opts.to_owned()));
+                };
+                per.push((kind, opts.to_owned()));
             }
-            None if names.len() == 1 => per.push((names[0].clone(), o.clone())),
+            None if infos.len() == 1 => per.push((infos[0].kind, o.clone())),
             None => anyhow::bail!("--options '{o}': with several metrics write METRIC=OPTIONS"),
         }
     }
     let mut out: Vec<MetricChoice> = Vec::new();
-    for m in &names {
-        let opts: Vec<&str> = per.iter().filter(|(k, _)| k == m).map(|(_, v)| v.as_str()).collect();
-        let opts = opts.join("|");
-        match m.as_str() {
-            "ter" => out.push(MetricChoice::Ter(mteval_kernels::Ter::from_options(&opts)?)),
-            "chrf" | "chrf++" | "chrfpp" => {
-                let plus = m != "chrf";
-                let base = if plus { ChrfConfig::chrf_plus_plus() } else { ChrfConfig::default() };
-                let cfg = ChrfConfig::parse_with(base, &opts)?;
-                out.push(MetricChoice::Chrf { cfg, column: if plus { "chrfpp" } else { "chrf" } });
-            }
-            "character" | "charac_ter" | "cer" => {
-                out.push(MetricChoice::CharacTer(mteval_kernels::CharacTerConfig::parse(&opts)?));
-            }
-            "term-acc" | "term_acc" | "term-acc-lemmatized" | "term_acc_lemmatized" => {
-                if !opts.trim().is_empty() {
-                    anyhow::bail!("{m} takes no options (got '{opts}')");
-                }
-                out.push(MetricChoice::TermAcc { lemmatized: m.ends_with("lemmatized") });
-            }
-            other if other.contains(['.', '/']) => anyhow::bail!(
-                "unknown metric '{other}' (known: {KNOWN_METRICS}); it looks like a file: put INPUT before -m, as in `mteval score {other} -m ter`"
-            ),
-            other => anyhow::bail!("unknown metric '{other}' (known: {KNOWN_METRICS})"),
-        }
+    for info in &infos {
+        let opts: Vec<&str> = per.iter().filter(|(k, _)| *k == info.kind).map(|(_, v)| v.as_str()).collect();
+        out.push(MetricChoice::from_table(info, &opts.join("|"))?);
     }
     if out.is_empty() {
         anyhow::bail!("no metric given (-m ter)");

@@ -8,44 +8,20 @@ use datafusion::arrow::array::StringArray;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::chrf::group::{mbr_signature, parse_mbr_options};
-use mteval_kernels::{ChrfConfig, NRefs};
+use mteval_kernels::NRefs;
 
 use crate::common::{StrCol, metric_err};
 
-/// Signature of `metric` with `options`.
+/// Signature of `metric` (any name of the metric table,
+/// `mteval_kernels::metric`) with `options`.
 ///
 /// # Errors
 /// Unknown metric or invalid options.
 pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String> {
     let name = "mteval_signature";
-    match metric.to_ascii_lowercase().as_str() {
-        "ter" => {
-            let ter = mteval_kernels::Ter::from_options(options).map_err(|e| metric_err(name, &e))?;
-            Ok(ter.config.signature(nrefs).to_string())
-        }
-        "chrf" | "chrf++" => {
-            let base = if metric.ends_with("++") { ChrfConfig::chrf_plus_plus() } else { ChrfConfig::default() };
-            let cfg = ChrfConfig::parse_with(base, options).map_err(|e| metric_err(name, &e))?;
-            Ok(cfg.signature(nrefs).to_string())
-        }
-        "mbr_chrf" | "mbr_chrf_aggregate" => {
-            let (cfg, include_self) = parse_mbr_options(options).map_err(|e| metric_err(name, &e))?;
-            let utility = if metric.ends_with("aggregate") { "aggregate" } else { "pairwise" };
-            Ok(mbr_signature(&cfg, include_self, utility).to_string())
-        }
-        "charac_ter" | "character" => {
-            let cfg = mteval_kernels::CharacTerConfig::parse(options).map_err(|e| metric_err(name, &e))?;
-            Ok(cfg.signature(nrefs).to_string())
-        }
-        "term_accuracy" | "term_accuracy_lemmatized" => {
-            Ok(mteval_kernels::terms::signature(metric.ends_with("lemmatized")).to_string())
-        }
-        other => exec_err!(
-            "{name}: unknown metric '{other}' (known: ter, chrf, chrf++, mbr_chrf, mbr_chrf_aggregate, charac_ter, \
-             term_accuracy, term_accuracy_lemmatized)"
-        ),
-    }
+    let info = mteval_kernels::metric::lookup(metric).map_err(|e| metric_err(name, &e))?;
+    let configured = info.configure(options).map_err(|e| metric_err(name, &e))?;
+    Ok(configured.signature(nrefs).to_string())
 }
 
 crate::udf_struct!(

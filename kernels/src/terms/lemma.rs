@@ -176,6 +176,7 @@ mod tests {
     fn reason(e: MetricError) -> String {
         match e {
             MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. } => reason,
+            other => other.to_string(),
         }
     }
 

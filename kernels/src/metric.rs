@@ -1,0 +1,302 @@
+//! The metric table: every metric of mteval with its canonical name, the
+//! other spellings it answers to, its score column, its SQL functions, the
+//! tool it reproduces, its option parser and its signature. The CLI (`-m`,
+//! `--options METRIC=...`), `mteval_signature('...')` and the README's metric
+//! table are read from here, so a name works everywhere or nowhere.
+//!
+//! Adding a metric: a kernel module with its options parser and signature,
+//! one row in [`METRICS`], one arm in [`MetricInfo::configure`] and
+//! [`Configured`]'s methods, and its SQL functions in the udfs crate.
+
+use crate::chrf::group::{mbr_signature, parse_mbr_options};
+use crate::{CharacTerConfig, ChrfConfig, MetricError, NRefs, Signature, Ter};
+
+/// Which metric a row of the table is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MetricKind {
+    /// sacrebleu's TER.
+    Ter,
+    /// sacrebleu's chrF (character n-grams only).
+    Chrf,
+    /// sacrebleu's chrF++ (with word bigrams).
+    ChrfPlusPlus,
+    /// CharacTER (cer / the original rwth-i6 tool).
+    CharacTer,
+    /// Terminology exact-match accuracy.
+    TermAccuracy,
+    /// Terminology match accuracy with lemmatized matching.
+    TermAccuracyLemmatized,
+    /// MBR expected utility: mean pairwise chrF (fastchrf `pairwise_chrf`).
+    MbrChrf,
+    /// MBR expected utility: aggregate chrF (fastchrf `aggregate_chrf`).
+    MbrChrfAggregate,
+}
+
+/// One row of the metric table.
+#[derive(Debug)]
+pub struct MetricInfo {
+    /// Which metric.
+    pub kind: MetricKind,
+    /// The canonical name (lower case), accepted everywhere.
+    pub name: &'static str,
+    /// Other accepted spellings (matched ignoring case).
+    pub aliases: &'static [&'static str],
+    /// The score column `mteval score` writes; `None`: not scored per row
+    /// there (MBR utilities, which `mteval mbr` and the window functions use).
+    pub column: Option<&'static str>,
+    /// SQL functions computing it (sentence level first).
+    pub functions: &'static [&'static str],
+    /// The reference implementation it reproduces.
+    pub reference: &'static str,
+}
+
+/// Every metric.
+pub static METRICS: [MetricInfo; 8] = [
+    MetricInfo {
+        kind: MetricKind::Ter,
+        name: "ter",
+        aliases: &[],
+        column: Some("ter"),
+        functions: &["ter", "ter_stats", "ter_alignment", "corpus_ter"],
+        reference: "sacrebleu 2.6.0 TER",
+    },
+    MetricInfo {
+        kind: MetricKind::Chrf,
+        name: "chrf",
+        aliases: &[],
+        column: Some("chrf"),
+        functions: &["chrf", "chrf_stats", "corpus_chrf"],
+        reference: "sacrebleu 2.6.0 chrF",
+    },
+    MetricInfo {
+        kind: MetricKind::ChrfPlusPlus,
+        name: "chrf++",
+        aliases: &["chrfpp"],
+        column: Some("chrfpp"),
+        functions: &["chrf", "chrf_stats", "corpus_chrf"],
+        reference: "sacrebleu 2.6.0 chrF++ (`nw:2`)",
+    },
+    MetricInfo {
+        kind: MetricKind::CharacTer,
+        name: "charac_ter",
+        aliases: &["characTER", "cer"],
+        column: Some("charac_ter"),
+        functions: &["charac_ter", "corpus_charac_ter"],
+        reference: "cer 1.2.0 / rwth-i6 CharacTER",
+    },
+    MetricInfo {
+        kind: MetricKind::TermAccuracy,
+        name: "term_accuracy",
+        aliases: &["term-acc", "term_acc"],
+        column: Some("term_acc"),
+        functions: &["term_match", "corpus_term_accuracy"],
+        reference: "terminology match accuracy (exact)",
+    },
+    MetricInfo {
+        kind: MetricKind::TermAccuracyLemmatized,
+        name: "term_accuracy_lemmatized",
+        aliases: &["term-acc-lemmatized", "term_acc_lemmatized"],
+        column: Some("term_acc_lemmatized"),
+        functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
+        reference: "terminology match accuracy (lemmatized)",
+    },
+    MetricInfo {
+        kind: MetricKind::MbrChrf,
+        name: "mbr_chrf",
+        aliases: &[],
+        column: None,
+        functions: &["mbr_chrf"],
+        reference: "fastchrf 0.2.1 pairwise_chrf",
+    },
+    MetricInfo {
+        kind: MetricKind::MbrChrfAggregate,
+        name: "mbr_chrf_aggregate",
+        aliases: &[],
+        column: None,
+        functions: &["mbr_chrf_aggregate"],
+        reference: "fastchrf 0.2.1 aggregate_chrf",
+    },
+];
+
+/// Every accepted name, canonical names first, each with its aliases.
+#[must_use]
+pub fn known_names() -> String {
+    METRICS
+        .iter()
+        .map(
+            |m| {
+                if m.aliases.is_empty() { m.name.to_owned() } else { format!("{} ({})", m.name, m.aliases.join(", ")) }
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The metric named `name` (canonical or alias, any case, surrounding
+/// spaces ignored).
+///
+/// # Errors
+/// [`MetricError::UnknownMetric`] listing every name.
+pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
+    let n = name.trim();
+    METRICS
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
+        .ok_or_else(|| MetricError::UnknownMetric { name: n.to_owned(), known: known_names() })
+}
+
+/// A metric with its options parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Configured {
+    /// TER.
+    Ter(Ter),
+    /// chrF or chrF++ (the options decide the word order).
+    Chrf(ChrfConfig),
+    /// CharacTER.
+    CharacTer(CharacTerConfig),
+    /// Terminology accuracy.
+    TermAccuracy {
+        /// Lemmatized matching.
+        lemmatized: bool,
+    },
+    /// An MBR utility on chrF.
+    MbrChrf {
+        /// chrF options.
+        cfg: ChrfConfig,
+        /// Whether each candidate is also its own pseudo-reference.
+        include_self: bool,
+        /// Aggregate chrF rather than mean pairwise chrF.
+        aggregate: bool,
+    },
+}
+
+impl MetricInfo {
+    /// Parses `options` (signature syntax, `key:value|...`) for this metric.
+    ///
+    /// # Errors
+    /// Unknown keys and bad values, naming them.
+    pub fn configure(&self, options: &str) -> Result<Configured, MetricError> {
+        Ok(match self.kind {
+            MetricKind::Ter => Configured::Ter(Ter::from_options(options)?),
+            MetricKind::Chrf => Configured::Chrf(ChrfConfig::parse_with(ChrfConfig::default(), options)?),
+            MetricKind::ChrfPlusPlus => {
+                Configured::Chrf(ChrfConfig::parse_with(ChrfConfig::chrf_plus_plus(), options)?)
+            }
+            MetricKind::CharacTer => Configured::CharacTer(CharacTerConfig::parse(options)?),
+            MetricKind::TermAccuracy | MetricKind::TermAccuracyLemmatized => {
+                if !options.trim().is_empty() {
+                    return Err(MetricError::InvalidOption {
+                        metric: "term accuracy",
+                        reason: format!("{} takes no options (got '{options}')", self.name),
+                    });
+                }
+                Configured::TermAccuracy { lemmatized: self.kind == MetricKind::TermAccuracyLemmatized }
+            }
+            MetricKind::MbrChrf | MetricKind::MbrChrfAggregate => {
+                let (cfg, include_self) = parse_mbr_options(options)?;
+                Configured::MbrChrf { cfg, include_self, aggregate: self.kind == MetricKind::MbrChrfAggregate }
+            }
+        })
+    }
+}
+
+impl Configured {
+    /// The reproducibility signature for `nrefs` references.
+    #[must_use]
+    pub fn signature(&self, nrefs: NRefs) -> Signature {
+        match self {
+            Self::Ter(t) => t.config.signature(nrefs),
+            Self::Chrf(cfg) => cfg.signature(nrefs),
+            Self::CharacTer(cfg) => cfg.signature(nrefs),
+            Self::TermAccuracy { lemmatized } => crate::terms::signature(*lemmatized),
+            Self::MbrChrf { cfg, include_self, aggregate } => {
+                mbr_signature(cfg, *include_self, if *aggregate { "aggregate" } else { "pairwise" })
+            }
+        }
+    }
+
+    /// Display name, as the reference tool prints it (`TER`, `chrF2`, `chrF2++`).
+    #[must_use]
+    pub fn display(&self) -> String {
+        match self {
+            Self::Ter(_) => "TER".to_owned(),
+            Self::Chrf(cfg) => cfg.name(),
+            Self::CharacTer(_) => "CharacTER".to_owned(),
+            Self::TermAccuracy { lemmatized: false } => "TermAcc".to_owned(),
+            Self::TermAccuracy { lemmatized: true } => "TermAcc-lemmatized".to_owned(),
+            Self::MbrChrf { aggregate: false, .. } => "MBR-chrF".to_owned(),
+            Self::MbrChrf { aggregate: true, .. } => "MBR-chrF-aggregate".to_owned(),
+        }
+    }
+
+    /// The length limit the options set, which the signature leaves out
+    /// (it can refuse a row, never change a score); `None` for metrics
+    /// without one.
+    #[must_use]
+    pub fn max_words(&self) -> Option<usize> {
+        match self {
+            Self::Ter(t) => t.config.max_words,
+            Self::CharacTer(cfg) => cfg.max_words,
+            _ => None,
+        }
+    }
+
+    /// The options that configure the metric's SQL functions exactly as this:
+    /// the signature (which pastes back as options), plus `max_words`; empty
+    /// for terminology accuracy, whose functions take none.
+    #[must_use]
+    pub fn sql_options(&self) -> String {
+        if let Self::TermAccuracy { .. } = self {
+            return String::new();
+        }
+        let sig = self.signature(NRefs::Var).to_string();
+        match self.max_words() {
+            Some(usize::MAX) => format!("{sig}|max_words:none"),
+            Some(n) => format!("{sig}|max_words:{n}"),
+            None => sig,
+        }
+    }
+}
+
+/// The README's table of metric names, generated from [`METRICS`] (a test
+/// keeps the README equal to it).
+#[must_use]
+pub fn markdown_table() -> String {
+    let mut s = String::from(
+        "| metric | also accepted | `mteval score` column | SQL functions | reproduces |\n|---|---|---|---|---|\n",
+    );
+    for m in &METRICS {
+        let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+        let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
+        let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        s.push_str(&format!("| `{}` | {aliases} | {column} | {functions} | {} |\n", m.name, m.reference));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_name_resolves_to_its_row_and_names_are_unique() {
+        let mut seen = HashSet::new();
+        for m in &METRICS {
+            for n in std::iter::once(&m.name).chain(m.aliases) {
+                assert!(seen.insert(n.to_ascii_lowercase()), "{n} twice");
+                assert_eq!(lookup(n).unwrap().kind, m.kind);
+                assert_eq!(lookup(&n.to_ascii_uppercase()).unwrap().kind, m.kind);
+            }
+            // The canonical options parse, and the signature pastes back.
+            let c = m.configure("").unwrap();
+            let again = m.configure(&c.sql_options()).unwrap();
+            assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
+        }
+        let e = lookup("bleurt").unwrap_err().to_string();
+        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER, cer)"), "{e}");
+        assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
+        assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
+    }
+}
