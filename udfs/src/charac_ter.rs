@@ -11,8 +11,8 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 use mteval_kernels::CharacTerConfig;
 
+use crate::common::coerce_metric_args;
 use crate::common::{RefsCol, StrCol, eval_rows, exec_options, metric_err, plan_options};
-use crate::ter::coerce_ter_args;
 
 crate::udf_struct!(
     /// The `charac_ter` scalar UDF.
@@ -29,7 +29,7 @@ impl ScalarUDFImpl for CharacTerUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

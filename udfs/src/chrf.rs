@@ -11,10 +11,10 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 use mteval_kernels::{ChrfConfig, ChrfSegment, MetricError};
 
+use crate::common::coerce_metric_args;
 use crate::common::{
     RefsCol, StrCol, eval_rows, eval_rows_batched, exec_options, metric_err, plan_options, session_backend,
 };
-use crate::ter::coerce_ter_args;
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
@@ -68,7 +68,7 @@ impl ScalarUDFImpl for ChrfUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

@@ -14,7 +14,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use crate::chrf::{eval_chrf_segments, plan_chrf};
 use crate::common::RefsCol;
-use crate::ter::coerce_ter_args;
+use crate::common::coerce_metric_args;
 
 /// The struct fields of `chrf_stats`.
 pub fn chrf_stats_fields() -> Fields {
@@ -40,7 +40,7 @@ impl ScalarUDFImpl for ChrfStatsUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

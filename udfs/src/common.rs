@@ -7,7 +7,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
-use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
+use datafusion::arrow::array::{Int64Array, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
 use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
@@ -15,7 +15,7 @@ use datafusion::logical_expr::expr::{AggregateFunction, WindowFunction};
 use datafusion::logical_expr::function::{AggregateFunctionSimplification, WindowFunctionSimplification};
 use datafusion::logical_expr::simplify::SimplifyContext;
 use datafusion::logical_expr::{
-    AggregateUDF, ColumnarValue, Expr, ReturnFieldArgs, WindowFunctionDefinition, WindowUDF,
+    AggregateUDF, ColumnarValue, Expr, ReturnFieldArgs, ScalarFunctionArgs, WindowFunctionDefinition, WindowUDF,
 };
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Literal;
@@ -638,4 +638,49 @@ where
         out.extend(c?);
     }
     Ok(out)
+}
+
+/// Argument coercion of the metric functions `(hyp, ref [, options])`: `(string, string | list<string> [, string])`.
+pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if !(2..=3).contains(&t.len()) {
+        return plan_err!("{name} takes (hyp, ref [, options]), got {} arguments", t.len());
+    }
+    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?];
+    if let Some(o) = t.get(2) {
+        out.push(coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+/// Coercion of `(string, string)`.
+pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if t.len() != 2 {
+        return plan_err!("{name} takes (a, b), got {} arguments", t.len());
+    }
+    Ok(vec![coerce_string(name, "the first argument", &t[0])?, coerce_string(name, "the second argument", &t[1])?])
+}
+
+/// Evaluates `f(a, b)` over the rows of a `(string, string)` call, or, on a
+/// GPU backend, `batch(pairs)` over all non-NULL rows at once.
+pub fn eval_pairs<F, B>(name: &str, args: &ScalarFunctionArgs, f: F, batch: B) -> Result<ColumnarValue>
+where
+    F: Fn(&str, &str) -> usize + Sync,
+    B: FnOnce(&dyn Backend, &[(&str, &str)]) -> Vec<usize>,
+{
+    let a = StrCol::new(name, &args.args[0])?;
+    let b = RefsCol::Single(StrCol::new(name, &args.args[1])?);
+    let backend = session_backend(name, Some(&args.config_options), None)?;
+    let to_i64 = |d: usize| i64::try_from(d).unwrap_or(i64::MAX);
+    let (vals, single) = if backend.is_gpu() {
+        eval_rows_batched(name, &a, &b, args.number_rows, |rows| {
+            let pairs: Vec<(&str, &str)> = rows.iter().map(|(x, y)| (*x, y[0])).collect();
+            batch(backend.as_ref(), &pairs).into_iter().map(|d| Ok(Some(to_i64(d)))).collect()
+        })?
+    } else {
+        eval_rows(name, &a, &b, args.number_rows, |x, y| Ok(y.first().map(|y| to_i64(f(x, y)))))?
+    };
+    if single {
+        return Ok(ColumnarValue::Scalar(ScalarValue::Int64(vals[0])));
+    }
+    Ok(ColumnarValue::Array(Arc::new(Int64Array::from(vals))))
 }

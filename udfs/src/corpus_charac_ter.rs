@@ -20,9 +20,9 @@ use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 
+use crate::common::coerce_metric_args;
+use crate::common::constant_options;
 use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
-use crate::corpus_ter::literal_options;
-use crate::ter::coerce_ter_args;
 
 /// Fields of the result struct.
 #[must_use]
@@ -80,7 +80,7 @@ impl AggregateUDFImpl for CorpusCharacTerUdaf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
@@ -88,7 +88,7 @@ impl AggregateUDFImpl for CorpusCharacTerUdaf {
     }
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = literal_options(self.name(), &acc_args, 2)?;
+        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
         let (cfg, list) = CharacTerConfig::parse_corpus(&opts).map_err(|e| metric_err(self.name(), &e))?;
         Ok(Box::new(CorpusCharacTerAccumulator { cfg, list, scores: Vec::new() }))
     }

@@ -15,9 +15,9 @@ use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Sign
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
+use crate::common::coerce_metric_args;
+use crate::common::constant_options;
 use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
-use crate::corpus_ter::literal_options;
-use crate::ter::coerce_ter_args;
 
 crate::udf_struct!(
     /// The `corpus_chrf` aggregate UDF.
@@ -35,7 +35,7 @@ impl AggregateUDFImpl for CorpusChrfUdaf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
@@ -43,7 +43,7 @@ impl AggregateUDFImpl for CorpusChrfUdaf {
     }
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = literal_options(self.name(), &acc_args, 2)?;
+        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
         let cfg = ChrfConfig::parse(&opts).map_err(|e| metric_err(self.name(), &e))?;
         Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default(), device: self.device }))
     }

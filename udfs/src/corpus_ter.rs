@@ -16,12 +16,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
 use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
-use crate::ter::coerce_ter_args;
-
-/// Reads the options of an aggregate call (argument `pos`, a constant).
-pub(crate) fn literal_options(name: &str, args: &AccumulatorArgs<'_>, pos: usize) -> Result<String> {
-    crate::common::constant_options(name, args.exprs, pos)
-}
+use crate::common::{coerce_metric_args, constant_options};
 
 crate::udf_struct!(
     /// The `corpus_ter` aggregate UDF.
@@ -39,7 +34,7 @@ impl AggregateUDFImpl for CorpusTerUdaf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
@@ -47,7 +42,7 @@ impl AggregateUDFImpl for CorpusTerUdaf {
     }
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = literal_options(self.name(), &acc_args, 2)?;
+        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
         let ter = Ter::from_options(&opts).map_err(|e| metric_err(self.name(), &e))?;
         Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default(), device: self.device }))
     }

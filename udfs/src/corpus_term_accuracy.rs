@@ -17,7 +17,8 @@ use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
 use mteval_kernels::terms::TermAccuracy;
 
 use crate::common::{StrCol, coerce_string, metric_err};
-use crate::term_match::{LemmasCol, TermsCol, coerce_terms, exact_rows};
+use crate::term_cols::{LemmasCol, TermsCol, coerce_terms};
+use crate::term_match::exact_rows;
 use crate::term_match_lemmatized::lemmatized_rows;
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];

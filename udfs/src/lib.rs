@@ -26,6 +26,7 @@ pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
 pub mod ter_tokenize;
+pub mod term_cols;
 pub mod term_match;
 pub mod term_match_lemmatized;
 pub mod word_edit_distance;

@@ -4,26 +4,14 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::Float64Array;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_options, coerce_refs, coerce_string, eval_rows, eval_rows_batched, exec_options,
-    metric_err, plan_options, session_backend,
+    RefsCol, StrCol, coerce_metric_args, eval_rows, eval_rows_batched, exec_options, metric_err, plan_options,
+    session_backend,
 };
-
-/// Argument coercion shared by the TER functions: `(string, string | list<string> [, string])`.
-pub(crate) fn coerce_ter_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(2..=3).contains(&t.len()) {
-        return plan_err!("{name} takes (hyp, ref [, options]), got {} arguments", t.len());
-    }
-    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?];
-    if let Some(o) = t.get(2) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
-}
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
@@ -83,7 +71,7 @@ impl ScalarUDFImpl for TerUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

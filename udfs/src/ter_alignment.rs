@@ -11,7 +11,8 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::ter::{coerce_ter_args, eval_ter, plan_ter};
+use crate::common::coerce_metric_args;
+use crate::ter::{eval_ter, plan_ter};
 
 crate::udf_struct!(
     /// The `ter_alignment` scalar UDF.
@@ -28,7 +29,7 @@ impl ScalarUDFImpl for TerAlignmentUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

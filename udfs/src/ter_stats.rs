@@ -8,7 +8,8 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
 
-use crate::ter::{coerce_ter_args, eval_ter_segments, plan_ter};
+use crate::common::coerce_metric_args;
+use crate::ter::{eval_ter_segments, plan_ter};
 
 /// The struct fields of `ter_stats`.
 pub fn ter_stats_fields() -> Fields {
@@ -35,7 +36,7 @@ impl ScalarUDFImpl for TerStatsUdf {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_ter_args(self.name(), arg_types)
+        coerce_metric_args(self.name(), arg_types)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

@@ -20,7 +20,8 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl,
 use mteval_kernels::terms::{TermCounts, count_matches};
 
 use crate::common::{StrCol, coerce_string, map_rows};
-use crate::term_match::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms, counts_to_value};
+use crate::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
+use crate::term_match::counts_to_value;
 
 /// Fields of the `term_match_lemmatized` result.
 #[must_use]

@@ -8,7 +8,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl,
 use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::text::py_split;
 
-use crate::edit_distance::{coerce_two_strings, eval_pairs};
+use crate::common::{coerce_two_strings, eval_pairs};
 
 crate::udf_struct!(
     /// The `word_edit_distance` scalar UDF.
