@@ -133,40 +133,102 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let kind = register_input(&ctx, "input", &input, &text_cols).await?;
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
-    check_column(&schema, &input, &a.hyp_col, "hypothesis", true)?;
-    if metrics.iter().any(MetricChoice::uses_refs) {
-        for r in &a.ref_cols {
-            check_column(&schema, &input, r, "reference", true)?;
+    check_input(&schema, &input, &a, &metrics)?;
+    let df = df.select(score_exprs(&schema, &a, &metrics))?;
+
+    // Parquet knows its row count from metadata; other formats would need a full read.
+    let total_rows = if kind == InputKind::Parquet { df.clone().count().await.ok() } else { None };
+    let pb = progress(total_rows)?;
+    let mut out_fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    for m in &metrics {
+        out_fields.push(Field::new(m.column(), DataType::Float64, true));
+    }
+    let out_schema = Arc::new(Schema::new(out_fields));
+    let mut writer = match &a.output {
+        Some(p) => Some(BatchFileWriter::create(p, &out_schema, &[])?),
+        None => None,
+    };
+
+    // Step 3: stream, scoring and summing the statistics per group.
+    let mut groups = Groups::default();
+    let mut stream = df.execute_stream().await?;
+    let n_in = schema.fields().len();
+    let mut row_base = 0usize;
+    while let Some(batch) = stream.next().await {
+        let batch = batch.map_err(|e| {
+            read_error(&e, kind, &input).unwrap_or_else(|| batch_error(&e.to_string(), &input, row_base))
+        })?;
+        let n = batch.num_rows();
+        let row_group = groups.assign(&batch, a.group_by.as_deref(), &metrics)?;
+        let nref_counts = count_refs(&batch, &a.ref_cols);
+        let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
+        for (k, m) in metrics.iter().enumerate() {
+            cols.push(accumulate(m, k, &batch, n_in, &row_group, &nref_counts, &mut groups.groups, &a)?);
+        }
+        if let Some(w) = writer.as_mut() {
+            w.write(&RecordBatch::try_new(Arc::clone(&out_schema), cols)?)?;
+        }
+        row_base += n;
+        pb.inc(n as u64);
+    }
+    pb.finish_and_clear();
+
+    let lines = reduce(&groups.groups, &metrics, &a, &input, writer.as_mut())?;
+    // Step 5: the output file, then the report.
+    if let Some(wr) = writer {
+        let rows = wr.rows();
+        wr.finish().await?;
+        if let Some(p) = &a.output {
+            crate::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    for m in &metrics {
+    report::print(&lines, a.json, a.width)
+}
+
+/// Step 1: the input has the columns the metrics read, of usable types,
+/// and none named as a score column.
+fn check_input(schema: &Schema, input: &str, a: &ScoreArgs, metrics: &[MetricChoice]) -> Result<()> {
+    check_column(schema, input, &a.hyp_col, "hypothesis", true)?;
+    if metrics.iter().any(MetricChoice::uses_refs) {
+        for r in &a.ref_cols {
+            check_column(schema, input, r, "reference", true)?;
+        }
+    }
+    for m in metrics {
         if let MetricChoice::TermAcc { lemmatized } = m {
-            check_column(&schema, &input, &a.terms_col, "terms", false)?;
+            check_column(schema, input, &a.terms_col, "terms", false)?;
             if *lemmatized {
-                check_column(&schema, &input, &a.lemmas_col, "lemmas", false)?;
+                check_column(schema, input, &a.lemmas_col, "lemmas", false)?;
             }
         }
     }
     if let Some(g) = &a.group_by {
-        let t = check_column(&schema, &input, g, "group-by", false)?.data_type();
+        let t = check_column(schema, input, g, "group-by", false)?.data_type();
         if !datafusion::arrow::compute::can_cast_types(t, &DataType::Utf8) {
             bail!(
                 "{input}: group-by column '{g}' has type {t}, which has no text form to print per group; group by a string, number or date column"
             );
         }
     }
-    for m in &metrics {
+    for m in metrics {
         if schema.field_with_name(m.column()).is_ok() {
             bail!("{input} already has a column named '{}'; rename it before scoring", m.column());
         }
     }
+    Ok(())
+}
+
+/// Step 2: the expressions of the scoring query: every input column, then
+/// per metric its sentence statistics (a struct, or a score for CharacTER
+/// and the term counts) under a private name.
+fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<Expr> {
     let refs_expr = if a.ref_cols.len() == 1 || !metrics.iter().any(MetricChoice::uses_refs) {
         ident(&a.ref_cols[0])
     } else {
         datafusion::functions_nested::expr_fn::make_array(a.ref_cols.iter().map(|c| ident(c)).collect())
     };
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
-    for m in &metrics {
+    for m in metrics {
         let opts = m.udf_options();
         let with_refs = |udf: ScalarUDF| udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts.clone())]);
         let stats = match m {
@@ -187,11 +249,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         };
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
     }
-    let df = df.select(exprs)?;
+    exprs
+}
 
-    // Parquet knows its row count from metadata; other formats would need a full read.
-    let total_rows = if kind == InputKind::Parquet { df.clone().count().await.ok() } else { None };
-    let pb = if std::io::stderr().is_terminal() {
+/// A progress bar on a terminal (hidden otherwise), with the total when known.
+fn progress(total_rows: Option<usize>) -> Result<ProgressBar> {
+    Ok(if std::io::stderr().is_terminal() {
         let pb = total_rows.map_or_else(ProgressBar::new_spinner, |n| ProgressBar::new(n as u64));
         pb.set_style(ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} rows ({per_sec}, eta {eta})",
@@ -199,39 +262,29 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         pb
     } else {
         ProgressBar::hidden()
-    };
+    })
+}
 
-    let mut out_fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-    for m in &metrics {
-        out_fields.push(Field::new(m.column(), DataType::Float64, true));
-    }
-    let out_schema = Arc::new(Schema::new(out_fields));
-    let mut writer = match &a.output {
-        Some(p) => Some(BatchFileWriter::create(p, &out_schema, &[])?),
-        None => None,
-    };
+/// Step 3: the groups of `--group-by`, in order of first appearance; `None`
+/// is the NULL group, apart from a group whose value is the text "NULL".
+#[derive(Default)]
+struct Groups {
+    groups: Vec<(Option<String>, GroupStats)>,
+    index: HashMap<String, usize>,
+    null_group: Option<usize>,
+}
 
-    // Groups in order of first appearance; `None` is the NULL group, apart
-    // from a group whose value is the text "NULL".
-    let mut groups: Vec<(Option<String>, GroupStats)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut null_group: Option<usize> = None;
-    let mut stream = df.execute_stream().await?;
-    let n_in = schema.fields().len();
-    let mut row_base = 0usize;
-    while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(|e| {
-            read_error(&e, kind, &input).unwrap_or_else(|| batch_error(&e.to_string(), &input, row_base))
-        })?;
+impl Groups {
+    /// The group of every row of `batch` (one group without `--group-by`).
+    fn assign(&mut self, batch: &RecordBatch, group_by: Option<&str>, metrics: &[MetricChoice]) -> Result<Vec<usize>> {
         let n = batch.num_rows();
-        let keys: Option<StringArray> = match &a.group_by {
+        let keys: Option<StringArray> = match group_by {
             Some(g) => Some(
                 cast(batch.column_by_name(g).context("group column")?, &DataType::Utf8)?.as_string::<i32>().clone(),
             ),
             None => None,
         };
-        let nref_counts = count_refs(&batch, &a.ref_cols);
-        let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
+        let Self { groups, index, null_group } = self;
         let mut row_group = Vec::with_capacity(n);
         for i in 0..n {
             let key = match &keys {
@@ -240,10 +293,10 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             };
             let known = match key {
                 Some(k) => index.get(k).copied(),
-                None => null_group,
+                None => *null_group,
             };
             let gi = known.unwrap_or_else(|| {
-                groups.push((key.map(str::to_owned), GroupStats::new(&metrics)));
+                groups.push((key.map(str::to_owned), GroupStats::new(metrics)));
                 match key {
                     Some(k) => index.insert(k.to_owned(), groups.len() - 1),
                     None => null_group.replace(groups.len() - 1),
@@ -252,110 +305,140 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             });
             row_group.push(gi);
         }
-        for (k, m) in metrics.iter().enumerate() {
-            let col = batch.column(n_in + k);
-            if let MetricChoice::CharacTer(_) = m {
-                // A plain Float64 score per row.
-                let score = col.as_primitive::<Float64Type>();
-                for (i, &gi) in row_group.iter().enumerate() {
-                    if score.is_valid(i) {
-                        let g = &mut groups[gi].1;
-                        g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-                        if let MetricStats::CharacTer(v) = &mut g.metrics[k] {
-                            v.push(score.value(i));
-                        }
-                    }
-                }
-                cols.push(Arc::clone(col));
-                continue;
-            }
-            if let MetricChoice::TermAcc { lemmatized } = m {
-                // Stanza sentence counts only matter to the lemmatized corpus check.
-                let hyps = if *lemmatized {
-                    Some(cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?)
-                } else {
-                    None
-                };
-                let hyps = hyps.as_ref().map(|h| h.as_string::<i32>());
-                let st = col.as_struct();
-                let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
-                let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
-                    bail!("internal: term match result without counts");
-                };
-                let exact = if *lemmatized { int("exact") } else { Some(matched.clone()) };
-                let Some(exact) = exact else { bail!("internal: term match result without exact count") };
-                let dropped = st.column_by_name("dropped").map(|c| c.as_boolean().clone());
-                let Some(dropped) = dropped else { bail!("internal: term match result without dropped flag") };
-                let mut per_row = Vec::with_capacity(n);
-                for (i, &gi) in row_group.iter().enumerate() {
-                    if !st.is_valid(i) {
-                        per_row.push(None);
-                        continue;
-                    }
-                    let to_u32 = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
-                    let c = TermCounts {
-                        exact: to_u32(exact.value(i)),
-                        lemmatized: to_u32(matched.value(i)),
-                        total: to_u32(total.value(i)),
-                        dropped: dropped.value(i),
-                        lemmatized_below_exact: false,
-                        lemma_sentences: match hyps {
-                            Some(h) if !dropped.value(i) => stanza_sentences(h.value(i)),
-                            _ => 0,
-                        },
-                    };
-                    if let MetricStats::TermAcc(t) = &mut groups[gi].1.metrics[k] {
-                        t.add(&c);
-                    }
-                    #[allow(clippy::cast_precision_loss)]
-                    per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
-                }
-                cols.push(Arc::new(Float64Array::from(per_row)));
-                continue;
-            }
-            let stats = col.as_struct();
-            let score = stats.column(0).as_primitive::<Float64Type>();
-            for (i, &gi) in row_group.iter().enumerate() {
-                if !stats.is_valid(i) {
-                    continue;
-                }
+        Ok(row_group)
+    }
+}
+
+/// Step 3, per batch and metric: adds the batch's sentence statistics of
+/// metric `k` to the groups of its rows (`row_group`) and returns the
+/// metric's score column. Struct results are read by field name.
+#[allow(clippy::too_many_arguments)]
+fn accumulate(
+    m: &MetricChoice,
+    k: usize,
+    batch: &RecordBatch,
+    n_in: usize,
+    row_group: &[usize],
+    nref_counts: &[usize],
+    groups: &mut [(Option<String>, GroupStats)],
+    a: &ScoreArgs,
+) -> Result<ArrayRef> {
+    let n = batch.num_rows();
+    let col = batch.column(n_in + k);
+    if let MetricChoice::CharacTer(_) = m {
+        // A plain Float64 score per row.
+        let score = col.as_primitive::<Float64Type>();
+        for (i, &gi) in row_group.iter().enumerate() {
+            if score.is_valid(i) {
                 let g = &mut groups[gi].1;
                 g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-                match (&mut g.metrics[k], m) {
-                    (MetricStats::Ter(t), MetricChoice::Ter(_)) => {
-                        let edits = stats.column(1).as_primitive::<Int64Type>();
-                        let shifts = stats.column(2).as_primitive::<Int64Type>();
-                        let len = stats.column(3).as_primitive::<Float64Type>();
-                        #[allow(clippy::cast_sign_loss)]
-                        t.merge(&TerStats {
-                            num_edits: edits.value(i) as u64,
-                            ref_len: len.value(i),
-                            num_shifts: shifts.value(i) as u64,
-                            segments: 1,
-                        });
-                    }
-                    (MetricStats::Chrf(c), MetricChoice::Chrf { .. }) => {
-                        let list = stats.column(2).as_list::<i32>().value(i);
-                        #[allow(clippy::cast_sign_loss)]
-                        let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
-                        c.add(&v);
-                    }
-                    _ => unreachable!("statistics of different metrics"),
+                if let MetricStats::CharacTer(v) = &mut g.metrics[k] {
+                    v.push(score.value(i));
                 }
             }
-            cols.push(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())));
         }
-        if let Some(w) = writer.as_mut() {
-            w.write(&RecordBatch::try_new(Arc::clone(&out_schema), cols)?)?;
-        }
-        row_base += n;
-        pb.inc(n as u64);
+        return Ok(Arc::clone(col));
     }
-    pb.finish_and_clear();
+    if let MetricChoice::TermAcc { lemmatized } = m {
+        // Stanza sentence counts only matter to the lemmatized corpus check.
+        let hyps = if *lemmatized {
+            Some(cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?)
+        } else {
+            None
+        };
+        let hyps = hyps.as_ref().map(|h| h.as_string::<i32>());
+        let st = col.as_struct();
+        let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
+        let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
+            bail!("internal: term match result without counts");
+        };
+        let exact = if *lemmatized { int("exact") } else { Some(matched.clone()) };
+        let Some(exact) = exact else { bail!("internal: term match result without exact count") };
+        let dropped = st.column_by_name("dropped").map(|c| c.as_boolean().clone());
+        let Some(dropped) = dropped else { bail!("internal: term match result without dropped flag") };
+        let mut per_row = Vec::with_capacity(n);
+        for (i, &gi) in row_group.iter().enumerate() {
+            if !st.is_valid(i) {
+                per_row.push(None);
+                continue;
+            }
+            let to_u32 = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+            let c = TermCounts {
+                exact: to_u32(exact.value(i)),
+                lemmatized: to_u32(matched.value(i)),
+                total: to_u32(total.value(i)),
+                dropped: dropped.value(i),
+                lemmatized_below_exact: false,
+                lemma_sentences: match hyps {
+                    Some(h) if !dropped.value(i) => stanza_sentences(h.value(i)),
+                    _ => 0,
+                },
+            };
+            if let MetricStats::TermAcc(t) = &mut groups[gi].1.metrics[k] {
+                t.add(&c);
+            }
+            #[allow(clippy::cast_precision_loss)]
+            per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
+        }
+        return Ok(Arc::new(Float64Array::from(per_row)));
+    }
+    let stats = col.as_struct();
+    let field = |name: &str| {
+        stats.column_by_name(name).with_context(|| format!("internal: {} statistics without '{name}'", m.column()))
+    };
+    let score = field("score")?.as_primitive::<Float64Type>();
+    let ter = match m {
+        MetricChoice::Ter(_) => Some((
+            field("num_edits")?.as_primitive::<Int64Type>(),
+            field("num_shifts")?.as_primitive::<Int64Type>(),
+            field("ref_len")?.as_primitive::<Float64Type>(),
+        )),
+        _ => None,
+    };
+    let chrf = match m {
+        MetricChoice::Chrf { .. } => Some(field("stats")?.as_list::<i32>()),
+        _ => None,
+    };
+    for (i, &gi) in row_group.iter().enumerate() {
+        if !stats.is_valid(i) {
+            continue;
+        }
+        let g = &mut groups[gi].1;
+        g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
+        match (&mut g.metrics[k], ter, chrf) {
+            (MetricStats::Ter(t), Some((edits, shifts, len)), _) => {
+                #[allow(clippy::cast_sign_loss)]
+                t.merge(&TerStats {
+                    num_edits: edits.value(i) as u64,
+                    ref_len: len.value(i),
+                    num_shifts: shifts.value(i) as u64,
+                    segments: 1,
+                });
+            }
+            (MetricStats::Chrf(c), _, Some(lists)) => {
+                let list = lists.value(i);
+                #[allow(clippy::cast_sign_loss)]
+                let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
+                c.add(&v);
+            }
+            _ => bail!("internal: statistics of different metrics"),
+        }
+    }
+    Ok(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())))
+}
 
+/// Step 4: the corpus score of every group (or of all rows) per metric,
+/// with its signature (also written into a Parquet output's metadata).
+fn reduce(
+    groups: &[(Option<String>, GroupStats)],
+    metrics: &[MetricChoice],
+    a: &ScoreArgs,
+    input: &str,
+    mut writer: Option<&mut BatchFileWriter>,
+) -> Result<Vec<ScoreLine>> {
     let mut lines = Vec::new();
-    let mut all = GroupStats::new(&metrics);
-    for (_, g) in &groups {
+    let mut all = GroupStats::new(metrics);
+    for (_, g) in groups {
         for (a, b) in all.metrics.iter_mut().zip(&g.metrics) {
             a.merge(b);
         }
@@ -370,7 +453,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             t.check().with_context(|| format!("{input}: {}", m.column()))?;
         }
         let sig = m.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
-        if let Some(wr) = writer.as_mut() {
+        if let Some(wr) = writer.as_deref_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);
         }
         let line = |group: Option<(String, Option<String>)>, g: &GroupStats| ScoreLine {
@@ -385,14 +468,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             None => lines.push(line(None, &all)),
         }
     }
-    if let Some(wr) = writer {
-        let rows = wr.rows();
-        wr.finish().await?;
-        if let Some(p) = &a.output {
-            crate::output::note!("wrote {rows} scored rows to {}", p.display());
-        }
-    }
-    report::print(&lines, a.json, a.width)
+    Ok(lines)
 }
 
 /// An error of reading `input` rather than of scoring it: a JSON error gets
