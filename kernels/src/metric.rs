@@ -258,6 +258,86 @@ impl Configured {
     }
 }
 
+/// The corpus state of a metric, sacrebleu's shape: sentence statistics
+/// summed, the corpus score computed from the sums (`score(Σ stats)`), so
+/// states merge in any grouping. The aggregate SQL functions keep the same
+/// statistics types ([`crate::TerStats`], [`crate::ChrfStats`]) and score them
+/// with the same functions; CharacTER keeps its sentence scores (its corpus
+/// value is their mean, as the original CLI prints it, and `cer`'s summary
+/// needs the median).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CorpusStats {
+    /// TER: Σ edits, Σ average reference lengths.
+    Ter(crate::TerStats),
+    /// chrF: Σ n-gram statistics of the best references.
+    Chrf(crate::ChrfStats),
+    /// CharacTER: the sentence scores.
+    CharacTer(Vec<f64>),
+    /// Terminology: Σ match counts.
+    TermAccuracy(crate::terms::TermAccuracy),
+}
+
+impl CorpusStats {
+    /// Adds `other`'s statistics (of the same metric).
+    ///
+    /// # Errors
+    /// Statistics of another metric.
+    pub fn merge(&mut self, other: &Self) -> Result<(), MetricError> {
+        match (self, other) {
+            (Self::Ter(a), Self::Ter(b)) => a.merge(b),
+            (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
+            (Self::CharacTer(a), Self::CharacTer(b)) => a.extend_from_slice(b),
+            (Self::TermAccuracy(a), Self::TermAccuracy(b)) => a.merge(b),
+            _ => {
+                return Err(MetricError::InvalidInput {
+                    metric: "corpus statistics",
+                    reason: "statistics of different metrics cannot be merged".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Segments counted (for terminology: the predictions kept).
+    #[must_use]
+    pub fn segments(&self) -> u64 {
+        match self {
+            Self::Ter(s) => s.segments,
+            Self::Chrf(s) => s.segments,
+            Self::CharacTer(s) => s.len() as u64,
+            Self::TermAccuracy(s) => s.kept_predictions,
+        }
+    }
+}
+
+impl Configured {
+    /// An empty corpus state; `None` for MBR utilities, which have no corpus score.
+    #[must_use]
+    pub fn corpus_stats(&self) -> Option<CorpusStats> {
+        Some(match self {
+            Self::Ter(_) => CorpusStats::Ter(crate::TerStats::default()),
+            Self::Chrf(_) => CorpusStats::Chrf(crate::ChrfStats::default()),
+            Self::CharacTer(_) => CorpusStats::CharacTer(Vec::new()),
+            Self::TermAccuracy { .. } => CorpusStats::TermAccuracy(crate::terms::TermAccuracy::default()),
+            Self::MbrChrf { .. } => return None,
+        })
+    }
+
+    /// The corpus score of `stats`; `None` when no segment was scored (or
+    /// the statistics are another metric's).
+    #[must_use]
+    pub fn corpus_score(&self, stats: &CorpusStats) -> Option<f64> {
+        match (self, stats) {
+            (Self::Ter(t), CorpusStats::Ter(s)) => (s.segments > 0).then(|| t.score(s)),
+            (Self::Chrf(cfg), CorpusStats::Chrf(s)) => s.score(cfg),
+            (Self::CharacTer(_), CorpusStats::CharacTer(s)) => crate::CorpusSummary::from_scores(s).map(|c| c.mean),
+            (Self::TermAccuracy { lemmatized: false }, CorpusStats::TermAccuracy(s)) => s.exact_accuracy(),
+            (Self::TermAccuracy { lemmatized: true }, CorpusStats::TermAccuracy(s)) => s.lemmatized_accuracy(),
+            _ => None,
+        }
+    }
+}
+
 /// The README's table of metric names, generated from [`METRICS`] (a test
 /// keeps the README equal to it).
 #[must_use]
@@ -298,5 +378,42 @@ mod tests {
         assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER, cer)"), "{e}");
         assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
         assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
+    }
+
+    #[test]
+    fn corpus_states_merge_in_any_grouping() {
+        let rows = [("the cat sat on the mat", "the cat is on the mat"), ("a b c d", "a c b d"), ("x y", "x y z")];
+        for name in ["ter", "chrf", "chrf++", "charac_ter"] {
+            let c = lookup(name).unwrap().configure("").unwrap();
+            let mut whole = c.corpus_stats().unwrap();
+            let mut parts = vec![c.corpus_stats().unwrap(), c.corpus_stats().unwrap()];
+            for (i, (h, r)) in rows.iter().enumerate() {
+                let one = match &c {
+                    Configured::Ter(t) => {
+                        let seg = t.segment(h, &[r]).unwrap().unwrap();
+                        let mut s = crate::TerStats::default();
+                        s.add(&seg);
+                        CorpusStats::Ter(s)
+                    }
+                    Configured::Chrf(cfg) => {
+                        let mut s = crate::ChrfStats::default();
+                        s.add(&cfg.segment(h, &[r]).unwrap().stats);
+                        CorpusStats::Chrf(s)
+                    }
+                    Configured::CharacTer(cfg) => CorpusStats::CharacTer(vec![cfg.sentence(h, r).unwrap()]),
+                    _ => unreachable!(),
+                };
+                whole.merge(&one).unwrap();
+                parts[i % 2].merge(&one).unwrap();
+            }
+            let mut merged = parts[0].clone();
+            merged.merge(&parts[1]).unwrap();
+            assert_eq!(merged.segments(), 3, "{name}");
+            let (a, b) = (c.corpus_score(&whole).unwrap(), c.corpus_score(&merged).unwrap());
+            assert!((a - b).abs() < 1e-9, "{name}: {a} vs {b}");
+            assert_eq!(c.corpus_score(&c.corpus_stats().unwrap()), None, "{name}: no segment, no score");
+        }
+        let mut ter = lookup("ter").unwrap().configure("").unwrap().corpus_stats().unwrap();
+        assert!(ter.merge(&CorpusStats::CharacTer(vec![0.5])).is_err());
     }
 }

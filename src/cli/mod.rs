@@ -320,7 +320,7 @@ pub enum MetricChoice {
 
 impl MetricChoice {
     /// The metric with its options parsed, as the metric table has it.
-    fn configured(&self) -> Configured {
+    pub(crate) fn configured(&self) -> Configured {
         match self {
             Self::Ter(t) => Configured::Ter(*t),
             Self::Chrf { cfg, .. } => Configured::Chrf(*cfg),

@@ -14,9 +14,10 @@ use datafusion::logical_expr::{Expr, ScalarUDF};
 use datafusion::prelude::lit;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
+use mteval_kernels::NRefs;
+use mteval_kernels::metric::CorpusStats;
 use mteval_kernels::ter::TerStats;
-use mteval_kernels::terms::{TermAccuracy, TermCounts, stanza_sentences};
-use mteval_kernels::{ChrfStats, CorpusSummary, NRefs};
+use mteval_kernels::terms::{TermCounts, stanza_sentences};
 
 use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
@@ -44,68 +45,22 @@ fn check_column<'a>(schema: &'a Schema, input: &str, col: &str, role: &str, must
     Ok(f)
 }
 
-/// Corpus statistics of one metric.
-#[derive(Debug, Clone)]
-enum MetricStats {
-    Ter(TerStats),
-    Chrf(ChrfStats),
-    /// Sentence scores (the corpus value is their mean).
-    CharacTer(Vec<f64>),
-    /// Summed term counts.
-    TermAcc(TermAccuracy),
-}
-
-impl MetricStats {
-    fn new(m: &MetricChoice) -> Self {
-        match m {
-            MetricChoice::Ter(_) => Self::Ter(TerStats::default()),
-            MetricChoice::Chrf { .. } => Self::Chrf(ChrfStats::default()),
-            MetricChoice::CharacTer(_) => Self::CharacTer(Vec::new()),
-            MetricChoice::TermAcc { .. } => Self::TermAcc(TermAccuracy::default()),
-        }
-    }
-
-    fn merge(&mut self, other: &Self) {
-        match (self, other) {
-            (Self::Ter(a), Self::Ter(b)) => a.merge(b),
-            (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
-            (Self::CharacTer(a), Self::CharacTer(b)) => a.extend_from_slice(b),
-            (Self::TermAcc(a), Self::TermAcc(b)) => a.merge(b),
-            _ => unreachable!("statistics of different metrics"),
-        }
-    }
-
-    fn segments(&self) -> u64 {
-        match self {
-            Self::Ter(s) => s.segments,
-            Self::Chrf(s) => s.segments,
-            Self::CharacTer(s) => s.len() as u64,
-            Self::TermAcc(s) => s.kept_predictions,
-        }
-    }
-
-    fn score(&self, m: &MetricChoice) -> Option<f64> {
-        match (self, m) {
-            (Self::Ter(s), MetricChoice::Ter(t)) => (s.segments > 0).then(|| t.score(s)),
-            (Self::Chrf(s), MetricChoice::Chrf { cfg, .. }) => s.score(cfg),
-            (Self::CharacTer(s), MetricChoice::CharacTer(_)) => CorpusSummary::from_scores(s).map(|c| c.mean),
-            (Self::TermAcc(s), MetricChoice::TermAcc { lemmatized: false }) => s.exact_accuracy(),
-            (Self::TermAcc(s), MetricChoice::TermAcc { lemmatized: true }) => s.lemmatized_accuracy(),
-            _ => unreachable!("statistics of different metrics"),
-        }
-    }
-}
-
 /// Corpus statistics of one group, per metric.
 #[derive(Debug, Clone)]
 struct GroupStats {
-    metrics: Vec<MetricStats>,
+    metrics: Vec<CorpusStats>,
     nrefs: Option<NRefs>,
+}
+
+/// An empty corpus state of a metric the CLI scores (the metric table's;
+/// a `MetricChoice` is never an MBR utility, which has none).
+fn metric_stats(m: &MetricChoice) -> CorpusStats {
+    m.configured().corpus_stats().unwrap_or(CorpusStats::CharacTer(Vec::new()))
 }
 
 impl GroupStats {
     fn new(metrics: &[MetricChoice]) -> Self {
-        Self { metrics: metrics.iter().map(MetricStats::new).collect(), nrefs: None }
+        Self { metrics: metrics.iter().map(metric_stats).collect(), nrefs: None }
     }
 }
 
@@ -332,7 +287,7 @@ fn accumulate(
             if score.is_valid(i) {
                 let g = &mut groups[gi].1;
                 g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-                if let MetricStats::CharacTer(v) = &mut g.metrics[k] {
+                if let CorpusStats::CharacTer(v) = &mut g.metrics[k] {
                     v.push(score.value(i));
                 }
             }
@@ -374,7 +329,7 @@ fn accumulate(
                     _ => 0,
                 },
             };
-            if let MetricStats::TermAcc(t) = &mut groups[gi].1.metrics[k] {
+            if let CorpusStats::TermAccuracy(t) = &mut groups[gi].1.metrics[k] {
                 t.add(&c);
             }
             #[allow(clippy::cast_precision_loss)]
@@ -406,7 +361,7 @@ fn accumulate(
         let g = &mut groups[gi].1;
         g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
         match (&mut g.metrics[k], ter, chrf) {
-            (MetricStats::Ter(t), Some((edits, shifts, len)), _) => {
+            (CorpusStats::Ter(t), Some((edits, shifts, len)), _) => {
                 #[allow(clippy::cast_sign_loss)]
                 t.merge(&TerStats {
                     num_edits: edits.value(i) as u64,
@@ -415,7 +370,7 @@ fn accumulate(
                     segments: 1,
                 });
             }
-            (MetricStats::Chrf(c), _, Some(lists)) => {
+            (CorpusStats::Chrf(c), _, Some(lists)) => {
                 let list = lists.value(i);
                 #[allow(clippy::cast_sign_loss)]
                 let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
@@ -440,7 +395,7 @@ fn reduce(
     let mut all = GroupStats::new(metrics);
     for (_, g) in groups {
         for (a, b) in all.metrics.iter_mut().zip(&g.metrics) {
-            a.merge(b);
+            a.merge(b)?;
         }
         all.nrefs = match (all.nrefs, g.nrefs) {
             (None, x) | (x, None) => x,
@@ -449,7 +404,7 @@ fn reduce(
         };
     }
     for (k, m) in metrics.iter().enumerate() {
-        if let (MetricChoice::TermAcc { lemmatized: true }, MetricStats::TermAcc(t)) = (m, &all.metrics[k]) {
+        if let (MetricChoice::TermAcc { lemmatized: true }, CorpusStats::TermAccuracy(t)) = (m, &all.metrics[k]) {
             t.check().with_context(|| format!("{input}: {}", m.column()))?;
         }
         let sig = m.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
@@ -460,7 +415,7 @@ fn reduce(
             group,
             name: m.display(),
             signature: sig.clone(),
-            score: g.metrics[k].score(m),
+            score: m.configured().corpus_score(&g.metrics[k]),
             segments: g.metrics[k].segments(),
         };
         match &a.group_by {
