@@ -386,7 +386,7 @@ mod tests {
         for name in ["ter", "chrf", "chrf++", "charac_ter"] {
             let c = lookup(name).unwrap().configure("").unwrap();
             let mut whole = c.corpus_stats().unwrap();
-            let mut parts = vec![c.corpus_stats().unwrap(), c.corpus_stats().unwrap()];
+            let mut parts = [c.corpus_stats().unwrap(), c.corpus_stats().unwrap()];
             for (i, (h, r)) in rows.iter().enumerate() {
                 let one = match &c {
                     Configured::Ter(t) => {
