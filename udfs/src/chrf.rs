@@ -9,29 +9,15 @@ use datafusion::arrow::array::Float64Array;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-use mteval_kernels::{ChrfConfig, ChrfSegment, MetricError};
+use mteval_kernels::{ChrfConfig, ChrfSegment};
 
-use crate::common::coerce_metric_args;
 use crate::common::{
-    RefsCol, StrCol, eval_rows, eval_rows_batched, exec_options, metric_err, plan_options, session_backend,
+    RefsCol, StrCol, coerce_metric_args, eval_rows_on, exec_options, metric_err, plan_options, session_backend,
 };
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
     ChrfConfig::parse(plan_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
-}
-
-/// Evaluates `f(cfg, hyp, refs)` over the rows of a chrF-shaped call
-/// `(hyp, ref [, options])`; see [`eval_rows`].
-pub(crate) fn eval_chrf<T, F>(name: &str, args: &ScalarFunctionArgs, f: F) -> Result<(Vec<Option<T>>, bool)>
-where
-    T: Send,
-    F: Fn(&ChrfConfig, &str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
-{
-    let cfg = ChrfConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
-    let hyp = StrCol::new(name, &args.args[0])?;
-    let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows(name, &hyp, &refs, args.number_rows, |h, r| f(&cfg, h, r))
 }
 
 /// Evaluates `f(cfg, segment)` for every row, with the segment statistics
@@ -42,15 +28,18 @@ where
     F: Fn(&ChrfConfig, ChrfSegment) -> T + Sync,
 {
     let backend = session_backend(name, Some(&args.config_options), None)?;
-    if !backend.is_gpu() {
-        return eval_chrf(name, args, |c, h, r| Ok(c.segment(h, r).map(|s| f(c, s))));
-    }
     let cfg = ChrfConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
     let hyp = StrCol::new(name, &args.args[0])?;
     let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows_batched(name, &hyp, &refs, args.number_rows, |rows| {
-        cfg.segments_on(backend.as_ref(), rows).into_iter().map(|s| Ok(s.map(|s| f(&cfg, s)))).collect()
-    })
+    eval_rows_on(
+        name,
+        backend.as_ref(),
+        &hyp,
+        &refs,
+        args.number_rows,
+        |h, r| Ok(cfg.segment(h, r).map(|s| f(&cfg, s))),
+        |on, rows| cfg.segments_on(on, rows).into_iter().map(|s| Ok(s.map(|s| f(&cfg, s)))).collect(),
+    )
 }
 
 crate::udf_struct!(

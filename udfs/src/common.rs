@@ -208,6 +208,35 @@ pub(crate) fn bind_window(
     }))
 }
 
+/// Evaluates a metric over the rows with non-NULL inputs on `backend`, the
+/// one place that chooses the path: on a GPU, `batch` gets every such row at
+/// once (a launch per round for the whole batch); on the CPU, `row` runs per
+/// row on all cores. Both give the same results. NULL in gives NULL out, and
+/// a row's error names the row.
+///
+/// # Errors
+/// A row's error, naming the row.
+pub fn eval_rows_on<'a, T, F, B>(
+    name: &str,
+    backend: &dyn Backend,
+    hyp: &StrCol<'a>,
+    refs: &RefsCol<'a>,
+    number_rows: usize,
+    row: F,
+    batch: B,
+) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
+{
+    if backend.is_gpu() {
+        eval_rows_batched(name, hyp, refs, number_rows, |rows| batch(backend, rows))
+    } else {
+        eval_rows(name, hyp, refs, number_rows, row)
+    }
+}
+
 /// Evaluates a batched metric over the rows with non-NULL inputs: `batch`
 /// gets every such row at once (for a GPU backend) and returns one result
 /// per row; NULL in gives NULL out, and a row's error names the row.
@@ -671,14 +700,18 @@ where
     let b = RefsCol::Single(StrCol::new(name, &args.args[1])?);
     let backend = session_backend(name, Some(&args.config_options), None)?;
     let to_i64 = |d: usize| i64::try_from(d).unwrap_or(i64::MAX);
-    let (vals, single) = if backend.is_gpu() {
-        eval_rows_batched(name, &a, &b, args.number_rows, |rows| {
+    let (vals, single) = eval_rows_on(
+        name,
+        backend.as_ref(),
+        &a,
+        &b,
+        args.number_rows,
+        |x, y| Ok(y.first().map(|y| to_i64(f(x, y)))),
+        |on, rows| {
             let pairs: Vec<(&str, &str)> = rows.iter().map(|(x, y)| (*x, y[0])).collect();
-            batch(backend.as_ref(), &pairs).into_iter().map(|d| Ok(Some(to_i64(d)))).collect()
-        })?
-    } else {
-        eval_rows(name, &a, &b, args.number_rows, |x, y| Ok(y.first().map(|y| to_i64(f(x, y)))))?
-    };
+            batch(on, &pairs).into_iter().map(|d| Ok(Some(to_i64(d)))).collect()
+        },
+    )?;
     if single {
         return Ok(ColumnarValue::Scalar(ScalarValue::Int64(vals[0])));
     }

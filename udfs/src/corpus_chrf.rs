@@ -17,7 +17,7 @@ use mteval_kernels::{ChrfConfig, ChrfStats};
 
 use crate::common::coerce_metric_args;
 use crate::common::constant_options;
-use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
+use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows_on, metric_err, session_backend};
 
 crate::udf_struct!(
     /// The `corpus_chrf` aggregate UDF.
@@ -80,13 +80,15 @@ impl Accumulator for CorpusChrfAccumulator {
         let refs = RefsCol::from_array(name, &values[1])?;
         let cfg = self.cfg;
         let backend = session_backend(name, None, self.device)?;
-        let (segs, _) = if backend.is_gpu() {
-            eval_rows_batched(name, &hyp, &refs, n, |rows| {
-                cfg.segments_on(backend.as_ref(), rows).into_iter().map(Ok).collect()
-            })?
-        } else {
-            eval_rows(name, &hyp, &refs, n, |h, r| Ok(cfg.segment(h, r)))?
-        };
+        let (segs, _) = eval_rows_on(
+            name,
+            backend.as_ref(),
+            &hyp,
+            &refs,
+            n,
+            |h, r| Ok(cfg.segment(h, r)),
+            |on, rows| cfg.segments_on(on, rows).into_iter().map(Ok).collect(),
+        )?;
         for s in segs.iter().flatten() {
             self.stats.add(&s.stats);
         }

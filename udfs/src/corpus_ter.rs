@@ -15,7 +15,7 @@ use mteval_kernels::Ter;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows, eval_rows_batched, metric_err, session_backend};
+use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows_on, metric_err, session_backend};
 use crate::common::{coerce_metric_args, constant_options};
 
 crate::udf_struct!(
@@ -77,11 +77,15 @@ impl Accumulator for CorpusTerAccumulator {
         let refs = RefsCol::from_array(name, &values[1])?;
         let ter = self.ter;
         let backend = session_backend(name, None, self.device)?;
-        let (segs, _) = if backend.is_gpu() {
-            eval_rows_batched(name, &hyp, &refs, n, |rows| ter.segments_on(backend.as_ref(), rows))?
-        } else {
-            eval_rows(name, &hyp, &refs, n, |h, r| ter.segment(h, r))?
-        };
+        let (segs, _) = eval_rows_on(
+            name,
+            backend.as_ref(),
+            &hyp,
+            &refs,
+            n,
+            |h, r| ter.segment(h, r),
+            |on, rows| ter.segments_on(on, rows),
+        )?;
         // Sequential, in row order, so the float sum matches sacrebleu's.
         for s in segs.iter().flatten() {
             self.stats.add(s);

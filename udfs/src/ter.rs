@@ -9,7 +9,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_metric_args, eval_rows, eval_rows_batched, exec_options, metric_err, plan_options,
+    RefsCol, StrCol, coerce_metric_args, eval_rows, eval_rows_on, exec_options, metric_err, plan_options,
     session_backend,
 };
 
@@ -45,15 +45,18 @@ where
     F: Fn(&Ter, &TerSegment) -> T + Sync,
 {
     let backend = session_backend(name, Some(&args.config_options), None)?;
-    if !backend.is_gpu() {
-        return eval_ter(name, args, |ter, h, r| Ok(ter.segment(h, r)?.map(|s| f(ter, &s))));
-    }
     let ter = exec_ter(name, &args.args)?;
     let hyp = StrCol::new(name, &args.args[0])?;
     let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows_batched(name, &hyp, &refs, args.number_rows, |rows| {
-        ter.segments_on(backend.as_ref(), rows).into_iter().map(|r| r.map(|o| o.map(|s| f(&ter, &s)))).collect()
-    })
+    eval_rows_on(
+        name,
+        backend.as_ref(),
+        &hyp,
+        &refs,
+        args.number_rows,
+        |h, r| Ok(ter.segment(h, r)?.map(|s| f(&ter, &s))),
+        |on, rows| ter.segments_on(on, rows).into_iter().map(|r| r.map(|o| o.map(|s| f(&ter, &s)))).collect(),
+    )
 }
 
 crate::udf_struct!(
