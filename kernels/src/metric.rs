@@ -118,6 +118,22 @@ pub static METRICS: [MetricInfo; 8] = [
     },
 ];
 
+/// The row of `kind`.
+#[must_use]
+pub fn info(kind: MetricKind) -> &'static MetricInfo {
+    let i = match kind {
+        MetricKind::Ter => 0,
+        MetricKind::Chrf => 1,
+        MetricKind::ChrfPlusPlus => 2,
+        MetricKind::CharacTer => 3,
+        MetricKind::TermAccuracy => 4,
+        MetricKind::TermAccuracyLemmatized => 5,
+        MetricKind::MbrChrf => 6,
+        MetricKind::MbrChrfAggregate => 7,
+    };
+    &METRICS[i]
+}
+
 /// Every accepted name, canonical names first, each with its aliases.
 #[must_use]
 pub fn known_names() -> String {
@@ -364,6 +380,7 @@ mod tests {
     fn every_name_resolves_to_its_row_and_names_are_unique() {
         let mut seen = HashSet::new();
         for m in &METRICS {
+            assert!(std::ptr::eq(info(m.kind), m), "{}: info() finds its own row", m.name);
             for n in std::iter::once(&m.name).chain(m.aliases) {
                 assert!(seen.insert(n.to_ascii_lowercase()), "{n} twice");
                 assert_eq!(lookup(n).unwrap().kind, m.kind);

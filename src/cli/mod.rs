@@ -332,13 +332,16 @@ impl MetricChoice {
     /// Column name of the score.
     #[must_use]
     pub fn column(&self) -> &'static str {
-        match self {
-            Self::Ter(_) => "ter",
-            Self::Chrf { column, .. } => column,
-            Self::CharacTer(_) => "charac_ter",
-            Self::TermAcc { lemmatized: false } => "term_acc",
-            Self::TermAcc { lemmatized: true } => "term_acc_lemmatized",
-        }
+        let kind = match self {
+            // chrF and chrF++ differ by the name chosen, not by the options.
+            Self::Chrf { column, .. } => return column,
+            Self::Ter(_) => MetricKind::Ter,
+            Self::CharacTer(_) => MetricKind::CharacTer,
+            Self::TermAcc { lemmatized: false } => MetricKind::TermAccuracy,
+            Self::TermAcc { lemmatized: true } => MetricKind::TermAccuracyLemmatized,
+        };
+        let info = metric::info(kind);
+        info.column.unwrap_or(info.name)
     }
 
     /// Display name (as sacrebleu prints it: `TER`, `chrF2`, `chrF2++`).
