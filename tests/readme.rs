@@ -1,21 +1,80 @@
-//! The README's metric table is the kernels' metric table, and every name
-//! in it works in every place that takes a metric name.
+//! The README's generated tables (the metric table and the SQL function
+//! table) equal what the code says, every name in them works in every place
+//! that takes a metric name, and SQL's `information_schema` describes every
+//! mteval function.
 
 use crate::cli::{mteval, stderr};
 
-#[test]
-fn readme_metric_table_is_generated_from_the_metric_table() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let (begin, end) = ("<!-- metric-table:begin -->\n", "<!-- metric-table:end -->");
-    let start = readme.find(begin).expect("begin marker") + begin.len();
-    let stop = readme.find(end).expect("end marker");
-    let table = mteval_kernels::metric::markdown_table();
+/// Checks (or, with `MTEVAL_BLESS=1`, rewrites) the README's text between
+/// `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+fn check_generated(name: &str, table: &str) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let (begin, end) = (format!("<!-- {name}:begin -->\n"), format!("<!-- {name}:end -->"));
+    let start = readme.find(&begin).expect("begin marker") + begin.len();
+    let stop = readme.find(&end).expect("end marker");
     if std::env::var_os("MTEVAL_BLESS").is_some() {
-        let updated = format!("{}{table}{}", &readme[..start], &readme[stop..]);
-        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), updated).unwrap();
+        std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
         return;
     }
-    assert_eq!(&readme[start..stop], table, "README out of date: rerun this test with MTEVAL_BLESS=1");
+    assert_eq!(&readme[start..stop], table, "README's {name} out of date: rerun this test with MTEVAL_BLESS=1");
+}
+
+#[test]
+fn readme_metric_table_is_generated_from_the_metric_table() {
+    check_generated("metric-table", &mteval_kernels::metric::markdown_table());
+}
+
+#[test]
+fn readme_option_tables_are_generated_from_the_option_keys() {
+    for metric in ["ter", "chrf", "charac_ter"] {
+        check_generated(&format!("options:{metric}"), &mteval_kernels::metric::options_table(metric).unwrap());
+    }
+}
+
+#[test]
+fn readme_function_table_is_generated_from_the_functions_documentation() {
+    let table = mteval_udfs::markdown_function_table();
+    for (name, ..) in mteval_udfs::documented_functions() {
+        assert!(table.contains(&format!("| `{name}(")), "{name} missing from the function table");
+    }
+    check_generated("function-table", &table);
+}
+
+#[test]
+fn information_schema_describes_every_function() {
+    let q = "SELECT routine_name, function_type, description, syntax_example FROM information_schema.routines \
+             ORDER BY routine_name";
+    let o = mteval(&["sql", "--format", "csv", "-c", q]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for (name, kind, doc) in mteval_udfs::documented_functions() {
+        let doc = doc.unwrap();
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{name},")))
+            .unwrap_or_else(|| panic!("{name} not in information_schema.routines:\n{out}"));
+        assert!(row.to_ascii_lowercase().contains(kind), "{name}: {row}");
+        let summary = &doc.description[..doc.description.find('.').unwrap_or(30).min(30)];
+        assert!(row.contains(summary), "{name}: description missing in {row}");
+    }
+    // DataFusion's SHOW FUNCTIONS leaves out functions that check their own
+    // argument types (mteval's, and built-ins such as coalesce); the CLI adds them.
+    let show = |like: &str| {
+        let o = mteval(&["sql", "--format", "ndjson", "-c", &format!("SHOW FUNCTIONS LIKE '{like}'")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let out = show("corpus_%");
+    let row =
+        out.lines().find(|l| l.starts_with(r#"{"function_name":"corpus_ter","#)).unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains(r#""parameters":["hyp","ref","options"]"#), "{row}");
+    assert!(row.contains(r#""function_type":"AGGREGATE""#), "{row}");
+    assert!(row.contains("Corpus TER exactly as sacrebleu"), "{row}");
+    assert_eq!(out.lines().count(), 5, "the LIKE pattern applies: {out}");
+    assert!(show("coalesce").contains(r#""function_name":"coalesce""#));
+    let abs = show("abs");
+    assert!(abs.lines().count() > 1 && !abs.contains(r#""parameter_types":null"#), "abs keeps its typed rows: {abs}");
 }
 
 #[test]

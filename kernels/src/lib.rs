@@ -14,6 +14,7 @@ pub mod error;
 pub mod hash;
 pub mod levenshtein;
 pub mod metric;
+pub mod options;
 pub mod signature;
 pub mod ter;
 pub mod terms;

@@ -8,7 +8,8 @@
 //! one row in [`METRICS`], one arm in [`MetricInfo::configure`] and
 //! [`Configured`]'s methods, and its SQL functions in the udfs crate.
 
-use crate::chrf::group::{mbr_signature, parse_mbr_options};
+use crate::chrf::group::{MBR_OPTIONS, mbr_signature, parse_mbr_options};
+use crate::options::OptionKey;
 use crate::{CharacTerConfig, ChrfConfig, MetricError, NRefs, Signature, Ter};
 
 /// Which metric a row of the table is.
@@ -48,6 +49,8 @@ pub struct MetricInfo {
     pub functions: &'static [&'static str],
     /// The reference implementation it reproduces.
     pub reference: &'static str,
+    /// Its option keys, in groups (the README's option tables).
+    pub options: &'static [&'static [OptionKey]],
 }
 
 /// Every metric.
@@ -59,6 +62,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("ter"),
         functions: &["ter", "ter_stats", "ter_alignment", "corpus_ter"],
         reference: "sacrebleu 2.6.0 TER",
+        options: &[crate::ter::OPTIONS],
     },
     MetricInfo {
         kind: MetricKind::Chrf,
@@ -67,6 +71,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("chrf"),
         functions: &["chrf", "chrf_stats", "corpus_chrf"],
         reference: "sacrebleu 2.6.0 chrF",
+        options: &[crate::chrf::OPTIONS],
     },
     MetricInfo {
         kind: MetricKind::ChrfPlusPlus,
@@ -75,6 +80,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("chrfpp"),
         functions: &["chrf", "chrf_stats", "corpus_chrf"],
         reference: "sacrebleu 2.6.0 chrF++ (`nw:2`)",
+        options: &[crate::chrf::OPTIONS],
     },
     MetricInfo {
         kind: MetricKind::CharacTer,
@@ -83,6 +89,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("charac_ter"),
         functions: &["charac_ter", "corpus_charac_ter"],
         reference: "cer 1.2.0 / rwth-i6 CharacTER",
+        options: &[crate::charac_ter::OPTIONS],
     },
     MetricInfo {
         kind: MetricKind::TermAccuracy,
@@ -91,6 +98,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("term_acc"),
         functions: &["term_match", "corpus_term_accuracy"],
         reference: "terminology match accuracy (exact)",
+        options: &[],
     },
     MetricInfo {
         kind: MetricKind::TermAccuracyLemmatized,
@@ -99,6 +107,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: Some("term_acc_lemmatized"),
         functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
         reference: "terminology match accuracy (lemmatized)",
+        options: &[],
     },
     MetricInfo {
         kind: MetricKind::MbrChrf,
@@ -107,6 +116,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: None,
         functions: &["mbr_chrf"],
         reference: "fastchrf 0.2.1 pairwise_chrf",
+        options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
     },
     MetricInfo {
         kind: MetricKind::MbrChrfAggregate,
@@ -115,6 +125,7 @@ pub static METRICS: [MetricInfo; 8] = [
         column: None,
         functions: &["mbr_chrf_aggregate"],
         reference: "fastchrf 0.2.1 aggregate_chrf",
+        options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
     },
 ];
 
@@ -370,6 +381,14 @@ pub fn markdown_table() -> String {
     s
 }
 
+/// The README's table of the option keys of the metric named `name`.
+///
+/// # Errors
+/// An unknown metric name.
+pub fn options_table(name: &str) -> Result<String, MetricError> {
+    Ok(crate::options::markdown_table(lookup(name)?.options))
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -432,5 +451,38 @@ mod tests {
         }
         let mut ter = lookup("ter").unwrap().configure("").unwrap().corpus_stats().unwrap();
         assert!(ter.merge(&CorpusStats::CharacTer(vec![0.5])).is_err());
+    }
+
+    #[test]
+    fn every_documented_option_value_parses_and_unknown_keys_name_the_documented_ones() {
+        for m in &METRICS {
+            for k in m.options.iter().flat_map(|g| g.iter()) {
+                let mut n = 0;
+                for v in k.listed_values() {
+                    let opts = format!("{}:{v}", k.key);
+                    let parsed = if k.corpus_only {
+                        crate::CharacTerConfig::parse_corpus(&opts).map(drop)
+                    } else {
+                        m.configure(&opts).map(drop)
+                    };
+                    assert!(parsed.is_ok(), "{}: {opts}: {parsed:?}", m.name);
+                    n += 1;
+                }
+                assert!(n > 0, "{}: {} lists no value", m.name, k.key);
+                if !k.corpus_only {
+                    assert!(m.configure(&format!("{}:surely-not-a-value", k.key)).is_err(), "{}", k.key);
+                }
+            }
+            if m.options.is_empty() {
+                continue;
+            }
+            let e = m.configure("colour:red").unwrap_err().to_string();
+            for k in m.options.iter().flat_map(|g| g.iter()).filter(|k| !k.corpus_only) {
+                assert!(e.contains(k.key), "{}: {e} does not name {}", m.name, k.key);
+            }
+        }
+        let t = options_table("chrf++").unwrap();
+        assert!(t.starts_with("| key |") && t.contains("| `nw` | `0` (`2` = chrF++; 0–32) |"), "{t}");
+        assert!(options_table("mbr_chrf").unwrap().contains("| `self` |"));
     }
 }

@@ -31,6 +31,7 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
     let statements = DFParser::parse_sql(sql).context("SQL syntax error")?;
     let mut out = Vec::new();
     for st in statements {
+        let show_functions = show_functions_like(&st);
         let state = ctx.state();
         let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
         let plan = crate::codec::bake_copy_options(&state, plan, crate::cluster::is_cluster_session(&state))?;
@@ -44,7 +45,10 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
         };
         let json_files = json_files(&plan);
         let resets_partitions = is_partitions_reset(&plan);
-        let df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
+        let mut df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
+        if let Some(like) = show_functions {
+            df = with_user_defined_functions(ctx, df, like.as_deref())?;
+        }
         if resets_partitions {
             // DataFusion's default is one partition per core, which gives up
             // the input order; mteval's is the session's `--partitions`.
@@ -55,6 +59,80 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
         out.push(Planned { df, copy_to, json_files });
     }
     Ok(out)
+}
+
+/// For `SHOW FUNCTIONS [LIKE 'pattern']`: `Some(pattern)`.
+fn show_functions_like(st: &datafusion::sql::parser::Statement) -> Option<Option<String>> {
+    use datafusion::sql::sqlparser::ast::{ShowStatementFilter, Statement};
+    let datafusion::sql::parser::Statement::Statement(st) = st else { return None };
+    match st.as_ref() {
+        Statement::ShowFunctions { filter: None } => Some(None),
+        Statement::ShowFunctions { filter: Some(ShowStatementFilter::Like(p)) } => Some(Some(p.clone())),
+        _ => None,
+    }
+}
+
+/// Adds to DataFusion's `SHOW FUNCTIONS` result the functions it leaves
+/// out: those whose argument types their own code checks (a user-defined
+/// signature, as every mteval function and built-ins such as `coalesce`
+/// have), which list no parameter types in `information_schema`. Their rows
+/// take the parameter names, the description and the syntax from the
+/// function's documentation.
+fn with_user_defined_functions(ctx: &SessionContext, df: DataFrame, like: Option<&str>) -> Result<DataFrame> {
+    use std::sync::Arc;
+
+    use datafusion::arrow::array::{ArrayRef, ListBuilder, StringArray, StringBuilder, new_null_array};
+    use datafusion::arrow::compute::cast;
+    use datafusion::logical_expr::{Documentation, Signature, col, lit};
+
+    let state = ctx.state();
+    let mut rows: Vec<(String, &str, Option<&Documentation>)> = Vec::new();
+    let unlisted = |s: &Signature| s.type_signature.get_example_types().is_empty();
+    for f in state.scalar_functions().values().filter(|f| unlisted(f.signature())) {
+        rows.push((f.name().to_owned(), "SCALAR", f.documentation()));
+    }
+    for f in state.aggregate_functions().values().filter(|f| unlisted(f.signature())) {
+        rows.push((f.name().to_owned(), "AGGREGATE", f.documentation()));
+    }
+    for f in state.window_functions().values().filter(|f| unlisted(f.signature())) {
+        rows.push((f.name().to_owned(), "WINDOW", f.documentation()));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    let text = |f: &dyn Fn(&(String, &str, Option<&Documentation>)) -> Option<String>| -> ArrayRef {
+        Arc::new(rows.iter().map(f).collect::<StringArray>())
+    };
+    let mut params = ListBuilder::new(StringBuilder::new());
+    for (_, _, doc) in &rows {
+        for (name, _) in doc.and_then(|d| d.arguments.as_ref()).into_iter().flatten() {
+            params.values().append_value(name);
+        }
+        params.append(doc.is_some_and(|d| d.arguments.is_some()));
+    }
+    // Return and parameter types: NULL (the function decides them from its arguments).
+    let columns = [
+        Some(text(&|r| Some(r.0.clone()))),
+        None,
+        Some(Arc::new(params.finish()) as ArrayRef),
+        None,
+        Some(text(&|r| Some(r.1.to_owned()))),
+        Some(text(&|r| r.2.map(|d| d.description.clone()))),
+        Some(text(&|r| r.2.map(|d| d.syntax_example.clone()))),
+    ];
+    let schema = Arc::new(df.schema().as_arrow().clone());
+    let mut cols = Vec::with_capacity(columns.len());
+    for (c, field) in columns.iter().zip(schema.fields()) {
+        cols.push(match c {
+            Some(c) => cast(c, field.data_type())?,
+            None => new_null_array(field.data_type(), rows.len()),
+        });
+    }
+    let extra = ctx.read_batch(RecordBatch::try_new(schema, cols)?)?;
+    let extra = match like {
+        Some(p) => extra.filter(col("function_name").like(lit(p)))?,
+        None => extra,
+    };
+    Ok(df.union(extra)?)
 }
 
 const TARGET_PARTITIONS: &str = "datafusion.execution.target_partitions";

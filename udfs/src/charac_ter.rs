@@ -3,56 +3,51 @@
 //! score over the references). Options: `compat:original|cer`, `fuzzy:T`.
 //! (`character` is an SQL keyword, hence the underscore.)
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::Float64Array;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::CharacTerConfig;
 
-use crate::common::coerce_metric_args;
-use crate::common::{RefsCol, StrCol, eval_rows, exec_options, metric_err, plan_options};
+use crate::common::{RefsCol, StrCol, eval_rows, exec_options, float64_value, metric_err, plan_options};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
-crate::udf_struct!(
-    /// The `charac_ter` scalar UDF.
-    CharacTerUdf
-);
+/// The `charac_ter` scalar function.
+#[derive(Debug)]
+pub struct CharacTerFn;
 
-impl ScalarUDFImpl for CharacTerUdf {
-    fn name(&self) -> &'static str {
-        "charac_ter"
+/// The `charac_ter` scalar UDF.
+pub type CharacTerUdf = Scalar<CharacTerFn>;
+
+impl ScalarSpec for CharacTerFn {
+    const NAME: &'static str = "charac_ter";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Sentence CharacTER in [0, 1] (cer 1.2.0's scale): character edit distance after word \
+                      shifts, over the hypothesis length. With a list of references, the lowest score. \
+                      (`character` is an SQL keyword, hence the underscore.) NULL in gives NULL out.",
+        syntax: "charac_ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT charac_ter('the cat sat', 'the cat sat down');",
+        related: &["corpus_charac_ter", "edit_distance", "word_edit_distance", "mteval_signature"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        CharacTerConfig::parse(plan_options(Self::NAME, args, 2)?.unwrap_or(""))
+            .map(drop)
+            .map_err(|e| metric_err(Self::NAME, &e))
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        CharacTerConfig::parse(plan_options(self.name(), &args, 2)?.unwrap_or(""))
-            .map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
         let cfg = CharacTerConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or(""))
             .map_err(|e| metric_err(name, &e))?;
         let hyp = StrCol::new(name, &args.args[0])?;
         let refs = RefsCol::new(name, &args.args[1])?;
         let (vals, single) =
             eval_rows(name, &hyp, &refs, args.number_rows, |h, r| cfg.sentence_multi(h, r.iter().copied()))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
-        }
-        Ok(ColumnarValue::Array(Arc::new(Float64Array::from(vals))))
+        Ok(float64_value(vals, single))
     }
 }

@@ -3,17 +3,15 @@
 //! reference per sentence); options use the signature's keys, e.g. `'nw:2'`
 //! for chrF++ or `'nw:2|eff:no|case:lc'`.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::Float64Array;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{ChrfConfig, ChrfSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_metric_args, eval_rows_on, exec_options, metric_err, plan_options, session_backend,
+    RefsCol, StrCol, eval_rows_on, exec_options, float64_value, metric_err, plan_options, session_backend,
 };
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
@@ -42,38 +40,35 @@ where
     )
 }
 
-crate::udf_struct!(
-    /// The `chrf` scalar UDF.
-    ChrfUdf
-);
+/// The `chrf` scalar function.
+#[derive(Debug)]
+pub struct ChrfFn;
 
-impl ScalarUDFImpl for ChrfUdf {
-    fn name(&self) -> &'static str {
-        "chrf"
+/// The `chrf` scalar UDF.
+pub type ChrfUdf = Scalar<ChrfFn>;
+
+impl ScalarSpec for ChrfFn {
+    const NAME: &'static str = "chrf";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Sentence chrF on a 0–100 scale, exactly as sacrebleu 2.6.0's `CHRF().sentence_score`; \
+                      `'nw:2'` gives chrF++. With a list of references, the best one per sentence. NULL in gives \
+                      NULL out.",
+        syntax: "chrf(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT chrf(hyp, ref, 'nw:2') AS chrfpp FROM t;",
+        related: &["chrf_stats", "corpus_chrf", "mbr_chrf", "mteval_signature"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_chrf(Self::NAME, args).map(drop)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_chrf(self.name(), &args)?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_chrf_segments(self.name(), &args, |c, s| c.score(&s.stats))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
-        }
-        Ok(ColumnarValue::Array(Arc::new(Float64Array::from(vals))))
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (vals, single) = eval_chrf_segments(Self::NAME, args, |c, s| c.score(&s.stats))?;
+        Ok(float64_value(vals, single))
     }
 }

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, Int64Builder, ListBuilder, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 
 use crate::chrf::{eval_chrf_segments, plan_chrf};
-use crate::common::RefsCol;
-use crate::common::coerce_metric_args;
+use crate::common::{RefsCol, struct_value};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// The struct fields of `chrf_stats`.
 pub fn chrf_stats_fields() -> Fields {
@@ -25,39 +25,40 @@ pub fn chrf_stats_fields() -> Fields {
     ])
 }
 
-crate::udf_struct!(
-    /// The `chrf_stats` scalar UDF.
-    ChrfStatsUdf
-);
+/// The `chrf_stats` scalar function.
+#[derive(Debug)]
+pub struct ChrfStatsFn;
 
-impl ScalarUDFImpl for ChrfStatsUdf {
-    fn name(&self) -> &'static str {
-        "chrf_stats"
+/// The `chrf_stats` scalar UDF.
+pub type ChrfStatsUdf = Scalar<ChrfStatsFn>;
+
+impl ScalarSpec for ChrfStatsFn {
+    const NAME: &'static str = "chrf_stats";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Sentence chrF with its statistics: the score, `best_ref` (the chosen reference's 0-based \
+                      position in the list as given, NULL elements counted) and `stats`, `[hyp, ref, match]` per \
+                      order, character orders 1..nc then word orders 1..nw: what sacrebleu sums for its corpus \
+                      score.",
+        syntax: "chrf_stats(hyp, ref, options?) -> struct{score: float64, best_ref: int64, stats: list<int64>}",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT chrf_stats(hyp, [ref1, ref2]).best_ref FROM t;",
+        related: &["chrf", "corpus_chrf"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Struct(chrf_stats_fields())
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_chrf(Self::NAME, args).map(drop)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(chrf_stats_fields()))
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_chrf(self.name(), &args)?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Struct(chrf_stats_fields()), true)))
-    }
-
-    #[allow(clippy::cast_possible_wrap)]
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_chrf_segments(self.name(), &args, |c, s| (c.score(&s.stats), s))?;
+    #[allow(clippy::cast_possible_wrap, reason = "n-gram counts and reference positions are far below 2^63")]
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (vals, single) = eval_chrf_segments(Self::NAME, args, |c, s| (c.score(&s.stats), s))?;
         // The chosen reference's position in the list as given, NULLs
         // included (the kernels see the non-NULL references only).
-        let refs = RefsCol::new(self.name(), &args.args[1])?;
+        let refs = RefsCol::new(Self::NAME, &args.args[1])?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
         let mut stats = ListBuilder::new(Int64Builder::new());
         for v in &vals {
@@ -79,10 +80,6 @@ impl ScalarUDFImpl for ChrfStatsUdf {
             )),
             Arc::new(stats.finish()),
         ];
-        let arr = StructArray::try_new(chrf_stats_fields(), cols, Some(nulls))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Struct(Arc::new(arr))));
-        }
-        Ok(ColumnarValue::Array(Arc::new(arr)))
+        Ok(struct_value(StructArray::try_new(chrf_stats_fields(), cols, Some(nulls))?, single))
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
-use datafusion::arrow::array::{Int64Array, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::array::{Float64Array, Int64Array, RecordBatch, RecordBatchOptions, StructArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
 use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
@@ -22,65 +22,6 @@ use datafusion::physical_expr::expressions::Literal;
 use mteval_kernels::MetricError;
 use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
 use rayon::prelude::*;
-
-/// Declares a UDF struct holding a user-defined signature (argument types are
-/// checked and coerced by the function's `coerce_types`).
-#[macro_export]
-macro_rules! udf_struct {
-    ($(#[$meta:meta])* $name:ident) => {
-        $(#[$meta])*
-        #[derive(Debug, PartialEq, Eq, Hash)]
-        pub struct $name {
-            signature: datafusion::logical_expr::Signature,
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self {
-                    signature: datafusion::logical_expr::Signature::user_defined(
-                        datafusion::logical_expr::Volatility::Immutable,
-                    ),
-                }
-            }
-        }
-    };
-    ($(#[$meta:meta])* $name:ident, device) => {
-        $(#[$meta])*
-        ///
-        /// Runs on the device bound into it when a query is planned (see
-        /// [`crate::common::bind_device`]); `None`: `auto`.
-        #[derive(Debug, PartialEq, Eq, Hash)]
-        pub struct $name {
-            signature: datafusion::logical_expr::Signature,
-            device: Option<mteval_kernels::backend::DeviceRequest>,
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self::on(None)
-            }
-        }
-
-        impl $name {
-            /// This function, bound to `device` (`None`: `auto`).
-            #[must_use]
-            pub fn on(device: Option<mteval_kernels::backend::DeviceRequest>) -> Self {
-                Self {
-                    signature: datafusion::logical_expr::Signature::user_defined(
-                        datafusion::logical_expr::Volatility::Immutable,
-                    ),
-                    device,
-                }
-            }
-
-            /// The device bound into this function (`None`: `auto`).
-            #[must_use]
-            pub fn device(&self) -> Option<mteval_kernels::backend::DeviceRequest> {
-                self.device
-            }
-        }
-    };
-}
 
 /// mteval's session settings, under the `mteval.` prefix:
 /// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: unset, so
@@ -716,4 +657,32 @@ where
         return Ok(ColumnarValue::Scalar(ScalarValue::Int64(vals[0])));
     }
     Ok(ColumnarValue::Array(Arc::new(Int64Array::from(vals))))
+}
+
+/// A Float64 result: one scalar when every input was a scalar (`single`),
+/// else an array.
+#[must_use]
+pub fn float64_value(vals: Vec<Option<f64>>, single: bool) -> ColumnarValue {
+    if single {
+        return ColumnarValue::Scalar(ScalarValue::Float64(vals.first().copied().flatten()));
+    }
+    ColumnarValue::Array(Arc::new(Float64Array::from(vals)))
+}
+
+/// A Utf8 result (see [`float64_value`]).
+#[must_use]
+pub fn utf8_value(vals: Vec<Option<String>>, single: bool) -> ColumnarValue {
+    if single {
+        return ColumnarValue::Scalar(ScalarValue::Utf8(vals.into_iter().next().flatten()));
+    }
+    ColumnarValue::Array(Arc::new(StringArray::from(vals)))
+}
+
+/// A struct result (see [`float64_value`]).
+#[must_use]
+pub fn struct_value(arr: StructArray, single: bool) -> ColumnarValue {
+    if single {
+        return ColumnarValue::Scalar(ScalarValue::Struct(Arc::new(arr)));
+    }
+    ColumnarValue::Array(Arc::new(arr))
 }

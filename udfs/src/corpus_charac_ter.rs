@@ -15,14 +15,14 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Arra
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
 use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 
-use crate::common::coerce_metric_args;
-use crate::common::constant_options;
-use crate::common::{RefsCol, StrCol, eval_rows, metric_err};
+use crate::common::{RefsCol, StrCol, constant_options, eval_rows, metric_err};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
 /// Fields of the result struct.
 #[must_use]
@@ -65,40 +65,44 @@ pub fn summary_scalar(s: Option<CorpusSummary>, scores: Option<&[f64]>) -> Resul
     Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(summary_fields(), cols, None)?)))
 }
 
-crate::udf_struct!(
-    /// The `corpus_charac_ter` aggregate UDF.
-    CorpusCharacTerUdaf
-);
+/// The `corpus_charac_ter` aggregate function.
+#[derive(Debug)]
+pub struct CorpusCharacTerFn;
 
-impl AggregateUDFImpl for CorpusCharacTerUdaf {
-    fn name(&self) -> &'static str {
-        "corpus_charac_ter"
+/// The `corpus_charac_ter` aggregate UDF.
+pub type CorpusCharacTerUdaf = Aggregate<CorpusCharacTerFn>;
+
+impl AggregateSpec for CorpusCharacTerFn {
+    const NAME: &'static str = "corpus_charac_ter";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "The summary of sentence CharacTER scores that cer's `calculate_cer_corpus` returns, Python \
+                      `statistics` exactly: exact mean rounded once, correctly rounded sample standard deviation \
+                      (NULL for one row), median; `cer_scores` lists the sentence scores with the option \
+                      `scores:yes` (in row order on one partition), else NULL. Rows with a NULL hypothesis or no \
+                      reference are skipped; a group with no scored row gives NULL.",
+        syntax: "corpus_charac_ter(hyp, ref, options?) -> struct{count: int64, mean, median, std, min, max: float64, \
+                 cer_scores: list<float64>}",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT system, corpus_charac_ter(hyp, ref).mean FROM t GROUP BY system;",
+        related: &["charac_ter"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Struct(summary_fields())
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(summary_fields()))
-    }
-
-    fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
-        let (cfg, list) = CharacTerConfig::parse_corpus(&opts).map_err(|e| metric_err(self.name(), &e))?;
+    fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 2)?;
+        let (cfg, list) = CharacTerConfig::parse_corpus(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
         Ok(Box::new(CorpusCharacTerAccumulator { cfg, list, scores: Vec::new() }))
     }
 
-    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(vec![Arc::new(Field::new(
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        vec![Arc::new(Field::new(
             format_state_name(args.name, "scores"),
             DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true))),
             true,
-        ))])
+        ))]
     }
 }
 

@@ -9,58 +9,54 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::function::{AccumulatorArgs, AggregateFunctionSimplification, StateFieldsArgs};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature};
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
-use crate::common::coerce_metric_args;
-use crate::common::constant_options;
-use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows_on, metric_err, session_backend};
+use crate::common::{RefsCol, StrCol, constant_options, eval_rows_on, metric_err, session_backend};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
-crate::udf_struct!(
-    /// The `corpus_chrf` aggregate UDF.
-    CorpusChrfUdaf,
-    device
-);
+/// The `corpus_chrf` aggregate function.
+#[derive(Debug)]
+pub struct CorpusChrfFn;
 
-impl AggregateUDFImpl for CorpusChrfUdaf {
-    fn name(&self) -> &'static str {
-        "corpus_chrf"
+/// The `corpus_chrf` aggregate UDF.
+pub type CorpusChrfUdaf = Aggregate<CorpusChrfFn>;
+
+impl AggregateSpec for CorpusChrfFn {
+    const NAME: &'static str = "corpus_chrf";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Corpus chrF exactly as sacrebleu 2.6.0's `CHRF().corpus_score`: the F-score of the summed \
+                      best-reference statistics, as a mergeable aggregate. Rows with a NULL hypothesis or no \
+                      reference are skipped; a group with no scored row gives NULL.",
+        syntax: "corpus_chrf(hyp, ref, options?) -> float64",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT system, corpus_chrf(hyp, ref, 'nw:2') FROM t GROUP BY system;",
+        related: &["chrf", "chrf_stats", "corpus_ter"],
+    };
+    const ON_DEVICE: bool = true;
+
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 2)?;
+        let cfg = ChrfConfig::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default(), device }))
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
-        let cfg = ChrfConfig::parse(&opts).map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default(), device: self.device }))
-    }
-
-    fn simplify(&self) -> Option<AggregateFunctionSimplification> {
-        bind_aggregate("corpus_chrf", self.device, |d| AggregateUDF::from(Self::on(d)))
-    }
-
-    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(vec![
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        vec![
             Arc::new(Field::new(
                 format_state_name(args.name, "stats"),
                 DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, true))),
                 true,
             )),
             Arc::new(Field::new(format_state_name(args.name, "segments"), DataType::UInt64, true)),
-        ])
+        ]
     }
 }
 

@@ -8,56 +8,53 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, UInt64Type};
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::function::{AccumulatorArgs, AggregateFunctionSimplification, StateFieldsArgs};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature};
 use mteval_kernels::Ter;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, bind_aggregate, eval_rows_on, metric_err, session_backend};
-use crate::common::{coerce_metric_args, constant_options};
+use crate::common::{RefsCol, StrCol, constant_options, eval_rows_on, metric_err, session_backend};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
-crate::udf_struct!(
-    /// The `corpus_ter` aggregate UDF.
-    CorpusTerUdaf,
-    device
-);
+/// The `corpus_ter` aggregate function.
+#[derive(Debug)]
+pub struct CorpusTerFn;
 
-impl AggregateUDFImpl for CorpusTerUdaf {
-    fn name(&self) -> &'static str {
-        "corpus_ter"
+/// The `corpus_ter` aggregate UDF.
+pub type CorpusTerUdaf = Aggregate<CorpusTerFn>;
+
+impl AggregateSpec for CorpusTerFn {
+    const NAME: &'static str = "corpus_ter";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Corpus TER exactly as sacrebleu 2.6.0's `TER().corpus_score`: Σ edits / Σ average reference \
+                      length, as a mergeable aggregate (GROUP BY, any partitioning). Rows with a NULL hypothesis or \
+                      no reference are skipped; a group with no scored row gives NULL.",
+        syntax: "corpus_ter(hyp, ref, options?) -> float64",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT system, corpus_ter(hyp, ref) FROM t GROUP BY system;",
+        related: &["ter", "ter_stats", "corpus_chrf"],
+    };
+    const ON_DEVICE: bool = true;
+
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 2)?;
+        let ter = Ter::from_options(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default(), device }))
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let opts = constant_options(self.name(), acc_args.exprs, 2)?;
-        let ter = Ter::from_options(&opts).map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Box::new(CorpusTerAccumulator { ter, stats: TerStats::default(), device: self.device }))
-    }
-
-    fn simplify(&self) -> Option<AggregateFunctionSimplification> {
-        bind_aggregate("corpus_ter", self.device, |d| AggregateUDF::from(Self::on(d)))
-    }
-
-    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(vec![
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        vec![
             Arc::new(Field::new(format_state_name(args.name, "num_edits"), DataType::UInt64, true)),
             Arc::new(Field::new(format_state_name(args.name, "ref_len"), DataType::Float64, true)),
             Arc::new(Field::new(format_state_name(args.name, "num_shifts"), DataType::UInt64, true)),
             Arc::new(Field::new(format_state_name(args.name, "segments"), DataType::UInt64, true)),
-        ])
+        ]
     }
 }
 

@@ -11,15 +11,17 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
 use crate::common::{StrCol, coerce_string, metric_err};
 use crate::term_cols::{LemmasCol, TermsCol, coerce_terms};
-use crate::term_match::exact_rows;
+use crate::term_match::{ARG_TERMS, exact_rows};
 use crate::term_match_lemmatized::lemmatized_rows;
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, FunctionDoc};
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];
 
@@ -31,37 +33,43 @@ pub(crate) fn accuracy_state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
         .collect()
 }
 
-crate::udf_struct!(
-    /// The `corpus_term_accuracy` aggregate UDF.
-    CorpusTermAccuracyUdaf
-);
+/// The `corpus_term_accuracy` aggregate function.
+#[derive(Debug)]
+pub struct CorpusTermAccuracyFn;
 
-impl AggregateUDFImpl for CorpusTermAccuracyUdaf {
-    fn name(&self) -> &'static str {
-        "corpus_term_accuracy"
-    }
+/// The `corpus_term_accuracy` aggregate UDF.
+pub type CorpusTermAccuracyUdaf = Aggregate<CorpusTermAccuracyFn>;
 
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
+impl AggregateSpec for CorpusTermAccuracyFn {
+    const NAME: &'static str = "corpus_term_accuracy";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Exact match accuracy (EMA) of CBS `match_accuracy.get_match_accuracies`, in [0, 1]: Σ matched \
+                      terms / Σ terms of the predictions that are not empty or whitespace-only. NULL when that \
+                      denominator is 0 (the reference raises `ZeroDivisionError`). Rows with a NULL hypothesis or \
+                      NULL terms are skipped.",
+        syntax: "corpus_term_accuracy(hyp: str, terms: list<list<str>>) -> float64",
+        arguments: &[ARG_HYP, ARG_TERMS],
+        example: "SELECT system, corpus_term_accuracy(hyp, terms) FROM t GROUP BY system;",
+        related: &["term_match", "corpus_term_accuracy_lemmatized"],
+    };
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
         if t.len() != 2 {
             return plan_err!("corpus_term_accuracy takes (hyp, terms), got {} arguments", t.len());
         }
-        Ok(vec![coerce_string(self.name(), "the hypothesis", &t[0])?, coerce_terms(self.name(), &t[1])?])
+        Ok(vec![coerce_string(Self::NAME, "the hypothesis", &t[0])?, coerce_terms(Self::NAME, &t[1])?])
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn accumulator(&self, _acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+    fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: false, acc: TermAccuracy::default() }))
     }
 
-    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(accuracy_state_fields(&args))
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        accuracy_state_fields(args)
     }
 }
 

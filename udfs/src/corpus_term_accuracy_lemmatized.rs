@@ -7,40 +7,49 @@
 
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::Result;
+use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature};
+use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
 use crate::corpus_term_accuracy::{TermAccuracyAccumulator, accuracy_state_fields};
-use crate::term_match_lemmatized::coerce_lemmatized_args;
+use crate::term_match::ARG_TERMS;
+use crate::term_match_lemmatized::{ARG_LEMMAS, coerce_lemmatized_args};
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, FunctionDoc};
 
-crate::udf_struct!(
-    /// The `corpus_term_accuracy_lemmatized` aggregate UDF.
-    CorpusTermAccuracyLemmatizedUdaf
-);
+/// The `corpus_term_accuracy_lemmatized` aggregate function.
+#[derive(Debug)]
+pub struct CorpusTermAccuracyLemmatizedFn;
 
-impl AggregateUDFImpl for CorpusTermAccuracyLemmatizedUdaf {
-    fn name(&self) -> &'static str {
-        "corpus_term_accuracy_lemmatized"
+/// The `corpus_term_accuracy_lemmatized` aggregate UDF.
+pub type CorpusTermAccuracyLemmatizedUdaf = Aggregate<CorpusTermAccuracyLemmatizedFn>;
+
+impl AggregateSpec for CorpusTermAccuracyLemmatizedFn {
+    const NAME: &'static str = "corpus_term_accuracy_lemmatized";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Lemmatized match accuracy (LMA) of CBS `match_accuracy`, with `corpus_term_accuracy`'s \
+                      denominator rule. Errors where the reference raises: its lemma-mapping assertions (naming \
+                      the row), and a kept prediction holding a newline between two non-blank lines (stanza would \
+                      see two sentences).",
+        syntax: "corpus_term_accuracy_lemmatized(hyp, lemmas, terms) -> float64",
+        arguments: &[ARG_HYP, ARG_LEMMAS, ARG_TERMS],
+        example: "SELECT system, corpus_term_accuracy_lemmatized(hyp, lemmas, terms) FROM t GROUP BY system;",
+        related: &["term_match_lemmatized", "corpus_term_accuracy"],
+    };
+
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_lemmatized_args(Self::NAME, t)
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_lemmatized_args(self.name(), t)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn accumulator(&self, _acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+    fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: true, acc: TermAccuracy::default() }))
     }
 
-    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(accuracy_state_fields(&args))
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        accuracy_state_fields(args)
     }
 }

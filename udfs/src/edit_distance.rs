@@ -6,41 +6,46 @@ use std::cell::RefCell;
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::levenshtein::{CharScratch, char_distance_with, char_distances_on};
 
 use crate::common::{coerce_two_strings, eval_pairs};
+use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
 
 thread_local! {
     static SCRATCH: RefCell<CharScratch> = RefCell::new(CharScratch::default());
 }
 
-crate::udf_struct!(
-    /// The `edit_distance` scalar UDF.
-    EditDistanceUdf
-);
+/// The `edit_distance` scalar function.
+#[derive(Debug)]
+pub struct EditDistanceFn;
 
-impl ScalarUDFImpl for EditDistanceUdf {
-    fn name(&self) -> &'static str {
-        "edit_distance"
+/// The `edit_distance` scalar UDF.
+pub type EditDistanceUdf = Scalar<EditDistanceFn>;
+
+impl ScalarSpec for EditDistanceFn {
+    const NAME: &'static str = "edit_distance";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Levenshtein distance in code points with unit costs, as python-Levenshtein's `distance` on \
+                      strings; bit-parallel for any length. NULL in gives NULL out.",
+        syntax: "edit_distance(a: str, b: str) -> int64",
+        arguments: &[("a", "A string."), ("b", "A string.")],
+        example: "SELECT edit_distance('kitten', 'sitting');",
+        related: &["word_edit_distance", "charac_ter"],
+    };
+
+    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_two_strings(Self::NAME, arg_types)
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn output_type() -> DataType {
+        DataType::Int64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_two_strings(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Int64)
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         eval_pairs(
-            self.name(),
-            &args,
+            Self::NAME,
+            args,
             |a, b| SCRATCH.with(|s| char_distance_with(&mut s.borrow_mut(), a, b)),
             char_distances_on,
         )

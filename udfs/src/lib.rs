@@ -29,13 +29,14 @@ pub mod ter_tokenize;
 pub mod term_cols;
 pub mod term_match;
 pub mod term_match_lemmatized;
+pub mod udf;
 pub mod word_edit_distance;
 
 use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::execution::FunctionRegistry;
-use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
+use datafusion::logical_expr::{AggregateUDF, Documentation, ScalarUDF, WindowUDF};
 
 pub use common::MtevalConfig;
 pub use mteval_kernels as kernels;
@@ -158,6 +159,36 @@ pub fn register_all_on(registry: &mut dyn FunctionRegistry, device: Option<Devic
     Ok(())
 }
 
+/// Every mteval function's name, kind (`scalar`, `aggregate`, `window`) and
+/// documentation, in registration order.
+#[must_use]
+pub fn documented_functions() -> Vec<(String, &'static str, Option<Documentation>)> {
+    let mut out = Vec::new();
+    for f in scalar_functions() {
+        out.push((f.name().to_owned(), "scalar", f.documentation().cloned()));
+    }
+    for f in aggregate_functions() {
+        out.push((f.name().to_owned(), "aggregate", f.documentation().cloned()));
+    }
+    for f in window_functions() {
+        out.push((f.name().to_owned(), "window", f.documentation().cloned()));
+    }
+    out
+}
+
+/// The README's table of SQL functions, generated from their
+/// documentation (a test keeps the README equal to it).
+#[must_use]
+pub fn markdown_function_table() -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut s = String::from("| function | kind | what |\n|---|---|---|\n");
+    for (_, kind, doc) in documented_functions() {
+        let Some(doc) = doc else { continue };
+        s.push_str(&format!("| `{}` | {kind} | {} |\n", cell(&doc.syntax_example), cell(&doc.description)));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -216,6 +247,29 @@ mod tests {
             "corpus_term_accuracy_lemmatized",
         ] {
             assert!(seen.contains(n), "{n} not registered");
+        }
+    }
+
+    #[test]
+    fn every_function_is_documented() {
+        for (name, kind, doc) in documented_functions() {
+            let doc = doc.unwrap_or_else(|| panic!("{name} has no documentation"));
+            assert!(doc.description.len() > 40, "{name}: {}", doc.description);
+            assert!(doc.syntax_example.starts_with(&format!("{name}(")), "{name}: {}", doc.syntax_example);
+            let args = doc.arguments.unwrap_or_default();
+            assert!(!args.is_empty(), "{name} ({kind}) documents no argument");
+            for (a, what) in &args {
+                assert!(doc.syntax_example.contains(a.as_str()), "{name}: argument {a} not in the syntax");
+                assert!(!what.is_empty(), "{name}: argument {a}");
+            }
+            let sql = doc.sql_example.unwrap_or_default();
+            assert!(sql.contains(&format!("{name}(")), "{name}: example {sql}");
+            for r in doc.related_udfs.unwrap_or_default() {
+                assert!(
+                    documented_functions().iter().any(|(n, ..)| *n == r),
+                    "{name}: related function {r} does not exist"
+                );
+            }
         }
     }
 }

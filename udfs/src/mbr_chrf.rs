@@ -19,15 +19,29 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, Float64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, plan_err};
-use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowFunctionSimplification, WindowUDFFieldArgs};
-use datafusion::logical_expr::{PartitionEvaluator, Signature, WindowUDF, WindowUDFImpl};
+use datafusion::logical_expr::PartitionEvaluator;
+use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{
-    StrCol, bind_window, coerce_string, constant_options, constant_value, metric_err, session_backend,
-};
+use crate::common::{StrCol, coerce_string, constant_options, constant_value, metric_err, session_backend};
+use crate::udf::{ARG_HYP, FunctionDoc, Window, WindowSpec};
+
+/// The arguments of the MBR window functions after `hyp`.
+pub(crate) const MBR_ARGS: [(&str, &str); 3] = [
+    ARG_HYP,
+    (
+        "pseudo_ref",
+        "Optional string column of pseudo-references (default: the partition's hypotheses themselves); NULLs are \
+         skipped.",
+    ),
+    (
+        "options",
+        "Optional constant: chrF keys on fastchrf's defaults (`nc:6|nw:0|beta:2|eff:yes|space:no`, Unicode \
+         whitespace), plus `self:no` to leave each row's own pseudo-reference out.",
+    ),
+];
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +62,7 @@ pub(crate) fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType
 }
 
 /// The output field (Float64, nullable).
-pub(crate) fn mbr_field(args: &WindowUDFFieldArgs) -> FieldRef {
+pub(crate) fn mbr_field(args: &WindowUDFFieldArgs<'_>) -> FieldRef {
     Arc::new(Field::new(args.name(), DataType::Float64, true))
 }
 
@@ -133,34 +147,36 @@ impl PartitionEvaluator for MbrEvaluator {
     }
 }
 
-crate::udf_struct!(
-    /// The `mbr_chrf` window UDF.
-    MbrChrfUdwf,
-    device
-);
+/// The `mbr_chrf` window function.
+#[derive(Debug)]
+pub struct MbrChrfFn;
 
-impl WindowUDFImpl for MbrChrfUdwf {
-    fn name(&self) -> &'static str {
-        "mbr_chrf"
+/// The `mbr_chrf` window UDF.
+pub type MbrChrfUdwf = Window<MbrChrfFn>;
+
+impl WindowSpec for MbrChrfFn {
+    const NAME: &'static str = "mbr_chrf";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "MBR expected utility of each row's hypothesis: the mean pairwise chrF against every \
+                      pseudo-reference of its partition, fastchrf 0.2.1's `pairwise_chrf` averaged as \
+                      `numpy.mean(axis=1)` does, bit for bit. The whole partition is scored at once (frames are \
+                      ignored); NULL hypotheses give NULL. The mean's float sum follows the order the rows \
+                      arrive: an ORDER BY in the window makes it the input order.",
+        syntax: "mbr_chrf(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY ...) -> float64",
+        arguments: &MBR_ARGS,
+        example: "SELECT src, hyp, mbr_chrf(hyp) OVER (PARTITION BY src) AS utility FROM samples;",
+        related: &["mbr_chrf_aggregate", "chrf"],
+    };
+
+    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_mbr_args(Self::NAME, arg_types)
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn field(args: &WindowUDFFieldArgs<'_>) -> FieldRef {
+        mbr_field(args)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_mbr_args(self.name(), arg_types)
-    }
-
-    fn partition_evaluator(&self, args: PartitionEvaluatorArgs) -> Result<Box<dyn PartitionEvaluator>> {
-        mbr_evaluator("mbr_chrf", Utility::Pairwise, self.device, &args)
-    }
-
-    fn simplify(&self) -> Option<WindowFunctionSimplification> {
-        bind_window("mbr_chrf", self.device, |d| WindowUDF::from(Self::on(d)))
-    }
-
-    fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {
-        Ok(mbr_field(&field_args))
+    fn evaluator(args: &PartitionEvaluatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn PartitionEvaluator>> {
+        mbr_evaluator(Self::NAME, Utility::Pairwise, device, args)
     }
 }

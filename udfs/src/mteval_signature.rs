@@ -2,15 +2,13 @@
 //! reproducibility signature of a metric with the given options, so SQL users
 //! can store it next to their scores. `nrefs` defaults to 1.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::StringArray;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::NRefs;
 
-use crate::common::{StrCol, metric_err};
+use crate::common::{StrCol, metric_err, utf8_value};
+use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
 
 /// Signature of `metric` (any name of the metric table,
 /// `mteval_kernels::metric`) with `options`.
@@ -24,21 +22,31 @@ pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String
     Ok(configured.signature(nrefs).to_string())
 }
 
-crate::udf_struct!(
-    /// The `mteval_signature` scalar UDF.
-    MtevalSignatureUdf
-);
+/// The `mteval_signature` scalar function.
+#[derive(Debug)]
+pub struct MtevalSignatureFn;
 
-impl ScalarUDFImpl for MtevalSignatureUdf {
-    fn name(&self) -> &'static str {
-        "mteval_signature"
-    }
+/// The `mteval_signature` scalar UDF.
+pub type MtevalSignatureUdf = Scalar<MtevalSignatureFn>;
 
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
+impl ScalarSpec for MtevalSignatureFn {
+    const NAME: &'static str = "mteval_signature";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "The reproducibility signature of a metric with the given options, as sacrebleu prints it \
+                      (plus mteval's `impl:`), to store next to the scores. `metric` is any name of the README's \
+                      metric table (`ter`, `chrf`, `chrf++`, `charac_ter`, `term_accuracy`, `mbr_chrf`, ... and \
+                      their aliases); `nrefs` defaults to 1, a negative value writes `var`.",
+        syntax: "mteval_signature(metric: str, options?: str, nrefs?: int) -> str",
+        arguments: &[
+            ("metric", "A metric name or alias."),
+            ("options", "The metric's options, as for its functions."),
+            ("nrefs", "The number of references (default 1; negative: `var`)."),
+        ],
+        example: "SELECT mteval_signature('ter', 'norm:yes', 2);",
+        related: &["ter", "chrf", "charac_ter", "corpus_term_accuracy", "mbr_chrf"],
+    };
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
         if !(1..=3).contains(&t.len()) {
             return plan_err!("mteval_signature takes (metric [, options [, nrefs]])");
         }
@@ -49,12 +57,12 @@ impl ScalarUDFImpl for MtevalSignatureUdf {
         Ok(out)
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
+    fn output_type() -> DataType {
+        DataType::Utf8
     }
 
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
         let metric = StrCol::new(name, &args.args[0])?;
         let opts = match args.args.get(1) {
             Some(v) => Some(StrCol::new(name, v)?),
@@ -85,9 +93,6 @@ impl ScalarUDFImpl for MtevalSignatureUdf {
             let nrefs = if k < 0 { NRefs::Var } else { NRefs::Fixed(k as usize) };
             out.push(Some(signature_for(m, o, nrefs)?));
         }
-        if all_scalar {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(out.pop().flatten())));
-        }
-        Ok(ColumnarValue::Array(Arc::new(StringArray::from(out))))
+        Ok(utf8_value(out, all_scalar))
     }
 }

@@ -1,17 +1,14 @@
 //! `ter(hyp, ref [, options]) -> Float64`: sentence TER on sacrebleu's scale.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::Float64Array;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_metric_args, eval_rows, eval_rows_on, exec_options, metric_err, plan_options,
-    session_backend,
+    RefsCol, StrCol, eval_rows, eval_rows_on, exec_options, float64_value, metric_err, plan_options, session_backend,
 };
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
@@ -59,38 +56,35 @@ where
     )
 }
 
-crate::udf_struct!(
-    /// The `ter` scalar UDF.
-    TerUdf
-);
+/// The `ter` scalar function.
+#[derive(Debug)]
+pub struct TerFn;
 
-impl ScalarUDFImpl for TerUdf {
-    fn name(&self) -> &'static str {
-        "ter"
+/// The `ter` scalar UDF.
+pub type TerUdf = Scalar<TerFn>;
+
+impl ScalarSpec for TerFn {
+    const NAME: &'static str = "ter";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Sentence TER exactly as sacrebleu 2.6.0's `TER().sentence_score`: 100 × edits (with shifts) / \
+                      average reference length, so it can exceed 100. With a list of references, the edits against \
+                      the best one. NULL in gives NULL out.",
+        syntax: "ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT ter('the cat sat', 'the cat sat down', 'norm:yes');",
+        related: &["ter_stats", "ter_alignment", "ter_tokenize", "corpus_ter", "mteval_signature"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Float64
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_ter(Self::NAME, args).map(drop)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_ter(self.name(), &args)?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter_segments(self.name(), &args, |ter, s| ter.sentence_score(s))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Float64(vals[0])));
-        }
-        Ok(ColumnarValue::Array(Arc::new(Float64Array::from(vals))))
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (vals, single) = eval_ter_segments(Self::NAME, args, |ter, s| ter.sentence_score(s))?;
+        Ok(float64_value(vals, single))
     }
 }

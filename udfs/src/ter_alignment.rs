@@ -4,48 +4,43 @@
 //! deleted (missing reference word), prefixed by `>` when the hypothesis word
 //! was moved by a shift.
 
-use std::sync::Arc;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 
-use datafusion::arrow::array::StringArray;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
-
-use crate::common::coerce_metric_args;
+use crate::common::utf8_value;
 use crate::ter::{eval_ter, plan_ter};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
-crate::udf_struct!(
-    /// The `ter_alignment` scalar UDF.
-    TerAlignmentUdf
-);
+/// The `ter_alignment` scalar function.
+#[derive(Debug)]
+pub struct TerAlignmentFn;
 
-impl ScalarUDFImpl for TerAlignmentUdf {
-    fn name(&self) -> &'static str {
-        "ter_alignment"
+/// The `ter_alignment` scalar UDF.
+pub type TerAlignmentUdf = Scalar<TerAlignmentFn>;
+
+impl ScalarSpec for TerAlignmentFn {
+    const NAME: &'static str = "ter_alignment";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "The final tercom-style alignment against the best reference, one label per position: `=` \
+                      kept, `S` substituted, `I` inserted (extra hypothesis word), `D` deleted (missing reference \
+                      word), prefixed by `>` when the hypothesis word was moved by a shift.",
+        syntax: "ter_alignment(hyp: str, ref: str | list<str>, options?: str) -> str",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT ter_alignment('a b c d', 'c d a b');",
+        related: &["ter", "ter_stats", "ter_tokenize"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Utf8
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_ter(Self::NAME, args).map(drop)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_ter(self.name(), &args)?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Utf8, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter(self.name(), &args, |ter, h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(vals.into_iter().next().flatten())));
-        }
-        Ok(ColumnarValue::Array(Arc::new(StringArray::from(vals))))
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (vals, single) = eval_ter(Self::NAME, args, |ter, h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
+        Ok(utf8_value(vals, single))
     }
 }

@@ -4,12 +4,13 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 
-use crate::common::coerce_metric_args;
+use crate::common::struct_value;
 use crate::ter::{eval_ter_segments, plan_ter};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// The struct fields of `ter_stats`.
 pub fn ter_stats_fields() -> Fields {
@@ -21,35 +22,35 @@ pub fn ter_stats_fields() -> Fields {
     ])
 }
 
-crate::udf_struct!(
-    /// The `ter_stats` scalar UDF.
-    TerStatsUdf
-);
+/// The `ter_stats` scalar function.
+#[derive(Debug)]
+pub struct TerStatsFn;
 
-impl ScalarUDFImpl for TerStatsUdf {
-    fn name(&self) -> &'static str {
-        "ter_stats"
+/// The `ter_stats` scalar UDF.
+pub type TerStatsUdf = Scalar<TerStatsFn>;
+
+impl ScalarSpec for TerStatsFn {
+    const NAME: &'static str = "ter_stats";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Sentence TER with its statistics: the score, the edits, the shifts among them and the \
+                      average reference length (`ref_len`), what `corpus_ter` sums.",
+        syntax: "ter_stats(hyp, ref, options?) -> struct{score: float64, num_edits: int64, num_shifts: int64, \
+                 ref_len: float64}",
+        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+        example: "SELECT ter_stats(hyp, ref).num_edits FROM t;",
+        related: &["ter", "corpus_ter", "ter_alignment"],
+    };
+
+    fn output_type() -> DataType {
+        DataType::Struct(ter_stats_fields())
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_ter(Self::NAME, args).map(drop)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(ter_stats_fields()))
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_ter(self.name(), &args)?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Struct(ter_stats_fields()), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter_segments(self.name(), &args, |ter, s| {
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (vals, single) = eval_ter_segments(Self::NAME, args, |ter, s| {
             (ter.sentence_score(s), i64::from(s.num_edits), i64::from(s.num_shifts), s.ref_len)
         })?;
         let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
@@ -59,10 +60,6 @@ impl ScalarUDFImpl for TerStatsUdf {
             Arc::new(Int64Array::from(vals.iter().map(|v| v.map(|x| x.2)).collect::<Vec<_>>())),
             Arc::new(Float64Array::from(vals.iter().map(|v| v.map(|x| x.3)).collect::<Vec<_>>())),
         ];
-        let arr = StructArray::try_new(ter_stats_fields(), cols, Some(nulls))?;
-        if single {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Struct(Arc::new(arr))));
-        }
-        Ok(ColumnarValue::Array(Arc::new(arr)))
+        Ok(struct_value(StructArray::try_new(ter_stats_fields(), cols, Some(nulls))?, single))
     }
 }

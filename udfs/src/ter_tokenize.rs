@@ -2,32 +2,34 @@
 //! hypothesis on (sacrebleu's tercom tokenizer after `rstrip`), joined by
 //! single spaces. Useful to see what `norm:yes`, `punct:no` or `asian:yes` do.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::StringArray;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{Result, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::Ter;
 
-use crate::common::{StrCol, coerce_options, coerce_string, exec_options, metric_err, plan_options};
+use crate::common::{StrCol, coerce_options, coerce_string, exec_options, metric_err, plan_options, utf8_value};
+use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
 
-crate::udf_struct!(
-    /// The `ter_tokenize` scalar UDF.
-    TerTokenizeUdf
-);
+/// The `ter_tokenize` scalar function.
+#[derive(Debug)]
+pub struct TerTokenizeFn;
 
-impl ScalarUDFImpl for TerTokenizeUdf {
-    fn name(&self) -> &'static str {
-        "ter_tokenize"
-    }
+/// The `ter_tokenize` scalar UDF.
+pub type TerTokenizeUdf = Scalar<TerTokenizeFn>;
 
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
+impl ScalarSpec for TerTokenizeFn {
+    const NAME: &'static str = "ter_tokenize";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "The words TER scores a text on (sacrebleu's tercom tokenizer after `rstrip`), joined by \
+                      single spaces: shows what `norm:yes`, `punct:no` or `asian:yes` do.",
+        syntax: "ter_tokenize(text: str, options?: str) -> str",
+        arguments: &[("text", "A string."), ARG_OPTIONS],
+        example: "SELECT ter_tokenize('Hello, world!', 'norm:yes|punct:no');",
+        related: &["ter", "ter_alignment"],
+    };
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
-        let name = self.name();
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
+        let name = Self::NAME;
         match t {
             [s] => Ok(vec![coerce_string(name, "the text", s)?]),
             [s, o] => Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?]),
@@ -35,25 +37,23 @@ impl ScalarUDFImpl for TerTokenizeUdf {
         }
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
+    fn output_type() -> DataType {
+        DataType::Utf8
     }
 
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        Ter::from_options(plan_options(self.name(), &args, 1)?.unwrap_or(""))
-            .map_err(|e| metric_err(self.name(), &e))?;
-        Ok(Arc::new(Field::new(self.name(), DataType::Utf8, true)))
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        Ter::from_options(plan_options(Self::NAME, args, 1)?.unwrap_or(""))
+            .map(drop)
+            .map_err(|e| metric_err(Self::NAME, &e))
     }
 
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
         let ter =
             Ter::from_options(exec_options(name, &args.args, 1)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
         let text = StrCol::new(name, &args.args[0])?;
-        if text.is_scalar() {
-            return Ok(ColumnarValue::Scalar(ScalarValue::Utf8(text.get(0).map(|s| ter.tokenize(s).join(" ")))));
-        }
-        let out: StringArray = (0..args.number_rows).map(|i| text.get(i).map(|s| ter.tokenize(s).join(" "))).collect();
-        Ok(ColumnarValue::Array(Arc::new(out)))
+        let single = text.is_scalar();
+        let n = if single { 1 } else { args.number_rows };
+        Ok(utf8_value((0..n).map(|i| text.get(i).map(|s| ter.tokenize(s).join(" "))).collect(), single))
     }
 }

@@ -9,13 +9,20 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, BooleanArray, Int64Array, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
-use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::{Result, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches_exact};
 
-use crate::common::{StrCol, coerce_string, map_rows};
+use crate::common::{StrCol, coerce_string, map_rows, struct_value};
 use crate::term_cols::{TermsCol, coerce_terms};
+use crate::udf::{ARG_HYP, FunctionDoc, Scalar, ScalarSpec};
+
+/// The argument `terms` of the terminology functions.
+pub const ARG_TERMS: (&str, &str) = (
+    "terms",
+    "The terms the hypothesis should contain: `list<list<str>>`, one inner list per term holding its alternatives.",
+);
 
 /// Fields of the `term_match` result.
 #[must_use]
@@ -50,11 +57,7 @@ pub fn counts_to_value(
     cols.push(Arc::new(BooleanArray::from(
         vals.iter().map(|v| v.as_ref().is_some_and(|c| c.dropped)).collect::<Vec<_>>(),
     )));
-    let arr = StructArray::try_new(fields, cols, Some(nulls))?;
-    if single {
-        return Ok(ColumnarValue::Scalar(ScalarValue::Struct(Arc::new(arr))));
-    }
-    Ok(ColumnarValue::Array(Arc::new(arr)))
+    Ok(struct_value(StructArray::try_new(fields, cols, Some(nulls))?, single))
 }
 
 /// Exact term counts of rows `0..n` (NULL hypothesis, term list or term → `None`).
@@ -69,37 +72,39 @@ pub fn exact_rows(name: &str, hyp: &StrCol<'_>, terms: &TermsCol<'_>, n: usize) 
     })
 }
 
-crate::udf_struct!(
-    /// The `term_match` scalar UDF.
-    TermMatchUdf
-);
+/// The `term_match` scalar function.
+#[derive(Debug)]
+pub struct TermMatchFn;
 
-impl ScalarUDFImpl for TermMatchUdf {
-    fn name(&self) -> &'static str {
-        "term_match"
-    }
+/// The `term_match` scalar UDF.
+pub type TermMatchUdf = Scalar<TermMatchFn>;
 
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
+impl ScalarSpec for TermMatchFn {
+    const NAME: &'static str = "term_match";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Terminology match counts of one prediction, exact variant (CBS `match_accuracy`, \
+                      `maximally_match`). `dropped` marks an empty or whitespace-only prediction, which matches \
+                      nothing and which the corpus accuracy leaves out of its denominator. A NULL hypothesis, \
+                      term list or term gives NULL; NULL alternatives are skipped.",
+        syntax: "term_match(hyp: str, terms: list<list<str>>) -> struct{matched: int64, total: int64, dropped: bool}",
+        arguments: &[ARG_HYP, ARG_TERMS],
+        example: "SELECT term_match('the red cat', [['red', 'crimson'], ['dog']]);",
+        related: &["corpus_term_accuracy", "term_match_lemmatized"],
+    };
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
         if t.len() != 2 {
             return plan_err!("term_match takes (hyp, terms), got {} arguments", t.len());
         }
-        Ok(vec![coerce_string(self.name(), "the hypothesis", &t[0])?, coerce_terms(self.name(), &t[1])?])
+        Ok(vec![coerce_string(Self::NAME, "the hypothesis", &t[0])?, coerce_terms(Self::NAME, &t[1])?])
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(term_match_fields()))
+    fn output_type() -> DataType {
+        DataType::Struct(term_match_fields())
     }
 
-    fn return_field_from_args(&self, _args: datafusion::logical_expr::ReturnFieldArgs) -> Result<FieldRef> {
-        Ok(Arc::new(Field::new(self.name(), DataType::Struct(term_match_fields()), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
         let hyp = StrCol::new(name, &args.args[0])?;
         let terms = TermsCol::new(name, &args.args[1])?;
         let single = hyp.is_scalar() && terms.is_scalar();

@@ -12,16 +12,22 @@
 //! reference rejects (its lemma-mapping assertions, e.g. a trailing run of
 //! spaces or a space before a tab) are errors naming the row.
 
-use std::sync::Arc;
-
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches};
 
 use crate::common::{StrCol, coerce_string, map_rows};
 use crate::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
-use crate::term_match::counts_to_value;
+use crate::term_match::{ARG_TERMS, counts_to_value};
+use crate::udf::{ARG_HYP, FunctionDoc, Scalar, ScalarSpec};
+
+/// The argument `lemmas` of the lemmatized terminology functions.
+pub const ARG_LEMMAS: (&str, &str) = (
+    "lemmas",
+    "The prediction's words in order: `list<struct{lemma: str, start: int, end: int}>`, one per whitespace token, \
+     each with its lemma (NULL: the surface word) and its `[start, end)` offsets in code points.",
+);
 
 /// Fields of the `term_match_lemmatized` result.
 #[must_use]
@@ -63,34 +69,36 @@ pub fn lemmatized_rows(
     })
 }
 
-crate::udf_struct!(
-    /// The `term_match_lemmatized` scalar UDF.
-    TermMatchLemmatizedUdf
-);
+/// The `term_match_lemmatized` scalar function.
+#[derive(Debug)]
+pub struct TermMatchLemmatizedFn;
 
-impl ScalarUDFImpl for TermMatchLemmatizedUdf {
-    fn name(&self) -> &'static str {
-        "term_match_lemmatized"
+/// The `term_match_lemmatized` scalar UDF.
+pub type TermMatchLemmatizedUdf = Scalar<TermMatchLemmatizedFn>;
+
+impl ScalarSpec for TermMatchLemmatizedFn {
+    const NAME: &'static str = "term_match_lemmatized";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Terminology match counts with the lemmatized variant (CBS `count_matches`): `matched` counts \
+                      terms found in the prediction or in its lemmas (raised to `exact` when lower, as the \
+                      reference does), `exact` the surface-only count. Inputs the reference rejects (its \
+                      lemma-mapping assertions) are errors naming the row.",
+        syntax: "term_match_lemmatized(hyp, lemmas, terms) -> struct{matched, exact, total: int64, dropped: bool}",
+        arguments: &[ARG_HYP, ARG_LEMMAS, ARG_TERMS],
+        example: "SELECT term_match_lemmatized(hyp, lemmas, terms) FROM t;",
+        related: &["corpus_term_accuracy_lemmatized", "term_match"],
+    };
+
+    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_lemmatized_args(Self::NAME, t)
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn output_type() -> DataType {
+        DataType::Struct(term_match_lemmatized_fields())
     }
 
-    fn coerce_types(&self, t: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_lemmatized_args(self.name(), t)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(term_match_lemmatized_fields()))
-    }
-
-    fn return_field_from_args(&self, _args: datafusion::logical_expr::ReturnFieldArgs) -> Result<FieldRef> {
-        Ok(Arc::new(Field::new(self.name(), DataType::Struct(term_match_lemmatized_fields()), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = self.name();
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
         let hyp = StrCol::new(name, &args.args[0])?;
         let lemmas = LemmasCol::new(name, &args.args[1])?;
         let terms = TermsCol::new(name, &args.args[2])?;

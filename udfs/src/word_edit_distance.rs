@@ -4,38 +4,43 @@
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::text::py_split;
 
 use crate::common::{coerce_two_strings, eval_pairs};
+use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
 
-crate::udf_struct!(
-    /// The `word_edit_distance` scalar UDF.
-    WordEditDistanceUdf
-);
+/// The `word_edit_distance` scalar function.
+#[derive(Debug)]
+pub struct WordEditDistanceFn;
 
-impl ScalarUDFImpl for WordEditDistanceUdf {
-    fn name(&self) -> &'static str {
-        "word_edit_distance"
+/// The `word_edit_distance` scalar UDF.
+pub type WordEditDistanceUdf = Scalar<WordEditDistanceFn>;
+
+impl ScalarSpec for WordEditDistanceFn {
+    const NAME: &'static str = "word_edit_distance";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Levenshtein distance over words: one edit per inserted, deleted or substituted word, the \
+                      words being Python's `str.split()` (CharacTER's word level). NULL in gives NULL out.",
+        syntax: "word_edit_distance(a: str, b: str) -> int64",
+        arguments: &[("a", "A string, split into words."), ("b", "A string, split into words.")],
+        example: "SELECT word_edit_distance('the cat sat', 'the dog sat down');",
+        related: &["edit_distance", "charac_ter"],
+    };
+
+    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_two_strings(Self::NAME, arg_types)
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn output_type() -> DataType {
+        DataType::Int64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_two_strings(self.name(), arg_types)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Int64)
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         eval_pairs(
-            self.name(),
-            &args,
+            Self::NAME,
+            args,
             |a, b| {
                 let (wa, wb): (Vec<&str>, Vec<&str>) = (py_split(a).collect(), py_split(b).collect());
                 word_distance(&wa, &wb)

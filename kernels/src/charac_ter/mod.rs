@@ -29,11 +29,46 @@ pub use corpus::CorpusSummary;
 
 use crate::hash::FastMap;
 use crate::levenshtein::{CharScratch, Myers, char_distance_with, join_columns};
+use crate::options::OptionKey;
 use crate::signature::{Signature, parse_options};
 use crate::text::py_split;
 use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "CharacTER";
+
+/// CharacTER's option keys (the README's CharacTER table is generated from these).
+pub const OPTIONS: &[OptionKey] = &[
+    OptionKey::new(
+        "compat",
+        "`original` \\| `cer`",
+        "whose arithmetic decides the shifts: the original rwth-i6 CharacTER (c4b25cb; float32 ratios, equal to \
+         comparing integer distances) or cer 1.2.0 (f64 ratio updated by subtraction, which can drift by one ulp \
+         and accept a spurious shift). They differ only on such drift cases (1 of the 13,500 golden WMT pairs; \
+         5–15 in 8,000 random ones), e.g. `ccc dddd of bb the dddd` / `the dddd ccc ccc ccc bb`: \
+         0.42391304347826086 (original) vs 0.6086956521739131 (cer)",
+    ),
+    OptionKey::new(
+        "max_words",
+        "`1000` \\| N \\| `none`",
+        "mteval's guard, not in the signature: longer inputs are an error naming the row (the shift search costs \
+         rounds × candidates × words, cubic in the length: a 3,000-word row runs for minutes, a 1 MB row for \
+         days, in cer as in mteval)",
+    ),
+    OptionKey {
+        key: "scores",
+        values: "`no` \\| `yes`",
+        what: "`corpus_charac_ter` only, not in the signature: fill `cer_scores` with the sentence scores, as \
+               `calculate_cer_corpus` returns them",
+        corpus_only: true,
+    },
+    OptionKey::new(
+        "fuzzy",
+        "`no` \\| threshold in [0, 1]",
+        "the paper's fuzzy word matching, which no implementation has: a hypothesis word matches a reference word \
+         when their character edit distance ≤ T × the longer length; used for phrase discovery and the word-level \
+         distance that judges shifts (`fuzzy:0` = exact)",
+    ),
+];
 
 /// Which reference's arithmetic decides the shifts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -119,7 +154,12 @@ impl CharacTerConfig {
                 }
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "tok" | "version" | "impl" => {}
-                _ => return Err(bad(format!("unknown key '{k}' (known: compat, fuzzy, max_words)"))),
+                _ => {
+                    return Err(bad(format!(
+                        "unknown key '{k}' (known: {})",
+                        crate::options::known_keys(&[OPTIONS], "")
+                    )));
+                }
             }
         }
         Ok(cfg)

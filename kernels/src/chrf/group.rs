@@ -75,6 +75,15 @@ impl FastChrfOptions {
     }
 }
 
+/// The MBR utilities' own option key; the chrF keys come first (on
+/// fastchrf's defaults: `space:no`, `ws:unicode`).
+pub const MBR_OPTIONS: &[crate::options::OptionKey] = &[crate::options::OptionKey::new(
+    "self",
+    "`yes` \\| `no`",
+    "`yes`: every row of the group is a pseudo-reference for itself too, as in fastchrf; `no`: a row's own \
+     pseudo-reference is left out",
+)];
+
 /// Options of the MBR utilities: chrF keys on top of fastchrf's defaults
 /// (whitespace removed with Unicode's rule, effective order), plus `self`
 /// (`yes`: every row of the group is a pseudo-reference for itself too, as

@@ -24,6 +24,7 @@
 pub mod group;
 mod ngrams;
 
+use crate::options::OptionKey;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
 use crate::{IMPL_VERSION, MetricError};
 
@@ -36,6 +37,31 @@ pub const SACREBLEU_VERSION: &str = "2.6.0";
 pub const FASTCHRF_VERSION: &str = "0.2.1";
 
 const METRIC: &str = "chrF";
+
+/// chrF's option keys (the README's chrF table is generated from these).
+pub const OPTIONS: &[OptionKey] = &[
+    OptionKey::new("nc", "`6` (0–32)", "sacrebleu's `char_order`"),
+    OptionKey::new("nw", "`0` (`2` = chrF++; 0–32)", "sacrebleu's `word_order`"),
+    OptionKey::new(
+        "beta",
+        "`2` (0 to 1e154)",
+        "sacrebleu's `beta` (sacrebleu squares it, which overflows above about 1.34e154: Python raises \
+         `OverflowError`)",
+    ),
+    OptionKey::new("case", "`mixed` \\| `lc`", "sacrebleu's `lowercase`"),
+    OptionKey::new(
+        "eff",
+        "`yes` \\| `no`",
+        "`no` = sacrebleu's `eps_smoothing` (mean of per-order F with eps 1e-16, as chrF++.py)",
+    ),
+    OptionKey::new("space", "`no` \\| `yes`", "sacrebleu's `whitespace` (keep whitespace in character n-grams)"),
+    OptionKey::new(
+        "ws",
+        "`python` \\| `unicode`",
+        "which characters are whitespace: Python's `str.isspace` (sacrebleu) or Unicode White_Space (fastchrf, \
+         Rust's `split_whitespace`; differs on U+001C–U+001F)",
+    ),
+];
 const EPS: f64 = 1e-16;
 
 /// Which characters count as whitespace when it is removed or words are split.
@@ -145,11 +171,10 @@ impl ChrfConfig {
                 }
                 "nrefs" | "version" | "impl" | "ref" => {}
                 _ => {
+                    let known = crate::options::known_keys(&[OPTIONS], crate::options::SIGNATURE_KEYS);
                     return Err(MetricError::InvalidOption {
                         metric: METRIC,
-                        reason: format!(
-                            "unknown key '{k}' (known: nc, nw, beta, case, eff, space, ws, nrefs, version, impl{also_known})"
-                        ),
+                        reason: format!("unknown key '{k}' (known: {known}{also_known})"),
                     });
                 }
             }

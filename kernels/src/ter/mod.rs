@@ -26,6 +26,7 @@ pub use beam::Op;
 pub use shift::perform_shift;
 pub(crate) use shift::run_distances;
 
+use crate::options::OptionKey;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
 use crate::text::py_split;
 use crate::tokenize::TercomTokenizer;
@@ -75,6 +76,35 @@ pub const SEED_MAX_WORDS: usize = 200;
 
 const METRIC: &str = "TER";
 
+/// TER's option keys (the README's TER table is generated from these).
+pub const OPTIONS: &[OptionKey] = &[
+    OptionKey::new("case", "`lc` \\| `mixed`", "sacrebleu's `case_sensitive`"),
+    OptionKey::new("norm", "`no` \\| `yes`", "sacrebleu's `normalized`"),
+    OptionKey::new("punct", "`yes` (keep) \\| `no` (remove)", "sacrebleu's `no_punct`"),
+    OptionKey::new(
+        "asian",
+        "`no` \\| `yes`",
+        "sacrebleu's `asian_support` (only acts with `norm:yes` or `punct:no`, as in sacrebleu)",
+    ),
+    OptionKey::new("tok", "`tercom`", "the tokenizer (sacrebleu's only one for TER)"),
+    OptionKey::new(
+        "algo",
+        "`sacrebleu` \\| `seed`",
+        "`seed` = the seed project's simpler greedy TER: full DP, no band or budget, fraction scale, empty \
+         reference is an error",
+    ),
+    OptionKey::new(
+        "max_words",
+        "`5000` (`200` with `algo:seed`) \\| N \\| `none`",
+        "mteval's guard, not in the signature: a segment with more tokenized words on either side is an error \
+         naming the row (TER's alignment matrix and shift search grow with the square of the length: a 1 MB row \
+         would need tens of GB; at 5,000 words a row takes about 0.5 s and 130 MB). `algo:seed` scores every block \
+         at every destination with a full edit distance, each round, so its time grows with the fourth power of \
+         the length and more: its limit is 200 words (0.25–0.6 s for a shuffled 200-word row, with a bit-parallel \
+         distance per candidate, see docs/PERFORMANCE.md; 1,000 words would take about half an hour)",
+    ),
+];
+
 impl TerConfig {
     /// Parses options in signature syntax, e.g. `"case:mixed|norm:yes|punct:no|asian:yes"`.
     ///
@@ -112,11 +142,10 @@ impl TerConfig {
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "version" | "impl" => {}
                 _ => {
+                    let known = crate::options::known_keys(&[OPTIONS], crate::options::SIGNATURE_KEYS);
                     return Err(MetricError::InvalidOption {
                         metric: METRIC,
-                        reason: format!(
-                            "unknown key '{k}' (known: case, norm, punct, asian, tok, algo, max_words, nrefs, version, impl)"
-                        ),
+                        reason: format!("unknown key '{k}' (known: {known})"),
                     });
                 }
             }

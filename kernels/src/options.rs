@@ -1,0 +1,57 @@
+//! The option keys of each metric, as data: what the parsers accept (their
+//! "unknown key" errors list these keys) and what the README's option
+//! tables show (generated from here, see [`markdown_table`]).
+
+/// One option key of a metric.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionKey {
+    /// The key, as written in options and signatures.
+    pub key: &'static str,
+    /// Its values, default first, in Markdown: each value a parser accepts
+    /// is written in backticks (a test parses every one of them).
+    pub values: &'static str,
+    /// What it sets, and the reference tool's name for it.
+    pub what: &'static str,
+    /// Accepted by the corpus function only (e.g. `corpus_charac_ter`'s
+    /// `scores`), not by the sentence-level ones.
+    pub corpus_only: bool,
+}
+
+impl OptionKey {
+    /// A key accepted by every function of its metric.
+    #[must_use]
+    pub const fn new(key: &'static str, values: &'static str, what: &'static str) -> Self {
+        Self { key, values, what, corpus_only: false }
+    }
+
+    /// The values written in backticks, without those that are a
+    /// `key:value` example.
+    pub fn listed_values(&self) -> impl Iterator<Item = &'static str> {
+        self.values.split('`').skip(1).step_by(2).filter(|v| !v.contains(':'))
+    }
+}
+
+/// Keys of a printed signature that every parser accepts and ignores, so a
+/// signature pastes back as options.
+pub const SIGNATURE_KEYS: &str = "nrefs, version, impl";
+
+/// The keys a sentence-level parser accepts, for its "unknown key" error:
+/// `keys`, then `extra` (the signature's own keys and any a caller adds).
+#[must_use]
+pub fn known_keys(groups: &[&[OptionKey]], extra: &str) -> String {
+    let mut names: Vec<&str> = groups.iter().flat_map(|g| g.iter()).filter(|k| !k.corpus_only).map(|k| k.key).collect();
+    if !extra.is_empty() {
+        names.push(extra);
+    }
+    names.join(", ")
+}
+
+/// The README's table of `groups`' keys.
+#[must_use]
+pub fn markdown_table(groups: &[&[OptionKey]]) -> String {
+    let mut s = String::from("| key | values (default first) | what |\n|---|---|---|\n");
+    for k in groups.iter().flat_map(|g| g.iter()) {
+        s.push_str(&format!("| `{}` | {} | {} |\n", k.key, k.values, k.what));
+    }
+    s
+}
