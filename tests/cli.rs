@@ -40,8 +40,8 @@ fn wmt(pair: &str, ext: &str) -> String {
     shared_dir().join(format!("data/wmt/{pair}.{ext}")).display().to_string()
 }
 
-/// Parses `group=X\tTER|sig = score` lines.
-fn group_scores(out: &str) -> Vec<(String, String, f64)> {
+/// `(group, signature, score)` of `group=X\tNAME|sig = score` lines.
+pub(crate) fn group_scores(out: &str) -> Vec<(String, String, f64)> {
     out.lines()
         .filter_map(|l| {
             let (head, score) = l.rsplit_once(" = ")?;
@@ -52,12 +52,7 @@ fn group_scores(out: &str) -> Vec<(String, String, f64)> {
 }
 
 fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
-    read_jsonl("data/golden/ter_corpus.jsonl")
-        .into_iter()
-        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
-        .unwrap()["score"]
-        .as_f64()
-        .unwrap()
+    crate::common::golden_corpus("data/golden/ter_corpus.jsonl", pair, system, refs, variant)
 }
 
 #[test]

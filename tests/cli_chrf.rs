@@ -10,31 +10,15 @@ use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
 use mteval_kernels::chrf::group::numpy_mean;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::cli::mteval;
+use crate::cli::{group_scores, mteval};
 use crate::common::*;
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
-/// `(group, signature, score)` of `group=X\tNAME|sig = score` lines.
-fn score_lines(out: &str) -> Vec<(String, String, f64)> {
-    out.lines()
-        .filter_map(|l| {
-            let (head, score) = l.rsplit_once(" = ")?;
-            let (group, sig) = head.split_once('\t').unwrap_or(("", head));
-            Some((group.to_owned(), sig.to_owned(), score.trim().parse().ok()?))
-        })
-        .collect()
-}
-
 fn chrf_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
-    read_jsonl("data/golden/chrf_corpus.jsonl")
-        .into_iter()
-        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
-        .unwrap()["score"]
-        .as_f64()
-        .unwrap()
+    golden_corpus("data/golden/chrf_corpus.jsonl", pair, system, refs, variant)
 }
 
 #[test]
@@ -61,7 +45,7 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
     ]);
     let (so, se) = text(&o);
     assert!(o.status.success(), "{se}");
-    let lines = score_lines(&so);
+    let lines = group_scores(&so);
     assert_eq!(lines.len(), 6, "{so}");
     for (group, sig, score) in &lines {
         let system = group.strip_prefix("system=").unwrap();
@@ -132,7 +116,7 @@ fn score_text_mode_chrf_with_options_and_sentences() {
     ]);
     let (so, se) = text(&o);
     assert!(o.status.success(), "{se}");
-    let lines = score_lines(&so);
+    let lines = group_scores(&so);
     let (_, sig, score) = lines.last().unwrap();
     assert!(sig.starts_with("chrF2++|nrefs:1|case:mixed|eff:no|nc:6|nw:2|"), "{sig}");
     let system = &sel[0].system;

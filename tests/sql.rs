@@ -1,6 +1,5 @@
 //! SQL behaviour of the UDFs, including golden parity through SQL.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -147,26 +146,10 @@ async fn invalid_options_are_plan_errors() {
     assert_eq!(f64s(&b, 0), vec![Some(50.0)]);
 }
 
-fn golden_sentence_index() -> HashMap<(String, String, i64), serde_json::Value> {
-    read_jsonl("data/golden/ter_sentence.jsonl")
-        .into_iter()
-        .map(|r| {
-            (
-                (
-                    r["pair"].as_str().unwrap().to_owned(),
-                    r["system"].as_str().unwrap().to_owned(),
-                    r["seg_id"].as_i64().unwrap(),
-                ),
-                r,
-            )
-        })
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_ter_through_sql() {
     let ctx = ctx();
-    let golden = golden_sentence_index();
+    let golden = golden_by_segment("data/golden/ter_sentence.jsonl");
     let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
     let dir = shared_dir().join("data/wmt");
     let mut checked = 0;

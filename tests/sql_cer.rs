@@ -12,24 +12,10 @@ use mteval_kernels::levenshtein::reference_distance;
 use crate::common::*;
 use crate::sql::{ctx, f64s, query, query_err};
 
-fn golden_cer() -> HashMap<(String, String, i64), serde_json::Value> {
-    read_jsonl("data/golden/cer_sentence.jsonl")
-        .into_iter()
-        .map(|r| {
-            let k = (
-                r["pair"].as_str().unwrap().to_owned(),
-                r["system"].as_str().unwrap().to_owned(),
-                r["seg_id"].as_i64().unwrap(),
-            );
-            (k, r)
-        })
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_charac_ter_through_sql() {
     let ctx = ctx();
-    let golden = golden_cer();
+    let golden = golden_by_segment("data/golden/cer_sentence.jsonl");
     let (mut checked, mut differ) = (0, 0);
     for pair in PAIRS {
         let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
@@ -131,14 +117,7 @@ async fn corpus_charac_ter_matches_calculate_cer_corpus_across_partitions() {
     assert_eq!(st.column_by_name("count").unwrap().as_primitive::<Int64Type>().value(0), 3);
     let b = query(&one, &format!("SELECT corpus_charac_ter(h, r) AS s FROM {rows}")).await;
     assert!(b[0].column(0).as_struct().column_by_name("cer_scores").unwrap().is_null(0));
-    let e = one
-        .sql(&format!("SELECT corpus_charac_ter(h, r, 'scores:maybe') AS s FROM {rows}"))
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap_err()
-        .to_string();
+    let e = query_err(&one, &format!("SELECT corpus_charac_ter(h, r, 'scores:maybe') AS s FROM {rows}")).await;
     assert!(e.contains("scores:maybe: expected yes or no"), "{e}");
 }
 

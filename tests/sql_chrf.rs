@@ -19,17 +19,7 @@ const VARIANTS: [(&str, &str); 4] =
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_chrf_through_sql() {
     let ctx = ctx();
-    let golden: HashMap<(String, String, i64), serde_json::Value> = read_jsonl("data/golden/chrf_sentence.jsonl")
-        .into_iter()
-        .map(|r| {
-            let k = (
-                r["pair"].as_str().unwrap().to_owned(),
-                r["system"].as_str().unwrap().to_owned(),
-                r["seg_id"].as_i64().unwrap(),
-            );
-            (k, r)
-        })
-        .collect();
+    let golden = golden_by_segment("data/golden/chrf_sentence.jsonl");
     let corpus = read_jsonl("data/golden/chrf_corpus.jsonl");
     let mut checked = 0;
     let mut corpus_checked = 0;

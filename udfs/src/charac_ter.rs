@@ -9,7 +9,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::CharacTerConfig;
 
 use crate::common::{RefsCol, StrCol, eval_rows, exec_options, float64_value, metric_err, plan_options};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `charac_ter` scalar function.
 #[derive(Debug)]
@@ -30,9 +30,7 @@ impl ScalarSpec for CharacTerFn {
         related: &["corpus_charac_ter", "edit_distance", "word_edit_distance", "mteval_signature"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         CharacTerConfig::parse(plan_options(Self::NAME, args, 2)?.unwrap_or(""))

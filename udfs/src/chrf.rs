@@ -8,10 +8,8 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{ChrfConfig, ChrfSegment};
 
-use crate::common::{
-    RefsCol, StrCol, eval_rows_on, exec_options, float64_value, metric_err, plan_options, session_backend,
-};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::common::{eval_args_on, exec_options, float64_value, metric_err, plan_options};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
@@ -25,16 +23,10 @@ where
     T: Send,
     F: Fn(&ChrfConfig, ChrfSegment) -> T + Sync,
 {
-    let backend = session_backend(name, Some(&args.config_options), None)?;
     let cfg = ChrfConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
-    let hyp = StrCol::new(name, &args.args[0])?;
-    let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows_on(
+    eval_args_on(
         name,
-        backend.as_ref(),
-        &hyp,
-        &refs,
-        args.number_rows,
+        args,
         |h, r| Ok(cfg.segment(h, r).map(|s| f(&cfg, s))),
         |on, rows| cfg.segments_on(on, rows).into_iter().map(|s| Ok(s.map(|s| f(&cfg, s)))).collect(),
     )
@@ -59,9 +51,7 @@ impl ScalarSpec for ChrfFn {
         related: &["chrf_stats", "corpus_chrf", "mbr_chrf", "mteval_signature"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_chrf(Self::NAME, args).map(drop)

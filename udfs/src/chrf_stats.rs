@@ -14,7 +14,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use crate::chrf::{eval_chrf_segments, plan_chrf};
 use crate::common::{RefsCol, struct_value};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `chrf_stats`.
 pub fn chrf_stats_fields() -> Fields {
@@ -45,9 +45,7 @@ impl ScalarSpec for ChrfStatsFn {
         related: &["chrf", "corpus_chrf"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Struct(chrf_stats_fields())
-    }
+    const OUTPUT: Output = || DataType::Struct(chrf_stats_fields());
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_chrf(Self::NAME, args).map(drop)

@@ -178,6 +178,51 @@ where
     }
 }
 
+/// [`eval_rows_on`] over a scalar call's `(hyp, ref, ...)` arguments, on
+/// the session's backend.
+///
+/// # Errors
+/// A bad argument, an unusable device, or a row's error naming the row.
+pub fn eval_args_on<'a, T, F, B>(
+    name: &str,
+    args: &'a ScalarFunctionArgs,
+    row: F,
+    batch: B,
+) -> Result<(Vec<Option<T>>, bool)>
+where
+    T: Send,
+    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
+{
+    let backend = session_backend(name, Some(&args.config_options), None)?;
+    let hyp = StrCol::new(name, &args.args[0])?;
+    let refs = RefsCol::new(name, &args.args[1])?;
+    eval_rows_on(name, backend.as_ref(), &hyp, &refs, args.number_rows, row, batch)
+}
+
+/// [`eval_rows_on`] over an aggregate's input columns `(hyp, ref, ...)`, on
+/// the device the function was bound to; one result per row.
+///
+/// # Errors
+/// A bad column, an unusable device, or a row's error naming the row.
+pub fn eval_columns_on<'a, T, F, B>(
+    name: &str,
+    values: &'a [ArrayRef],
+    device: Option<DeviceRequest>,
+    row: F,
+    batch: B,
+) -> Result<Vec<Option<T>>>
+where
+    T: Send,
+    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
+{
+    let backend = session_backend(name, None, device)?;
+    let hyp = StrCol::from_array(name, values[0].as_ref())?;
+    let refs = RefsCol::from_array(name, &values[1])?;
+    Ok(eval_rows_on(name, backend.as_ref(), &hyp, &refs, values[0].len(), row, batch)?.0)
+}
+
 /// Evaluates a batched metric over the rows with non-NULL inputs: `batch`
 /// gets every such row at once (for a GPU backend) and returns one result
 /// per row; NULL in gives NULL out, and a row's error names the row.

@@ -22,7 +22,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 
 use crate::common::{RefsCol, StrCol, constant_options, eval_rows, metric_err};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// Fields of the result struct.
 #[must_use]
@@ -87,9 +87,7 @@ impl AggregateSpec for CorpusCharacTerFn {
         related: &["charac_ter"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Struct(summary_fields())
-    }
+    const OUTPUT: Output = || DataType::Struct(summary_fields());
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;

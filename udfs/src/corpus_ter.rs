@@ -15,8 +15,8 @@ use mteval_kernels::Ter;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
-use crate::common::{RefsCol, StrCol, constant_options, eval_rows_on, metric_err, session_backend};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
+use crate::common::{constant_options, eval_columns_on, metric_err};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `corpus_ter` aggregate function.
 #[derive(Debug)]
@@ -38,9 +38,7 @@ impl AggregateSpec for CorpusTerFn {
     };
     const ON_DEVICE: bool = true;
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;
@@ -68,18 +66,11 @@ pub struct CorpusTerAccumulator {
 
 impl Accumulator for CorpusTerAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let name = "corpus_ter";
-        let n = values[0].len();
-        let hyp = StrCol::from_array(name, values[0].as_ref())?;
-        let refs = RefsCol::from_array(name, &values[1])?;
         let ter = self.ter;
-        let backend = session_backend(name, None, self.device)?;
-        let (segs, _) = eval_rows_on(
-            name,
-            backend.as_ref(),
-            &hyp,
-            &refs,
-            n,
+        let segs = eval_columns_on(
+            CorpusTerFn::NAME,
+            values,
+            self.device,
             |h, r| ter.segment(h, r),
             |on, rows| ter.segments_on(on, rows),
         )?;

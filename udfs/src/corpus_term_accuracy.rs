@@ -10,18 +10,18 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
-use crate::common::{StrCol, coerce_string, metric_err};
-use crate::term_cols::{LemmasCol, TermsCol, coerce_terms};
-use crate::term_match::{ARG_TERMS, exact_rows};
+use crate::common::{StrCol, metric_err};
+use crate::term_cols::{LemmasCol, TermsCol};
+use crate::term_match::{ARG_TERMS, coerce_terms_args, exact_rows};
 use crate::term_match_lemmatized::lemmatized_rows;
-use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, FunctionDoc};
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];
 
@@ -53,16 +53,9 @@ impl AggregateSpec for CorpusTermAccuracyFn {
         related: &["term_match", "corpus_term_accuracy_lemmatized"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
-        if t.len() != 2 {
-            return plan_err!("corpus_term_accuracy takes (hyp, terms), got {} arguments", t.len());
-        }
-        Ok(vec![coerce_string(Self::NAME, "the hypothesis", &t[0])?, coerce_terms(Self::NAME, &t[1])?])
-    }
+    const COERCE: Coerce = coerce_terms_args;
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: false, acc: TermAccuracy::default() }))

@@ -15,7 +15,7 @@ use mteval_kernels::terms::TermAccuracy;
 use crate::corpus_term_accuracy::{TermAccuracyAccumulator, accuracy_state_fields};
 use crate::term_match::ARG_TERMS;
 use crate::term_match_lemmatized::{ARG_LEMMAS, coerce_lemmatized_args};
-use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, FunctionDoc};
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
 
 /// The `corpus_term_accuracy_lemmatized` aggregate function.
 #[derive(Debug)]
@@ -37,13 +37,9 @@ impl AggregateSpec for CorpusTermAccuracyLemmatizedFn {
         related: &["term_match_lemmatized", "corpus_term_accuracy"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_lemmatized_args(Self::NAME, t)
-    }
+    const COERCE: Coerce = coerce_lemmatized_args;
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: true, acc: TermAccuracy::default() }))

@@ -10,7 +10,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::levenshtein::{CharScratch, char_distance_with, char_distances_on};
 
 use crate::common::{coerce_two_strings, eval_pairs};
-use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 thread_local! {
     static SCRATCH: RefCell<CharScratch> = RefCell::new(CharScratch::default());
@@ -34,13 +34,9 @@ impl ScalarSpec for EditDistanceFn {
         related: &["word_edit_distance", "charac_ter"],
     };
 
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_two_strings(Self::NAME, arg_types)
-    }
+    const COERCE: Coerce = coerce_two_strings;
 
-    fn output_type() -> DataType {
-        DataType::Int64
-    }
+    const OUTPUT: Output = || DataType::Int64;
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         eval_pairs(

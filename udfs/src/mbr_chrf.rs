@@ -26,7 +26,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
 use crate::common::{StrCol, coerce_string, constant_options, constant_value, metric_err, session_backend};
-use crate::udf::{ARG_HYP, FunctionDoc, Window, WindowSpec};
+use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Window, WindowSpec};
 
 /// The arguments of the MBR window functions after `hyp`.
 pub(crate) const MBR_ARGS: [(&str, &str); 3] = [
@@ -45,7 +45,7 @@ pub(crate) const MBR_ARGS: [(&str, &str); 3] = [
 
 /// Which utility an MBR window computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Utility {
+enum Utility {
     /// Mean pairwise chrF.
     Pairwise,
     /// Aggregate chrF.
@@ -53,7 +53,7 @@ pub(crate) enum Utility {
 }
 
 /// Argument coercion: `(string [, string] [, string])`.
-pub(crate) fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     if !(1..=3).contains(&t.len()) {
         return plan_err!("{name} takes (hyp [, pseudo_ref] [, options]), got {} arguments", t.len());
     }
@@ -61,14 +61,9 @@ pub(crate) fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType
     t.iter().enumerate().map(|(i, d)| coerce_string(name, pos[i], d)).collect()
 }
 
-/// The output field (Float64, nullable).
-pub(crate) fn mbr_field(args: &WindowUDFFieldArgs<'_>) -> FieldRef {
-    Arc::new(Field::new(args.name(), DataType::Float64, true))
-}
-
 /// Builds the evaluator: decides which argument is the pseudo-reference
 /// column and which the options literal, and parses the options.
-pub(crate) fn mbr_evaluator(
+fn mbr_evaluator(
     name: &'static str,
     utility: Utility,
     device: Option<DeviceRequest>,
@@ -147,36 +142,42 @@ impl PartitionEvaluator for MbrEvaluator {
     }
 }
 
-/// The `mbr_chrf` window function.
+/// The MBR window functions: `mbr_chrf`, and with `AGGREGATE`
+/// `mbr_chrf_aggregate` (documented in its own module).
 #[derive(Debug)]
-pub struct MbrChrfFn;
+pub struct MbrFn<const AGGREGATE: bool>;
+
+/// The `mbr_chrf` window function.
+pub type MbrChrfFn = MbrFn<false>;
 
 /// The `mbr_chrf` window UDF.
 pub type MbrChrfUdwf = Window<MbrChrfFn>;
 
-impl WindowSpec for MbrChrfFn {
-    const NAME: &'static str = "mbr_chrf";
-    const DOC: FunctionDoc = FunctionDoc {
-        description: "MBR expected utility of each row's hypothesis: the mean pairwise chrF against every \
-                      pseudo-reference of its partition, fastchrf 0.2.1's `pairwise_chrf` averaged as \
-                      `numpy.mean(axis=1)` does, bit for bit. The whole partition is scored at once (frames are \
-                      ignored); NULL hypotheses give NULL. The mean's float sum follows the order the rows \
-                      arrive: an ORDER BY in the window makes it the input order.",
-        syntax: "mbr_chrf(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY ...) -> float64",
-        arguments: &MBR_ARGS,
-        example: "SELECT src, hyp, mbr_chrf(hyp) OVER (PARTITION BY src) AS utility FROM samples;",
-        related: &["mbr_chrf_aggregate", "chrf"],
-    };
+/// The documentation of `mbr_chrf`.
+pub const DOC: FunctionDoc = FunctionDoc {
+    description: "MBR expected utility of each row's hypothesis: the mean pairwise chrF against every \
+                  pseudo-reference of its partition, fastchrf 0.2.1's `pairwise_chrf` averaged as \
+                  `numpy.mean(axis=1)` does, bit for bit. The whole partition is scored at once (frames are \
+                  ignored); NULL hypotheses give NULL. The mean's float sum follows the order the rows arrive: an \
+                  ORDER BY in the window makes it the input order.",
+    syntax: "mbr_chrf(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY ...) -> float64",
+    arguments: &MBR_ARGS,
+    example: "SELECT src, hyp, mbr_chrf(hyp) OVER (PARTITION BY src) AS utility FROM samples;",
+    related: &["mbr_chrf_aggregate", "chrf"],
+};
 
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_mbr_args(Self::NAME, arg_types)
-    }
+impl<const AGGREGATE: bool> WindowSpec for MbrFn<AGGREGATE> {
+    const NAME: &'static str = if AGGREGATE { "mbr_chrf_aggregate" } else { "mbr_chrf" };
+    const DOC: FunctionDoc = if AGGREGATE { crate::mbr_chrf_aggregate::DOC } else { DOC };
+
+    const COERCE: Coerce = coerce_mbr_args;
 
     fn field(args: &WindowUDFFieldArgs<'_>) -> FieldRef {
-        mbr_field(args)
+        Arc::new(Field::new(args.name(), DataType::Float64, true))
     }
 
     fn evaluator(args: &PartitionEvaluatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn PartitionEvaluator>> {
-        mbr_evaluator(Self::NAME, Utility::Pairwise, device, args)
+        let utility = if AGGREGATE { Utility::Aggregate } else { Utility::Pairwise };
+        mbr_evaluator(Self::NAME, utility, device, args)
     }
 }

@@ -8,7 +8,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::NRefs;
 
 use crate::common::{StrCol, metric_err, utf8_value};
-use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// Signature of `metric` (any name of the metric table,
 /// `mteval_kernels::metric`) with `options`.
@@ -46,20 +46,18 @@ impl ScalarSpec for MtevalSignatureFn {
         related: &["ter", "chrf", "charac_ter", "corpus_term_accuracy", "mbr_chrf"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
+    const COERCE: Coerce = |name, t| {
         if !(1..=3).contains(&t.len()) {
-            return plan_err!("mteval_signature takes (metric [, options [, nrefs]])");
+            return plan_err!("{name} takes (metric [, options [, nrefs]])");
         }
         let mut out = vec![DataType::Utf8; t.len().min(2)];
         if t.len() == 3 {
             out.push(DataType::Int64);
         }
         Ok(out)
-    }
+    };
 
-    fn output_type() -> DataType {
-        DataType::Utf8
-    }
+    const OUTPUT: Output = || DataType::Utf8;
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = Self::NAME;

@@ -5,10 +5,8 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
-use crate::common::{
-    RefsCol, StrCol, eval_rows, eval_rows_on, exec_options, float64_value, metric_err, plan_options, session_backend,
-};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::common::{RefsCol, StrCol, eval_args_on, eval_rows, exec_options, float64_value, metric_err, plan_options};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
@@ -41,16 +39,10 @@ where
     T: Send,
     F: Fn(&Ter, &TerSegment) -> T + Sync,
 {
-    let backend = session_backend(name, Some(&args.config_options), None)?;
     let ter = exec_ter(name, &args.args)?;
-    let hyp = StrCol::new(name, &args.args[0])?;
-    let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows_on(
+    eval_args_on(
         name,
-        backend.as_ref(),
-        &hyp,
-        &refs,
-        args.number_rows,
+        args,
         |h, r| Ok(ter.segment(h, r)?.map(|s| f(&ter, &s))),
         |on, rows| ter.segments_on(on, rows).into_iter().map(|r| r.map(|o| o.map(|s| f(&ter, &s)))).collect(),
     )
@@ -75,9 +67,7 @@ impl ScalarSpec for TerFn {
         related: &["ter_stats", "ter_alignment", "ter_tokenize", "corpus_ter", "mteval_signature"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Float64
-    }
+    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_ter(Self::NAME, args).map(drop)

@@ -10,7 +10,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use crate::common::utf8_value;
 use crate::ter::{eval_ter, plan_ter};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `ter_alignment` scalar function.
 #[derive(Debug)]
@@ -31,9 +31,7 @@ impl ScalarSpec for TerAlignmentFn {
         related: &["ter", "ter_stats", "ter_tokenize"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Utf8
-    }
+    const OUTPUT: Output = || DataType::Utf8;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_ter(Self::NAME, args).map(drop)

@@ -10,7 +10,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use crate::common::struct_value;
 use crate::ter::{eval_ter_segments, plan_ter};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `ter_stats`.
 pub fn ter_stats_fields() -> Fields {
@@ -41,9 +41,7 @@ impl ScalarSpec for TerStatsFn {
         related: &["ter", "corpus_ter", "ter_alignment"],
     };
 
-    fn output_type() -> DataType {
-        DataType::Struct(ter_stats_fields())
-    }
+    const OUTPUT: Output = || DataType::Struct(ter_stats_fields());
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_ter(Self::NAME, args).map(drop)

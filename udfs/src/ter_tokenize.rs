@@ -8,7 +8,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::Ter;
 
 use crate::common::{StrCol, coerce_options, coerce_string, exec_options, metric_err, plan_options, utf8_value};
-use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_OPTIONS, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `ter_tokenize` scalar function.
 #[derive(Debug)]
@@ -28,18 +28,13 @@ impl ScalarSpec for TerTokenizeFn {
         related: &["ter", "ter_alignment"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
-        let name = Self::NAME;
-        match t {
-            [s] => Ok(vec![coerce_string(name, "the text", s)?]),
-            [s, o] => Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?]),
-            _ => plan_err!("{name} takes (text [, options])"),
-        }
-    }
+    const COERCE: Coerce = |name, t| match t {
+        [s] => Ok(vec![coerce_string(name, "the text", s)?]),
+        [s, o] => Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?]),
+        _ => plan_err!("{name} takes (text [, options])"),
+    };
 
-    fn output_type() -> DataType {
-        DataType::Utf8
-    }
+    const OUTPUT: Output = || DataType::Utf8;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         Ter::from_options(plan_options(Self::NAME, args, 1)?.unwrap_or(""))

@@ -16,7 +16,7 @@ use mteval_kernels::terms::{TermCounts, count_matches_exact};
 
 use crate::common::{StrCol, coerce_string, map_rows, struct_value};
 use crate::term_cols::{TermsCol, coerce_terms};
-use crate::udf::{ARG_HYP, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The argument `terms` of the terminology functions.
 pub const ARG_TERMS: (&str, &str) = (
@@ -60,6 +60,14 @@ pub fn counts_to_value(
     Ok(struct_value(StructArray::try_new(fields, cols, Some(nulls))?, single))
 }
 
+/// Coercion of `(hyp, terms)`.
+pub(crate) fn coerce_terms_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if t.len() != 2 {
+        return plan_err!("{name} takes (hyp, terms), got {} arguments", t.len());
+    }
+    Ok(vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_terms(name, &t[1])?])
+}
+
 /// Exact term counts of rows `0..n` (NULL hypothesis, term list or term → `None`).
 ///
 /// # Errors
@@ -92,16 +100,9 @@ impl ScalarSpec for TermMatchFn {
         related: &["corpus_term_accuracy", "term_match_lemmatized"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
-        if t.len() != 2 {
-            return plan_err!("term_match takes (hyp, terms), got {} arguments", t.len());
-        }
-        Ok(vec![coerce_string(Self::NAME, "the hypothesis", &t[0])?, coerce_terms(Self::NAME, &t[1])?])
-    }
+    const COERCE: Coerce = coerce_terms_args;
 
-    fn output_type() -> DataType {
-        DataType::Struct(term_match_fields())
-    }
+    const OUTPUT: Output = || DataType::Struct(term_match_fields());
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = Self::NAME;

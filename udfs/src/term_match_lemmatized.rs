@@ -20,7 +20,7 @@ use mteval_kernels::terms::{TermCounts, count_matches};
 use crate::common::{StrCol, coerce_string, map_rows};
 use crate::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
 use crate::term_match::{ARG_TERMS, counts_to_value};
-use crate::udf::{ARG_HYP, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The argument `lemmas` of the lemmatized terminology functions.
 pub const ARG_LEMMAS: (&str, &str) = (
@@ -89,13 +89,9 @@ impl ScalarSpec for TermMatchLemmatizedFn {
         related: &["corpus_term_accuracy_lemmatized", "term_match"],
     };
 
-    fn coerce(t: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_lemmatized_args(Self::NAME, t)
-    }
+    const COERCE: Coerce = coerce_lemmatized_args;
 
-    fn output_type() -> DataType {
-        DataType::Struct(term_match_lemmatized_fields())
-    }
+    const OUTPUT: Output = || DataType::Struct(term_match_lemmatized_fields());
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = Self::NAME;

@@ -66,6 +66,13 @@ impl FunctionDoc {
     }
 }
 
+/// How a function checks and coerces its argument types (given its name,
+/// for the errors).
+pub type Coerce = fn(&str, &[DataType]) -> Result<Vec<DataType>>;
+
+/// A function's result type.
+pub type Output = fn() -> DataType;
+
 /// The argument `hyp` of the metric functions.
 pub const ARG_HYP: (&str, &str) = ("hyp", "The hypothesis (system output): a string column.");
 /// The argument `ref` of the metric functions.
@@ -84,15 +91,10 @@ pub trait ScalarSpec: Send + Sync + 'static {
     const NAME: &'static str;
     /// Its documentation.
     const DOC: FunctionDoc;
-    /// Coerces the argument types (default: `(hyp, ref [, options])`).
-    ///
-    /// # Errors
-    /// Arguments the function does not take, naming them.
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(Self::NAME, arg_types)
-    }
+    /// Checks and coerces the argument types (default: `(hyp, ref [, options])`).
+    const COERCE: Coerce = coerce_metric_args;
     /// The result type.
-    fn output_type() -> DataType;
+    const OUTPUT: Output;
     /// Checks the constant arguments (the options) when a query is planned.
     ///
     /// # Errors
@@ -107,47 +109,67 @@ pub trait ScalarSpec: Send + Sync + 'static {
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue>;
 }
 
-/// A scalar UDF made of a [`ScalarSpec`].
-pub struct Scalar<S> {
+/// What the three wrappers hold: the user-defined signature (the spec
+/// checks and coerces the argument types), the documentation and the device
+/// the function is bound to (`None`: `auto`, or a function that runs on no
+/// device).
+struct Parts<S> {
     signature: Signature,
     doc: Documentation,
+    device: Option<DeviceRequest>,
     spec: PhantomData<fn() -> S>,
 }
 
+impl<S> Parts<S> {
+    fn new(doc: &FunctionDoc, device: Option<DeviceRequest>) -> Self {
+        Self { signature: Signature::user_defined(Volatility::Immutable), doc: doc.build(), device, spec: PhantomData }
+    }
+}
+
+/// The methods the three DataFusion traits share, delegated to the spec.
+macro_rules! delegate_common {
+    () => {
+        fn name(&self) -> &str {
+            S::NAME
+        }
+
+        fn signature(&self) -> &Signature {
+            &self.0.signature
+        }
+
+        fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+            (S::COERCE)(S::NAME, arg_types)
+        }
+
+        fn documentation(&self) -> Option<&Documentation> {
+            Some(&self.0.doc)
+        }
+    };
+}
+
+/// A scalar UDF made of a [`ScalarSpec`].
+pub struct Scalar<S>(Parts<S>);
+
 impl<S: ScalarSpec> Default for Scalar<S> {
     fn default() -> Self {
-        Self { signature: Signature::user_defined(Volatility::Immutable), doc: S::DOC.build(), spec: PhantomData }
+        Self(Parts::new(&S::DOC, None))
     }
 }
 
 impl<S: ScalarSpec> ScalarUDFImpl for Scalar<S> {
-    fn name(&self) -> &str {
-        S::NAME
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        S::coerce(arg_types)
-    }
+    delegate_common!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(S::output_type())
+        Ok((S::OUTPUT)())
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         S::check(&args)?;
-        Ok(Arc::new(Field::new(S::NAME, S::output_type(), true)))
+        Ok(Arc::new(Field::new(S::NAME, (S::OUTPUT)(), true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         S::invoke(&args)
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&self.doc)
     }
 }
 
@@ -160,15 +182,10 @@ pub trait AggregateSpec: Send + Sync + 'static {
     /// Whether it runs on a device, so the session's `mteval.device` is bound
     /// into the plan.
     const ON_DEVICE: bool = false;
-    /// Coerces the argument types (default: `(hyp, ref [, options])`).
-    ///
-    /// # Errors
-    /// Arguments the function does not take, naming them.
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(Self::NAME, arg_types)
-    }
+    /// Checks and coerces the argument types (default: `(hyp, ref [, options])`).
+    const COERCE: Coerce = coerce_metric_args;
     /// The result type.
-    fn output_type() -> DataType;
+    const OUTPUT: Output;
     /// The fields of the intermediate state (each named with
     /// `format_state_name(args.name, ...)`).
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef>;
@@ -181,58 +198,26 @@ pub trait AggregateSpec: Send + Sync + 'static {
 
 /// An aggregate UDF made of an [`AggregateSpec`], bound to a device when it
 /// runs on one.
-pub struct Aggregate<S> {
-    signature: Signature,
-    doc: Documentation,
-    device: Option<DeviceRequest>,
-    spec: PhantomData<fn() -> S>,
-}
+pub struct Aggregate<S>(Parts<S>);
 
 impl<S: AggregateSpec> Aggregate<S> {
-    /// This function, bound to `device` (`None`: `auto`).
+    /// This function, bound to `device` (`None`: `auto`; ignored for a
+    /// function that runs on no device).
     #[must_use]
     pub fn on(device: Option<DeviceRequest>) -> Self {
-        Self {
-            signature: Signature::user_defined(Volatility::Immutable),
-            doc: S::DOC.build(),
-            device: device.filter(|_| S::ON_DEVICE),
-            spec: PhantomData,
-        }
-    }
-
-    /// The device bound into this function (`None`: `auto`, or a function
-    /// that runs on no device).
-    #[must_use]
-    pub fn device(&self) -> Option<DeviceRequest> {
-        self.device
-    }
-}
-
-impl<S: AggregateSpec> Default for Aggregate<S> {
-    fn default() -> Self {
-        Self::on(None)
+        Self(Parts::new(&S::DOC, device.filter(|_| S::ON_DEVICE)))
     }
 }
 
 impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
-    fn name(&self) -> &str {
-        S::NAME
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        S::coerce(arg_types)
-    }
+    delegate_common!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(S::output_type())
+        Ok((S::OUTPUT)())
     }
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        S::accumulator(&acc_args, self.device)
+        S::accumulator(&acc_args, self.0.device)
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
@@ -243,11 +228,7 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
         if !S::ON_DEVICE {
             return None;
         }
-        bind_aggregate(S::NAME, self.device, |d| AggregateUDF::from(Self::on(d)))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&self.doc)
+        bind_aggregate(S::NAME, self.0.device, |d| AggregateUDF::from(Self::on(d)))
     }
 }
 
@@ -257,11 +238,8 @@ pub trait WindowSpec: Send + Sync + 'static {
     const NAME: &'static str;
     /// Its documentation.
     const DOC: FunctionDoc;
-    /// Coerces the argument types.
-    ///
-    /// # Errors
-    /// Arguments the function does not take, naming them.
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>>;
+    /// Checks and coerces the argument types.
+    const COERCE: Coerce;
     /// The output field.
     fn field(args: &WindowUDFFieldArgs) -> FieldRef;
     /// A new evaluator, running on `device` (`None`: `auto`).
@@ -272,76 +250,49 @@ pub trait WindowSpec: Send + Sync + 'static {
 }
 
 /// A window UDF made of a [`WindowSpec`], bound to a device.
-pub struct Window<S> {
-    signature: Signature,
-    doc: Documentation,
-    device: Option<DeviceRequest>,
-    spec: PhantomData<fn() -> S>,
-}
+pub struct Window<S>(Parts<S>);
 
 impl<S: WindowSpec> Window<S> {
     /// This function, bound to `device` (`None`: `auto`).
     #[must_use]
     pub fn on(device: Option<DeviceRequest>) -> Self {
-        Self {
-            signature: Signature::user_defined(Volatility::Immutable),
-            doc: S::DOC.build(),
-            device,
-            spec: PhantomData,
-        }
-    }
-
-    /// The device bound into this function (`None`: `auto`).
-    #[must_use]
-    pub fn device(&self) -> Option<DeviceRequest> {
-        self.device
-    }
-}
-
-impl<S: WindowSpec> Default for Window<S> {
-    fn default() -> Self {
-        Self::on(None)
+        Self(Parts::new(&S::DOC, device))
     }
 }
 
 impl<S: WindowSpec> WindowUDFImpl for Window<S> {
-    fn name(&self) -> &str {
-        S::NAME
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        S::coerce(arg_types)
-    }
+    delegate_common!();
 
     fn partition_evaluator(&self, args: PartitionEvaluatorArgs) -> Result<Box<dyn PartitionEvaluator>> {
-        S::evaluator(&args, self.device)
+        S::evaluator(&args, self.0.device)
     }
 
     fn simplify(&self) -> Option<WindowFunctionSimplification> {
-        bind_window(S::NAME, self.device, |d| WindowUDF::from(Self::on(d)))
+        bind_window(S::NAME, self.0.device, |d| WindowUDF::from(Self::on(d)))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {
         Ok(S::field(&field_args))
     }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&self.doc)
-    }
 }
 
-/// Equality, hashing and `Debug` of the three wrappers: the spec type (which
-/// DataFusion's `dyn` comparison already matched) and the bound device.
+/// `on(None)`, `device()`, equality, hashing and `Debug` of the three
+/// wrappers: two instances are equal when they are bound to the same device
+/// (DataFusion's `dyn` comparison has already matched the spec type).
 macro_rules! wrapper_traits {
-    ($($wrapper:ident: $spec:ident => $device:expr;)*) => {$(
+    ($($wrapper:ident: $spec:ident),*) => {$(
+        impl<S: $spec> $wrapper<S> {
+            /// The device bound into this function (`None`: `auto`, or a
+            /// function that runs on no device).
+            #[must_use]
+            pub fn device(&self) -> Option<DeviceRequest> {
+                self.0.device
+            }
+        }
+
         impl<S: $spec> PartialEq for $wrapper<S> {
             fn eq(&self, other: &Self) -> bool {
-                let device: fn(&Self) -> Option<DeviceRequest> = $device;
-                device(self) == device(other)
+                self.0.device == other.0.device
             }
         }
 
@@ -350,22 +301,28 @@ macro_rules! wrapper_traits {
         impl<S: $spec> Hash for $wrapper<S> {
             fn hash<H: Hasher>(&self, state: &mut H) {
                 S::NAME.hash(state);
-                let device: fn(&Self) -> Option<DeviceRequest> = $device;
-                device(self).hash(state);
+                self.0.device.hash(state);
             }
         }
 
         impl<S: $spec> fmt::Debug for $wrapper<S> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                let device: fn(&Self) -> Option<DeviceRequest> = $device;
-                f.debug_struct(stringify!($wrapper)).field("name", &S::NAME).field("device", &device(self)).finish()
+                f.debug_struct(stringify!($wrapper)).field("name", &S::NAME).field("device", &self.0.device).finish()
             }
         }
     )*};
 }
 
-wrapper_traits! {
-    Scalar: ScalarSpec => |_| None;
-    Aggregate: AggregateSpec => |a| a.device;
-    Window: WindowSpec => |w| w.device;
+wrapper_traits!(Scalar: ScalarSpec, Aggregate: AggregateSpec, Window: WindowSpec);
+
+impl<S: AggregateSpec> Default for Aggregate<S> {
+    fn default() -> Self {
+        Self::on(None)
+    }
+}
+
+impl<S: WindowSpec> Default for Window<S> {
+    fn default() -> Self {
+        Self::on(None)
+    }
 }

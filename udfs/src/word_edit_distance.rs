@@ -9,7 +9,7 @@ use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::text::py_split;
 
 use crate::common::{coerce_two_strings, eval_pairs};
-use crate::udf::{FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `word_edit_distance` scalar function.
 #[derive(Debug)]
@@ -29,13 +29,9 @@ impl ScalarSpec for WordEditDistanceFn {
         related: &["edit_distance", "charac_ter"],
     };
 
-    fn coerce(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_two_strings(Self::NAME, arg_types)
-    }
+    const COERCE: Coerce = coerce_two_strings;
 
-    fn output_type() -> DataType {
-        DataType::Int64
-    }
+    const OUTPUT: Output = || DataType::Int64;
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         eval_pairs(

@@ -36,6 +36,31 @@ pub fn read_jsonl(rel: &str) -> Vec<Value> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("json line")).collect()
 }
 
+/// The golden sentence-level records of `rel` by `(pair, system, seg_id)`.
+#[allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
+pub fn golden_by_segment(rel: &str) -> std::collections::HashMap<(String, String, i64), Value> {
+    read_jsonl(rel)
+        .into_iter()
+        .map(|r| {
+            let pair = r["pair"].as_str().unwrap().to_owned();
+            let system = r["system"].as_str().unwrap().to_owned();
+            ((pair, system, r["seg_id"].as_i64().unwrap()), r)
+        })
+        .collect()
+}
+
+/// The golden corpus score of `rel` (e.g. `data/golden/ter_corpus.jsonl`)
+/// for one system, reference set and variant.
+#[allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
+pub fn golden_corpus(rel: &str, pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
+    read_jsonl(rel)
+        .into_iter()
+        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
+        .unwrap_or_else(|| panic!("{rel}: no {pair} {system} {refs} {variant}"))["score"]
+        .as_f64()
+        .unwrap()
+}
+
 pub fn read_json(rel: &str) -> Value {
     let p = shared_dir().join(rel);
     serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("reading {}: {e}", p.display())))
