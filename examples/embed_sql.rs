@@ -1,4 +1,4 @@
-//! Embedding mteval's UDFs in your own DataFusion application.
+//! Embedding mteval's UDFs in your own `DataFusion` application.
 //!
 //! `cargo run --release --example embed_sql`
 

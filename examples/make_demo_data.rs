@@ -7,7 +7,7 @@
 //! dropped and duplicated words, swapped phrases, case and punctuation
 //! changes). Run: `cargo run --release --example make_demo_data`.
 //!
-//! Writes `data/demo.jsonl`, `data/demo.parquet` (columns seg_id, system, hyp,
+//! Writes `data/demo.jsonl`, `data/demo.parquet` (columns `seg_id`, system, hyp,
 //! ref, ref2) and line-aligned text files `data/text/{ref,ref2,hyp.<system>}.txt`.
 
 use std::fmt::Write as _;

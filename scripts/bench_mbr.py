@@ -20,8 +20,8 @@ Needs the oracle venv (fastchrf, numpy, pyarrow) and a release build.
 import argparse, os, random, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+from _common import add_tool_args  # noqa: E402
 from diff_ter import load_sentences, perturb  # noqa: E402  (same sentences and edits as the differential tests)
 
 FASTCHRF = r"""
@@ -67,8 +67,7 @@ def main():
     ap.add_argument("--shapes", default="1000x64,200x256,16x1024", help="SOURCESxCANDIDATES, comma-separated")
     ap.add_argument("--batch", type=int, default=64, help="sources per fastchrf call")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
-    ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
+    add_tool_args(ap)
     args = ap.parse_args()
     sys.path.insert(0, os.path.dirname(args.python))
     tmp = tempfile.mkdtemp(prefix="mteval-mbr-")

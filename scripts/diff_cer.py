@@ -17,9 +17,9 @@ Needs the oracle venv; exits 1 on any compat:cer mismatch.
 """
 import argparse, json, os, random, subprocess, sys, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from diff_ter import make_cases, ROOT, SHARED  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import add_tool_args, ndjson, oracle_cmd, run, write_jsonl  # noqa: E402
+from diff_ter import make_cases  # noqa: E402
 
 
 def tiny_cases(n, seed):
@@ -35,7 +35,7 @@ def tiny_cases(n, seed):
 
 # The original rwth-i6 CharacTER (c4b25cb) differs from cer only in its
 # word-level distance: ed.cpp returns errors / n as a C float. Emulated by
-# running cer with that one function replaced (as metrics_spec.md §5.2 says).
+# running cer with that one function replaced.
 ORIGINAL = r"""
 import json, sys
 import numpy as np, Levenshtein
@@ -57,25 +57,14 @@ def main():
     ap.add_argument("--n", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
-    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
-    ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
+    add_tool_args(ap)
     args = ap.parse_args()
     pairs = [(c["hyp"], c["refs"][0]) for c in make_cases(args.n, args.seed, args.exotic)] + tiny_cases(args.n, args.seed)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-cer-")
     inp = os.path.join(tmp, "cases.jsonl")
-    with open(inp, "w", encoding="utf-8") as f:
-        for k, (h, r) in enumerate(pairs):
-            f.write(json.dumps({"id": k, "hyp": h, "ref": r}, ensure_ascii=False) + "\n")
-    with open(inp, encoding="utf-8") as f:
-        oracle = subprocess.run([args.python, os.path.join(SHARED, "oracle", "oracle.py"), "cer"], stdin=f,
-                                check=True, capture_output=True, text=True).stdout
-    want = {}
-    for line in oracle.splitlines():
-        v = json.loads(line)
-        want[v["id"]] = v
-    with open(inp, encoding="utf-8") as f:
-        orig = subprocess.run([args.python, "-c", ORIGINAL], stdin=f, check=True, capture_output=True, text=True).stdout
-    want_orig = {json.loads(l)["id"]: json.loads(l)["score"] for l in orig.splitlines()}
+    write_jsonl(inp, ({"id": k, "hyp": h, "ref": r} for k, (h, r) in enumerate(pairs)))
+    want = {v["id"]: v for v in ndjson(run(oracle_cmd(args.python, "cer"), inp))}
+    want_orig = {v["id"]: v["score"] for v in ndjson(run([args.python, "-c", ORIGINAL], inp))}
     out = os.path.join(tmp, "mteval.csv")
     sql = (f"SELECT id, charac_ter(hyp, ref, 'compat:cer') AS c, charac_ter(hyp, ref) AS o "
            f"FROM '{inp}' ORDER BY id")

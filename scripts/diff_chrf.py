@@ -15,11 +15,11 @@ window functions (mean of the pairwise row as numpy computes it).
 Usage: python3 scripts/diff_chrf.py [--n 3000] [--groups 400] [--seed 1]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
-import argparse, json, os, random, subprocess, sys, tempfile, time
+import argparse, json, os, random, subprocess, sys, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from diff_ter import ROOT, SHARED, make_cases  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import add_tool_args, diff_variant, ndjson, oracle_cmd, run, write_jsonl  # noqa: E402
+from diff_ter import make_cases  # noqa: E402
 
 CHRF_VARIANTS = {
     "chrf": ([], ""),
@@ -40,11 +40,6 @@ FAST_VARIANTS = {
 }
 
 
-def run(cmd, inp=None):
-    with open(inp, encoding="utf-8") if inp else open(os.devnull) as f:
-        return subprocess.run(cmd, stdin=f, capture_output=True, text=True, check=True).stdout
-
-
 def numpy_mean(python, rows):
     code = "import json,sys,numpy as np\nfor l in sys.stdin: print(json.dumps([float(x) for x in np.mean(np.array(json.loads(l)), axis=1)]))"
     out = subprocess.run([python, "-c", code], input="\n".join(json.dumps(r) for r in rows) + "\n",
@@ -58,34 +53,24 @@ def main():
     ap.add_argument("--groups", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
-    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
-    ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
+    add_tool_args(ap)
     args = ap.parse_args()
-    oracle = os.path.join(SHARED, "oracle", "oracle.py")
     tmp = tempfile.mkdtemp(prefix="mteval-diff-chrf-")
     cases = make_cases(args.n, args.seed, args.exotic)
     inp = os.path.join(tmp, "cases.jsonl")
-    with open(inp, "w", encoding="utf-8") as f:
-        for c in cases:
-            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    write_jsonl(inp, cases)
     total = bad = exact = 0
+
+    def agree(e, g):
+        return "error" not in e and g is not None and e["stats"] == g["stats"] and abs(e["score"] - g["score"]) <= 1e-9
+
     for name, (flags, opts) in CHRF_VARIANTS.items():
-        t0 = time.time()
-        expected = {r["id"]: r for r in map(json.loads, run([args.python, oracle, "chrf", *flags], inp).splitlines())}
-        t1 = time.time()
         q = f"SELECT id, chrf_stats(hyp, refs, '{opts}') AS s FROM '{inp}' ORDER BY id"
-        got = {r["id"]: r["s"] for r in map(json.loads, run([args.mteval, "sql", "-c", q, "--format", "ndjson"]).splitlines())}
-        t2 = time.time()
+        bad, expected, got = diff_variant(args.python, args.mteval, name, 12, cases, inp, ["chrf", *flags], q, agree, bad)
         for c in cases:
             e, g = expected[c["id"]], got.get(c["id"])
             total += 1
-            ok = "error" not in e and g is not None and e["stats"] == g["stats"] and abs(e["score"] - g["score"]) <= 1e-9
-            exact += ok and e["score"] == g["score"]
-            if not ok:
-                bad += 1
-                if bad <= 10:
-                    print("MISMATCH", name, json.dumps(c, ensure_ascii=False), "expected", e, "got", g)
-        print(f"{name:12s} {len(cases)} cases  sacrebleu {t1 - t0:6.1f}s  mteval {t2 - t1:5.2f}s")
+            exact += agree(e, g) and e["score"] == g["score"]
     print(f"sentence chrF: {total} cases, {bad} mismatches, {exact} bit-identical scores (seed {args.seed})")
 
     # fastchrf groups, through the MBR window functions.
@@ -108,12 +93,12 @@ def main():
                 fl.write(json.dumps({"g": g["id"], "i": i, "hyp": h, "pref": r}, ensure_ascii=False) + "\n")
     gtotal = gbad = gexact = 0
     for name, (flags, opts) in FAST_VARIANTS.items():
-        pw = [r["scores"] for r in map(json.loads, run([args.python, oracle, "fastchrf-pairwise", *flags], ginp).splitlines())]
-        ag = [r["scores"] for r in map(json.loads, run([args.python, oracle, "fastchrf-aggregate", *flags], ginp).splitlines())]
+        pw = [r["scores"] for r in ndjson(run(oracle_cmd(args.python, "fastchrf-pairwise", *flags), ginp))]
+        ag = [r["scores"] for r in ndjson(run(oracle_cmd(args.python, "fastchrf-aggregate", *flags), ginp))]
         means = numpy_mean(args.python, pw)
         q = (f"SELECT g, i, mbr_chrf(hyp, pref, '{opts}') OVER w AS m, mbr_chrf_aggregate(hyp, pref, '{opts}') OVER w AS a "
              f"FROM '{flat}' WHERE hyp IS NOT NULL OR pref IS NOT NULL WINDOW w AS (PARTITION BY g) ORDER BY g, i")
-        for r in map(json.loads, run([args.mteval, "sql", "-c", q, "--format", "ndjson"]).splitlines()):
+        for r in ndjson(run([args.mteval, "sql", "-c", q, "--format", "ndjson"])):
             g, i = r["g"], r["i"]
             if i >= len(groups[g]["hyps"]):
                 continue

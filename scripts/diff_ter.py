@@ -14,11 +14,11 @@ Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--exotic 0] [--only de
                                    [--mteval target/release/mteval]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
-import argparse, json, os, random, subprocess, sys, tempfile, time
+import argparse, os, random, sys, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-SHARED = os.environ.get("MTEVAL_SHARED_DIR", os.path.join(ROOT, "..", "shared"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import add_tool_args, diff_variant, load_wmt_rows, write_jsonl  # noqa: E402
+
 VARIANTS = {
     "default": ([], ""),
     "case_sensitive": (["--case-sensitive"], "case:mixed"),
@@ -62,14 +62,8 @@ def exotic_word(rng):
 
 
 def load_sentences():
-    out = []
-    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"]:
-        with open(os.path.join(SHARED, "data", "wmt", f"{pair}.jsonl"), encoding="utf-8") as f:
-            for line in f:
-                r = json.loads(line)
-                out.append(r["ref"])
-                out.append(r["hyp"])
-    return [s for s in out if s]
+    """The non-empty references and hypotheses of the shared WMT rows (each row's ref, then its hyp)."""
+    return [s for r in load_wmt_rows() for s in (r["ref"], r["hyp"]) if s]
 
 
 def perturb(rng, words, vocab):
@@ -149,42 +143,28 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with EXOTIC characters")
     ap.add_argument("--only", default="", help="comma-separated option sets to run (default: all of VARIANTS)")
-    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
-    ap.add_argument("--python", default=os.path.expanduser("~/.venvs/oracle/bin/python"))
+    add_tool_args(ap)
     args = ap.parse_args()
     cases = make_cases(args.n, args.seed, args.exotic)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-")
     inp = os.path.join(tmp, "cases.jsonl")
-    with open(inp, "w", encoding="utf-8") as f:
-        for c in cases:
-            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    write_jsonl(inp, cases)
     total = bad = 0
     only = [v for v in args.only.split(",") if v]
     unknown = [v for v in only if v not in VARIANTS]
     if unknown:
         ap.error(f"unknown option sets {unknown}; known: {', '.join(VARIANTS)}")
+
+    def agree(e, g):
+        return not ("error" in e or g is None or e["num_edits"] != g["num_edits"] or abs(e["score"] - g["score"]) > 1e-9
+                    or abs(e["ref_length"] - g["ref_len"]) > 1e-9)
+
     for name, (flags, opts) in VARIANTS.items():
         if only and name not in only:
             continue
-        t0 = time.time()
-        with open(inp, encoding="utf-8") as f:
-            ora = subprocess.run([args.python, os.path.join(SHARED, "oracle", "oracle.py"), "ter", *flags], stdin=f,
-                                 capture_output=True, text=True, check=True).stdout
-        t1 = time.time()
-        expected = {r["id"]: r for r in map(json.loads, ora.splitlines())}
         q = f"SELECT id, ter_stats(hyp, refs, '{opts}') AS s FROM '{inp}' ORDER BY id"
-        out = subprocess.run([args.mteval, "sql", "-c", q, "--format", "ndjson"], capture_output=True, text=True, check=True).stdout
-        t2 = time.time()
-        got = {r["id"]: r["s"] for r in map(json.loads, out.splitlines())}
-        for c in cases:
-            e, g = expected[c["id"]], got.get(c["id"])
-            total += 1
-            if "error" in e or g is None or e["num_edits"] != g["num_edits"] or abs(e["score"] - g["score"]) > 1e-9 \
-                    or abs(e["ref_length"] - g["ref_len"]) > 1e-9:
-                bad += 1
-                if bad <= 10:
-                    print("MISMATCH", name, json.dumps(c, ensure_ascii=False), "expected", e, "got", g)
-        print(f"{name:18s} {len(cases)} cases  sacrebleu {t1 - t0:6.1f}s  mteval {t2 - t1:5.2f}s")
+        bad, _, _ = diff_variant(args.python, args.mteval, name, 18, cases, inp, ["ter", *flags], q, agree, bad)
+        total += len(cases)
     print(f"{total} cases, {bad} mismatches (seed {args.seed})")
     sys.exit(1 if bad else 0)
 

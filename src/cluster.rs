@@ -1,4 +1,4 @@
-//! Scale-out on an Apache DataFusion Ballista cluster: the scheduler and
+//! Scale-out on an Apache `DataFusion` Ballista cluster: the scheduler and
 //! executor roles run from this binary (`mteval scheduler`, `mteval
 //! executor`), each with every mteval function, the `mteval.*` settings, the
 //! file formats and the object stores of the CLI; `--cluster df://HOST:PORT`

@@ -7,7 +7,7 @@
 //!   format a local run writes.
 //! * The device bound into an aggregate or window function when the query was
 //!   planned (the session's `mteval.device`, see
-//!   `mteval_udfs::common::bind_aggregate`): DataFusion sends functions by
+//!   `mteval_udfs::common::bind_aggregate`): `DataFusion` sends functions by
 //!   name, which would leave the executor's own default in place.
 //!
 //! Every node (client, scheduler, executor) uses the same pair of codecs.
@@ -27,7 +27,7 @@ use datafusion_proto::logical_plan::LogicalExtensionCodec;
 use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalProtoConverterExtension};
 use mteval_kernels::backend::DeviceRequest;
 
-/// Tag: the bytes that follow are Ballista's (or DataFusion's) encoding.
+/// Tag: the bytes that follow are Ballista's (or `DataFusion`'s) encoding.
 const PLAIN: u8 = 0;
 /// Tag: a preset file format, its extension follows.
 const PRESET: u8 = 1;
@@ -211,7 +211,7 @@ impl PhysicalExtensionCodec for PhysicalCodec {
 /// A `COPY` with the statement's options baked into its file format, and
 /// mteval's writing defaults for its presets (`.tsv`: every field written
 /// as it is, as `.tsv` is read). On a cluster this is what makes the options
-/// arrive: DataFusion's plan encoding sends the format but drops the
+/// arrive: `DataFusion`'s plan encoding sends the format but drops the
 /// options (`OPTIONS (format.delimiter '|')`, Parquet's `compression`),
 /// which would write the file with the defaults. A local run (`on_cluster`
 /// false) bakes only mteval's presets, so both write the same bytes. Other

@@ -2,7 +2,7 @@
 //!
 //! This crate is the application: the `mteval` CLI (`sql`, `score`), the
 //! session set-up shared by both, and the batch pipeline that writes scored
-//! Parquet. The metrics live in [`kernels`] (pure Rust) and their DataFusion
+//! Parquet. The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
 //! adapters in [`udfs`].
 
 pub mod cli;

@@ -115,7 +115,7 @@ pub fn is_closed_stdout(e: &anyhow::Error) -> bool {
 }
 
 /// The message of `e` with its causes, as `{e:#}` writes it, less every
-/// cause whose text the message already holds: DataFusion repeats its inner
+/// cause whose text the message already holds: `DataFusion` repeats its inner
 /// error in its outer one ("table 't' not found: table 't' not found").
 #[must_use]
 pub fn error_message(e: &anyhow::Error) -> String {
@@ -148,7 +148,7 @@ pub(crate) use note;
 /// Prints the log records of mteval's libraries (target `mteval`: the
 /// kernels' "no usable GPU" line and GPU fallback warnings) to standard
 /// error as `mteval: info: ...` / `mteval: warning: ...`; the libraries
-/// themselves print nothing. Other crates' records (DataFusion, Ballista)
+/// themselves print nothing. Other crates' records (`DataFusion`, Ballista)
 /// stay silent, as before.
 struct StderrLog;
 

@@ -1,11 +1,11 @@
 //! Files and URLs queried by path in SQL (`FROM 'x.parquet'`,
-//! `FROM 's3://bucket/dir/'`), as DataFusion's `enable_url_table`, except
-//! that a path that cannot be read says why. DataFusion's factory turns every
+//! `FROM 's3://bucket/dir/'`), as `DataFusion`'s `enable_url_table`, except
+//! that a path that cannot be read says why. `DataFusion`'s factory turns every
 //! failure of its format inference into "table not found", which hides the
 //! cause: a missing URL, an unknown extension, an empty directory. Here a
 //! name that looks like a path (a `/`, a scheme or an extension) gets the
 //! real cause, naming the path; a plain name (`FROM t`) that is no table
-//! keeps DataFusion's "table 't' not found".
+//! keeps `DataFusion`'s "table 't' not found".
 
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ pub fn enable(ctx: SessionContext) -> SessionContext {
     ctx
 }
 
-/// The table factory behind [`enable`]; DataFusion's keeps the session.
+/// The table factory behind [`enable`]; `DataFusion`'s keeps the session.
 #[derive(Debug, Default)]
 struct PathTables {
     inner: DynamicListTableFactory,
@@ -63,7 +63,7 @@ impl UrlTableFactory for PathTables {
     }
 }
 
-/// What DataFusion's factory does: the format from the extension, the
+/// What `DataFusion`'s factory does: the format from the extension, the
 /// schema from the files.
 async fn open(state: &SessionState, url: ListingTableUrl) -> Result<Arc<dyn TableProvider>> {
     let cfg = ListingTableConfig::new(url).infer_options(state).await?;
@@ -76,7 +76,7 @@ fn looks_like_path(name: &str) -> bool {
     name.contains(['/', '\\']) || is_url(name) || std::path::Path::new(name).extension().is_some()
 }
 
-/// Why the path `name` could not be opened (`e`: DataFusion's error), naming it.
+/// Why the path `name` could not be opened (`e`: `DataFusion`'s error), naming it.
 async fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
     let msg = e.to_string();
     if !is_url(name) {
@@ -112,7 +112,7 @@ async fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> Strin
     format!("cannot read {name}: {cause}")
 }
 
-/// Whether `dir` or a directory below it holds a file (DataFusion lists recursively).
+/// Whether `dir` or a directory below it holds a file (`DataFusion` lists recursively).
 fn has_files(dir: &std::path::Path) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else { return true };
     entries.flatten().any(|e| {

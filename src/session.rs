@@ -1,4 +1,4 @@
-//! Session set-up: a DataFusion context with every mteval UDF registered,
+//! Session set-up: a `DataFusion` context with every mteval UDF registered,
 //! files queryable by path (`FROM 'x.parquet'`, `.csv`, `.tsv`, `.json`,
 //! `.jsonl`, `.ndjson`), and inputs registered as tables.
 
@@ -32,15 +32,15 @@ use url::Url;
 /// A CSV or JSON file format with mteval's defaults preset (see
 /// [`csv_format`], [`tsv_format`], [`json_format`]), under an extension:
 /// `.csv`, `.tsv`, `.json`, and JSON lines as `.jsonl` and `.ndjson`
-/// (DataFusion's JSON reader only knows `.json`).
+/// (`DataFusion`'s JSON reader only knows `.json`).
 ///
 /// `OPTIONS (...)` of `COPY` and `CREATE EXTERNAL TABLE` arrive as
-/// `format.KEY` (the SQL planner prefixes a bare `KEY`); DataFusion's own
+/// `format.KEY` (the SQL planner prefixes a bare `KEY`); `DataFusion`'s own
 /// factory, given preset options, would pass `format.delimiter` to
 /// `CsvOptions` and fail with `Config value "format" not found`. Here the
 /// prefix is taken off and the key set on the preset, so every documented
 /// format option works as in datafusion-cli, and a key of another namespace
-/// is refused as DataFusion refuses it.
+/// is refused as `DataFusion` refuses it.
 #[derive(Debug)]
 struct PresetFormat {
     ext: &'static str,
@@ -168,7 +168,7 @@ fn tsv_format() -> CsvOptions {
     }
 }
 
-/// The format of `.csv` files in SQL: DataFusion's, with the schema inferred
+/// The format of `.csv` files in SQL: `DataFusion`'s, with the schema inferred
 /// from every record, not the first 1,000. A column of numbers with text
 /// after row 1,000 would otherwise be read as a number and fail there.
 fn csv_format() -> CsvOptions {
@@ -191,11 +191,11 @@ const INFER_ALL_RECORDS: usize = usize::MAX;
 /// Options for [`new_context`].
 #[derive(Debug, Clone, Default)]
 pub struct SessionOptions {
-    /// Rows per batch (DataFusion's default when `None`).
+    /// Rows per batch (`DataFusion`'s default when `None`).
     pub batch_size: Option<usize>,
     /// Parallel partitions (number of cores when `None`).
     pub target_partitions: Option<usize>,
-    /// Memory pool size in bytes for DataFusion's operators (sorts, joins,
+    /// Memory pool size in bytes for `DataFusion`'s operators (sorts, joins,
     /// aggregations spill to disk beyond it); unbounded when `None`.
     pub memory_limit: Option<usize>,
     /// The session's `mteval.device` (unset when `None`: `auto`, or on a
@@ -249,7 +249,7 @@ fn hint(url: &Url, prefix: &str) -> String {
     format!("cannot open {url} (object-store settings come from the {prefix}* environment variables)")
 }
 
-/// DataFusion's object-store registry, creating the store of a bucket from
+/// `DataFusion`'s object-store registry, creating the store of a bucket from
 /// the environment the first time a URL names it (so `FROM 's3://b/x.parquet'`
 /// works in SQL without DDL).
 #[derive(Debug, Default)]
@@ -289,7 +289,7 @@ pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
 }
 
 /// The state of a session that plans queries here (run here, or sent to a
-/// cluster): `base` with mteval's settings and `opts`, DataFusion's
+/// cluster): `base` with mteval's settings and `opts`, `DataFusion`'s
 /// features, object stores from the environment, mteval's formats and functions.
 ///
 /// # Errors
@@ -303,7 +303,7 @@ pub fn client_state(base: SessionConfig, opts: &SessionOptions) -> Result<datafu
     Ok(with_mteval(state)?)
 }
 
-/// `base` (DataFusion's or Ballista's configuration) with mteval's settings
+/// `base` (`DataFusion`'s or Ballista's configuration) with mteval's settings
 /// extension and defaults, and `opts`.
 #[must_use]
 pub fn session_config(base: SessionConfig, opts: &SessionOptions) -> SessionConfig {
@@ -609,7 +609,7 @@ fn json_kinds(v: &serde_json::Value, at: String, out: &mut Vec<(String, &'static
     out.push((at, kind));
 }
 
-/// Fails when the file at `path` names a column twice. DataFusion merges
+/// Fails when the file at `path` names a column twice. `DataFusion` merges
 /// same-named Parquet columns into one, keeping the first, so `score` would
 /// silently score whichever came first; Arrow's CSV reader reports a field
 /// count that does not say why. Reads only the Parquet footer, or the first

@@ -433,7 +433,7 @@ fn interrupted_run_leaves_no_partial_output() {
 /// are the reference tools': corpus TER over three references (fractional
 /// average lengths, which sacrebleu adds up row by row) and the MBR mean
 /// (numpy sums each pairwise row in pseudo-reference order). Both inputs are
-/// large enough for DataFusion to split the file between partitions when it
+/// large enough for `DataFusion` to split the file between partitions when it
 /// runs more than one.
 #[test]
 fn sql_sums_in_input_order() {

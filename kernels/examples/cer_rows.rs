@@ -1,4 +1,4 @@
-//! Times the CharacTER kernel on the shared WMT rows, one thread:
+//! Times the `CharacTER` kernel on the shared WMT rows, one thread:
 //! `cargo run --release -p mteval-kernels --example cer_rows [OPTIONS]`.
 
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! one group, hypotheses = references, best of R runs) and writes the scores
 //! so a script can compare them with fastchrf's:
 //! `pairwise_chrf TEXTS_FILE N REPEATS OUT_FILE [pairwise|aggregate]`.
-//! TEXTS_FILE holds one text per line; the first N are used.
+//! `TEXTS_FILE` holds one text per line; the first N are used.
 
 use std::io::Write;
 use std::time::Instant;

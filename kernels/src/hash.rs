@@ -1,7 +1,7 @@
 //! A fast, non-cryptographic hasher for the kernels' interning maps.
 //!
 //! The maps hold the words, n-grams and code points of one row or one MBR
-//! group; SipHash's per-process keys buy nothing there and cost a visible
+//! group; `SipHash`'s per-process keys buy nothing there and cost a visible
 //! share of the run time. Map iteration order is never relied on, so the
 //! hasher cannot change any score.
 

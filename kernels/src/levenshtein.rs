@@ -5,10 +5,10 @@
 //!
 //! The pattern side is described by match masks (`peq`): for every symbol
 //! the text can contain, the set of pattern positions it is equal to. Exact
-//! equality builds them from symbol ids; CharacTER's fuzzy word matching
+//! equality builds them from symbol ids; `CharacTER`'s fuzzy word matching
 //! builds them from a word-similarity predicate and reuses the same DP.
 //!
-//! Used by CharacTER (word level and character level) and by the SQL
+//! Used by `CharacTER` (word level and character level) and by the SQL
 //! functions `edit_distance` / `word_edit_distance`.
 
 use crate::hash::FastMap;

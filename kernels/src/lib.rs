@@ -1,6 +1,6 @@
 //! mteval-kernels: machine-translation metrics in pure Rust, with exact parity
 //! with their reference implementations (see each module's header for the
-//! implementation and version it matches). No Arrow, no DataFusion: the UDF
+//! implementation and version it matches). No Arrow, no `DataFusion`: the UDF
 //! crate adapts these functions to SQL.
 //!
 //! Adding a metric: a module with a `XConfig` whose `parse` reads the

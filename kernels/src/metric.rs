@@ -21,7 +21,7 @@ pub enum MetricKind {
     Chrf,
     /// sacrebleu's chrF++ (with word bigrams).
     ChrfPlusPlus,
-    /// CharacTER (cer / the original rwth-i6 tool).
+    /// `CharacTER` (cer / the original rwth-i6 tool).
     CharacTer,
     /// Terminology exact-match accuracy.
     TermAccuracy,
@@ -179,7 +179,7 @@ pub enum Configured {
     Ter(Ter),
     /// chrF or chrF++ (the options decide the word order).
     Chrf(ChrfConfig),
-    /// CharacTER.
+    /// `CharacTER`.
     CharacTer(CharacTerConfig),
     /// Terminology accuracy.
     TermAccuracy {
@@ -289,7 +289,7 @@ impl Configured {
 /// summed, the corpus score computed from the sums (`score(Σ stats)`), so
 /// states merge in any grouping. The aggregate SQL functions keep the same
 /// statistics types ([`crate::TerStats`], [`crate::ChrfStats`]) and score them
-/// with the same functions; CharacTER keeps its sentence scores (its corpus
+/// with the same functions; `CharacTER` keeps its sentence scores (its corpus
 /// value is their mean, as the original CLI prints it, and `cer`'s summary
 /// needs the median).
 #[derive(Debug, Clone, PartialEq)]
@@ -298,7 +298,7 @@ pub enum CorpusStats {
     Ter(crate::TerStats),
     /// chrF: Σ n-gram statistics of the best references.
     Chrf(crate::ChrfStats),
-    /// CharacTER: the sentence scores.
+    /// `CharacTER`: the sentence scores.
     CharacTer(Vec<f64>),
     /// Terminology: Σ match counts.
     TermAccuracy(crate::terms::TermAccuracy),

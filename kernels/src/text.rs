@@ -1,11 +1,11 @@
 //! Python-compatible string primitives.
 //!
 //! The reference implementations are Python, so "whitespace", "split" and
-//! "lower" must mean what they mean in CPython 3.11 (metrics_spec.md §0.1):
+//! "lower" must mean what they mean in `CPython` 3.11:
 //! `str.isspace()` includes U+001C–U+001F (Rust's `char::is_whitespace` does
 //! not) and excludes U+200B; indices are code points.
 
-/// `str.isspace()` of CPython 3.11 for one character.
+/// `str.isspace()` of `CPython` 3.11 for one character.
 #[must_use]
 pub const fn is_py_space(c: char) -> bool {
     matches!(
@@ -91,9 +91,9 @@ pub fn py_strip(s: &str) -> &str {
     s.trim_matches(is_py_space)
 }
 
-/// Python `s.lower()`: full Unicode lower-casing, including Final_Sigma and
+/// Python `s.lower()`: full Unicode lower-casing, including `Final_Sigma` and
 /// the expansion of U+0130 to `i` + U+0307. Rust's `str::to_lowercase`
-/// implements the same SpecialCasing rules, but from newer tables: Python 3.11
+/// implements the same `SpecialCasing` rules, but from newer tables: Python 3.11
 /// uses Unicode 14.0. The characters on which the two disagree are listed in
 /// `PY14_OVERRIDES` and lower-cased as Python 3.11 does.
 ///
@@ -122,7 +122,7 @@ pub fn py_lower(s: &str) -> String {
     out
 }
 
-/// How CPython 3.11 (Unicode 14.0) sees a character that Rust's tables
+/// How `CPython` 3.11 (Unicode 14.0) sees a character that Rust's tables
 /// lower-case differently, or treat differently next to a `Σ`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Py14 {
@@ -147,9 +147,9 @@ impl Py14 {
     }
 }
 
-/// The code points on which `str.lower()` of CPython 3.11 and Rust's
+/// The code points on which `str.lower()` of `CPython` 3.11 and Rust's
 /// `str::to_lowercase` (Unicode 17.0, rustc 1.95) disagree: alone, or as the
-/// neighbour of a `Σ` (Final_Sigma looks at the cased and case-ignorable
+/// neighbour of a `Σ` (`Final_Sigma` looks at the cased and case-ignorable
 /// characters around it). Inclusive ranges, sorted. Derived by lower-casing
 /// every code point, alone and in five contexts around `Σ`, in both; the test
 /// `unicode_tables_are_the_derived_ones` fails when the toolchain's Unicode
@@ -221,7 +221,7 @@ fn py14_override(c: char) -> Option<Py14> {
     PY14_OVERRIDES.get(i).filter(|&&(lo, _, _)| lo <= cp).map(|&(_, _, k)| k)
 }
 
-/// `str.lower()` of a string with a `Σ`. Rust's Final_Sigma rule is Python's;
+/// `str.lower()` of a string with a `Σ`. Rust's `Final_Sigma` rule is Python's;
 /// only the classification of the [`PY14_OVERRIDES`] characters differs. Each
 /// of them is replaced by a stand-in that Rust's tables classify as Python's
 /// do, the string is lower-cased, and the originals are put back in order (a
@@ -235,12 +235,11 @@ fn lower_with_sigma(s: &str) -> String {
     let mut originals = Vec::new();
     let masked: String = s
         .chars()
-        .map(|c| match py14_override(c) {
-            Some(kind) => {
+        .map(|c| {
+            if let Some(kind) = py14_override(c) {
                 originals.push(c);
                 kind.stand_in()
-            }
-            None => {
+            } else {
                 if is_stand_in(c) {
                     originals.push(c);
                 }

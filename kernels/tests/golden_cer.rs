@@ -1,6 +1,6 @@
-//! CharacTER golden parity through the kernel API: every shared golden file
-//! that carries CharacTER values (cer 1.2.0, and the original rwth-i6
-//! CharacTER c4b25cb where the files give it).
+//! `CharacTER` golden parity through the kernel API: every shared golden file
+//! that carries `CharacTER` values (cer 1.2.0, and the original rwth-i6
+//! `CharacTER` c4b25cb where the files give it).
 
 mod common;
 
@@ -17,7 +17,7 @@ fn cer_compat() -> CharacTerConfig {
     CharacTerConfig { compat: Compat::Cer, ..CharacTerConfig::default() }
 }
 
-/// cer_sentence.jsonl: 7,500 rows × (ref, ref2). `compat:cer` must agree
+/// `cer_sentence.jsonl`: 7,500 rows × (ref, ref2). `compat:cer` must agree
 /// everywhere; the default (original) must agree except on cer's float-drift
 /// rows, which are counted and must be rare.
 #[test]
@@ -55,7 +55,7 @@ fn cer_sentence_all_rows() {
     eprintln!("rows where the original differs from cer (float drift): {drift:?}");
 }
 
-/// cer_corpus.jsonl: calculate_cer_corpus per (pair, system, ref stream).
+/// `cer_corpus.jsonl`: `calculate_cer_corpus` per (pair, system, ref stream).
 #[test]
 fn cer_corpus_all_systems() {
     let (_, all) = wmt_rows();
@@ -82,7 +82,7 @@ fn cer_corpus_all_systems() {
     }
 }
 
-/// edge_cases.jsonl: one value per reference; cer's ZeroDivisionError on an
+/// `edge_cases.jsonl`: one value per reference; cer's `ZeroDivisionError` on an
 /// empty reference is the original's 1.0 here.
 #[test]
 fn edge_cases() {
@@ -117,7 +117,7 @@ fn edge_cases() {
     assert!(n >= 60);
 }
 
-/// edge_cases_corpus.jsonl: degenerate corpora.
+/// `edge_cases_corpus.jsonl`: degenerate corpora.
 #[test]
 fn edge_corpus() {
     for g in read_jsonl("data/golden/edge_cases_corpus.jsonl") {
@@ -148,7 +148,7 @@ fn edge_corpus() {
     }
 }
 
-/// metric_vectors.json `characTER`: cer 1.2.0 and the float32 emulation of
+/// `metric_vectors.json` `characTER`: cer 1.2.0 and the float32 emulation of
 /// the original, each against its mode.
 #[test]
 fn metric_vectors() {

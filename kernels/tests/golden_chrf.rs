@@ -47,7 +47,7 @@ fn strs(v: &Value) -> Vec<&str> {
     v.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect()
 }
 
-/// Scores within 1e-9. (serde_json without `float_roundtrip` may read a
+/// Scores within 1e-9. (`serde_json` without `float_roundtrip` may read a
 /// golden float one ulp off, so bit equality is checked by the differential
 /// script, which compares Python `repr`s.)
 fn assert_close(got: f64, exp: f64, ctx: &str) {
@@ -220,7 +220,7 @@ fn chrf_metric_vectors() {
     }
 }
 
-/// fastchrf_mbr.jsonl (300 groups × kinds × variants) and the 64-hypothesis
+/// `fastchrf_mbr.jsonl` (300 groups × kinds × variants) and the 64-hypothesis
 /// synthetic group: pairwise matrices and aggregate scores, through the
 /// batch API and through a reused `Group`; the row means equal numpy's.
 #[test]

@@ -2,7 +2,7 @@
 //! command of the `cer` package, same input handling (`str.splitlines()`,
 //! `str.split()`) and same printed output (per-sentence blocks, then the
 //! statistics as a Python dict), scored on all cores. Differences: an empty
-//! reference scores 1.0 (the original CharacTER) where `cer` raises, and a
+//! reference scores 1.0 (the original `CharacTER`) where `cer` raises, and a
 //! one-line file prints `'std': None` where `cer --per_sentence` raises.
 
 use std::io::Write;
@@ -25,7 +25,7 @@ pub struct CalculateCerArgs {
     /// Also print every hypothesis/reference pair with its score.
     #[arg(short = 'r', long = "per-sentence", alias = "per_sentence")]
     pub per_sentence: bool,
-    /// CharacTER options (`compat:cer`, `fuzzy:0.2`).
+    /// `CharacTER` options (`compat:cer`, `fuzzy:0.2`).
     #[arg(long, default_value = "")]
     pub options: String,
 }

@@ -212,7 +212,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         Some(c) => Some(string_column(&batch, &a.input, c, "pseudo-reference")?),
         None => None,
     };
-    let pref = pref_col.as_ref().map(|c| c.as_string::<i32>());
+    let pref = pref_col.as_ref().map(datafusion::arrow::array::AsArray::as_string::<i32>);
 
     // Group rows by the exact values of the group-by columns, in order of first appearance.
     let mut key_cols = Vec::new();
@@ -287,25 +287,16 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     fields.push(Field::new("n_candidates", DataType::Int64, false));
     let out_schema = Arc::new(Schema::new(fields));
     let out = RecordBatch::try_new(Arc::clone(&out_schema), cols)?;
-    match &a.output {
-        Some(p) => {
-            let mut w =
-                BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
-            w.write(&out)?;
-            w.finish().await?;
-            crate::output::note!(
-                "selected {} of {n} rows ({} groups) into {}",
-                out.num_rows(),
-                groups.len(),
-                p.display()
-            );
-            crate::output::write_stdout(format!("MBR|{signature}\n").as_bytes())
-        }
-        None => {
-            let mut text = Vec::new();
-            crate::output::print_batches(&[out], crate::output::Format::Table, &mut text)?;
-            text.extend_from_slice(format!("MBR|{signature}\n").as_bytes());
-            crate::output::write_stdout(&text)
-        }
+    if let Some(p) = &a.output {
+        let mut w = BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
+        w.write(&out)?;
+        w.finish().await?;
+        crate::output::note!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
+        crate::output::write_stdout(format!("MBR|{signature}\n").as_bytes())
+    } else {
+        let mut text = Vec::new();
+        crate::output::print_batches(&[out], crate::output::Format::Table, &mut text)?;
+        text.extend_from_slice(format!("MBR|{signature}\n").as_bytes());
+        crate::output::write_stdout(&text)
     }
 }

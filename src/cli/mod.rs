@@ -65,7 +65,7 @@ pub enum Command {
     Score(ScoreArgs),
     /// Minimum Bayes Risk: pick per group the hypothesis with the best expected utility.
     Mbr(MbrArgs),
-    /// CharacTER of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
+    /// `CharacTER` of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
     Scheduler(crate::cluster::SchedulerArgs),
@@ -94,10 +94,10 @@ pub struct MbrArgs {
     /// to leave each candidate's own pseudo-reference out.
     #[arg(long)]
     pub options: Option<String>,
-    /// Write the selected rows (input columns + utility + n_candidates) here; printed when absent.
+    /// Write the selected rows (input columns + utility + `n_candidates`) here; printed when absent.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
-    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
     /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
     #[arg(long, value_parser = parse_bytes)]
     pub memory_limit: Option<usize>,
@@ -121,14 +121,14 @@ pub struct SqlArgs {
     /// Rows per batch.
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH))]
     pub batch_size: Option<usize>,
-    /// DataFusion partitions (`datafusion.execution.target_partitions`). The default, 1,
+    /// `DataFusion` partitions (`datafusion.execution.target_partitions`). The default, 1,
     /// keeps the input order, which makes results bit-identical to the reference tools
     /// where their float sums depend on order (corpus TER over 3, 5, 6... references,
     /// `mbr_chrf` means); the metric functions use every core within each batch anyway.
     /// More partitions parallelise scans, joins and sorts. `SET` can change it in SQL.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub partitions: u16,
-    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
     /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
     #[arg(long, value_parser = parse_bytes)]
     pub memory_limit: Option<usize>,
@@ -168,7 +168,7 @@ pub struct ScoreArgs {
     /// Table inputs only: text mode prints its scores.
     #[arg(short = 'o', long, conflicts_with = "hyp")]
     pub output: Option<PathBuf>,
-    /// Memory pool for DataFusion's operators, e.g. `512M`, `2G` (sorts, joins and
+    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
     /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
     #[arg(long, value_parser = parse_bytes, conflicts_with = "hyp")]
     pub memory_limit: Option<usize>,
@@ -309,7 +309,7 @@ pub enum MetricChoice {
         /// Output column.
         column: &'static str,
     },
-    /// CharacTER (corpus score = mean of the sentence scores, as the original CLI).
+    /// `CharacTER` (corpus score = mean of the sentence scores, as the original CLI).
     CharacTer(mteval_kernels::CharacTerConfig),
     /// Terminology match accuracy (exact, or lemmatized with a lemmas column).
     TermAcc {

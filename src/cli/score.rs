@@ -174,7 +174,7 @@ fn check_input(schema: &Schema, input: &str, a: &ScoreArgs, metrics: &[MetricCho
 }
 
 /// Step 2: the expressions of the scoring query: every input column, then
-/// per metric its sentence statistics (a struct, or a score for CharacTER
+/// per metric its sentence statistics (a struct, or a score for `CharacTER`
 /// and the term counts) under a private name.
 fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<Expr> {
     let refs_expr = if a.ref_cols.len() == 1 || !metrics.iter().any(MetricChoice::uses_refs) {
@@ -301,7 +301,7 @@ fn accumulate(
         } else {
             None
         };
-        let hyps = hyps.as_ref().map(|h| h.as_string::<i32>());
+        let hyps = hyps.as_ref().map(datafusion::arrow::array::AsArray::as_string::<i32>);
         let st = col.as_struct();
         let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
         let (Some(matched), Some(total)) = (int("matched"), int("total")) else {

@@ -72,7 +72,7 @@ fn show_functions_like(st: &datafusion::sql::parser::Statement) -> Option<Option
     }
 }
 
-/// Adds to DataFusion's `SHOW FUNCTIONS` result the functions it leaves
+/// Adds to `DataFusion`'s `SHOW FUNCTIONS` result the functions it leaves
 /// out: those whose argument types their own code checks (a user-defined
 /// signature, as every mteval function and built-ins such as `coalesce`
 /// have), which list no parameter types in `information_schema`. Their rows
@@ -137,7 +137,7 @@ fn with_user_defined_functions(ctx: &SessionContext, df: DataFrame, like: Option
 
 const TARGET_PARTITIONS: &str = "datafusion.execution.target_partitions";
 
-/// Refuses `SET datafusion.execution.target_partitions = 0`: DataFusion
+/// Refuses `SET datafusion.execution.target_partitions = 0`: `DataFusion`
 /// reads 0 as one partition per core, which silently gives up the input
 /// order that makes some results bit-identical to the reference tools.
 fn check_setting(plan: &LogicalPlan) -> Result<()> {
@@ -154,7 +154,7 @@ fn check_setting(plan: &LogicalPlan) -> Result<()> {
     Ok(())
 }
 
-/// `RESET mteval.KEY` (which DataFusion refuses for a settings extension:
+/// `RESET mteval.KEY` (which `DataFusion` refuses for a settings extension:
 /// "Could not find config namespace") as a `SET` of the session's default:
 /// for `mteval.device`, the command line's device, else unset.
 fn mteval_reset(plan: LogicalPlan) -> LogicalPlan {
@@ -182,7 +182,7 @@ fn is_partitions_reset(plan: &LogicalPlan) -> bool {
 
 /// Checks, before `COPY ... TO` runs, that a local target can be created:
 /// the nearest existing directory on its path must accept a new file.
-/// object_store's local writer otherwise loops for ever on a directory that
+/// `object_store`'s local writer otherwise loops for ever on a directory that
 /// exists but refuses new files with "not found" (`/proc`), and reports
 /// other refusals as an internal error.
 fn check_copy_target(url: &str) -> Result<()> {
@@ -273,7 +273,7 @@ fn locate(e: datafusion::error::DataFusionError, json_files: &[String]) -> anyho
     e.into()
 }
 
-/// A failed `COPY ... TO url`: names the target and drops DataFusion's
+/// A failed `COPY ... TO url`: names the target and drops `DataFusion`'s
 /// "likely caused by a bug" note, which a refused write is not.
 fn copy_error(e: anyhow::Error, url: &str) -> anyhow::Error {
     let msg = format!("{e:#}");
@@ -282,7 +282,7 @@ fn copy_error(e: anyhow::Error, url: &str) -> anyhow::Error {
     anyhow::anyhow!("COPY cannot write {url}: {cause}")
 }
 
-/// DataFusion says only "Invalid function" when a window function is called
+/// `DataFusion` says only "Invalid function" when a window function is called
 /// without `OVER`; this says how to call mteval's.
 fn window_hint(e: datafusion::error::DataFusionError) -> anyhow::Error {
     let msg = e.to_string();
@@ -298,7 +298,7 @@ fn window_hint(e: datafusion::error::DataFusionError) -> anyhow::Error {
 }
 
 /// Undoes a `SET` of the batch size or the partition count beyond what the
-/// command line accepts, with an error: DataFusion takes any value, then
+/// command line accepts, with an error: `DataFusion` takes any value, then
 /// aborts allocating a batch of 10^10 rows, or plans 10^8 partitions for
 /// ever. `before` is the session as it was before the statement.
 fn check_limits(ctx: &SessionContext, before: &datafusion::execution::SessionState) -> Result<()> {

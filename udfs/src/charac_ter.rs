@@ -1,4 +1,4 @@
-//! `charac_ter(hyp, ref [, options]) -> Float64`: sentence CharacTER in
+//! `charac_ter(hyp, ref [, options]) -> Float64`: sentence `CharacTER` in
 //! [0, 1] (cer's scale). `ref` is a string or a list of strings (the lowest
 //! score over the references). Options: `compat:original|cer`, `fuzzy:T`.
 //! (`character` is an SQL keyword, hence the underscore.)

@@ -17,6 +17,7 @@ use crate::common::{RefsCol, struct_value};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `chrf_stats`.
+#[must_use]
 pub fn chrf_stats_fields() -> Fields {
     Fields::from(vec![
         Field::new("score", DataType::Float64, true),

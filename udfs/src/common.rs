@@ -1,4 +1,4 @@
-//! Arrow plumbing written once: string layouts (Utf8, LargeUtf8, Utf8View),
+//! Arrow plumbing written once: string layouts (Utf8, `LargeUtf8`, `Utf8View`),
 //! scalar-or-array arguments, reference lists, literal options, NULL policy,
 //! and the row-parallel evaluation every metric UDF uses.
 
@@ -54,15 +54,14 @@ impl ExtensionOptions for MtevalConfig {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "device" => {
-                if !value.trim().is_empty() {
-                    value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
-                }
-                self.device = value.trim().to_owned();
-                Ok(())
+        if key == "device" {
+            if !value.trim().is_empty() {
+                value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
             }
-            _ => config_err!("unknown setting 'mteval.{key}' (known: mteval.device)"),
+            self.device = value.trim().to_owned();
+            Ok(())
+        } else {
+            config_err!("unknown setting 'mteval.{key}' (known: mteval.device)")
         }
     }
 
@@ -111,7 +110,7 @@ pub fn session_backend(
 }
 
 /// Binds the session's device into an aggregate function when a query is
-/// planned. DataFusion gives aggregate and window functions no session
+/// planned. `DataFusion` gives aggregate and window functions no session
 /// settings when they run, but their simplification hook sees them, so the
 /// `mteval.device` of the planning session becomes part of the plan (and
 /// travels with it to a cluster's executors, see the codecs of the CLI's
@@ -273,7 +272,7 @@ pub fn coerce_string(name: &str, pos: &str, t: &DataType) -> Result<DataType> {
     }
 }
 
-/// Whether `t` is one of Arrow's string types (Utf8, LargeUtf8, Utf8View).
+/// Whether `t` is one of Arrow's string types (Utf8, `LargeUtf8`, `Utf8View`).
 #[must_use]
 pub fn is_string(t: &DataType) -> bool {
     matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
@@ -287,6 +286,7 @@ pub fn is_string_like(t: &DataType) -> bool {
 }
 
 /// The canonical type of a list of references: `List<Utf8View>`.
+#[must_use]
 pub fn refs_list_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::Utf8View, true)))
 }
@@ -389,7 +389,7 @@ pub fn constant_value(e: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
 }
 
 /// The options argument at `pos` of an aggregate or window call: a
-/// constant however DataFusion delivers it (see [`constant_value`]); `''`
+/// constant however `DataFusion` delivers it (see [`constant_value`]); `''`
 /// when there is none.
 ///
 /// # Errors
@@ -420,7 +420,8 @@ pub fn options_str(v: &ScalarValue) -> std::result::Result<&str, String> {
     }
 }
 
-/// Turns a kernel error into a DataFusion error naming the function.
+/// Turns a kernel error into a `DataFusion` error naming the function.
+#[must_use]
 pub fn metric_err(name: &str, e: &MetricError) -> datafusion::error::DataFusionError {
     exec_datafusion_err!("{name}: {e}")
 }
@@ -429,9 +430,9 @@ pub fn metric_err(name: &str, e: &MetricError) -> datafusion::error::DataFusionE
 pub enum StrCol<'a> {
     /// Utf8.
     Utf8(&'a StringArray),
-    /// LargeUtf8.
+    /// `LargeUtf8`.
     Large(&'a LargeStringArray),
-    /// Utf8View.
+    /// `Utf8View`.
     View(&'a StringViewArray),
     /// A constant.
     Scalar(Option<&'a str>),
@@ -463,6 +464,7 @@ impl<'a> StrCol<'a> {
 
     /// Value at row `i` (`None` = NULL).
     #[inline]
+    #[must_use]
     pub fn get(&self, i: usize) -> Option<&'a str> {
         match self {
             Self::Utf8(a) => a.is_valid(i).then(|| a.value(i)),
@@ -473,6 +475,7 @@ impl<'a> StrCol<'a> {
     }
 
     /// Whether this is a constant.
+    #[must_use]
     pub fn is_scalar(&self) -> bool {
         matches!(self, Self::Scalar(_))
     }
@@ -509,6 +512,7 @@ impl<'a> RefsCol<'a> {
     }
 
     /// Whether this is a constant.
+    #[must_use]
     pub fn is_scalar(&self) -> bool {
         match self {
             Self::Single(s) => s.is_scalar(),
@@ -518,6 +522,7 @@ impl<'a> RefsCol<'a> {
 
     /// Where the `k`-th non-NULL reference of row `i` (as [`Self::get`]
     /// gives them) sits in the row's list, NULLs counted.
+    #[must_use]
     pub fn list_position(&self, i: usize, k: usize) -> usize {
         match self {
             Self::Single(_) => k,
@@ -614,9 +619,10 @@ pub const ROW_IN_BATCH: &str = " of the batch";
 /// and, when known, the start of its hypothesis (SQL has no row number of
 /// its input to give; the text lets the row be found).
 fn row_error(name: &str, i: usize, hyp: Option<&str>, e: &MetricError) -> datafusion::error::DataFusionError {
-    match hyp {
-        Some(h) => exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH} (hypothesis {}): {e}", snippet(h)),
-        None => exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH}: {e}"),
+    if let Some(h) = hyp {
+        exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH} (hypothesis {}): {e}", snippet(h))
+    } else {
+        exec_datafusion_err!("{name}: row {i}{ROW_IN_BATCH}: {e}")
     }
 }
 

@@ -1,5 +1,5 @@
 //! `corpus_charac_ter(hyp, ref [, options]) -> Struct{count, mean, median,
-//! std, min, max, cer_scores}`: the summary of sentence CharacTER scores that
+//! std, min, max, cer_scores}`: the summary of sentence `CharacTER` scores that
 //! `cer.calculate_cer_corpus` returns (Python `statistics`: exact mean,
 //! correctly rounded sample standard deviation, NULL `std` for one row).
 //! `cer_scores`, the sentence scores themselves, is filled with the option

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
@@ -128,7 +128,7 @@ impl Accumulator for TermAccuracyAccumulator {
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let cols: Vec<_> = states.iter().map(|s| s.as_primitive::<UInt64Type>()).collect();
+        let cols: Vec<_> = states.iter().map(datafusion::arrow::array::AsArray::as_primitive::<UInt64Type>).collect();
         for i in 0..states[0].len() {
             if cols.iter().any(|c| c.is_null(i)) {
                 continue;

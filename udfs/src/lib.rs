@@ -1,4 +1,4 @@
-//! mteval-udfs: DataFusion scalar and aggregate UDFs over mteval's metric
+//! mteval-udfs: `DataFusion` scalar and aggregate UDFs over mteval's metric
 //! kernels. One file per SQL function; the Arrow plumbing (string layouts,
 //! scalars vs arrays, reference lists, NULLs, literal options) lives in
 //! [`common`].

@@ -9,7 +9,7 @@
 //! once (frames are ignored); NULL hypotheses give NULL and NULL
 //! pseudo-references are skipped. Pseudo-references are taken in the order the
 //! rows arrive, which the mean's float sum follows as numpy's does: an ORDER BY
-//! in the window, or one DataFusion partition, makes it the input order.
+//! in the window, or one `DataFusion` partition, makes it the input order.
 //!
 //! `mbr_chrf_aggregate` (see [`crate::mbr_chrf_aggregate`]) shares this file's
 //! evaluator with fastchrf's `aggregate_chrf` as the utility.

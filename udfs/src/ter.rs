@@ -74,7 +74,7 @@ impl ScalarSpec for TerFn {
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter_segments(Self::NAME, args, |ter, s| ter.sentence_score(s))?;
+        let (vals, single) = eval_ter_segments(Self::NAME, args, mteval_kernels::Ter::sentence_score)?;
         Ok(float64_value(vals, single))
     }
 }

@@ -13,6 +13,7 @@ use crate::ter::{eval_ter_segments, plan_ter};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `ter_stats`.
+#[must_use]
 pub fn ter_stats_fields() -> Fields {
     Fields::from(vec![
         Field::new("score", DataType::Float64, true),

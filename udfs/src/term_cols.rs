@@ -84,6 +84,7 @@ impl<'a> TermsCol<'a> {
     }
 
     /// Whether this is a constant.
+    #[must_use]
     pub fn is_scalar(&self) -> bool {
         self.broadcast
     }
@@ -185,9 +186,10 @@ impl<'a> LemmasCol<'a> {
             return exec_err!("{name}: lemmas must be a List<Struct{{lemma, start, end}}>, got {}", list.data_type());
         };
         let col = |n: &str| -> Result<&'a ArrayRef> {
-            match structs.column_by_name(n) {
-                Some(c) => Ok(c),
-                None => exec_err!("{name}: the lemma structs have no field '{n}'"),
+            if let Some(c) = structs.column_by_name(n) {
+                Ok(c)
+            } else {
+                exec_err!("{name}: the lemma structs have no field '{n}'")
             }
         };
         let int = |n: &str| -> Result<Int64Array> {
@@ -205,6 +207,7 @@ impl<'a> LemmasCol<'a> {
     }
 
     /// Whether this is a constant.
+    #[must_use]
     pub fn is_scalar(&self) -> bool {
         self.broadcast
     }

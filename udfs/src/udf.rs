@@ -3,7 +3,7 @@
 //! A function is a small spec type (its name, documentation, argument
 //! coercion, result type and evaluation) implementing [`ScalarSpec`],
 //! [`AggregateSpec`] or [`WindowSpec`]; [`Scalar`], [`Aggregate`] and
-//! [`Window`] turn a spec into DataFusion's `ScalarUDFImpl`,
+//! [`Window`] turn a spec into `DataFusion`'s `ScalarUDFImpl`,
 //! `AggregateUDFImpl` and `WindowUDFImpl`. The generic parts live here: the
 //! user-defined signature, the `Documentation` that `SHOW FUNCTIONS` and
 //! `information_schema.routines` print, the plan-time check of the options,
@@ -34,7 +34,7 @@ pub const DOC_SECTION: DocSection =
     DocSection { include: true, label: "MT evaluation functions", description: Some("mteval's metrics") };
 
 /// A function's documentation, as constants; [`FunctionDoc::build`] makes
-/// DataFusion's `Documentation` of it.
+/// `DataFusion`'s `Documentation` of it.
 #[derive(Debug, Clone, Copy)]
 pub struct FunctionDoc {
     /// What it computes, in a few sentences (the first is the summary).
@@ -51,7 +51,7 @@ pub struct FunctionDoc {
 }
 
 impl FunctionDoc {
-    /// DataFusion's `Documentation` of it.
+    /// `DataFusion`'s `Documentation` of it.
     #[must_use]
     pub fn build(&self) -> Documentation {
         let mut b = Documentation::builder(DOC_SECTION, self.description, self.syntax)
@@ -126,7 +126,7 @@ impl<S> Parts<S> {
     }
 }
 
-/// The methods the three DataFusion traits share, delegated to the spec.
+/// The methods the three `DataFusion` traits share, delegated to the spec.
 macro_rules! delegate_common {
     () => {
         fn name(&self) -> &str {
@@ -278,7 +278,7 @@ impl<S: WindowSpec> WindowUDFImpl for Window<S> {
 
 /// `on(None)`, `device()`, equality, hashing and `Debug` of the three
 /// wrappers: two instances are equal when they are bound to the same device
-/// (DataFusion's `dyn` comparison has already matched the spec type).
+/// (`DataFusion`'s `dyn` comparison has already matched the spec type).
 macro_rules! wrapper_traits {
     ($($wrapper:ident: $spec:ident),*) => {$(
         impl<S: $spec> $wrapper<S> {

@@ -1,6 +1,6 @@
 //! `word_edit_distance(a, b) -> Int64`: Levenshtein distance over words (one
 //! edit per inserted, deleted or substituted word; words = Python
-//! `str.split()`, as CharacTER's word level). NULL in gives NULL out.
+//! `str.split()`, as `CharacTER`'s word level). NULL in gives NULL out.
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;

@@ -1,4 +1,4 @@
-//! Options are read however DataFusion delivers a constant: a literal, a
+//! Options are read however `DataFusion` delivers a constant: a literal, a
 //! constant expression left for execution (the optimizer off, as in a plan
 //! from elsewhere), or an array with the one value on every row (what a
 //! scalar function called through datafusion-ffi receives).

@@ -113,7 +113,7 @@ struct Profiles<B> {
 
 impl<B> Profiles<B> {
     /// Kernel argument `i` of the five profile buffers, in the kernels'
-    /// order: key_hi, key_lo, counts, key_offs, n_uniq.
+    /// order: `key_hi`, `key_lo`, counts, `key_offs`, `n_uniq`.
     fn arg(&self, i: usize) -> KArg<'_, B> {
         KArg::Buf([&self.hi, &self.lo, &self.counts, &self.offs, &self.uniq][i])
     }

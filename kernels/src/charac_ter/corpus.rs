@@ -1,4 +1,4 @@
-//! Corpus summary of sentence CharacTER scores, as `cer.calculate_cer_corpus`
+//! Corpus summary of sentence `CharacTER` scores, as `cer.calculate_cer_corpus`
 //! computes it with Python 3.11's `statistics` module: `mean` is the exact
 //! mean of the floats rounded once, `stdev` the correctly rounded square root
 //! of the exact sample variance, `median` the middle value (the float average
@@ -34,7 +34,7 @@ const SCALE: u64 = 1074;
 impl CorpusSummary {
     /// The summary of `scores`; `None` when empty (Python raises
     /// `StatisticsError`) or when a score is negative or not finite
-    /// (CharacTER scores lie in [0, 1]).
+    /// (`CharacTER` scores lie in [0, 1]).
     #[must_use]
     pub fn from_scores(scores: &[f64]) -> Option<Self> {
         if scores.is_empty() || scores.iter().any(|x| !x.is_finite() || *x < 0.0) {

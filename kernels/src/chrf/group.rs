@@ -1,5 +1,5 @@
 //! Many-to-many chrF: fastChrF's `pairwise_chrf` and `aggregate_chrf`
-//! (fastchrf 0.2.1, metrics_spec.md §4) and the MBR expected utilities built
+//! (fastchrf 0.2.1) and the MBR expected utilities built
 //! on them.
 //!
 //! Each string's n-grams are extracted once and interned into one id space

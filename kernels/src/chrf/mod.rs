@@ -3,8 +3,8 @@
 //!
 //! * Definition: Popović (2015) "chrF: character n-gram F-score for automatic
 //!   MT evaluation"; chrF++ adds word unigrams and bigrams (Popović 2017).
-//! * Reference implementation matched: sacrebleu 2.6.0 `CHRF` (metrics_spec.md
-//!   §3): whitespace removed with Python's `str.split()` unless `space:yes`,
+//! * Reference implementation matched: sacrebleu 2.6.0 `CHRF`
+//!   (`sacrebleu/metrics/chrf.py`): whitespace removed with Python's `str.split()` unless `space:yes`,
 //!   code-point windows, chrF++ word tokens with one ASCII punctuation character
 //!   split off the end (checked first) or the start of each word, per-order
 //!   `[hyp, ref, match]` with the hypothesis count zeroed when the reference
@@ -70,7 +70,7 @@ pub enum Whitespace {
     /// Python's `str.isspace()` (sacrebleu).
     #[default]
     Python,
-    /// Unicode White_Space, Rust's `char::is_whitespace` (fastchrf).
+    /// Unicode `White_Space`, Rust's `char::is_whitespace` (fastchrf).
     Unicode,
 }
 
@@ -89,9 +89,9 @@ impl Whitespace {
 /// chrF options (sacrebleu's `CHRF(...)` arguments).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChrfConfig {
-    /// Character n-gram orders 1..=char_order (`nc`).
+    /// Character n-gram orders `1..=char_order` (`nc`).
     pub char_order: usize,
-    /// Word n-gram orders 1..=word_order (`nw`; 2 = chrF++).
+    /// Word n-gram orders `1..=word_order` (`nw`; 2 = chrF++).
     pub word_order: usize,
     /// Recall weight.
     pub beta: f64,
@@ -357,12 +357,12 @@ pub fn f_score(beta: f64, eps_smoothing: bool, orders: usize, mut stat: impl FnM
         avg_p /= eff as f64;
         avg_r /= eff as f64;
     }
-    if avg_p + avg_r != 0.0 {
+    if avg_p + avg_r == 0.0 {
+        0.0
+    } else {
         let mut s = (1.0 + factor) * avg_p * avg_r;
         s /= factor * avg_p + avg_r;
         100.0 * s
-    } else {
-        0.0
     }
 }
 

@@ -1,5 +1,5 @@
-//! sacrebleu's beam-banded word edit distance (`BeamEditDistance`,
-//! metrics_spec.md §1.4), over interned word ids.
+//! sacrebleu's beam-banded word edit distance (`BeamEditDistance` in
+//! `sacrebleu/metrics/lib_ter.py`), over interned word ids.
 //!
 //! Rows are hypothesis positions, columns reference positions. Only a band of
 //! `±beam` columns around the pseudo-diagonal `floor(i * n_r / n_h)` is

@@ -4,7 +4,7 @@
 //!   Targeted Human Annotation"; shifts of word blocks cost one edit.
 //! * Reference implementation matched: sacrebleu 2.6.0 `TER` (`lib_ter.py`,
 //!   `tokenizer_ter.py`), option for option, including its band, its
-//!   1000-candidate budget and its empty-input rules (metrics_spec.md §1).
+//!   1000-candidate budget and its empty-input rules (`sacrebleu/metrics/lib_ter.py`).
 //! * Multiple references: the fewest edits over the references, normalised by
 //!   the *average* reference length. Corpus score: Σ edits / Σ average lengths.
 //! * Scale: 100 × edits / length (can exceed 100). 100 for an empty reference

@@ -1,4 +1,4 @@
-//! The seed's simpler greedy TER (metrics_spec.md §2.1), kept as an option
+//! The seed project's simpler greedy TER, kept as an option
 //! (`variant:seed`): full Wagner–Fischer distance with no band, every block of
 //! up to 10 words that is not fully aligned and occurs anywhere in the
 //! reference, every destination, a shift accepted only when it lowers the
@@ -156,7 +156,8 @@ mod tests {
 
     #[test]
     fn spec_examples_differ_from_sacrebleu() {
-        // metrics_spec.md §2.1: seed 4 edits, sacrebleu 5; and seed 6, sacrebleu 5.
+        // Two pairs where the greedy searches differ: seed 4 edits, sacrebleu 5;
+        // and seed 6, sacrebleu 5.
         let (e, s) = seed_ter_pair(&ids("f b f b c c a"), &ids("d c b b a"));
         assert_eq!(e + s, 4);
         let (e, s) = seed_ter_pair(&ids("f a d a f e b"), &ids("b c e a c f a"));

@@ -1,5 +1,5 @@
 //! sacrebleu's greedy shift search (`translation_edit_rate`, `_shift`,
-//! `_find_shifted_pairs`, `_perform_shift`; metrics_spec.md §1.3, §1.5, §1.6).
+//! `_find_shifted_pairs`, `_perform_shift` in `sacrebleu/metrics/lib_ter.py`).
 //!
 //! Limits and ordering are tercom-inspired but sacrebleu's own: blocks of at
 //! most 10 words, at most 50 positions apart, and a budget of 1000 evaluated
@@ -674,7 +674,7 @@ mod tests {
 
     #[test]
     fn budget_discards_last_round_on_random_permutation() {
-        // metrics_spec §1.3: with a permutation of 60 distinct words the budget
+        // sacrebleu's 1000-candidate budget: with a permutation of 60 distinct words the budget
         // runs out while a helpful shift is held; result must be < plain distance
         // but the shift count stays below the rounds run.
         let r: Vec<u32> = (0..60).collect();

@@ -3,7 +3,7 @@
 //!
 //! * Reference implementation matched: `match_accuracy.py` of
 //!   `FredericOdermatt/match_accuracy`, commit `29547205e0b9` (used for arXiv
-//!   2305.14538), run under `CPython` 3.11 (`metrics_spec.md` §6.1, §7.7).
+//!   2305.14538), run under `CPython` 3.11.
 //! * Each term is a list of alternatives. An alternative matches as an escaped
 //!   literal, case-insensitively with Python `re.IGNORECASE` semantics. It needs
 //!   boundaries: the characters just outside it must not be ASCII

@@ -32,7 +32,7 @@
 /// Unicode 14.0 (`CPython` 3.11): inclusive ranges, sorted. Python treats them as
 /// uncased characters that only match themselves.
 /// (`crate::text`'s `PY14_OVERRIDES` answers the same question for
-/// `str.lower()`, whose Final_Sigma rule also reads the cased and
+/// `str.lower()`, whose `Final_Sigma` rule also reads the cased and
 /// case-ignorable classes; its test pins the toolchain's Unicode version.)
 const NEWER_THAN_UNICODE_14: [(u32, u32); 10] = [
     (0x019B, 0x019B),

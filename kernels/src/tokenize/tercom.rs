@@ -1,5 +1,5 @@
 //! The tercom tokenizer exactly as sacrebleu 2.6.0 implements it
-//! (`sacrebleu/tokenizers/tokenizer_ter.py`, metrics_spec.md §1.2).
+//! (`sacrebleu/tokenizers/tokenizer_ter.py`).
 //!
 //! Quirks reproduced on purpose:
 //! * `\n-` (not tercom's `-\n`) is removed when normalising;

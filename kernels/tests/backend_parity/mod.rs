@@ -28,7 +28,7 @@ impl Rng {
     }
 }
 
-/// Random symbol sequences: lengths 0..max_len over `alphabet` symbols (offset by `base`).
+/// Random symbol sequences: lengths `0..max_len` over `alphabet` symbols (offset by `base`).
 fn random_seqs(rng: &mut Rng, n: usize, max_len: u64, alphabet: u64, base: u32) -> Seqs {
     let mut s = Seqs::new();
     for _ in 0..n {

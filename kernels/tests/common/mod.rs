@@ -80,10 +80,10 @@ pub struct WmtRow {
 
 pub const PAIRS: [&str; 5] = ["en-de", "de-en", "zh-en", "en-zh", "en-ja"];
 
-/// WMT rows keyed by (pair, system, seg_id).
+/// WMT rows keyed by (pair, system, `seg_id`).
 pub type WmtIndex = HashMap<(String, String, i64), WmtRow>;
 
-/// All WMT rows keyed by (pair, system, seg_id), plus the rows in file order.
+/// All WMT rows keyed by (pair, system, `seg_id`), plus the rows in file order.
 pub fn wmt_rows() -> (WmtIndex, Vec<WmtRow>) {
     let mut map = HashMap::new();
     let mut all = Vec::new();
