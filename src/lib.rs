@@ -14,3 +14,8 @@ pub mod session;
 
 pub use mteval_kernels as kernels;
 pub use mteval_udfs as udfs;
+
+/// The README's Rust examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

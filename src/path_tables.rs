@@ -58,7 +58,7 @@ impl UrlTableFactory for PathTables {
         match open(&state, url).await {
             Ok(table) => Ok(Some(table)),
             Err(_) if !looks_like_path(name) => Ok(None),
-            Err(e) => Err(DataFusionError::Plan(explain(&state, name, &e).await)),
+            Err(e) => Err(DataFusionError::Plan(explain(&state, name, &e))),
         }
     }
 }
@@ -77,7 +77,7 @@ fn looks_like_path(name: &str) -> bool {
 }
 
 /// Why the path `name` could not be opened (`e`: `DataFusion`'s error), naming it.
-async fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
+fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
     let msg = e.to_string();
     if !is_url(name) {
         let local = std::path::Path::new(name.strip_prefix("file://").unwrap_or(name));

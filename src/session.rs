@@ -408,6 +408,17 @@ impl InputKind {
 /// # Errors
 /// Missing or unreadable files, unknown formats.
 pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_cols: &[&str]) -> Result<InputKind> {
+    fn csv<'a>(kind: InputKind, ext: &'a str, schema: Option<&'a Schema>) -> CsvReadOptions<'a> {
+        let mut o =
+            CsvReadOptions::new().has_header(true).file_extension(ext).schema_infer_max_records(INFER_ALL_RECORDS);
+        if kind == InputKind::Tsv {
+            o = o.delimiter(b'\t').quote(TSV_NO_QUOTE);
+        }
+        if let Some(s) = schema {
+            o = o.schema(s);
+        }
+        o
+    }
     let kind = InputKind::of(path)?;
     let local = path.strip_prefix("file://").unwrap_or(path);
     if !is_url(path) {
@@ -419,17 +430,6 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
     let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
     if matches!(kind, InputKind::Parquet | InputKind::Csv | InputKind::Tsv) {
         check_unique_columns(ctx, path, kind).await?;
-    }
-    fn csv<'a>(kind: InputKind, ext: &'a str, schema: Option<&'a Schema>) -> CsvReadOptions<'a> {
-        let mut o =
-            CsvReadOptions::new().has_header(true).file_extension(ext).schema_infer_max_records(INFER_ALL_RECORDS);
-        if kind == InputKind::Tsv {
-            o = o.delimiter(b'\t').quote(TSV_NO_QUOTE);
-        }
-        if let Some(s) = schema {
-            o = o.schema(s);
-        }
-        o
     }
     let res = match kind {
         InputKind::Parquet => {

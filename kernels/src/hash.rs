@@ -64,7 +64,7 @@ impl Hasher for FastHasher {
     }
 
     #[inline]
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "the hash takes the key's two 64-bit halves")]
     fn write_u128(&mut self, k: u128) {
         let x =
             ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

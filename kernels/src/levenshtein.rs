@@ -205,6 +205,11 @@ impl Myers {
 /// the distance of the concatenation of the two texts against the pattern
 /// (the split point `k` of the pattern is free).
 #[must_use]
+#[allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    reason = "distances and bit counts are bounded by the text lengths, far below isize::MAX; the table index has 16 bits"
+)]
 pub fn join_columns(m: usize, f_state: &[u64], f0: usize, b_state: &[u64], b0: usize) -> usize {
     let nb = m.div_ceil(64);
     // B's deltas reversed so that bit k is the step of B between rows m-k-1
@@ -467,6 +472,7 @@ pub fn reference_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "random symbols and lengths are reduced modulo small bounds")]
 mod tests {
     use super::*;
 

@@ -3,9 +3,11 @@
 //! implementation and version it matches). No Arrow, no `DataFusion`: the UDF
 //! crate adapts these functions to SQL.
 //!
-//! Adding a metric: a module with a `XConfig` whose `parse` reads the
-//! signature-syntax options, summable statistics, a `score` from statistics,
-//! a `signature`, and unit tests; then a UDF file in `mteval-udfs`.
+//! Adding a metric: a module with a configuration whose `parse` reads the
+//! signature-syntax options (its keys in an `OPTIONS` table), summable
+//! statistics, a `score` from statistics, a `signature`, and unit tests; a
+//! row in the metric table ([`metric`]); then one file per SQL function in
+//! `mteval-udfs`. CONTRIBUTING.md lists every file a new metric touches.
 
 pub mod backend;
 pub mod charac_ter;

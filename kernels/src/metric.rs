@@ -8,6 +8,8 @@
 //! one row in [`METRICS`], one arm in [`MetricInfo::configure`] and
 //! [`Configured`]'s methods, and its SQL functions in the udfs crate.
 
+use std::fmt::Write as _;
+
 use crate::chrf::group::{MBR_OPTIONS, mbr_signature, parse_mbr_options};
 use crate::options::OptionKey;
 use crate::{CharacTerConfig, ChrfConfig, MetricError, NRefs, Signature, Ter};
@@ -31,6 +33,8 @@ pub enum MetricKind {
     MbrChrf,
     /// MBR expected utility: aggregate chrF (fastchrf `aggregate_chrf`).
     MbrChrfAggregate,
+    /// MBR expected utility: mean sentence TER (lower is better).
+    MbrTer,
 }
 
 /// One row of the metric table.
@@ -54,7 +58,7 @@ pub struct MetricInfo {
 }
 
 /// Every metric.
-pub static METRICS: [MetricInfo; 8] = [
+pub static METRICS: [MetricInfo; 9] = [
     MetricInfo {
         kind: MetricKind::Ter,
         name: "ter",
@@ -127,6 +131,15 @@ pub static METRICS: [MetricInfo; 8] = [
         reference: "fastchrf 0.2.1 aggregate_chrf",
         options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
     },
+    MetricInfo {
+        kind: MetricKind::MbrTer,
+        name: "mbr_ter",
+        aliases: &[],
+        column: None,
+        functions: &[],
+        reference: "sacrebleu 2.6.0 TER, averaged as `numpy.mean`",
+        options: &[crate::ter::OPTIONS, MBR_OPTIONS],
+    },
 ];
 
 /// The row of `kind`.
@@ -141,6 +154,7 @@ pub fn info(kind: MetricKind) -> &'static MetricInfo {
         MetricKind::TermAccuracyLemmatized => 5,
         MetricKind::MbrChrf => 6,
         MetricKind::MbrChrfAggregate => 7,
+        MetricKind::MbrTer => 8,
     };
     &METRICS[i]
 }
@@ -195,6 +209,13 @@ pub enum Configured {
         /// Aggregate chrF rather than mean pairwise chrF.
         aggregate: bool,
     },
+    /// The MBR utility mean sentence TER.
+    MbrTer {
+        /// TER options.
+        ter: Ter,
+        /// Whether each candidate is also its own pseudo-reference.
+        include_self: bool,
+    },
 }
 
 impl MetricInfo {
@@ -223,6 +244,10 @@ impl MetricInfo {
                 let (cfg, include_self) = parse_mbr_options(options)?;
                 Configured::MbrChrf { cfg, include_self, aggregate: self.kind == MetricKind::MbrChrfAggregate }
             }
+            MetricKind::MbrTer => {
+                let (ter, include_self) = crate::ter::mbr::parse_mbr_ter_options(options)?;
+                Configured::MbrTer { ter, include_self }
+            }
         })
     }
 }
@@ -236,6 +261,7 @@ impl Configured {
             Self::Chrf(cfg) => cfg.signature(nrefs),
             Self::CharacTer(cfg) => cfg.signature(nrefs),
             Self::TermAccuracy { lemmatized } => crate::terms::signature(*lemmatized),
+            Self::MbrTer { ter, include_self } => crate::ter::mbr::mbr_ter_signature(ter, *include_self),
             Self::MbrChrf { cfg, include_self, aggregate } => {
                 mbr_signature(cfg, *include_self, if *aggregate { "aggregate" } else { "pairwise" })
             }
@@ -253,6 +279,7 @@ impl Configured {
             Self::TermAccuracy { lemmatized: true } => "TermAcc-lemmatized".to_owned(),
             Self::MbrChrf { aggregate: false, .. } => "MBR-chrF".to_owned(),
             Self::MbrChrf { aggregate: true, .. } => "MBR-chrF-aggregate".to_owned(),
+            Self::MbrTer { .. } => "MBR-TER".to_owned(),
         }
     }
 
@@ -262,7 +289,7 @@ impl Configured {
     #[must_use]
     pub fn max_words(&self) -> Option<usize> {
         match self {
-            Self::Ter(t) => t.config.max_words,
+            Self::Ter(t) | Self::MbrTer { ter: t, .. } => t.config.max_words,
             Self::CharacTer(cfg) => cfg.max_words,
             _ => None,
         }
@@ -346,7 +373,7 @@ impl Configured {
             Self::Chrf(_) => CorpusStats::Chrf(crate::ChrfStats::default()),
             Self::CharacTer(_) => CorpusStats::CharacTer(Vec::new()),
             Self::TermAccuracy { .. } => CorpusStats::TermAccuracy(crate::terms::TermAccuracy::default()),
-            Self::MbrChrf { .. } => return None,
+            Self::MbrChrf { .. } | Self::MbrTer { .. } => return None,
         })
     }
 
@@ -376,7 +403,7 @@ pub fn markdown_table() -> String {
         let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
         let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
         let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-        s.push_str(&format!("| `{}` | {aliases} | {column} | {functions} | {} |\n", m.name, m.reference));
+        let _ = writeln!(s, "| `{}` | {aliases} | {column} | {functions} | {} |", m.name, m.reference);
     }
     s
 }

@@ -2,6 +2,8 @@
 //! "unknown key" errors list these keys) and what the README's option
 //! tables show (generated from here, see [`markdown_table`]).
 
+use std::fmt::Write as _;
+
 /// One option key of a metric.
 #[derive(Debug, Clone, Copy)]
 pub struct OptionKey {
@@ -51,7 +53,7 @@ pub fn known_keys(groups: &[&[OptionKey]], extra: &str) -> String {
 pub fn markdown_table(groups: &[&[OptionKey]]) -> String {
     let mut s = String::from("| key | values (default first) | what |\n|---|---|---|\n");
     for k in groups.iter().flat_map(|g| g.iter()) {
-        s.push_str(&format!("| `{}` | {} | {} |\n", k.key, k.values, k.what));
+        let _ = writeln!(s, "| `{}` | {} | {} |", k.key, k.values, k.what);
     }
     s
 }

@@ -294,6 +294,10 @@ pub fn py_float_repr(x: f64) -> String {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "random lengths and indices are shifted or reduced far below the target types' range"
+)]
 mod tests {
     use super::*;
 

@@ -20,23 +20,14 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::row::{RowConverter, SortField};
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::Ter;
-use mteval_kernels::chrf::group::{Group, mbr_signature, numpy_mean, parse_mbr_options};
+use mteval_kernels::chrf::group::Group;
+use mteval_kernels::metric::{Configured, METRICS, MetricInfo, MetricKind};
+use mteval_kernels::ter::mbr::mean_ter;
 use rayon::prelude::*;
 
 use super::MbrArgs;
 use crate::output::BatchFileWriter;
 use crate::session::{SessionOptions, new_context, register_input};
-
-/// Expected-utility functions of `mteval mbr`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum UtilityKind {
-    /// Mean pairwise chrF (higher is better).
-    Chrf,
-    /// Aggregate chrF, fastchrf's `aggregate_chrf` (higher is better).
-    ChrfAggregate,
-    /// Mean sentence TER (lower is better).
-    Ter,
-}
 
 /// A configured utility.
 enum Utility {
@@ -57,23 +48,7 @@ impl Utility {
                     g.expected_utility_skipping_on(backend.as_ref(), skip)
                 })
             }
-            Self::Ter(ter) => {
-                let refs = refs.unwrap_or(hyps);
-                hyps.par_iter()
-                    .enumerate()
-                    .map(|(j, h)| {
-                        let mut row = Vec::with_capacity(refs.len());
-                        for (k, r) in refs.iter().enumerate() {
-                            if skip[j] == Some(k) {
-                                continue;
-                            }
-                            let seg = ter.segment(h, &[r])?.context("no reference")?;
-                            row.push(ter.sentence_score(&seg));
-                        }
-                        Ok(numpy_mean(&row))
-                    })
-                    .collect()
-            }
+            Self::Ter(ter) => Ok(mean_ter(ter, hyps, refs, skip)?),
         }
     }
 
@@ -82,34 +57,33 @@ impl Utility {
     }
 }
 
-/// Splits `self:yes|no` off the options; parses the rest for the utility.
-fn configure(kind: UtilityKind, options: &str) -> Result<(Utility, bool, String)> {
-    match kind {
-        UtilityKind::Chrf | UtilityKind::ChrfAggregate => {
-            let (cfg, include_self) = parse_mbr_options(options)?;
-            let aggregate = kind == UtilityKind::ChrfAggregate;
-            let sig = mbr_signature(&cfg, include_self, if aggregate { "aggregate" } else { "pairwise" }).to_string();
-            Ok((Utility::Chrf { cfg, aggregate }, include_self, sig))
+/// The utility named `name` (an MBR row of the metric table, with or
+/// without its `mbr_` prefix; `-` may stand for `_`) with its options: the
+/// utility, whether each candidate is its own pseudo-reference, and the
+/// signature.
+fn configure(name: &str, options: &str) -> Result<(Utility, bool, String)> {
+    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
+    let is_mbr = |m: &&MetricInfo| {
+        matches!(m.kind, MetricKind::MbrChrf | MetricKind::MbrChrfAggregate | MetricKind::MbrTer)
+            && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
+    };
+    let Some(info) = METRICS.iter().find(is_mbr) else {
+        let known: Vec<&str> = METRICS
+            .iter()
+            .filter(|m| matches!(m.kind, MetricKind::MbrChrf | MetricKind::MbrChrfAggregate | MetricKind::MbrTer))
+            .filter_map(|m| m.name.strip_prefix("mbr_"))
+            .collect();
+        bail!("unknown utility '{name}' (known: {})", known.join(", "));
+    };
+    let configured = info.configure(options)?;
+    let signature = configured.signature(mteval_kernels::NRefs::Fixed(1)).to_string();
+    Ok(match configured {
+        Configured::MbrChrf { cfg, include_self, aggregate } => {
+            (Utility::Chrf { cfg, aggregate }, include_self, signature)
         }
-        UtilityKind::Ter => {
-            let mut include_self = true;
-            let mut rest = Vec::new();
-            for (k, v) in mteval_kernels::signature::parse_options("TER", options)? {
-                match k.as_str() {
-                    "self" => include_self = mteval_kernels::signature::parse_bool("TER", &k, &v)?,
-                    "utility" => {}
-                    _ => rest.push(format!("{k}:{v}")),
-                }
-            }
-            let ter = Ter::from_options(&rest.join("|"))?;
-            let sig = format!(
-                "utility:ter-mean|{}|self:{}",
-                ter.config.signature(mteval_kernels::NRefs::Fixed(1)),
-                if include_self { "yes" } else { "no" }
-            );
-            Ok((Utility::Ter(ter), include_self, sig))
-        }
-    }
+        Configured::MbrTer { ter, include_self } => (Utility::Ter(ter), include_self, signature),
+        _ => bail!("{} is not an MBR utility", info.name),
+    })
 }
 
 fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Result<ArrayRef> {
@@ -179,8 +153,9 @@ fn select(
     Ok(best.map(|(j, s)| (cand[j], s, cand.len())))
 }
 
+#[allow(clippy::too_many_lines, reason = "the command's steps in order: read the input, group its rows, select, write")]
 pub(super) async fn run(a: MbrArgs) -> Result<()> {
-    let (utility, include_self, signature) = configure(a.utility, a.options.as_deref().unwrap_or(""))?;
+    let (utility, include_self, signature) = configure(&a.utility, a.options.as_deref().unwrap_or(""))?;
     let ctx = new_context(&SessionOptions {
         batch_size: Some(8192),
         target_partitions: Some(1),

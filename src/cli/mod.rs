@@ -87,9 +87,11 @@ pub struct MbrArgs {
     /// Pseudo-reference column (default: the candidates themselves).
     #[arg(long)]
     pub pseudo_ref_col: Option<String>,
-    /// Expected-utility function.
-    #[arg(long, value_enum, default_value = "chrf")]
-    pub utility: mbr::UtilityKind,
+    /// Expected-utility function: an MBR row of the metric table, with or without its `mbr_`
+    /// prefix: `chrf` (mean pairwise chrF), `chrf_aggregate` (fastchrf's aggregate chrF; also
+    /// `chrf-aggregate`) or `ter` (mean sentence TER, lower is better).
+    #[arg(long, default_value = "chrf")]
+    pub utility: String,
     /// Utility options in signature syntax (chrF keys such as `nw:2`, or TER keys), plus `self:no`
     /// to leave each candidate's own pseudo-reference out.
     #[arg(long)]
@@ -288,12 +290,16 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
         "T" => 1 << 40,
         _ => return Err(format!("'{s}': unknown unit '{unit}' (use K, M, G or T)")),
     };
-    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    #[allow(clippy::cast_precision_loss, reason = "the unit scales are powers of two up to 2^40, exact in f64")]
     let bytes = n * scale as f64;
     if !(bytes.is_finite() && bytes >= 1.0 && bytes < 2f64.powi(62)) {
         return Err(format!("'{s}': the size must be positive"));
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "bytes is checked above to lie in [1, 2^62)"
+    )]
     Ok(bytes as usize)
 }
 
@@ -381,7 +387,7 @@ impl MetricChoice {
             Configured::Chrf(cfg) => Self::Chrf { cfg, column },
             Configured::CharacTer(cfg) => Self::CharacTer(cfg),
             Configured::TermAccuracy { lemmatized } => Self::TermAcc { lemmatized },
-            Configured::MbrChrf { .. } => anyhow::bail!("{} is an MBR utility", info.name),
+            Configured::MbrChrf { .. } | Configured::MbrTer { .. } => anyhow::bail!("{} is an MBR utility", info.name),
         })
     }
 }

@@ -118,7 +118,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let nref_counts = count_refs(&batch, &a.ref_cols);
         let mut cols: Vec<ArrayRef> = batch.columns()[..n_in].to_vec();
         for (k, m) in metrics.iter().enumerate() {
-            cols.push(accumulate(m, k, &batch, n_in, &row_group, &nref_counts, &mut groups.groups, &a)?);
+            cols.push(accumulate(m, k, &batch, n_in, &row_group, &nref_counts, &mut groups.entries, &a)?);
         }
         if let Some(w) = writer.as_mut() {
             w.write(&RecordBatch::try_new(Arc::clone(&out_schema), cols)?)?;
@@ -128,7 +128,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     pb.finish_and_clear();
 
-    let lines = reduce(&groups.groups, &metrics, &a, &input, writer.as_mut())?;
+    let lines = reduce(&groups.entries, &metrics, &a, &input, writer.as_mut())?;
     // Step 5: the output file, then the report.
     if let Some(wr) = writer {
         let rows = wr.rows();
@@ -224,7 +224,7 @@ fn progress(total_rows: Option<usize>) -> Result<ProgressBar> {
 /// is the NULL group, apart from a group whose value is the text "NULL".
 #[derive(Default)]
 struct Groups {
-    groups: Vec<(Option<String>, GroupStats)>,
+    entries: Vec<(Option<String>, GroupStats)>,
     index: HashMap<String, usize>,
     null_group: Option<usize>,
 }
@@ -239,7 +239,7 @@ impl Groups {
             ),
             None => None,
         };
-        let Self { groups, index, null_group } = self;
+        let Self { entries: groups, index, null_group } = self;
         let mut row_group = Vec::with_capacity(n);
         for i in 0..n {
             let key = match &keys {
@@ -267,7 +267,10 @@ impl Groups {
 /// Step 3, per batch and metric: adds the batch's sentence statistics of
 /// metric `k` to the groups of its rows (`row_group`) and returns the
 /// metric's score column. Struct results are read by field name.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the per-batch pieces of the score loop's state, each borrowed as it needs"
+)]
 fn accumulate(
     m: &MetricChoice,
     k: usize,
@@ -332,7 +335,6 @@ fn accumulate(
             if let CorpusStats::TermAccuracy(t) = &mut groups[gi].1.metrics[k] {
                 t.add(&c);
             }
-            #[allow(clippy::cast_precision_loss)]
             per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
         }
         return Ok(Arc::new(Float64Array::from(per_row)));
@@ -362,7 +364,7 @@ fn accumulate(
         g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
         match (&mut g.metrics[k], ter, chrf) {
             (CorpusStats::Ter(t), Some((edits, shifts, len)), _) => {
-                #[allow(clippy::cast_sign_loss)]
+                #[allow(clippy::cast_sign_loss, reason = "edit and shift counts from ter_stats are never negative")]
                 t.merge(&TerStats {
                     num_edits: edits.value(i) as u64,
                     ref_len: len.value(i),
@@ -372,7 +374,7 @@ fn accumulate(
             }
             (CorpusStats::Chrf(c), _, Some(lists)) => {
                 let list = lists.value(i);
-                #[allow(clippy::cast_sign_loss)]
+                #[allow(clippy::cast_sign_loss, reason = "chrF statistics are counts, never negative")]
                 let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
                 c.add(&v);
             }

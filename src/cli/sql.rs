@@ -46,7 +46,7 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
         let json_files = json_files(&plan);
         let resets_partitions = is_partitions_reset(&plan);
         let mut df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
-        if let Some(like) = show_functions {
+        if let Some(ShowFunctions { like }) = show_functions {
             df = with_user_defined_functions(ctx, df, like.as_deref())?;
         }
         if resets_partitions {
@@ -61,13 +61,21 @@ async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<
     Ok(out)
 }
 
-/// For `SHOW FUNCTIONS [LIKE 'pattern']`: `Some(pattern)`.
-fn show_functions_like(st: &datafusion::sql::parser::Statement) -> Option<Option<String>> {
+/// A `SHOW FUNCTIONS [LIKE 'pattern']` statement.
+struct ShowFunctions {
+    /// The `LIKE` pattern, if any.
+    like: Option<String>,
+}
+
+/// For `SHOW FUNCTIONS [LIKE 'pattern']`: `Some`, with the pattern.
+fn show_functions_like(st: &datafusion::sql::parser::Statement) -> Option<ShowFunctions> {
     use datafusion::sql::sqlparser::ast::{ShowStatementFilter, Statement};
     let datafusion::sql::parser::Statement::Statement(st) = st else { return None };
     match st.as_ref() {
-        Statement::ShowFunctions { filter: None } => Some(None),
-        Statement::ShowFunctions { filter: Some(ShowStatementFilter::Like(p)) } => Some(Some(p.clone())),
+        Statement::ShowFunctions { filter: None } => Some(ShowFunctions { like: None }),
+        Statement::ShowFunctions { filter: Some(ShowStatementFilter::Like(p)) } => {
+            Some(ShowFunctions { like: Some(p.clone()) })
+        }
         _ => None,
     }
 }
@@ -85,8 +93,11 @@ fn with_user_defined_functions(ctx: &SessionContext, df: DataFrame, like: Option
     use datafusion::arrow::compute::cast;
     use datafusion::logical_expr::{Documentation, Signature, col, lit};
 
+    /// A row: the function's name, its kind and its documentation.
+    type Row<'a> = (String, &'a str, Option<&'a Documentation>);
+
     let state = ctx.state();
-    let mut rows: Vec<(String, &str, Option<&Documentation>)> = Vec::new();
+    let mut rows: Vec<Row<'_>> = Vec::new();
     let unlisted = |s: &Signature| s.type_signature.get_example_types().is_empty();
     for f in state.scalar_functions().values().filter(|f| unlisted(f.signature())) {
         rows.push((f.name().to_owned(), "SCALAR", f.documentation()));
@@ -99,9 +110,8 @@ fn with_user_defined_functions(ctx: &SessionContext, df: DataFrame, like: Option
     }
     rows.sort_by(|a, b| a.0.cmp(&b.0));
     rows.dedup_by(|a, b| a.0 == b.0);
-    let text = |f: &dyn Fn(&(String, &str, Option<&Documentation>)) -> Option<String>| -> ArrayRef {
-        Arc::new(rows.iter().map(f).collect::<StringArray>())
-    };
+    let text =
+        |f: &dyn Fn(&Row<'_>) -> Option<String>| -> ArrayRef { Arc::new(rows.iter().map(f).collect::<StringArray>()) };
     let mut params = ListBuilder::new(StringBuilder::new());
     for (_, _, doc) in &rows {
         for (name, _) in doc.and_then(|d| d.arguments.as_ref()).into_iter().flatten() {
@@ -275,7 +285,7 @@ fn locate(e: datafusion::error::DataFusionError, json_files: &[String]) -> anyho
 
 /// A failed `COPY ... TO url`: names the target and drops `DataFusion`'s
 /// "likely caused by a bug" note, which a refused write is not.
-fn copy_error(e: anyhow::Error, url: &str) -> anyhow::Error {
+fn copy_error(e: &anyhow::Error, url: &str) -> anyhow::Error {
     let msg = format!("{e:#}");
     let cause = msg.split(".\nThis issue was likely caused by a bug").next().unwrap_or(&msg);
     let cause = cause.strip_prefix("Internal error: ").unwrap_or(cause);
@@ -343,7 +353,7 @@ async fn print_df(p: Planned, format: Format) -> Result<()> {
         Err(e) => {
             let e = locate(e, &p.json_files);
             return Err(match &p.copy_to {
-                Some(url) => copy_error(e, url),
+                Some(url) => copy_error(&e, url),
                 None => e,
             });
         }

@@ -24,6 +24,7 @@ pub(crate) fn read_utf8(path: &Path) -> Result<String> {
         bytes = plain;
     }
     String::from_utf8(bytes).map_err(|e| {
+        #[allow(clippy::naive_bytecount, reason = "counted once, for an error message; not worth the bytecount crate")]
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
         anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
     })

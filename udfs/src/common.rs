@@ -58,7 +58,7 @@ impl ExtensionOptions for MtevalConfig {
             if !value.trim().is_empty() {
                 value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
             }
-            self.device = value.trim().to_owned();
+            value.trim().clone_into(&mut self.device);
             Ok(())
         } else {
             config_err!("unknown setting 'mteval.{key}' (known: mteval.device)")
@@ -120,15 +120,15 @@ pub(crate) fn bind_aggregate(
     name: &'static str,
     current: Option<DeviceRequest>,
     rebind: fn(Option<DeviceRequest>) -> AggregateUDF,
-) -> Option<AggregateFunctionSimplification> {
-    Some(Box::new(move |f: AggregateFunction, ctx: &SimplifyContext| {
+) -> AggregateFunctionSimplification {
+    Box::new(move |f: AggregateFunction, ctx: &SimplifyContext| {
         Ok(match configured_device(name, ctx.config_options())? {
             Some(d) if Some(d) != current => {
                 Expr::AggregateFunction(AggregateFunction { func: Arc::new(rebind(Some(d))), params: f.params })
             }
             _ => Expr::AggregateFunction(f),
         })
-    }))
+    })
 }
 
 /// [`bind_aggregate`] for window functions.
@@ -136,8 +136,8 @@ pub(crate) fn bind_window(
     name: &'static str,
     current: Option<DeviceRequest>,
     rebind: fn(Option<DeviceRequest>) -> WindowUDF,
-) -> Option<WindowFunctionSimplification> {
-    Some(Box::new(move |f: WindowFunction, ctx: &SimplifyContext| {
+) -> WindowFunctionSimplification {
+    Box::new(move |f: WindowFunction, ctx: &SimplifyContext| {
         Ok(match configured_device(name, ctx.config_options())? {
             Some(d) if Some(d) != current => Expr::from(WindowFunction {
                 fun: WindowFunctionDefinition::WindowUDF(Arc::new(rebind(Some(d)))),
@@ -145,7 +145,7 @@ pub(crate) fn bind_window(
             }),
             _ => Expr::from(f),
         })
-    }))
+    })
 }
 
 /// Evaluates a metric over the rows with non-NULL inputs on `backend`, the
@@ -225,6 +225,9 @@ where
 /// Evaluates a batched metric over the rows with non-NULL inputs: `batch`
 /// gets every such row at once (for a GPU backend) and returns one result
 /// per row; NULL in gives NULL out, and a row's error names the row.
+///
+/// # Errors
+/// A row's error, naming the row.
 pub fn eval_rows_batched<'a, T, B>(
     name: &str,
     hyp: &StrCol<'a>,
@@ -263,6 +266,9 @@ const ROWS_PER_TASK: usize = 64;
 const MIN_PARALLEL_ROWS: usize = 256;
 
 /// Maps a string-like type to the string type the UDF accepts.
+///
+/// # Errors
+/// A type that is neither a string nor a dictionary of strings.
 pub fn coerce_string(name: &str, pos: &str, t: &DataType) -> Result<DataType> {
     match t {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(t.clone()),
@@ -292,6 +298,9 @@ pub fn refs_list_type() -> DataType {
 }
 
 /// Maps the reference argument: a string, or any list of strings (to `List<Utf8View>`).
+///
+/// # Errors
+/// A list of non-strings, or a type that is neither a string nor a list.
 pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
     match t {
         DataType::List(f)
@@ -311,6 +320,9 @@ pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
 }
 
 /// Maps the options argument (a string literal).
+///
+/// # Errors
+/// A type that is not a string.
 pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
     match t {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => Ok(DataType::Utf8),
@@ -325,6 +337,9 @@ pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
 /// `arrow_cast('nw:2', 'LargeUtf8')`) is folded into one only after
 /// planning, so it is checked when executing ([`exec_options`]), as is a
 /// column, which is an error there.
+///
+/// # Errors
+/// A NULL or a non-string literal.
 pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> Result<Option<&'a str>> {
     if args.arg_fields.len() <= pos {
         return Ok(None);
@@ -338,6 +353,9 @@ pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> R
 /// Reads the options argument at `pos` when executing: a scalar (a literal
 /// or a constant expression), or an array holding one value on every row
 /// (what a function called through datafusion-ffi receives).
+///
+/// # Errors
+/// A NULL or a non-string, or an array that is not one string on every row.
 pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Result<Option<&'a str>> {
     match args.get(pos) {
         None => Ok(None),
@@ -440,6 +458,9 @@ pub enum StrCol<'a> {
 
 impl<'a> StrCol<'a> {
     /// Wraps an array of any string layout.
+    ///
+    /// # Errors
+    /// An array of another type.
     pub fn from_array(name: &str, a: &'a dyn Array) -> Result<Self> {
         Ok(match a.data_type() {
             DataType::Utf8 => Self::Utf8(a.as_string::<i32>()),
@@ -451,6 +472,9 @@ impl<'a> StrCol<'a> {
     }
 
     /// Wraps a string argument.
+    ///
+    /// # Errors
+    /// An array or a scalar of another type.
     pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
         match v {
             ColumnarValue::Array(a) => Self::from_array(name, a.as_ref()),
@@ -491,6 +515,9 @@ pub enum RefsCol<'a> {
 
 impl<'a> RefsCol<'a> {
     /// Wraps the reference argument.
+    ///
+    /// # Errors
+    /// A value that is neither a string nor a list of strings.
     pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
         match v {
             ColumnarValue::Array(a) => Self::from_array(name, a),
@@ -500,6 +527,9 @@ impl<'a> RefsCol<'a> {
     }
 
     /// Wraps an array argument (aggregates always receive arrays).
+    ///
+    /// # Errors
+    /// An array that is neither strings nor a list of strings.
     pub fn from_array(name: &str, arr: &'a ArrayRef) -> Result<Self> {
         match arr.data_type() {
             DataType::List(_) => Self::from_list(name, arr.as_list::<i32>(), false),
@@ -528,9 +558,9 @@ impl<'a> RefsCol<'a> {
             Self::Single(_) => k,
             Self::List { list, values, broadcast } => {
                 let i = if *broadcast { 0 } else { i };
-                #[allow(clippy::cast_sign_loss)]
+                #[allow(clippy::cast_sign_loss, reason = "Arrow list offsets are never negative")]
                 let start = list.value_offsets()[i] as usize;
-                #[allow(clippy::cast_sign_loss)]
+                #[allow(clippy::cast_sign_loss, reason = "Arrow list offsets are never negative")]
                 let end = list.value_offsets()[i + 1] as usize;
                 (start..end).filter(|&j| values.get(j).is_some()).nth(k).map_or(k, |j| j - start)
             }
@@ -552,7 +582,7 @@ impl<'a> RefsCol<'a> {
                 let i = if *broadcast { 0 } else { i };
                 if list.is_valid(i) {
                     let offs = list.value_offsets();
-                    #[allow(clippy::cast_sign_loss)]
+                    #[allow(clippy::cast_sign_loss, reason = "Arrow list offsets are never negative")]
                     for j in offs[i] as usize..offs[i + 1] as usize {
                         if let Some(r) = values.get(j) {
                             out.push(r);
@@ -568,6 +598,9 @@ impl<'a> RefsCol<'a> {
 /// Evaluates `f(hyp, refs)` for every row with non-NULL inputs, in parallel,
 /// returning one `Option<T>` per row (NULL in gives NULL out). When every
 /// input is constant, `f` runs once and `single` is true.
+///
+/// # Errors
+/// A row's error, naming the row.
 pub fn eval_rows<'a, T, F>(
     name: &str,
     hyp: &StrCol<'a>,
@@ -638,6 +671,9 @@ fn snippet(s: &str) -> String {
 /// Evaluates `f(i)` for rows `0..number_rows` in parallel chunks (serially
 /// for small batches), keeping the row order. `f` reports per-row errors
 /// already naming the function; this adds the row index.
+///
+/// # Errors
+/// A row's error from `f`, with the row index.
 pub fn map_rows<T, F>(name: &str, number_rows: usize, f: F) -> Result<Vec<Option<T>>>
 where
     T: Send,
@@ -662,6 +698,9 @@ where
 }
 
 /// Argument coercion of the metric functions `(hyp, ref [, options])`: `(string, string | list<string> [, string])`.
+///
+/// # Errors
+/// Fewer than two or more than three arguments, or one of the wrong type.
 pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     if !(2..=3).contains(&t.len()) {
         return plan_err!("{name} takes (hyp, ref [, options]), got {} arguments", t.len());
@@ -674,6 +713,9 @@ pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
 }
 
 /// Coercion of `(string, string)`.
+///
+/// # Errors
+/// Not exactly two arguments, or one that is not a string.
 pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     if t.len() != 2 {
         return plan_err!("{name} takes (a, b), got {} arguments", t.len());
@@ -683,6 +725,9 @@ pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
 
 /// Evaluates `f(a, b)` over the rows of a `(string, string)` call, or, on a
 /// GPU backend, `batch(pairs)` over all non-NULL rows at once.
+///
+/// # Errors
+/// A non-string argument or an unusable device.
 pub fn eval_pairs<F, B>(name: &str, args: &ScalarFunctionArgs, f: F, batch: B) -> Result<ColumnarValue>
 where
     F: Fn(&str, &str) -> usize + Sync,

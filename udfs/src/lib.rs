@@ -32,6 +32,7 @@ pub mod term_match_lemmatized;
 pub mod udf;
 pub mod word_edit_distance;
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use datafusion::common::Result;
@@ -184,7 +185,7 @@ pub fn markdown_function_table() -> String {
     let mut s = String::from("| function | kind | what |\n|---|---|---|\n");
     for (_, kind, doc) in documented_functions() {
         let Some(doc) = doc else { continue };
-        s.push_str(&format!("| `{}` | {kind} | {} |\n", cell(&doc.syntax_example), cell(&doc.description)));
+        let _ = writeln!(s, "| `{}` | {kind} | {} |", cell(&doc.syntax_example), cell(&doc.description));
     }
     s
 }

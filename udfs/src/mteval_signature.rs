@@ -87,7 +87,11 @@ impl ScalarSpec for MtevalSignatureFn {
                 out.push(None);
                 continue;
             };
-            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+            #[allow(
+                clippy::cast_sign_loss,
+                clippy::cast_possible_truncation,
+                reason = "k is not negative here, and a reference count fits in usize"
+            )]
             let nrefs = if k < 0 { NRefs::Var } else { NRefs::Fixed(k as usize) };
             out.push(Some(signature_for(m, o, nrefs)?));
         }

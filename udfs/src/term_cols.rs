@@ -28,6 +28,9 @@ fn list_child(t: &DataType) -> Option<&DataType> {
 }
 
 /// Maps the terms argument (any list of lists of strings) to [`terms_type`].
+///
+/// # Errors
+/// A type that is not a list of lists of strings.
 pub fn coerce_terms(name: &str, t: &DataType) -> Result<DataType> {
     let ok = list_child(t)
         .and_then(list_child)
@@ -51,6 +54,9 @@ pub struct TermsCol<'a> {
 
 impl<'a> TermsCol<'a> {
     /// Wraps an array (or a broadcast scalar) of [`terms_type`].
+    ///
+    /// # Errors
+    /// A value that is not a list of lists of strings.
     pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
         match v {
             ColumnarValue::Array(a) => Self::from_array(name, a, false),
@@ -63,6 +69,9 @@ impl<'a> TermsCol<'a> {
     }
 
     /// Wraps an array of [`terms_type`] (aggregates receive arrays).
+    ///
+    /// # Errors
+    /// An array that is not a list of lists of strings.
     pub fn from_array(name: &str, a: &'a ArrayRef, broadcast: bool) -> Result<Self> {
         match a.data_type() {
             DataType::List(_) => Self::from_list(name, a.as_list::<i32>(), broadcast),
@@ -91,7 +100,7 @@ impl<'a> TermsCol<'a> {
 
     /// The terms of row `i` into `out` (one `Vec` of alternatives per term);
     /// `false` when the row or one of its terms is NULL.
-    #[allow(clippy::cast_sign_loss)]
+    #[allow(clippy::cast_sign_loss, reason = "Arrow list offsets are never negative")]
     pub fn get(&self, i: usize, out: &mut Vec<Vec<&'a str>>) -> bool {
         out.clear();
         let (Some(outer), Some(inner)) = (self.outer, self.inner) else { return false };
@@ -113,6 +122,9 @@ impl<'a> TermsCol<'a> {
 
 /// Maps the lemmas argument: a list of structs with fields `lemma` (string),
 /// `start` and `end` (integers), in any order and with any further fields.
+///
+/// # Errors
+/// A type that is not a list of such structs.
 pub fn coerce_lemmas(name: &str, t: &DataType) -> Result<DataType> {
     let ok = match list_child(t) {
         Some(DataType::Struct(fields)) => ["lemma", "start", "end"].iter().all(|n| {
@@ -152,6 +164,9 @@ pub struct LemmasCol<'a> {
 
 impl<'a> LemmasCol<'a> {
     /// Wraps the lemmas argument.
+    ///
+    /// # Errors
+    /// A value that is not a list of lemma structs.
     pub fn new(name: &str, v: &'a ColumnarValue) -> Result<Self> {
         match v {
             ColumnarValue::Array(a) => Self::from_array(name, a, false),
@@ -173,6 +188,10 @@ impl<'a> LemmasCol<'a> {
     }
 
     /// Wraps an array of lemma lists.
+    ///
+    /// # Errors
+    /// An array that is not a list of structs with a string `lemma` and integer
+    /// `start` and `end` fields.
     pub fn from_array(name: &str, a: &'a ArrayRef, broadcast: bool) -> Result<Self> {
         match a.data_type() {
             DataType::List(_) => Self::from_list(name, a.as_list::<i32>(), broadcast),
@@ -216,7 +235,7 @@ impl<'a> LemmasCol<'a> {
     ///
     /// # Errors
     /// A NULL word, a NULL or negative offset.
-    #[allow(clippy::cast_sign_loss)]
+    #[allow(clippy::cast_sign_loss, reason = "Arrow list offsets are never negative")]
     pub fn get(&self, i: usize, out: &mut Vec<Lemma<'a>>) -> Result<bool, MetricError> {
         out.clear();
         let (Some(list), Some(structs)) = (self.list, self.structs) else { return Ok(false) };

@@ -228,7 +228,7 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
         if !S::ON_DEVICE {
             return None;
         }
-        bind_aggregate(S::NAME, self.0.device, |d| AggregateUDF::from(Self::on(d)))
+        Some(bind_aggregate(S::NAME, self.0.device, |d| AggregateUDF::from(Self::on(d))))
     }
 }
 
@@ -268,7 +268,7 @@ impl<S: WindowSpec> WindowUDFImpl for Window<S> {
     }
 
     fn simplify(&self) -> Option<WindowFunctionSimplification> {
-        bind_window(S::NAME, self.0.device, |d| WindowUDF::from(Self::on(d)))
+        Some(bind_window(S::NAME, self.0.device, |d| WindowUDF::from(Self::on(d))))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {

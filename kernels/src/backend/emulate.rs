@@ -115,11 +115,11 @@ impl KernelExec for EmuExec {
 
     fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, EmuBuf>]) -> Result<(), BackendError> {
         let mut msg = Vec::new();
-        msg.extend((kernel.len() as u32).to_le_bytes());
+        msg.extend(u32::try_from(kernel.len()).map_err(dev)?.to_le_bytes());
         msg.extend(kernel.as_bytes());
         msg.extend(threads.to_le_bytes());
         msg.extend(256u32.to_le_bytes());
-        msg.extend((args.len() as u32).to_le_bytes());
+        msg.extend(u32::try_from(args.len()).map_err(dev)?.to_le_bytes());
         for a in args {
             match a {
                 KArg::U32(v) => {

@@ -171,7 +171,7 @@ impl<E: KernelExec> GpuBackend<E> {
                 host_offs.push(host_offs[host_offs.len() - 1] + t);
             }
         }
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "the n-gram total counts windows of strings held in memory")]
         let keys = host_offs[host_offs.len() - 1] as usize;
         let (chars, char_offs) = self.upload_seqs(&input.chars)?;
         let (words, word_offs) = self.upload_seqs(&input.words)?;
@@ -236,7 +236,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         }
         let (pd, po) = self.upload_seqs(&pat)?;
         let (td, to) = self.upload_seqs(&txt)?;
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "the state size is bounded by sequences held in memory")]
         let state = self.exec.zeros_u64(state_offs[n] as usize)?;
         let so = self.exec.upload_u64(&state_offs)?;
         let out = self.exec.zeros_u32(n)?;

@@ -98,7 +98,7 @@ impl Seqs {
 
     /// Sequence `i`.
     #[must_use]
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
     pub fn get(&self, i: usize) -> &[u32] {
         &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
     }
@@ -147,7 +147,7 @@ impl TerRound {
             }
         }
         offs.push(at);
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "`at` sums the lengths of sequences held in memory")]
         let data = vec![0u32; at as usize + 4 * n_cands];
         Self { data, offs }
     }
@@ -179,7 +179,7 @@ impl TerRound {
         self.cands().len() / 4
     }
 
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
     fn section(&self, part: usize, p: usize) -> &[u32] {
         let i = part * (self.n_pairs() + 1) + p;
         &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
@@ -205,13 +205,13 @@ impl TerRound {
 
     /// Every candidate, four `u32` each.
     #[must_use]
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
     pub fn cands(&self) -> &[u32] {
         &self.data[self.offs[self.offs.len() - 1] as usize..]
     }
 
     /// The four sections of `data`: hypotheses, references, bands, candidates.
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
     pub fn sections_mut(&mut self) -> [&mut [u32]; 4] {
         let n = self.n_pairs();
         let bounds = [self.offs[n + 1], self.offs[2 * n + 2], self.offs[3 * n + 3]];

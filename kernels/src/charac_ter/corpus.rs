@@ -55,7 +55,7 @@ impl CorpusSummary {
             if m == 0 {
                 continue;
             }
-            let shift = u64::try_from(i64::from(e) + SCALE as i64).unwrap_or(0);
+            let shift = u64::try_from(i64::from(e) + SCALE.cast_signed()).unwrap_or(0);
             sx += BigUint::from(m) << shift;
             sxx += BigUint::from(u128::from(m) * u128::from(m)) << (2 * shift);
         }
@@ -81,7 +81,7 @@ fn decompose(x: f64) -> (u64, i32) {
 
 /// `q · 2^-k` as an f64, for `q < 2^64` (exact power-of-two scaling in two steps).
 fn scale_down(q: u64, k: i64) -> f64 {
-    #[allow(clippy::cast_precision_loss)] // correctly rounded by `as`; q carries a sticky bit
+    #[allow(clippy::cast_precision_loss, reason = "correctly rounded by `as`; q carries a sticky bit")]
     let mut v = q as f64;
     let mut k = k;
     while k > 1000 {

@@ -284,6 +284,10 @@ impl Scratch {
 
     /// [`Scratch::score`], scoring candidates incrementally from hypotheses
     /// of `incremental_min` words on (tests compare both ways).
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one greedy shift search over the shared scratch buffers, from interning to the final score"
+    )]
     fn score_with(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str, incremental_min: usize) -> f64 {
         // Word ids of this row; `words[id]` is the word.
         let mut words: Vec<&str> = Vec::new();
@@ -619,6 +623,7 @@ fn shift_cost(shifted: &[u32], orig: &[u32], lens: &[usize]) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "random word indices are drawn below the vocabulary size")]
 mod tests {
     use super::*;
 

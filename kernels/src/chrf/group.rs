@@ -20,6 +20,7 @@
 
 use crate::hash::FastMap;
 
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -186,7 +187,7 @@ fn strs<S: AsRef<str>>(v: &[S]) -> Vec<&str> {
 /// summation (blocks of 128 with 8 accumulators), divided by the length.
 /// `None` for an empty row (numpy gives NaN).
 #[must_use]
-#[allow(clippy::cast_precision_loss)]
+#[allow(clippy::cast_precision_loss, reason = "a row's length is far below 2^53, exact in f64")]
 pub fn numpy_mean(row: &[f64]) -> Option<f64> {
     (!row.is_empty()).then(|| numpy_sum(row) / row.len() as f64)
 }
@@ -343,7 +344,10 @@ impl Profiles {
                 .into_par_iter()
                 .map_init(Vec::new, |keys, s| {
                     let windows: u64 = (0..orders).map(|o| symbols.total(s, o)).sum();
-                    #[allow(clippy::cast_possible_truncation)]
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        reason = "the n-gram windows of a string held in memory fit in usize"
+                    )]
                     let mut out: Vec<(u128, u32)> = Vec::with_capacity(windows as usize + orders);
                     for o in 0..orders {
                         let (sym, n, word) = symbols.seq(s, o);
@@ -431,7 +435,10 @@ const SEPARATOR: (u128, u32) = (0, u32::MAX);
 /// assigned cannot change a score.
 fn intern_sharded(keyed: &[Vec<(u128, u32)>], n_keys: usize) -> (Vec<u32>, usize) {
     use std::sync::atomic::{AtomicU32, Ordering};
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "the hash takes the key's two 64-bit halves; the shard index is below `shards`"
+    )]
     let shard_of = |k: u128, shards: u64| -> usize {
         let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(29)).wrapping_mul(0x2545_F491_4F6C_DD1D);
         (((h >> 32) * shards) >> 32) as usize
@@ -443,7 +450,8 @@ fn intern_sharded(keyed: &[Vec<(u128, u32)>], n_keys: usize) -> (Vec<u32>, usize
     let sizes: Vec<usize> = (0..shards)
         .into_par_iter()
         .map(|s| {
-            let mut map: KeyMap<u128> = KeyMap::with_capacity_and_hasher(n_keys / shards / 2, Default::default());
+            let mut map: KeyMap<u128> =
+                KeyMap::with_capacity_and_hasher(n_keys / shards / 2, BuildHasherDefault::default());
             let mut pos = 0;
             for list in keyed {
                 for &(k, c) in list {
@@ -452,10 +460,16 @@ fn intern_sharded(keyed: &[Vec<(u128, u32)>], n_keys: usize) -> (Vec<u32>, usize
                     }
                     if shard_of(k, shards as u64) == s {
                         // Cannot overflow: checked with `shards` above.
-                        #[allow(clippy::cast_possible_truncation)]
+                        #[allow(
+                            clippy::cast_possible_truncation,
+                            reason = "ids stay below 2^32 / shards, checked with `shards` above"
+                        )]
                         let next = map.len() as u32;
                         let local = *map.entry(k).or_insert(next);
-                        #[allow(clippy::cast_possible_truncation)]
+                        #[allow(
+                            clippy::cast_possible_truncation,
+                            reason = "shards is at most 64 and ids stay below 2^32, checked above"
+                        )]
                         ids[pos].store(local * shards as u32 + s as u32, Ordering::Relaxed);
                     }
                     pos += 1;
@@ -595,7 +609,7 @@ impl Group {
             return self.pairwise_map(f);
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
-            let (nh, nr) = (self.range(0, self.n_hyps)?, self.range(self.ref_start, self.n_refs)?);
+            let (nh, nr) = (Self::range(0, self.n_hyps)?, Self::range(self.ref_start, self.n_refs)?);
             let m = backend.chrf_match_grid(&self.symbols.input(), nh, nr)?;
             let orders = self.cfg.orders();
             let nr = self.n_refs;
@@ -621,7 +635,7 @@ impl Group {
     }
 
     /// String index range `start .. start + len` as `u32`.
-    fn range(&self, start: usize, len: usize) -> Result<std::ops::Range<u32>, BackendError> {
+    fn range(start: usize, len: usize) -> Result<std::ops::Range<u32>, BackendError> {
         let s = u32::try_from(start).map_err(|_| BackendError::Unsupported("group too large".into()))?;
         let e = u32::try_from(start + len).map_err(|_| BackendError::Unsupported("group too large".into()))?;
         Ok(s..e)
@@ -652,13 +666,16 @@ impl Group {
             // Per hypothesis: the reference string left out and the multiplier.
             let left_out: Vec<Option<usize>> =
                 (0..self.n_hyps).map(|j| skip[j].filter(|&e| e < self.n_refs).map(|e| self.ref_start + e)).collect();
-            #[allow(clippy::cast_possible_truncation)]
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "string indices of the group fit in u32, as `Self::range` checks before the launch"
+            )]
             let skip_ids: Vec<u32> = left_out.iter().map(|e| e.map_or(u32::MAX, |e| e as u32)).collect();
             let mult: Vec<u64> = left_out.iter().map(|e| if e.is_some() { nr - 1 } else { nr }).collect();
             let m = backend.chrf_aggregate(
                 &self.symbols.input(),
-                self.range(0, self.n_hyps)?,
-                self.range(self.ref_start, self.n_refs)?,
+                Self::range(0, self.n_hyps)?,
+                Self::range(self.ref_start, self.n_refs)?,
                 &skip_ids,
                 &mult,
             )?;
@@ -798,6 +815,7 @@ impl Group {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "random counts are drawn below small bounds")]
 mod tests {
     use super::*;
 

@@ -328,7 +328,7 @@ fn bad(k: &str, v: &str, expected: &str) -> MetricError {
 /// counts `stat(o)` returns; same operations in the same order, so the result
 /// is bit-identical.
 #[inline]
-#[allow(clippy::cast_precision_loss)]
+#[allow(clippy::cast_precision_loss, reason = "n-gram counts are far below 2^53, exact in f64")]
 pub fn f_score(beta: f64, eps_smoothing: bool, orders: usize, mut stat: impl FnMut(usize) -> (u64, u64, u64)) -> f64 {
     let factor = beta * beta;
     let mut score = 0.0f64;

@@ -12,6 +12,7 @@
 
 use crate::hash::FastMap;
 use std::cell::RefCell;
+use std::hash::BuildHasherDefault;
 
 use super::{ChrfConfig, ChrfSegment, Whitespace, f_score};
 
@@ -65,7 +66,7 @@ pub(crate) fn pack(w: &[u32]) -> u128 {
 
 #[inline]
 fn hash(k: u128) -> u64 {
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "the hash takes the key's two 64-bit halves")]
     let (lo, hi) = (k as u64, (k >> 64) as u64);
     let x = (lo ^ hi.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x ^ (x >> 29)
@@ -99,7 +100,7 @@ impl CountTable {
     }
 
     #[inline]
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "the hash is masked to the table size")]
     fn add(&mut self, k: u128) {
         let mut i = hash(k) as usize & self.mask;
         loop {
@@ -119,7 +120,7 @@ impl CountTable {
 
     /// Consumes one occurrence of `k`; `true` when one was left.
     #[inline]
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "the hash is masked to the table size")]
     fn take(&mut self, k: u128) -> bool {
         let mut i = hash(k) as usize & self.mask;
         loop {
@@ -157,7 +158,8 @@ fn clipped_matches(table: &mut CountTable, a: &[u32], b: &[u32], n: usize, packa
         }
         m
     } else {
-        let mut counts: FastMap<&[u32], u32> = FastMap::with_capacity_and_hasher(small.len(), Default::default());
+        let mut counts: FastMap<&[u32], u32> =
+            FastMap::with_capacity_and_hasher(small.len(), BuildHasherDefault::default());
         for w in small.windows(n) {
             *counts.entry(w).or_insert(0) += 1;
         }

@@ -143,25 +143,38 @@ impl<'r> BeamEditDistance<'r> {
     #[must_use]
     pub fn new(reference: &'r [u32], n_h: usize) -> Self {
         let n_r = reference.len();
-        #[allow(clippy::cast_precision_loss)]
+        #[allow(clippy::cast_precision_loss, reason = "sentence lengths are far below 2^53")]
         let length_ratio = if n_h == 0 { 1.0 } else { n_r as f64 / n_h as f64 };
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the beam is at most half a sentence length plus a constant"
+        )]
         let beam = if (BEAM_WIDTH as f64) < length_ratio / 2.0 {
             (length_ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64
         } else {
             BEAM_WIDTH
         };
+        #[allow(clippy::cast_possible_wrap, reason = "a reference length is far below i64::MAX")]
+        let end = n_r as i64 + 1;
         let mut bands = Vec::with_capacity(n_h + 1);
         bands.push((0, n_r + 1));
         for i in 1..=n_h {
-            #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+            #[allow(
+                clippy::cast_precision_loss,
+                clippy::cast_possible_truncation,
+                reason = "row positions are far below 2^53"
+            )]
             let pd = (i as f64 * length_ratio).floor() as i64;
             let min_j = (pd - beam).max(0);
-            let mut max_j = (pd + beam).min(n_r as i64 + 1);
+            let mut max_j = (pd + beam).min(end);
             if i == n_h {
-                max_j = n_r as i64 + 1;
+                max_j = end;
             }
-            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+            #[allow(
+                clippy::cast_sign_loss,
+                clippy::cast_possible_truncation,
+                reason = "both bounds are clamped to 0 ..= n_r + 1"
+            )]
             bands.push((min_j as usize, max_j.max(min_j) as usize));
         }
         let w = n_r + 1;
@@ -186,7 +199,10 @@ impl<'r> BeamEditDistance<'r> {
 
     /// The band as `(lo, hi)` for rows `0..=n_h`, flat (what the GPU kernel reads).
     pub fn band_pairs(&self) -> impl Iterator<Item = u32> + '_ {
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "band bounds are at most the reference length + 1, far below 2^32"
+        )]
         self.bands.iter().flat_map(|&(lo, hi)| [lo as u32, hi as u32])
     }
 
@@ -215,7 +231,10 @@ impl<'r> BeamEditDistance<'r> {
             // First call: cells outside the band stay INF.
             self.costs.resize(rows * w, INF);
             for (j, c) in self.costs[..w].iter_mut().enumerate() {
-                #[allow(clippy::cast_possible_truncation)]
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "costs are at most the reference length, far below 2^32"
+                )]
                 {
                     *c = j as u32;
                 }
@@ -258,7 +277,10 @@ impl<'r> BeamEditDistance<'r> {
             self.back.resize((n_h + 1) * w, INF);
             let (lo, hi) = self.bands[n_h];
             for j in lo..hi {
-                #[allow(clippy::cast_possible_truncation)]
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "costs are at most the reference length, far below 2^32"
+                )]
                 {
                     self.back[n_h * w + j] = (n_r - j) as u32;
                 }
@@ -481,6 +503,10 @@ fn cost_row(prev: &[u32], cur: &mut [u32], reference: &[u32], h: u32, lo: usize,
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "random words and positions are drawn below small bounds; test lengths are small"
+)]
 mod tests {
     use super::*;
 

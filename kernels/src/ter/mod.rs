@@ -16,10 +16,12 @@
 //!   scale, no band, no budget, and an empty reference is an error.
 
 mod beam;
+pub mod mbr;
 mod seed;
 mod shift;
 
 use crate::hash::FastMap;
+use std::hash::BuildHasherDefault;
 
 pub(crate) use beam::BeamEditDistance;
 pub use beam::Op;
@@ -258,7 +260,7 @@ fn intern<'a, W: IntoIterator<Item = &'a str>>(
     hyp: W,
     refs: impl Iterator<Item = W>,
 ) -> (Vec<u32>, Vec<Vec<u32>>) {
-    let mut interner = Interner { map: FastMap::with_capacity_and_hasher(capacity, Default::default()) };
+    let mut interner = Interner { map: FastMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default()) };
     let h = interner.ids(hyp);
     let rs = refs.map(|r| interner.ids(r)).collect();
     (h, rs)
@@ -291,7 +293,7 @@ fn best_reference(refs: &[Vec<u32>], per_ref: &[(u32, u32)]) -> TerSegment {
     }
     let (num_edits, num_shifts, best_ref) = best.unwrap_or((0, 0, 0));
     let sum_len: usize = refs.iter().map(Vec::len).sum();
-    #[allow(clippy::cast_precision_loss)]
+    #[allow(clippy::cast_precision_loss, reason = "reference lengths are far below 2^53")]
     let ref_len = sum_len as f64 / refs.len() as f64;
     TerSegment { num_edits, num_shifts, ref_len, best_ref }
 }
@@ -301,7 +303,7 @@ impl<'a> Interner<'a> {
         words
             .into_iter()
             .map(|w| {
-                #[allow(clippy::cast_possible_truncation)]
+                #[allow(clippy::cast_possible_truncation, reason = "a segment has far fewer than 2^32 distinct words")]
                 let next = self.map.len() as u32;
                 *self.map.entry(w).or_insert(next)
             })
@@ -513,7 +515,7 @@ impl Ter {
     /// Score from (summed) statistics, on sacrebleu's scale (fraction for `algo:seed`).
     #[must_use]
     pub fn score(&self, stats: &TerStats) -> f64 {
-        #[allow(clippy::cast_precision_loss)]
+        #[allow(clippy::cast_precision_loss, reason = "edit counts are far below 2^53")]
         let edits = stats.num_edits as f64;
         let frac = if stats.ref_len > 0.0 {
             edits / stats.ref_len

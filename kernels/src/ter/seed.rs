@@ -17,13 +17,13 @@ fn align(h: &[u32], r: &[u32], mask: &mut Vec<bool>) -> u32 {
     let w = m + 1;
     let mut d = vec![0u32; (n + 1) * w];
     for (j, v) in d.iter_mut().enumerate().take(m + 1) {
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "a sentence has far fewer than 2^32 words")]
         {
             *v = j as u32;
         }
     }
     for i in 1..=n {
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "a sentence has far fewer than 2^32 words")]
         {
             d[i * w] = i as u32;
         }
@@ -59,11 +59,11 @@ fn align(h: &[u32], r: &[u32], mask: &mut Vec<bool>) -> u32 {
 fn distance(h: &[u32], r: &[u32], row: &mut Vec<u32>) -> u32 {
     let m = r.len();
     row.clear();
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "a sentence has far fewer than 2^32 words")]
     row.extend(0..=m as u32);
     for (i, &hw) in h.iter().enumerate() {
         let mut diag = row[0];
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "a sentence has far fewer than 2^32 words")]
         {
             row[0] = i as u32 + 1;
         }
@@ -147,6 +147,7 @@ pub fn seed_ter_pair(hyp: &[u32], reference: &[u32]) -> (u32, u32) {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "random words and lengths are drawn below small bounds")]
 mod tests {
     use super::*;
 

@@ -89,7 +89,11 @@ impl Alignment {
                     let e = u32::from(op == Op::Sub);
                     ph += 1;
                     pr += 1;
-                    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                    #[allow(
+                        clippy::cast_sign_loss,
+                        clippy::cast_possible_truncation,
+                        reason = "pr was incremented from -1, so it is a position"
+                    )]
                     {
                         align[pr as usize] = ph;
                     }
@@ -102,7 +106,11 @@ impl Alignment {
                 }
                 Op::Ins => {
                     pr += 1;
-                    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                    #[allow(
+                        clippy::cast_sign_loss,
+                        clippy::cast_possible_truncation,
+                        reason = "pr was incremented from -1, so it is a position"
+                    )]
                     {
                         align[pr as usize] = ph;
                     }
@@ -128,7 +136,7 @@ struct RoundScratch {
 pub(crate) struct RefIndex(Vec<(u32, u32)>);
 
 impl RefIndex {
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "a reference has far fewer than 2^32 words")]
     pub(crate) fn new(reference: &[u32]) -> Self {
         let mut v: Vec<(u32, u32)> = reference.iter().enumerate().map(|(p, &w)| (w, p as u32)).collect();
         v.sort_unstable();
@@ -136,7 +144,7 @@ impl RefIndex {
     }
 
     /// Positions of `word` in `lo..=hi`, ascending.
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "lo is clamped to u32::MAX first")]
     fn positions(&self, word: u32, lo: usize, hi: usize) -> impl Iterator<Item = usize> + '_ {
         let lo = lo.min(u32::MAX as usize) as u32;
         let start = self.0.partition_point(|&e| e < (word, lo));
@@ -203,19 +211,25 @@ fn enumerate_round(
                 // Candidate (sh, sr, len).
                 let skip = al.herr[sh + len] - al.herr[sh] == 0 || al.rerr[sr + len] - al.rerr[sr] == 0 || {
                     let a = al.align[sr];
-                    #[allow(clippy::cast_possible_wrap)]
+                    #[allow(clippy::cast_possible_wrap, reason = "word positions are far below i64::MAX")]
                     let (s, e) = (sh as i64, (sh + len) as i64);
                     s <= a && a < e
                 };
                 if !skip {
                     let mut prev_idx: i64 = -1;
-                    for off in -1i64..len as i64 {
-                        #[allow(clippy::cast_possible_wrap)]
+                    #[allow(clippy::cast_possible_wrap, reason = "len is at most MAX_SHIFT_SIZE")]
+                    let end = len as i64;
+                    for off in -1i64..end {
+                        #[allow(clippy::cast_possible_wrap, reason = "word positions are far below i64::MAX")]
                         let pos = sr as i64 + off;
                         let idx = if pos == -1 {
                             0
                         } else {
-                            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                            #[allow(
+                                clippy::cast_sign_loss,
+                                clippy::cast_possible_truncation,
+                                reason = "pos is not -1 here, so it is a position"
+                            )]
                             {
                                 al.align[pos as usize] + 1
                             }
@@ -225,7 +239,11 @@ fn enumerate_round(
                         }
                         prev_idx = idx;
                         *checked += 1;
-                        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                        #[allow(
+                            clippy::cast_sign_loss,
+                            clippy::cast_possible_truncation,
+                            reason = "idx is 0 or an alignment (at least -1) plus one"
+                        )]
                         visit(sh, len, idx as usize);
                     }
                     if *checked >= MAX_SHIFT_CANDIDATES {
@@ -411,11 +429,11 @@ fn search(
 #[must_use]
 pub fn ter_pair(hyp: &[u32], reference: &[u32]) -> PairResult {
     let n_h = hyp.len();
-    #[allow(clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_truncation, reason = "a hypothesis has far fewer than 2^32 words")]
     let mut order: Vec<u32> = (0..n_h as u32).collect();
     let mut shifted = vec![false; n_h];
     if reference.is_empty() {
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "a hypothesis has far fewer than 2^32 words")]
         return PairResult { edits: n_h as u32, shifts: 0, order, shifted };
     }
     let mut ed = BeamEditDistance::new(reference, n_h);
@@ -530,7 +548,7 @@ pub(crate) fn ter_pairs_on(
         let lens: Vec<[usize; 3]> =
             active.iter().map(|st| [st.cur.len(), st.ed.reference().len(), 2 * (st.cur.len() + 1)]).collect();
         let cand_offs = offsets(active.iter().map(|st| 4 * st.cands.len()));
-        #[allow(clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_possible_truncation, reason = "the offsets count candidates held in memory")]
         let mut round = TerRound::zeroed(&lens, cand_offs[cand_offs.len() - 1] as usize / 4);
         let [hyp_data, ref_data, band_data, cand_data] = round.sections_mut();
         let pieces = active
@@ -539,7 +557,7 @@ pub(crate) fn ter_pairs_on(
             .zip(split_lens(ref_data, lens.iter().map(|l| l[1])))
             .zip(split_lens(band_data, lens.iter().map(|l| l[2])))
             .zip({
-                #[allow(clippy::cast_possible_truncation)]
+                #[allow(clippy::cast_possible_truncation, reason = "the offsets count candidates held in memory")]
                 split_lens(cand_data, cand_offs.windows(2).map(|w| (w[1] - w[0]) as usize))
             })
             .map(|((((st, h), r), b), c)| (&**st, h, r, b, c))
@@ -550,14 +568,14 @@ pub(crate) fn ter_pairs_on(
             for (slot, v) in b.iter_mut().zip(st.ed.band_pairs()) {
                 *slot = v;
             }
-            #[allow(clippy::cast_possible_truncation)]
+            #[allow(clippy::cast_possible_truncation, reason = "pair indices, positions and lengths fit in u32")]
             for (slot, &(a, l, t)) in c.chunks_exact_mut(4).zip(&st.cands) {
                 slot.copy_from_slice(&[k as u32, a as u32, l as u32, t as u32]);
             }
         });
         let costs = backend.ter_candidates(&round)?;
         active.par_iter_mut().enumerate().for_each(|(k, st)| {
-            #[allow(clippy::cast_possible_truncation)]
+            #[allow(clippy::cast_possible_truncation, reason = "the offsets count candidates held in memory")]
             let costs = &costs[cand_offs[k] as usize / 4..cand_offs[k + 1] as usize / 4];
             let mut best: Option<(i64, usize, usize, usize)> = None;
             for (&(sh, len, target), &cost) in st.cands.iter().zip(costs) {
@@ -585,7 +603,7 @@ pub(crate) fn ter_pairs_on(
         .zip(&states)
         .map(|(&(h, r), st)| {
             if r.is_empty() {
-                #[allow(clippy::cast_possible_truncation)]
+                #[allow(clippy::cast_possible_truncation, reason = "a hypothesis has far fewer than 2^32 words")]
                 return (h.len() as u32, 0);
             }
             (st.shifts + st.pre, st.shifts)
@@ -607,6 +625,10 @@ pub fn final_trace(hyp: &[u32], reference: &[u32], order: &[u32]) -> Vec<Op> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "random words and positions are drawn below small bounds; test vocabularies are small"
+)]
 mod tests {
     use super::*;
 

@@ -174,9 +174,10 @@ mod tests {
     }
 
     fn reason(e: MetricError) -> String {
-        match e {
-            MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. } => reason,
-            other => other.to_string(),
+        if let MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. } = e {
+            reason
+        } else {
+            e.to_string()
         }
     }
 

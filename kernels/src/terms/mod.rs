@@ -298,7 +298,7 @@ impl TermAccuracy {
         self.lemma_sentences += o.lemma_sentences;
     }
 
-    #[allow(clippy::cast_precision_loss)] // exact below 2^53; the division is correctly rounded, like Python's
+    #[allow(clippy::cast_precision_loss, reason = "exact below 2^53; the division is correctly rounded, like Python's")]
     fn ratio(&self, num: u64) -> Option<f64> {
         (self.n_terms_denominator > 0).then(|| num as f64 / self.n_terms_denominator as f64)
     }

@@ -16,6 +16,10 @@ use crate::text::{py_lower, py_rstrip, py_split};
 
 /// Options of the tercom tokenizer (sacrebleu `TER(...)` keyword arguments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "mirrors sacrebleu's four independent boolean TER(...) keyword arguments"
+)]
 pub struct TercomTokenizer {
     /// Keep case (`case:mixed`); the default lower-cases.
     pub case_sensitive: bool,
@@ -27,7 +31,7 @@ pub struct TercomTokenizer {
     pub asian_support: bool,
 }
 
-/// `[{-~[-\` -&(-+:-@/]`: the punctuation class that normalisation pads with spaces.
+/// ``[{-~[-\` -&(-+:-@/]``: the punctuation class that normalisation pads with spaces.
 const fn is_western_punct(c: char) -> bool {
     matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
 }
