@@ -85,6 +85,39 @@ fn udwf(name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
         .ok_or_else(|| exec_datafusion_err!("{name}: not an mteval function that runs on a device"))
 }
 
+/// The function methods both codecs share: scalar functions go by name
+/// (Ballista's codec), aggregate and window functions by name plus the
+/// device bound into them.
+macro_rules! function_codec_methods {
+    () => {
+        fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
+            self.inner.try_decode_udf(name, buf)
+        }
+
+        fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
+            self.inner.try_encode_udf(node, buf)
+        }
+
+        fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
+            udaf(name, buf)
+        }
+
+        fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
+            encode_device(mteval_udfs::aggregate_device(node), buf);
+            Ok(())
+        }
+
+        fn try_decode_udwf(&self, name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
+            udwf(name, buf)
+        }
+
+        fn try_encode_udwf(&self, node: &WindowUDF, buf: &mut Vec<u8>) -> Result<()> {
+            encode_device(mteval_udfs::window_device(node), buf);
+            Ok(())
+        }
+    };
+}
+
 impl LogicalExtensionCodec for LogicalCodec {
     fn try_decode(&self, buf: &[u8], inputs: &[LogicalPlan], ctx: &TaskContext) -> Result<Extension> {
         self.inner.try_decode(buf, inputs, ctx)
@@ -134,31 +167,7 @@ impl LogicalExtensionCodec for LogicalCodec {
         self.inner.try_encode_file_format(buf, node)
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        self.inner.try_decode_udf(name, buf)
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        udaf(name, buf)
-    }
-
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        encode_device(mteval_udfs::aggregate_device(node), buf);
-        Ok(())
-    }
-
-    fn try_decode_udwf(&self, name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
-        udwf(name, buf)
-    }
-
-    fn try_encode_udwf(&self, node: &WindowUDF, buf: &mut Vec<u8>) -> Result<()> {
-        encode_device(mteval_udfs::window_device(node), buf);
-        Ok(())
-    }
+    function_codec_methods!();
 }
 
 impl PhysicalExtensionCodec for PhysicalCodec {
@@ -181,31 +190,7 @@ impl PhysicalExtensionCodec for PhysicalCodec {
         self.inner.try_encode(node, buf, proto_converter)
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        self.inner.try_decode_udf(name, buf)
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        udaf(name, buf)
-    }
-
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        encode_device(mteval_udfs::aggregate_device(node), buf);
-        Ok(())
-    }
-
-    fn try_decode_udwf(&self, name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
-        udwf(name, buf)
-    }
-
-    fn try_encode_udwf(&self, node: &WindowUDF, buf: &mut Vec<u8>) -> Result<()> {
-        encode_device(mteval_udfs::window_device(node), buf);
-        Ok(())
-    }
+    function_codec_methods!();
 }
 
 /// A `COPY` with the statement's options baked into its file format, and

@@ -1,10 +1,12 @@
 //! The `mteval` binary end to end: scoring, SQL, text mode, bad input.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use datafusion::arrow::array::AsArray;
-use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
+use datafusion::arrow::datatypes::{Float64Type, Int64Type, SchemaRef};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common::*;
@@ -13,7 +15,7 @@ pub(crate) fn mteval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mteval")).args(args).output().expect("run mteval")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
@@ -34,6 +36,102 @@ pub(crate) fn mteval_stdin(args: &[&str], input: &[u8]) -> Output {
 
 pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The standard output of a run that must have succeeded (its standard
+/// error in the failure message).
+pub(crate) fn stdout_ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", stderr(o));
+    stdout(o)
+}
+
+/// Runs the binary, which must succeed; returns its standard output.
+pub(crate) fn mteval_ok(args: &[&str]) -> String {
+    stdout_ok(&mteval(args))
+}
+
+/// `mteval score` in text mode: `--hyp HYP`, a `--ref` per reference file, then `extra`.
+pub(crate) fn score_text(hyp: &Path, refs: &[&Path], extra: &[&str]) -> Output {
+    let mut args = vec!["score", "--hyp", hyp.to_str().unwrap()];
+    for r in refs {
+        args.extend(["--ref", r.to_str().unwrap()]);
+    }
+    args.extend(extra);
+    mteval(&args)
+}
+
+/// Writes `contents` to `dir/name`; returns the path.
+pub(crate) fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+/// A new temporary directory holding one file, `name`, of `contents`: the
+/// directory (removed when dropped) and the file's path.
+pub(crate) fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_file(dir.path(), name, contents);
+    (dir, p)
+}
+
+/// `items`, one a line, each ended by a newline.
+fn lines_text(items: impl IntoIterator<Item = impl std::fmt::Display>) -> String {
+    items.into_iter().fold(String::new(), |mut s, l| {
+        let _ = writeln!(s, "{l}");
+        s
+    })
+}
+
+/// Writes `lines` (text-mode input), one a line, to `dir/name`; returns the path.
+pub(crate) fn write_lines(dir: &Path, name: &str, lines: impl IntoIterator<Item = impl std::fmt::Display>) -> PathBuf {
+    write_file(dir, name, lines_text(lines))
+}
+
+/// The de-en Online-B rows, and the text-mode files of them in `dir`:
+/// `hyp.txt`, `ref.txt` and `ref2.txt`, one row a line.
+pub(crate) fn online_b_text_files(dir: &Path) -> (Vec<WmtRow>, [PathBuf; 3]) {
+    let (_, rows) = wmt_rows();
+    let rows: Vec<_> = rows.into_iter().filter(|r| r.pair == "de-en" && r.system == "Online-B").collect();
+    let files = [
+        write_lines(dir, "hyp.txt", rows.iter().map(|r| &r.hyp)),
+        write_lines(dir, "ref.txt", rows.iter().map(|r| &r.r#ref)),
+        write_lines(dir, "ref2.txt", rows.iter().map(|r| r.ref2.as_ref().unwrap())),
+    ];
+    (rows, files)
+}
+
+/// Writes `rows` as JSON lines to `path`.
+pub(crate) fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
+    std::fs::write(path, lines_text(rows)).unwrap();
+}
+
+/// The key-value metadata of a Parquet file (the signatures the binary wrote).
+pub(crate) fn parquet_metadata(path: &Path) -> HashMap<String, String> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+    kv.into_iter().filter_map(|k| Some((k.key, k.value?))).collect()
+}
+
+/// The Arrow schema of a Parquet file.
+pub(crate) fn parquet_schema(path: &Path) -> SchemaRef {
+    ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap().schema().clone()
+}
+
+/// Every record batch of a Parquet file.
+pub(crate) fn parquet_batches(path: &Path) -> Vec<RecordBatch> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+    builder.build().unwrap().map(Result::unwrap).collect()
+}
+
+/// Column `name` of a Parquet file, as optional floats.
+pub(crate) fn parquet_f64s(path: &Path, name: &str) -> Vec<Option<f64>> {
+    let mut out = Vec::new();
+    for b in parquet_batches(path) {
+        let c = b.column_by_name(name).unwrap().as_primitive::<Float64Type>().clone();
+        out.extend((0..c.len()).map(|i| c.is_valid(i).then(|| c.value(i))));
+    }
+    out
 }
 
 fn wmt(pair: &str, ext: &str) -> String {
@@ -59,7 +157,7 @@ fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
 fn score_parquet_writes_scores_signature_and_group_totals() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scored.parquet");
-    let o = mteval(&[
+    let so = stdout_ok(&mteval(&[
         "score",
         &wmt("en-de", "parquet"),
         "-m",
@@ -70,10 +168,9 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
         "10",
         "-o",
         out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines = group_scores(&stdout(&o));
-    assert_eq!(lines.len(), 3, "{}", stdout(&o));
+    ]));
+    let lines = group_scores(&so);
+    assert_eq!(lines.len(), 3, "{so}");
     for (group, sig, score) in &lines {
         let system = group.strip_prefix("system=").unwrap();
         assert!(
@@ -83,10 +180,7 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
         assert!((score - golden_corpus("en-de", system, "ref", "default")).abs() < 1e-8, "{system}");
     }
     // The file: input columns + ter, per-row scores equal to the golden ones, signature in metadata.
-    let f = std::fs::File::open(&out).unwrap();
-    let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
-    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
-    let sig = kv.iter().find(|k| k.key == "mteval.signature.ter").and_then(|k| k.value.clone()).unwrap();
+    let sig = &parquet_metadata(&out)["mteval.signature.ter"];
     assert!(sig.starts_with("nrefs:1|case:lc|tok:tercom"), "{sig}");
     let golden: std::collections::HashMap<(String, i64), f64> = read_jsonl("data/golden/ter_sentence.jsonl")
         .into_iter()
@@ -99,8 +193,7 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
         })
         .collect();
     let mut n = 0;
-    for b in builder.build().unwrap() {
-        let b = b.unwrap();
+    for b in parquet_batches(&out) {
         let schema = b.schema();
         let sys_i = schema.index_of("system").unwrap();
         let seg = b.column(schema.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
@@ -133,8 +226,7 @@ fn score_jsonl_multi_reference_with_options() {
         "-w",
         "10",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines = group_scores(&stdout(&o));
+    let lines = group_scores(&stdout_ok(&o));
     assert_eq!(lines.len(), 3);
     for (group, sig, score) in lines {
         let system = group.strip_prefix("system=").unwrap();
@@ -143,38 +235,13 @@ fn score_jsonl_multi_reference_with_options() {
     }
 }
 
-fn write_lines(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
-    p
-}
-
 #[test]
 fn text_mode_matches_sacrebleu_corpus_and_sentence() {
-    let (_, rows) = wmt_rows();
-    let rows: Vec<_> = rows.into_iter().filter(|r| r.pair == "de-en" && r.system == "Online-B").collect();
     let dir = tempfile::tempdir().unwrap();
-    let hyp = write_lines(dir.path(), "hyp.txt", &rows.iter().map(|r| r.hyp.clone()).collect::<Vec<_>>());
-    let r1 = write_lines(dir.path(), "ref.txt", &rows.iter().map(|r| r.r#ref.clone()).collect::<Vec<_>>());
-    let r2 = write_lines(dir.path(), "ref2.txt", &rows.iter().map(|r| r.ref2.clone().unwrap()).collect::<Vec<_>>());
-    let o = mteval(&["score", "--hyp", hyp.to_str().unwrap(), "--ref", r1.to_str().unwrap(), "-w", "10"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let l = group_scores(&stdout(&o));
+    let (rows, [hyp, r1, r2]) = online_b_text_files(dir.path());
+    let l = group_scores(&stdout_ok(&score_text(&hyp, &[&r1], &["-w", "10"])));
     assert!((l[0].2 - golden_corpus("de-en", "Online-B", "ref", "default")).abs() < 1e-8);
-    let o = mteval(&[
-        "score",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        r1.to_str().unwrap(),
-        "--ref",
-        r2.to_str().unwrap(),
-        "-w",
-        "10",
-        "--sentence",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = stdout_ok(&score_text(&hyp, &[&r1, &r2], &["-w", "10", "--sentence"]));
     let l = group_scores(&out);
     assert!(l[0].1.starts_with("TER|nrefs:2|"));
     assert!((l[0].2 - golden_corpus("de-en", "Online-B", "ref+ref2", "default")).abs() < 1e-8);
@@ -186,9 +253,7 @@ fn sql_command_formats_and_output_file() {
     let path = wmt("en-ja", "parquet");
     let q =
         format!("SELECT system, round(corpus_ter(hyp, ref), 6) AS ter FROM '{path}' GROUP BY system ORDER BY system");
-    let o = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
     assert_eq!(lines.len(), 3);
     for v in &lines {
         let e = golden_corpus("en-ja", v["system"].as_str().unwrap(), "ref", "default");
@@ -219,12 +284,11 @@ fn sql_command_formats_and_output_file() {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 3);
     // -f runs every statement of a file; the last result is printed.
-    let sql_file = dir.path().join("q.sql");
-    std::fs::write(
-        &sql_file,
+    let sql_file = write_file(
+        dir.path(),
+        "q.sql",
         "-- a comment\nCREATE VIEW v AS SELECT 'a b' AS h, 'b a' AS r;\nSELECT ter(h, r) AS t FROM v;\n",
-    )
-    .unwrap();
+    );
     let o = mteval(&["sql", "-f", sql_file.to_str().unwrap(), "--format", "csv"]);
     assert_eq!(stdout(&o), "t\n50.0\n", "{}", stderr(&o));
     // JSON-lines files are queryable by path too.
@@ -299,9 +363,9 @@ fn bad_input_fails_cleanly_without_output() {
     assert!(!o.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
     // Text mode: line-count mismatch names both files.
-    let h = write_lines(dir.path(), "h.txt", &["a".into(), "b".into()]);
-    let r = write_lines(dir.path(), "r.txt", &["a".into()]);
-    let o = mteval(&["score", "--hyp", h.to_str().unwrap(), "--ref", r.to_str().unwrap()]);
+    let h = write_lines(dir.path(), "h.txt", ["a", "b"]);
+    let r = write_lines(dir.path(), "r.txt", ["a"]);
+    let o = score_text(&h, &[&r], &[]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("r.txt has 1 lines but"), "{}", stderr(&o));
 }
@@ -341,13 +405,9 @@ fn sql_repl_reads_statements_from_stdin() {
     assert!(stderr(&o).contains("error"), "bad statement reported: {}", stderr(&o));
 }
 
-pub(crate) fn write_jsonl(path: &Path, rows: &[serde_json::Value]) {
-    std::fs::write(path, rows.iter().map(|r| format!("{r}\n")).collect::<String>()).unwrap();
-}
-
-fn ndjson(o: &Output) -> Vec<serde_json::Value> {
-    assert!(o.status.success(), "{}", stderr(o));
-    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+/// The JSON lines of a run that must have succeeded.
+pub(crate) fn ndjson(o: &Output) -> Vec<serde_json::Value> {
+    stdout_ok(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 #[test]

@@ -5,12 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use datafusion::arrow::array::{Array, AsArray};
-use datafusion::arrow::datatypes::Float64Type;
 use mteval_kernels::{CharacTerConfig, ChrfConfig, Ter};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::cli::{mteval, stderr, write_jsonl};
+use crate::cli::{mteval, mteval_ok, parquet_f64s, stderr, write_file, write_jsonl};
 use crate::common::shared_dir;
 
 /// Asserts a clean failure whose message contains every needle.
@@ -25,18 +22,6 @@ fn fails_with(args: &[&str], needles: &[&str]) -> String {
     e
 }
 
-/// Column `name` of a Parquet file, as optional floats.
-fn parquet_column(path: &Path, name: &str) -> Vec<Option<f64>> {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap().build().unwrap();
-    let mut out = Vec::new();
-    for b in reader {
-        let b = b.unwrap();
-        let c = b.column_by_name(name).unwrap().as_primitive::<Float64Type>().clone();
-        out.extend((0..c.len()).map(|i| c.is_valid(i).then(|| c.value(i))));
-    }
-    out
-}
-
 fn wmt_parquet() -> PathBuf {
     shared_dir().join("data/wmt/en-de.parquet")
 }
@@ -49,32 +34,26 @@ fn missing_corrupt_and_truncated_inputs_name_the_file() {
     fails_with(&["score", "/nonexistent/in.parquet", "-o", outs], &["/nonexistent/in.parquet"]);
     fails_with(&["sql", "-c", "SELECT ter(hyp, ref) FROM '/nonexistent/in.parquet'"], &["/nonexistent/in.parquet"]);
     // Not Parquet at all.
-    let garbage = dir.path().join("garbage.parquet");
-    std::fs::write(&garbage, b"this is not a parquet file, just some bytes").unwrap();
+    let garbage = write_file(dir.path(), "garbage.parquet", b"this is not a parquet file, just some bytes");
     fails_with(&["score", garbage.to_str().unwrap(), "-o", outs], &["garbage.parquet"]);
     // A real file cut in half: the footer is gone.
     let bytes = std::fs::read(wmt_parquet()).unwrap();
-    let cut = dir.path().join("cut.parquet");
-    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let cut = write_file(dir.path(), "cut.parquet", &bytes[..bytes.len() / 2]);
     fails_with(&["score", cut.to_str().unwrap(), "-o", outs], &["cut.parquet"]);
     // The footer intact but a data page overwritten: fails while reading rows.
     let mut damaged = bytes.clone();
     for b in &mut damaged[64..bytes.len() / 3] {
         *b = 0xA5;
     }
-    let bad = dir.path().join("damaged.parquet");
-    std::fs::write(&bad, &damaged).unwrap();
+    let bad = write_file(dir.path(), "damaged.parquet", &damaged);
     fails_with(&["score", bad.to_str().unwrap(), "-o", outs], &["damaged.parquet"]);
     // Invalid UTF-8 in a CSV and in a text-mode file.
-    let csv = dir.path().join("bad.csv");
-    std::fs::write(&csv, b"hyp,ref\nok,ok\n\xff\xfe,x\n").unwrap();
+    let csv = write_file(dir.path(), "bad.csv", b"hyp,ref\nok,ok\n\xff\xfe,x\n");
     fails_with(&["score", csv.to_str().unwrap(), "-o", outs], &["bad.csv"]);
-    let txt = dir.path().join("bad.txt");
-    std::fs::write(&txt, b"fine\n\xff\n").unwrap();
+    let txt = write_file(dir.path(), "bad.txt", b"fine\n\xff\n");
     fails_with(&["score", "--hyp", txt.to_str().unwrap(), "--ref", txt.to_str().unwrap()], &["bad.txt", "line 2"]);
     // An unknown extension.
-    let odd = dir.path().join("in.xlsx");
-    std::fs::write(&odd, b"x").unwrap();
+    let odd = write_file(dir.path(), "in.xlsx", b"x");
     fails_with(&["score", odd.to_str().unwrap()], &["in.xlsx", "unknown input format"]);
     assert!(!out.exists());
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -114,7 +93,7 @@ fn nulls_give_nulls_and_empty_strings_score_as_the_references_do() {
     ];
     write_jsonl(&input, &rows);
     let out = dir.path().join("scored.parquet");
-    let o = mteval(&[
+    mteval_ok(&[
         "score",
         input.to_str().unwrap(),
         "-m",
@@ -126,9 +105,7 @@ fn nulls_give_nulls_and_empty_strings_score_as_the_references_do() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (ter, chrf, cer) =
-        (parquet_column(&out, "ter"), parquet_column(&out, "chrf"), parquet_column(&out, "charac_ter"));
+    let (ter, chrf, cer) = (parquet_f64s(&out, "ter"), parquet_f64s(&out, "chrf"), parquet_f64s(&out, "charac_ter"));
     let (t, c, k) = (Ter::default(), ChrfConfig::default(), CharacTerConfig::default());
     for (i, row) in rows.iter().enumerate() {
         let (h, r) = (row["hyp"].as_str(), row["ref"].as_str());
@@ -183,18 +160,16 @@ fn a_megabyte_row_is_refused_by_ter_and_character_and_scored_by_chrf_and_term_ma
     fails_with(&["score", inp, "-m", "characTER", "-o", outs], &["big.jsonl", "row 1", "limit of 1000", "max_words"]);
     assert!(!out.exists());
     // chrF is linear in the length: scored, equal to the kernel.
-    let o = mteval(&["score", inp, "-m", "chrf", "-o", outs]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let got = parquet_column(&out, "chrf");
+    mteval_ok(&["score", inp, "-m", "chrf", "-o", outs]);
+    let got = parquet_f64s(&out, "chrf");
     assert_eq!(got[1], ChrfConfig::default().sentence_score(&h, &[r.as_str()]));
     assert!(got[1].unwrap() > 0.0);
     // Term matching too (thousands of matches per term, sparse span masks).
-    let o = mteval(&["score", inp, "-m", "term-acc", "-o", outs]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    mteval_ok(&["score", inp, "-m", "term-acc", "-o", outs]);
     let terms: [&[&str]; 4] = [&["gamma"], &["delta", "x"], &["eps zeta"], &["missing"]];
     let c = mteval_kernels::terms::count_matches_exact(&h, &terms);
     assert_eq!((c.exact, c.total), (3, 4));
-    assert_eq!(parquet_column(&out, "term_acc")[1], Some(0.75));
+    assert_eq!(parquet_f64s(&out, "term_acc")[1], Some(0.75));
 }
 
 #[test]
@@ -205,8 +180,7 @@ fn unwritable_outputs_fail_before_scoring_and_keep_nothing() {
     let sub = dir.path().join("sub.parquet");
     std::fs::create_dir(&sub).unwrap();
     fails_with(&["score", input, "-o", sub.to_str().unwrap()], &["is a directory"]);
-    let file = dir.path().join("plain");
-    std::fs::write(&file, b"x").unwrap();
+    let file = write_file(dir.path(), "plain", b"x");
     // The file in the way is named, not a "missing" directory.
     let in_way = format!("{} is a file, not a directory", file.display());
     fails_with(&["score", input, "-o", &format!("{}/o.parquet", file.display())], &[&in_way]);
@@ -255,8 +229,7 @@ pub(crate) fn start_and_signal(input: &Path, out: &Path, signal: &str) -> Output
 fn terminated_and_killed_runs_keep_the_earlier_output() {
     let dir = tempfile::tempdir().unwrap();
     let input = slow_input(dir.path());
-    let out = dir.path().join("out.parquet");
-    std::fs::write(&out, b"earlier").unwrap();
+    let out = write_file(dir.path(), "out.parquet", b"earlier");
     let names = || -> Vec<String> {
         let mut v: Vec<String> =
             std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
@@ -278,13 +251,16 @@ fn terminated_and_killed_runs_keep_the_earlier_output() {
     assert_eq!(std::fs::read(&out).unwrap(), b"earlier");
     let left = names();
     assert_eq!(left.len(), 3, "{left:?}");
-    assert!(left.iter().any(|n| n.starts_with(".out.parquet.mteval-") && n.ends_with(".tmp")), "{left:?}");
+    assert!(
+        left.iter()
+            .any(|n| n.starts_with(".out.parquet.mteval-") && Path::new(n).extension().is_some_and(|e| e == "tmp")),
+        "{left:?}"
+    );
     // The next run replaces the output and removes the stale file.
     let small = dir.path().join("small.jsonl");
     write_jsonl(&small, &[serde_json::json!({"hyp": "a b", "ref": "a c"})]);
-    let o = mteval(&["score", small.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(parquet_column(&out, "ter"), [Some(50.0)]);
+    mteval_ok(&["score", small.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(parquet_f64s(&out, "ter"), [Some(50.0)]);
     assert_eq!(names(), ["out.parquet", "slow.jsonl", "small.jsonl"]);
 }
 
@@ -293,13 +269,10 @@ fn memory_limit_sizes_datafusion_pool() {
     let input = wmt_parquet();
     let q = format!("SELECT seg_id FROM '{}' ORDER BY hyp LIMIT 3", input.display());
     // Unbounded: fine. 64 KB: the sort cannot reserve its buffer.
-    let o = mteval(&["sql", "--format", "csv", "-c", &q]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 4);
+    assert_eq!(mteval_ok(&["sql", "--format", "csv", "-c", &q]).lines().count(), 4);
     fails_with(&["sql", "--memory-limit", "64K", "-c", &q], &["Resources exhausted", "pool_size: 64.0 KB"]);
     // The same pool in `mteval score` (which streams and needs little).
-    let o = mteval(&["score", input.to_str().unwrap(), "-m", "chrf", "--memory-limit", "16M"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    mteval_ok(&["score", input.to_str().unwrap(), "-m", "chrf", "--memory-limit", "16M"]);
     // Bad sizes are usage errors.
     let o = mteval(&["sql", "--memory-limit", "12Q", "-c", "SELECT 1"]);
     assert_eq!(o.status.code(), Some(2));

@@ -3,15 +3,12 @@
 
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::cli::mteval;
+use crate::cli::{
+    mteval, mteval_ok, ndjson, online_b_text_files, parquet_batches, parquet_metadata, parquet_schema, score_text,
+    stderr, stdout_ok, write_file, write_lines,
+};
 use crate::common::*;
-
-fn out(o: &std::process::Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// `name: value` pairs of the printed Python dict (floats and ints; `None` → NaN).
 fn dict_values(line: &str) -> Vec<(String, f64)> {
@@ -31,7 +28,7 @@ fn score_characterr_parquet_per_row_and_per_system() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("scored.parquet");
     let input = shared_dir().join("data/wmt/en-de.parquet");
-    let o = mteval(&[
+    let text = mteval_ok(&[
         "score",
         input.to_str().unwrap(),
         "-m",
@@ -45,7 +42,6 @@ fn score_characterr_parquet_per_row_and_per_system() {
         "-o",
         out_path.to_str().unwrap(),
     ]);
-    let text = out(&o);
     let corpus = read_jsonl("data/golden/cer_corpus.jsonl");
     let mut groups = 0;
     for line in text.lines() {
@@ -60,26 +56,15 @@ fn score_characterr_parquet_per_row_and_per_system() {
     assert_eq!(groups, 3);
     // Per-row scores in the output file equal cer's.
     let golden = read_jsonl("data/golden/cer_sentence.jsonl");
-    let f = std::fs::File::open(&out_path).unwrap();
-    let reader = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
-    let sig = reader
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .unwrap()
-        .iter()
-        .find(|kv| kv.key == "mteval.signature.charac_ter")
-        .cloned();
-    assert!(sig.unwrap().value.unwrap().contains("compat:cer"));
+    assert!(parquet_metadata(&out_path)["mteval.signature.charac_ter"].contains("compat:cer"));
     // Input columns keep their types (Parquet strings are not turned into
     // Utf8View, which readers before pyarrow 16 cannot open).
-    let schema = reader.schema().clone();
+    let schema = parquet_schema(&out_path);
     for (name, t) in [("system", DataType::Utf8), ("hyp", DataType::Utf8), ("seg_id", DataType::Int64)] {
         assert_eq!(schema.field_with_name(name).unwrap().data_type(), &t, "{name}");
     }
     let mut n = 0;
-    for b in reader.build().unwrap() {
-        let b = b.unwrap();
+    for b in parquet_batches(&out_path) {
         let sys = b.column_by_name("system").unwrap().as_string::<i32>();
         let seg = b.column_by_name("seg_id").unwrap().as_primitive::<Int64Type>();
         let s = b.column_by_name("charac_ter").unwrap().as_primitive::<Float64Type>();
@@ -97,13 +82,8 @@ fn score_characterr_parquet_per_row_and_per_system() {
 
 #[test]
 fn calculate_cer_prints_like_the_cer_package() {
-    let (_, rows) = wmt_rows();
-    let rows: Vec<_> = rows.into_iter().filter(|r| r.pair == "de-en" && r.system == "Online-B").collect();
     let dir = tempfile::tempdir().unwrap();
-    let hyp = dir.path().join("hyp.txt");
-    let r2 = dir.path().join("ref2.txt");
-    std::fs::write(&hyp, rows.iter().map(|r| format!("{}\n", r.hyp)).collect::<String>()).unwrap();
-    std::fs::write(&r2, rows.iter().map(|r| format!("{}\n", r.ref2.clone().unwrap())).collect::<String>()).unwrap();
+    let (_, [hyp, _, r2]) = online_b_text_files(dir.path());
     let g = read_jsonl("data/golden/cer_corpus.jsonl")
         .into_iter()
         .find(|c| c["pair"] == "de-en" && c["system"] == "Online-B" && c["refs"] == "ref2")
@@ -113,7 +93,7 @@ fn calculate_cer_prints_like_the_cer_package() {
         if per_sentence {
             args.push("--per-sentence");
         }
-        let text = out(&mteval(&args));
+        let text = mteval_ok(&args);
         let lines: Vec<&str> = text.lines().collect();
         let dict = lines.last().unwrap();
         assert_eq!(lines[lines.len() - 3], "Processing completed! Corpus statistics:");
@@ -129,36 +109,22 @@ fn calculate_cer_prints_like_the_cer_package() {
         }
     }
     // The default (original) arithmetic differs from cer on exactly the drift row of this system.
-    let text = out(&mteval(&["calculate-cer", hyp.to_str().unwrap(), r2.to_str().unwrap()]));
+    let text = mteval_ok(&["calculate-cer", hyp.to_str().unwrap(), r2.to_str().unwrap()]);
     let mean = dict_values(text.lines().last().unwrap())[1].1;
     assert!(mean > g["mean"].as_f64().unwrap());
     // Mismatched line counts are an error naming both files.
-    let short = dir.path().join("short.txt");
-    std::fs::write(&short, "a\n").unwrap();
+    let short = write_file(dir.path(), "short.txt", "a\n");
     let o = mteval(&["calculate-cer", hyp.to_str().unwrap(), short.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("short.txt"));
+    assert!(stderr(&o).contains("short.txt"));
 }
 
 #[test]
 fn score_text_mode_characterr_sentence_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let hyp = dir.path().join("h.txt");
-    let r = dir.path().join("r.txt");
-    std::fs::write(&hyp, "this is in fact an estimate\ni like your bag\n\n").unwrap();
-    std::fs::write(&r, "this is actually an estimate\ni like their bags\na\n").unwrap();
-    let text = out(&mteval(&[
-        "score",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        r.to_str().unwrap(),
-        "-m",
-        "characTER",
-        "--sentence",
-        "-w",
-        "17",
-    ]));
+    let hyp = write_lines(dir.path(), "h.txt", ["this is in fact an estimate", "i like your bag", ""]);
+    let r = write_lines(dir.path(), "r.txt", ["this is actually an estimate", "i like their bags", "a"]);
+    let text = stdout_ok(&score_text(&hyp, &[&r], &["-m", "characTER", "--sentence", "-w", "17"]));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "1\t0.25925925925925924");
     assert_eq!(lines[1], "2\t0.33333333333333331");
@@ -170,7 +136,7 @@ fn score_text_mode_characterr_sentence_lines() {
 fn score_term_accuracy_matches_get_match_accuracies() {
     let dir = tempfile::tempdir().unwrap();
     let path = crate::sql_cer::write_terms_table(dir.path(), |r| r["source"] == "wmt");
-    let text = out(&mteval(&[
+    let lines = ndjson(&mteval(&[
         "score",
         path.to_str().unwrap(),
         "-m",
@@ -182,8 +148,7 @@ fn score_term_accuracy_matches_get_match_accuracies() {
     ]));
     let corpus = read_jsonl("data/golden/terms_corpus.jsonl");
     let mut n = 0;
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    for v in lines {
         let pair = v["group"].as_str().unwrap();
         let c = corpus.iter().find(|c| c["id"] == format!("wmt-{pair}")).unwrap();
         let key = if v["name"] == "TermAcc" { "exact match accuracy" } else { "lemmatized match accuracy" };
@@ -195,5 +160,5 @@ fn score_term_accuracy_matches_get_match_accuracies() {
     // No reference column is needed; a missing terms column is named.
     let o = mteval(&["score", path.to_str().unwrap(), "-m", "term-acc", "--terms-col", "nope"]);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("terms column 'nope' not found"));
+    assert!(stderr(&o).contains("terms column 'nope' not found"));
 }

@@ -1,21 +1,23 @@
 //! `mteval score -m chrf chrf++` and `mteval mbr` end to end, with golden parity.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "ids, counts and indices in the test data are small and non-negative"
+)]
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::process::Output;
 
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
 use mteval_kernels::chrf::group::numpy_mean;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::cli::{group_scores, mteval};
+use crate::cli::{
+    group_scores, mteval, mteval_ok, ndjson, parquet_batches, parquet_metadata, score_text, stderr, stdout, stdout_ok,
+    temp_file, write_jsonl, write_lines,
+};
 use crate::common::*;
-
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
 
 fn chrf_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
     golden_corpus("data/golden/chrf_corpus.jsonl", pair, system, refs, variant)
@@ -26,7 +28,7 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scored.parquet");
     let input = shared_dir().join("data/wmt/de-en.parquet").display().to_string();
-    let o = mteval(&[
+    let so = mteval_ok(&[
         "score",
         &input,
         "-m",
@@ -43,8 +45,6 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    let (so, se) = text(&o);
-    assert!(o.status.success(), "{se}");
     let lines = group_scores(&so);
     assert_eq!(lines.len(), 6, "{so}");
     for (group, sig, score) in &lines {
@@ -60,14 +60,11 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
         .filter(|r| r["pair"] == "de-en")
         .map(|r| ((r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap()), r))
         .collect();
-    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
-    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
-    let sig = |k: &str| kv.iter().find(|x| x.key == k).and_then(|x| x.value.clone()).unwrap();
-    assert!(sig("mteval.signature.chrf").starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|"));
-    assert!(sig("mteval.signature.chrfpp").starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|"));
+    let sig = parquet_metadata(&out);
+    assert!(sig["mteval.signature.chrf"].starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|"));
+    assert!(sig["mteval.signature.chrfpp"].starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|"));
     let mut n = 0;
-    for b in builder.build().unwrap() {
-        let b = b.unwrap();
+    for b in parquet_batches(&out) {
         let s = b.schema();
         let sys = cast(b.column(s.index_of("system").unwrap()), &DataType::Utf8).unwrap();
         let sys = sys.as_string::<i32>();
@@ -90,32 +87,9 @@ fn score_text_mode_chrf_with_options_and_sentences() {
     let dir = tempfile::tempdir().unwrap();
     let sel: Vec<&WmtRow> =
         rows.iter().filter(|r| r.pair == "en-zh" && r.system == rows_system(&rows, "en-zh")).collect();
-    let write = |name: &str, f: &dyn Fn(&WmtRow) -> &str| {
-        let p = dir.path().join(name);
-        let mut file = std::fs::File::create(&p).unwrap();
-        for r in &sel {
-            writeln!(file, "{}", f(r)).unwrap();
-        }
-        p.display().to_string()
-    };
-    let hyp = write("hyp.txt", &|r| r.hyp.as_str());
-    let rf = write("ref.txt", &|r| r.r#ref.as_str());
-    let o = mteval(&[
-        "score",
-        "--hyp",
-        &hyp,
-        "--ref",
-        &rf,
-        "-m",
-        "chrf++",
-        "--options",
-        "eff:no",
-        "-w",
-        "12",
-        "--sentence",
-    ]);
-    let (so, se) = text(&o);
-    assert!(o.status.success(), "{se}");
+    let hyp = write_lines(dir.path(), "hyp.txt", sel.iter().map(|r| &r.hyp));
+    let rf = write_lines(dir.path(), "ref.txt", sel.iter().map(|r| &r.r#ref));
+    let so = stdout_ok(&score_text(&hyp, &[&rf], &["-m", "chrf++", "--options", "eff:no", "-w", "12", "--sentence"]));
     let lines = group_scores(&so);
     let (_, sig, score) = lines.last().unwrap();
     assert!(sig.starts_with("chrF2++|nrefs:1|case:mixed|eff:no|nc:6|nw:2|"), "{sig}");
@@ -145,13 +119,14 @@ fn mbr_input(dir: &std::path::Path, variant: &str) -> (String, Vec<serde_json::V
         .into_iter()
         .filter(|g| g["variant"] == variant && g["refs_kind"] == "self")
         .collect();
-    let p = dir.join("cands.jsonl");
-    let mut f = std::fs::File::create(&p).unwrap();
+    let mut rows = Vec::new();
     for (gi, g) in groups.iter().enumerate() {
         for (j, h) in g["hyps"].as_array().unwrap().iter().enumerate() {
-            writeln!(f, "{}", serde_json::json!({"src_id": gi, "cand": j, "hyp": h})).unwrap();
+            rows.push(serde_json::json!({"src_id": gi, "cand": j, "hyp": h}));
         }
     }
+    let p = dir.join("cands.jsonl");
+    write_jsonl(&p, &rows);
     (p.display().to_string(), groups)
 }
 
@@ -161,16 +136,11 @@ fn mbr_selects_the_golden_argmax() {
     let (input, groups) = mbr_input(dir.path(), "default");
     for utility in ["chrf", "chrf-aggregate"] {
         let out = dir.path().join(format!("{utility}.parquet"));
-        let o = mteval(&["mbr", &input, "--group-by", "src_id", "--utility", utility, "-o", out.to_str().unwrap()]);
-        let (so, se) = text(&o);
-        assert!(o.status.success(), "{se}");
+        let so = mteval_ok(&["mbr", &input, "--group-by", "src_id", "--utility", utility, "-o", out.to_str().unwrap()]);
         assert!(so.contains("MBR|utility:"), "{so}");
-        let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
-        let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
-        assert!(kv.iter().any(|k| k.key == "mteval.signature.mbr"));
+        assert!(parquet_metadata(&out).contains_key("mteval.signature.mbr"));
         let mut seen = 0;
-        for b in builder.build().unwrap() {
-            let b = b.unwrap();
+        for b in parquet_batches(&out) {
             let s = b.schema();
             let gid = b.column(s.index_of("src_id").unwrap()).as_primitive::<Int64Type>();
             let cand = b.column(s.index_of("cand").unwrap()).as_primitive::<Int64Type>();
@@ -207,29 +177,24 @@ fn mbr_selects_the_golden_argmax() {
 
 #[test]
 fn mbr_ter_utility_self_exclusion_and_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("c.jsonl");
-    std::fs::write(
-        &p,
+    let (dir, p) = temp_file(
+        "c.jsonl",
         "{\"s\":1,\"hyp\":\"a b c d\"}\n{\"s\":1,\"hyp\":\"a b c\"}\n{\"s\":1,\"hyp\":null}\n{\"s\":1,\"hyp\":\"x y\"}\n{\"s\":2,\"hyp\":\"q\"}\n",
-    )
-    .unwrap();
+    );
     let input = p.display().to_string();
     let out = dir.path().join("sel.csv");
-    let o = mteval(&[
+    mteval_ok(&[
         "mbr",
         &input,
         "--group-by",
         "s",
         "--utility",
-        "ter",
+        "mbr_ter",
         "--options",
         "self:no",
         "-o",
         out.to_str().unwrap(),
     ]);
-    let (_, se) = text(&o);
-    assert!(o.status.success(), "{se}");
     let csv = std::fs::read_to_string(&out).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     // Group 1, each candidate against the two others: "a b c d" (1/3, 4/2) → 116.67; "a b c" (1/4, 3/2) → 87.5;
@@ -240,44 +205,53 @@ fn mbr_ter_utility_self_exclusion_and_errors() {
         (vec!["mbr", input.as_str(), "--group-by", "nope"], "group-by column 'nope' not found"),
         (vec!["mbr", input.as_str(), "--group-by", "s", "--hyp-col", "zz"], "hypothesis column 'zz' not found"),
         (vec!["mbr", input.as_str(), "--group-by", "s", "--options", "self:maybe"], "self:maybe"),
+        (
+            vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "bleu"],
+            "unknown utility 'bleu' (known: chrf, chrf_aggregate, ter)",
+        ),
+        (vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "ter", "--options", "nc:6"], "unknown key 'nc'"),
         (vec!["mbr", "/nonexistent/x.parquet", "--group-by", "s"], "/nonexistent/x.parquet"),
     ] {
         let o = mteval(&args);
-        let (_, se) = text(&o);
+        let se = stderr(&o);
         assert!(!o.status.success() && se.contains(needle), "{args:?}: {se}");
     }
     let o = mteval(&["score", &input, "-m", "chrf", "chrf"]);
-    assert!(!o.status.success() && text(&o).1.contains("twice"));
+    assert!(!o.status.success() && stderr(&o).contains("twice"));
+}
+
+/// Each case (`hyp`, `refs`) as a row `(i, hyp, refs)` of the JSON-lines file `dir/name`.
+fn write_cases<'a>(
+    dir: &std::path::Path,
+    name: &str,
+    cases: impl IntoIterator<Item = &'a serde_json::Value>,
+) -> std::path::PathBuf {
+    let rows: Vec<serde_json::Value> = cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| serde_json::json!({"i": i, "hyp": c["hyp"], "refs": c["refs"]}))
+        .collect();
+    let p = dir.join(name);
+    write_jsonl(&p, &rows);
+    p
 }
 
 /// Edge cases and metric vectors through the binary (`mteval sql` over a JSONL file).
 #[test]
 fn edge_cases_and_metric_vectors_through_the_binary() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("edge.jsonl");
-    let mut f = std::fs::File::create(&p).unwrap();
     let edge = read_jsonl("data/golden/edge_cases.jsonl");
-    for (i, g) in edge.iter().enumerate() {
-        writeln!(f, "{}", serde_json::json!({"i": i, "hyp": g["hyp"], "refs": g["refs"]})).unwrap();
-    }
+    let p = write_cases(dir.path(), "edge.jsonl", &edge);
     let vectors = read_json("data/golden/metric_vectors.json");
     let cases: Vec<&serde_json::Value> =
         vectors["chrf_sacrebleu_2.6.0"].as_array().unwrap().iter().filter(|c| c["kind"] == "sentence").collect();
-    let vp = dir.path().join("vectors.jsonl");
-    let mut vf = std::fs::File::create(&vp).unwrap();
-    for (i, c) in cases.iter().enumerate() {
-        writeln!(vf, "{}", serde_json::json!({"i": i, "hyp": c["hyp"], "refs": c["refs"]})).unwrap();
-    }
-    drop((f, vf));
+    let vp = write_cases(dir.path(), "vectors.jsonl", cases.iter().copied());
     for (variant, o) in [("chrf", ""), ("chrf_eps", "eff:no"), ("chrfpp", "nw:2"), ("chrfpp_eps", "nw:2|eff:no")] {
         let q = format!(
             "SELECT i, chrf_stats(hyp, [refs[1]], '{o}') AS s, chrf(hyp, refs, '{o}') AS m FROM '{}' ORDER BY i",
             p.display()
         );
-        let o = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
-        let (so, se) = text(&o);
-        assert!(o.status.success(), "{se}");
-        let rows: Vec<serde_json::Value> = so.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
         assert_eq!(rows.len(), edge.len());
         for (r, g) in rows.iter().zip(&edge) {
             let id = g["id"].as_str().unwrap();
@@ -305,7 +279,7 @@ fn edge_cases_and_metric_vectors_through_the_binary() {
         }
         let q = format!("SELECT chrf(hyp, refs, '{}') AS s FROM '{}' WHERE i = {i}", o.join("|"), vp.display());
         let out = mteval(&["sql", "-c", &q, "--format", "ndjson"]);
-        let v: serde_json::Value = serde_json::from_str(text(&out).0.trim()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
         assert!(close(v["s"].as_f64().unwrap(), c["score"].as_f64().unwrap()), "{c}");
     }
 }

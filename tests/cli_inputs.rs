@@ -2,20 +2,18 @@
 //! that look numeric, dictionary-encoded strings, NULL group values,
 //! constant-expression options, and the messages that locate a bad row.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, AsArray, DictionaryArray, RecordBatch};
-use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int32Type, Int64Type, Schema};
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
 use mteval_kernels::{ChrfConfig, Ter};
 use parquet::arrow::ArrowWriter;
 
-use crate::cli::{mteval, mteval_stdin, stderr};
-use crate::sql::{ctx, f64s, query, query_err};
-
-fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
-    assert!(o.status.success(), "{}", stderr(o));
-    String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-}
+use crate::cli::{
+    mteval, mteval_ok, mteval_stdin, ndjson, parquet_f64s, parquet_schema, score_text, stderr, temp_file, write_file,
+};
+use crate::sql::{ctx, f64s, query, query_fails_with};
 
 /// The rows of a JSON-lines file the binary wrote.
 fn read_jsonl(path: &std::path::Path) -> Vec<serde_json::Value> {
@@ -39,14 +37,12 @@ fn corpus_ter(pairs: &[(&str, &str)]) -> f64 {
 
 #[test]
 fn tsv_fields_are_raw_text_quotes_included() {
-    let dir = tempfile::tempdir().unwrap();
-    let tsv = dir.path().join("q.tsv");
-    std::fs::write(&tsv, "hyp\tref\n\"Yes,\" he said\tYes, he said\nsay \"hi\tsay hi\n").unwrap();
+    let (_dir, tsv) = temp_file("q.tsv", "hyp\tref\n\"Yes,\" he said\tYes, he said\nsay \"hi\tsay hi\n");
     let pairs = [("\"Yes,\" he said", "Yes, he said"), ("say \"hi", "say hi")];
     let expected = corpus_ter(&pairs);
     assert!(expected > 0.0);
     let o = mteval(&["score", tsv.to_str().unwrap(), "--json"]);
-    let v = json_lines(&o);
+    let v = ndjson(&o);
     assert!((v[0]["score"].as_f64().unwrap() - expected).abs() < 1e-12, "{v:?}");
     // SQL reads .tsv by path, the same way.
     let o = mteval(&[
@@ -56,7 +52,7 @@ fn tsv_fields_are_raw_text_quotes_included() {
         "-c",
         &format!("SELECT hyp, ter(hyp, ref) AS t FROM '{}'", tsv.display()),
     ]);
-    let v = json_lines(&o);
+    let v = ndjson(&o);
     assert_eq!(v.len(), 2);
     for (row, (h, r)) in v.iter().zip(pairs) {
         assert_eq!(row["hyp"], h);
@@ -66,11 +62,9 @@ fn tsv_fields_are_raw_text_quotes_included() {
 
 #[test]
 fn csv_text_columns_that_look_numeric_are_scored_as_text() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("num.csv");
-    std::fs::write(&csv, "hyp,ref\n2022,2021\n015,15\n").unwrap();
+    let (dir, csv) = temp_file("num.csv", "hyp,ref\n2022,2021\n015,15\n");
     let o = mteval(&["score", csv.to_str().unwrap(), "--json", "-m", "ter", "chrf"]);
-    let v = json_lines(&o);
+    let v = ndjson(&o);
     assert!((v[0]["score"].as_f64().unwrap() - corpus_ter(&[("2022", "2021"), ("015", "15")])).abs() < 1e-12);
     let chrf = ChrfConfig::parse("").unwrap();
     let mut st = mteval_kernels::ChrfStats::default();
@@ -81,40 +75,29 @@ fn csv_text_columns_that_look_numeric_are_scored_as_text() {
     // Numbers for longer than type inference reads, then text.
     let mut text = String::from("id,hyp,ref\n");
     for i in 0..1500 {
-        text.push_str(&format!("{i},{i},{}\n", i + 1));
+        let _ = writeln!(text, "{i},{i},{}", i + 1);
     }
     text.push_str("1500,the cat,a cat\n");
-    let late = dir.path().join("late.csv");
-    std::fs::write(&late, text).unwrap();
+    let late = write_file(dir.path(), "late.csv", text);
     let out = dir.path().join("late.parquet");
-    let o = mteval(&["score", late.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let reader =
-        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
-            .unwrap();
+    mteval_ok(&["score", late.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     // The id column keeps its inferred type; the text columns are strings.
-    assert_eq!(reader.schema().field_with_name("id").unwrap().data_type(), &DataType::Int64);
-    assert_eq!(reader.schema().field_with_name("hyp").unwrap().data_type(), &DataType::Utf8);
-    let scores: Vec<f64> = reader
-        .build()
-        .unwrap()
-        .flat_map(|b| b.unwrap().column_by_name("ter").unwrap().as_primitive::<Float64Type>().values().to_vec())
-        .collect();
+    let schema = parquet_schema(&out);
+    assert_eq!(schema.field_with_name("id").unwrap().data_type(), &DataType::Int64);
+    assert_eq!(schema.field_with_name("hyp").unwrap().data_type(), &DataType::Utf8);
+    let scores = parquet_f64s(&out, "ter");
     assert_eq!(scores.len(), 1501);
-    assert!((scores[1500] - ter("the cat", "a cat")).abs() < 1e-12);
-    assert!((scores[7] - ter("7", "8")).abs() < 1e-12);
+    assert!((scores[1500].unwrap() - ter("the cat", "a cat")).abs() < 1e-12);
+    assert!((scores[7].unwrap() - ter("7", "8")).abs() < 1e-12);
 }
 
 #[test]
 fn a_null_group_is_not_the_group_named_null() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("g.jsonl");
-    std::fs::write(
-        &input,
+    let (_dir, input) = temp_file(
+        "g.jsonl",
         "{\"hyp\":\"a b\",\"ref\":\"a b\",\"system\":\"NULL\"}\n{\"hyp\":\"a c\",\"ref\":\"a b\",\"system\":null}\n",
-    )
-    .unwrap();
-    let v = json_lines(&mteval(&["score", input.to_str().unwrap(), "--group-by", "system", "--json"]));
+    );
+    let v = ndjson(&mteval(&["score", input.to_str().unwrap(), "--group-by", "system", "--json"]));
     assert_eq!(v.len(), 2, "{v:?}");
     assert_eq!(v[0]["group"], "NULL");
     assert_eq!(v[0]["score"].as_f64(), Some(0.0));
@@ -155,25 +138,24 @@ fn dictionary_encoded_references_work_as_a_list() {
     let mut st = mteval_kernels::ter::TerStats::default();
     st.add(&t.segment(hyps[0], &[r1[0], "a c"]).unwrap().unwrap());
     st.add(&t.segment(hyps[1], &[r1[1]]).unwrap().unwrap());
-    let v = json_lines(&mteval(&["score", path.to_str().unwrap(), "--ref-col", "ref", "--ref-col", "ref2", "--json"]));
+    let v = ndjson(&mteval(&["score", path.to_str().unwrap(), "--ref-col", "ref", "--ref-col", "ref2", "--json"]));
     assert!((v[0]["score"].as_f64().unwrap() - t.score(&st)).abs() < 1e-12, "{v:?}");
 }
 
 #[test]
 fn score_passes_the_length_limit_to_the_functions() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("long.jsonl");
     let hyp = vec!["w"; 6000].join(" ");
-    std::fs::write(&input, format!("{}\n", serde_json::json!({"hyp": hyp, "ref": "w"}))).unwrap();
+    let input = write_file(dir.path(), "long.jsonl", format!("{}\n", serde_json::json!({"hyp": hyp, "ref": "w"})));
     let i = input.to_str().unwrap();
     for m in ["ter", "characTER"] {
         let o = mteval(&["score", i, "-m", m]);
         assert_eq!(o.status.code(), Some(1), "{m}");
         assert!(stderr(&o).contains("over the limit of"), "{m}: {}", stderr(&o));
-        let v = json_lines(&mteval(&["score", i, "-m", m, "--options", "max_words:none", "--json"]));
+        let v = ndjson(&mteval(&["score", i, "-m", m, "--options", "max_words:none", "--json"]));
         assert_eq!(v[0]["segments"], 1, "{m}");
     }
-    let v = json_lines(&mteval(&["score", i, "-m", "ter", "chrf", "--options", "ter=max_words:6000", "--json"]));
+    let v = ndjson(&mteval(&["score", i, "-m", "ter", "chrf", "--options", "ter=max_words:6000", "--json"]));
     let unlimited = Ter::from_options("max_words:none").unwrap();
     let expected = unlimited.sentence_score(&unlimited.segment(&hyp, &["w"]).unwrap().unwrap());
     assert_eq!(v[0]["score"].as_f64(), Some(expected));
@@ -200,14 +182,21 @@ async fn options_may_be_constant_expressions_of_any_string_type() {
     assert_eq!(f64s(&folded, 3), f64s(&plain, 0));
     assert_ne!(f64s(&plain, 0), vec![Some(ter("Hello, World", "hello world"))]);
     // A folded expression is still checked, and a column is still refused.
-    let e = query_err(&ctx, "SELECT ter('a', 'b', 'nw:' || '2')").await;
-    assert!(e.contains("unknown key 'nw'"), "{e}");
+    query_fails_with(&ctx, "SELECT ter('a', 'b', 'nw:' || '2')", &["unknown key 'nw'"]).await;
     // (A column holding one value on every row reads as that value: that is
     // how a constant arrives through datafusion-ffi.)
-    let e = query_err(&ctx, "SELECT ter(column1, column1, column1) FROM (VALUES ('a'), ('b'))").await;
-    assert!(e.contains("options must be a constant string"), "{e}");
-    let e = query_err(&ctx, "SELECT corpus_ter(column1, column1, column1) FROM (VALUES ('a'))").await;
-    assert!(e.contains("options must be a constant string"), "{e}");
+    query_fails_with(
+        &ctx,
+        "SELECT ter(column1, column1, column1) FROM (VALUES ('a'), ('b'))",
+        &["options must be a constant string"],
+    )
+    .await;
+    query_fails_with(
+        &ctx,
+        "SELECT corpus_ter(column1, column1, column1) FROM (VALUES ('a'))",
+        &["options must be a constant string"],
+    )
+    .await;
     // chrf_stats names the chosen reference by its place in the list given.
     let b = query(&ctx, "SELECT chrf_stats('a b', [NULL, 'x', 'a b'])['best_ref']").await;
     assert_eq!(b[0].column(0).as_primitive::<Int64Type>().value(0), 2);
@@ -226,13 +215,11 @@ async fn null_and_repeated_options_are_errors_in_every_kind_of_function() {
         "SELECT corpus_ter(h, r, CAST(NULL AS VARCHAR)) FROM (VALUES ('a b', 'a c')) t(h, r)",
         "SELECT mbr_chrf(h, NULL) OVER () FROM (VALUES ('a b')) t(h)",
     ] {
-        let e = query_err(&ctx, q).await;
-        assert!(e.contains("not NULL ('' gives the defaults)"), "{q}: {e}");
+        query_fails_with(&ctx, q, &["not NULL ('' gives the defaults)"]).await;
     }
-    let e = query_err(&ctx, "SELECT ter('A B', 'a b', 'case:mixed|Case:lc')").await;
-    assert!(e.contains("'case' is given twice"), "{e}");
-    let e = query_err(&ctx, "SELECT mbr_chrf(h, 'colour:red') OVER () FROM (VALUES ('a b')) t(h)").await;
-    assert!(e.contains("self, utility)"), "{e}");
+    query_fails_with(&ctx, "SELECT ter('A B', 'a b', 'case:mixed|Case:lc')", &["'case' is given twice"]).await;
+    query_fails_with(&ctx, "SELECT mbr_chrf(h, 'colour:red') OVER () FROM (VALUES ('a b')) t(h)", &["self, utility)"])
+        .await;
     // '' is the defaults.
     let b = query(&ctx, "SELECT chrf('a b', 'a c', ''), chrf('a b', 'a c')").await;
     assert_eq!(f64s(&b, 0), f64s(&b, 1));
@@ -244,21 +231,21 @@ fn errors_locate_the_bad_line_or_row() {
     // A JSON syntax error after the rows type inference reads.
     let mut text = "{\"hyp\":\"a b\",\"ref\":\"a b\"}\n".repeat(3000);
     text.push_str("{\"hyp\":\"a b\", \"ref\":}\n");
-    let bad = dir.path().join("bad.jsonl");
-    std::fs::write(&bad, text).unwrap();
+    let bad = write_file(dir.path(), "bad.jsonl", text);
     let o = mteval(&["score", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("line 3001 is not valid JSON, column 21"), "{}", stderr(&o));
     // In the first rows (read when the schema is inferred).
-    let early = dir.path().join("early.jsonl");
-    std::fs::write(&early, "{\"hyp\":\"a\",\"ref\":\"a\"}\n{\"hyp\":\"a\" \"ref\":\"a\"}\n").unwrap();
+    let early = write_file(dir.path(), "early.jsonl", "{\"hyp\":\"a\",\"ref\":\"a\"}\n{\"hyp\":\"a\" \"ref\":\"a\"}\n");
     let o = mteval(&["score", early.to_str().unwrap()]);
     assert!(stderr(&o).contains("line 2 is not valid JSON"), "{}", stderr(&o));
     // SQL does not know the input row; the message quotes the hypothesis.
     let long = "w ".repeat(300);
-    let rows = dir.path().join("rows.jsonl");
-    std::fs::write(&rows, format!("{{\"hyp\":\"ok\",\"ref\":\"ok\"}}\n{{\"hyp\":\"{long}\",\"ref\":\"w\"}}\n"))
-        .unwrap();
+    let rows = write_file(
+        dir.path(),
+        "rows.jsonl",
+        format!("{{\"hyp\":\"ok\",\"ref\":\"ok\"}}\n{{\"hyp\":\"{long}\",\"ref\":\"w\"}}\n"),
+    );
     let sql = format!("SELECT ter(hyp, ref, 'max_words:100') FROM '{}'", rows.display());
     let o = mteval(&["sql", "-c", &sql]);
     assert!(stderr(&o).contains("row 1 of the batch (hypothesis \"w w w w"), "{}", stderr(&o));
@@ -269,9 +256,7 @@ fn errors_locate_the_bad_line_or_row() {
 
 #[test]
 fn bad_settings_and_outputs_fail_before_any_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.jsonl");
-    std::fs::write(&input, "{\"hyp\":\"a\",\"ref\":\"a\"}\n").unwrap();
+    let (dir, input) = temp_file("in.jsonl", "{\"hyp\":\"a\",\"ref\":\"a\"}\n");
     for args in [
         vec!["score", input.to_str().unwrap(), "--batch-size", "0"],
         vec!["sql", "--batch-size", "0", "-c", "SELECT 1"],
@@ -283,16 +268,13 @@ fn bad_settings_and_outputs_fail_before_any_output() {
     let o = mteval(&["score", input.to_str().unwrap(), "-o", dir.path().to_str().unwrap()]);
     assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
     // Text mode checks every metric before it prints a score.
-    let txt = dir.path().join("h.txt");
-    std::fs::write(&txt, "a b\n").unwrap();
+    let txt = write_file(dir.path(), "h.txt", "a b\n");
     let t = txt.to_str().unwrap();
     let o = mteval(&["score", "--hyp", t, "--ref", t, "-m", "characTER", "term-acc"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
-    let long = dir.path().join("long.txt");
-    std::fs::write(&long, format!("a\n{}\n", "w ".repeat(300))).unwrap();
-    let refs = dir.path().join("r.txt");
-    std::fs::write(&refs, "a\nw\n").unwrap();
+    let long = write_file(dir.path(), "long.txt", format!("a\n{}\n", "w ".repeat(300)));
+    let refs = write_file(dir.path(), "r.txt", "a\nw\n");
     let (l, r) = (long.to_str().unwrap(), refs.to_str().unwrap());
     let o = mteval(&["score", "--hyp", l, "--ref", r, "-m", "chrf", "ter", "--options", "ter=max_words:100"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -309,17 +291,14 @@ fn empty_csv_and_tsv_fields_are_empty_outputs_not_nulls() {
     let expected = corpus_ter(&pairs);
     // 5 edits over 9 reference words; without either empty field, 33.33.
     assert!((expected - 500.0 / 9.0).abs() < 1e-12, "{expected}");
-    let tsv = dir.path().join("e.tsv");
-    std::fs::write(&tsv, "hyp\tref\tn\n\ta b c\t\na b\ta b\t3\nx y\t\t4\na b c d\ta b c d\t5\n").unwrap();
-    let csv = dir.path().join("e.csv");
-    std::fs::write(&csv, "hyp,ref,n\n\"\",a b c,\na b,a b,3\nx y,,4\na b c d,a b c d,5\n").unwrap();
+    let tsv = write_file(dir.path(), "e.tsv", "hyp\tref\tn\n\ta b c\t\na b\ta b\t3\nx y\t\t4\na b c d\ta b c d\t5\n");
+    let csv = write_file(dir.path(), "e.csv", "hyp,ref,n\n\"\",a b c,\na b,a b,3\nx y,,4\na b c d,a b c d,5\n");
     for input in [&tsv, &csv] {
-        let v = json_lines(&mteval(&["score", input.to_str().unwrap(), "--json", "-m", "ter"]));
+        let v = ndjson(&mteval(&["score", input.to_str().unwrap(), "--json", "-m", "ter"]));
         assert!((v[0]["score"].as_f64().unwrap() - expected).abs() < 1e-12, "{}: {v:?}", input.display());
         // The written rows keep the empty strings; an empty number stays NULL.
         let out = dir.path().join("scored.jsonl");
-        let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", stderr(&o));
+        mteval_ok(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
         let rows = read_jsonl(&out);
         assert_eq!(rows[0]["hyp"], "", "{rows:?}");
         assert_eq!(rows[0]["ter"].as_f64(), Some(100.0));
@@ -334,22 +313,9 @@ fn text_mode_strips_trailing_whitespace_as_sacrebleu_reads_lines() {
     // sacrebleu's command line rstrip()s every line (Python whitespace);
     // chrF with space:yes is where that shows.
     let dir = tempfile::tempdir().unwrap();
-    let (h, r) = (dir.path().join("h.txt"), dir.path().join("r.txt"));
-    std::fs::write(&h, "a b c  \u{3000}\t\r\nd e\u{1c}\n   ").unwrap();
-    std::fs::write(&r, "a b c\nd e\n\n").unwrap();
-    let o = mteval(&[
-        "score",
-        "--hyp",
-        h.to_str().unwrap(),
-        "--ref",
-        r.to_str().unwrap(),
-        "-m",
-        "chrf",
-        "--options",
-        "chrf=space:yes",
-        "--json",
-    ]);
-    let v = json_lines(&o);
+    let h = write_file(dir.path(), "h.txt", "a b c  \u{3000}\t\r\nd e\u{1c}\n   ");
+    let r = write_file(dir.path(), "r.txt", "a b c\nd e\n\n");
+    let v = ndjson(&score_text(&h, &[&r], &["-m", "chrf", "--options", "chrf=space:yes", "--json"]));
     let chrf = ChrfConfig::parse("space:yes").unwrap();
     let mut st = mteval_kernels::ChrfStats::default();
     // Three lines each: the last hypothesis line is spaces, the last reference line empty.
@@ -362,11 +328,10 @@ fn text_mode_strips_trailing_whitespace_as_sacrebleu_reads_lines() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &std::fs::read(&h).unwrap()).unwrap();
     std::fs::write(&hz, gz.finish().unwrap()).unwrap();
-    let args = ["score", "--hyp", hz.to_str().unwrap(), "--ref", r.to_str().unwrap(), "-m", "chrf"];
-    let o = mteval(&[&args[..], &["--options", "chrf=space:yes", "--json"]].concat());
-    assert_eq!(json_lines(&o), v);
+    let o = score_text(&hz, &[&r], &["-m", "chrf", "--options", "chrf=space:yes", "--json"]);
+    assert_eq!(ndjson(&o), v);
     std::fs::write(&hz, b"not gzip").unwrap();
-    let e = stderr(&mteval(&args));
+    let e = stderr(&score_text(&hz, &[&r], &["-m", "chrf"]));
     assert!(e.contains("h.txt.gz: not a valid gzip file"), "{e}");
 }
 
@@ -375,25 +340,23 @@ fn json_lines_schema_comes_from_every_line() {
     // A key first seen after line 1,000, and a float after 2,000 integers,
     // are kept: DataFusion infers from the first 1,000 lines by default.
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("late.jsonl");
     let mut text = String::new();
     for i in 0..3000 {
         if i < 2000 {
             text.push_str("{\"hyp\":\"a b\",\"ref\":\"a c\",\"w\":1}\n");
         } else {
-            text.push_str(&format!("{{\"hyp\":\"a b\",\"ref\":\"a c\",\"w\":1.5,\"note\":\"n{i}\"}}\n"));
+            let _ = writeln!(text, "{{\"hyp\":\"a b\",\"ref\":\"a c\",\"w\":1.5,\"note\":\"n{i}\"}}");
         }
     }
-    std::fs::write(&input, text).unwrap();
+    let input = write_file(dir.path(), "late.jsonl", text);
     let out = dir.path().join("o.jsonl");
-    let o = mteval(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    mteval_ok(&["score", input.to_str().unwrap(), "-m", "ter", "-o", out.to_str().unwrap()]);
     let rows = read_jsonl(&out);
     assert_eq!(rows.len(), 3000);
     assert_eq!(rows[2999]["w"].as_f64(), Some(1.5), "{}", rows[2999]);
     assert_eq!(rows[2999]["note"], "n2999");
     let q = format!("SELECT sum(w) AS s, count(note) AS n FROM '{}'", input.display());
-    let v = json_lines(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
+    let v = ndjson(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
     assert_eq!((v[0]["s"].as_f64(), v[0]["n"].as_i64()), (Some(3500.0), Some(1000)), "{v:?}");
 }
 
@@ -441,8 +404,7 @@ fn duplicate_column_names_are_an_error_not_the_first_column() {
     let mut w = ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema, None).unwrap();
     w.write(&b).unwrap();
     w.close().unwrap();
-    let csv = dir.path().join("dup.csv");
-    std::fs::write(&csv, "hyp,ref,hyp\na b c,a b d,q\n").unwrap();
+    let csv = write_file(dir.path(), "dup.csv", "hyp,ref,hyp\na b c,a b d,q\n");
     for p in [&path, &csv] {
         let o = mteval(&["score", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1));
@@ -451,12 +413,10 @@ fn duplicate_column_names_are_an_error_not_the_first_column() {
     let o = mteval(&["mbr", path.to_str().unwrap(), "--group-by", "ref"]);
     assert!(stderr(&o).contains("column 'hyp' appears more than once"), "{}", stderr(&o));
     // Distinct names still read, and a file that is not Parquet says so.
-    let ok = dir.path().join("ok.csv");
-    std::fs::write(&ok, "hyp,ref,Hyp\na b c,a b d,q\n").unwrap();
-    let v = json_lines(&mteval(&["score", ok.to_str().unwrap(), "--json"]));
+    let ok = write_file(dir.path(), "ok.csv", "hyp,ref,Hyp\na b c,a b d,q\n");
+    let v = ndjson(&mteval(&["score", ok.to_str().unwrap(), "--json"]));
     assert!((v[0]["score"].as_f64().unwrap() - ter("a b c", "a b d")).abs() < 1e-12, "{v:?}");
-    let junk = dir.path().join("junk.parquet");
-    std::fs::write(&junk, "hyp,ref\n").unwrap();
+    let junk = write_file(dir.path(), "junk.parquet", "hyp,ref\n");
     assert!(stderr(&mteval(&["score", junk.to_str().unwrap()])).contains("not a Parquet file"));
 }
 
@@ -468,19 +428,17 @@ fn csv_types_come_from_every_record() {
     for (ext, sep) in [("csv", ','), ("tsv", '\t')] {
         let mut text = format!("hyp{sep}ref{sep}n\n");
         for i in 0..1500 {
-            text.push_str(&format!("a b{sep}a c{sep}{i}\n"));
+            let _ = writeln!(text, "a b{sep}a c{sep}{i}");
         }
-        text.push_str(&format!("x y{sep}x y{sep}n/a\n"));
-        let input = dir.path().join(format!("late.{ext}"));
-        std::fs::write(&input, text).unwrap();
+        let _ = writeln!(text, "x y{sep}x y{sep}n/a");
+        let input = write_file(dir.path(), &format!("late.{ext}"), text);
         let out = dir.path().join(format!("o-{ext}.jsonl"));
-        let o = mteval(&["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", stderr(&o));
+        mteval_ok(&["score", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         let rows = read_jsonl(&out);
         assert_eq!((rows.len(), rows[1500]["n"].as_str(), rows[7]["n"].as_str()), (1501, Some("n/a"), Some("7")));
         assert_eq!(rows[1500]["ter"].as_f64(), Some(0.0));
         let q = format!("SELECT arrow_typeof(n) AS t, count(*) AS c FROM '{}' GROUP BY 1", input.display());
-        let v = json_lines(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
+        let v = ndjson(&mteval(&["sql", "--format", "ndjson", "-c", &q]));
         assert_eq!((v.len(), v[0]["t"].as_str(), v[0]["c"].as_i64()), (1, Some("Utf8"), Some(1501)), "{v:?}");
     }
 }
@@ -499,8 +457,7 @@ fn json_type_conflicts_name_their_line() {
         ("[1, 2]", "line 3001 is a list; every line must be a JSON object"),
     ];
     for (k, (last, expected)) in cases.iter().enumerate() {
-        let input = dir.path().join(format!("t{k}.jsonl"));
-        std::fs::write(&input, format!("{}{last}\n", row.repeat(3000))).unwrap();
+        let input = write_file(dir.path(), &format!("t{k}.jsonl"), format!("{}{last}\n", row.repeat(3000)));
         let o = mteval(&["score", input.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1));
         assert!(stderr(&o).contains(expected), "{k}: {}", stderr(&o));
@@ -508,27 +465,23 @@ fn json_type_conflicts_name_their_line() {
         assert!(stderr(&o).contains(expected), "mbr {k}: {}", stderr(&o));
     }
     // Nested fields are named by path.
-    let input = dir.path().join("nested.jsonl");
-    std::fs::write(
-        &input,
+    let input = write_file(
+        dir.path(),
+        "nested.jsonl",
         "{\"hyp\":\"a\",\"ref\":\"a\",\"m\":{\"k\":[1]}}\n{\"hyp\":\"a\",\"ref\":\"a\",\"m\":{\"k\":[\"1\"]}}\n",
-    )
-    .unwrap();
+    );
     let e = stderr(&mteval(&["score", input.to_str().unwrap()]));
     assert!(e.contains("line 2: field 'm.k[]' is a string, but a number on line 1; a JSON field must have one type on every line (quote the numbers)"), "{e}");
 }
 
 #[test]
 fn group_by_struct_names_the_column_and_mbr_counts_empty_groups() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("s.jsonl");
-    std::fs::write(
-        &input,
+    let (dir, input) = temp_file(
+        "s.jsonl",
         "{\"hyp\":\"a b\",\"ref\":\"a c\",\"sys\":{\"id\":1},\"src\":1}\n\
          {\"hyp\":\"a c\",\"ref\":\"a c\",\"sys\":{\"id\":2},\"src\":1}\n\
          {\"hyp\":null,\"ref\":\"a c\",\"sys\":{\"id\":2},\"src\":2}\n",
-    )
-    .unwrap();
+    );
     let e = stderr(&mteval(&["score", input.to_str().unwrap(), "--group-by", "sys"]));
     assert!(e.contains("group-by column 'sys' has type Struct"), "{e}");
     let out = dir.path().join("picked.jsonl");

@@ -36,7 +36,7 @@ struct Server {
     child: Child,
     s3_port: u16,
     filer_port: u16,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Drop for Server {
@@ -107,10 +107,10 @@ fn start_server() -> Option<Server> {
         .stderr(log)
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", weed.display()));
-    let mut server = Server { child, s3_port: ports[4], filer_port: ports[2], _dir: dir };
+    let mut server = Server { child, s3_port: ports[4], filer_port: ports[2], dir };
     let t = Instant::now();
     while http_status(server.s3_port, "/healthz") != Some(200) {
-        let log = std::fs::read_to_string(server._dir.path().join("weed.log")).unwrap_or_default();
+        let log = std::fs::read_to_string(server.dir.path().join("weed.log")).unwrap_or_default();
         assert!(server.child.try_wait().unwrap().is_none(), "SeaweedFS exited: {log}");
         assert!(t.elapsed() < Duration::from_mins(1), "SeaweedFS not ready after 60 s: {log}");
         std::thread::sleep(Duration::from_millis(100));
@@ -157,18 +157,28 @@ fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-fn put(store: &Arc<dyn ObjectStore>, key: &str, bytes: Vec<u8>) {
-    rt().block_on(store.put(&ObjectPath::from(key), PutPayload::from(bytes))).unwrap();
-}
+impl Server {
+    /// Stores `bytes` as the object `key` of the bucket.
+    fn put(&self, key: &str, bytes: Vec<u8>) {
+        rt().block_on(self.store().put(&ObjectPath::from(key), PutPayload::from(bytes))).unwrap();
+    }
 
-fn get(store: &Arc<dyn ObjectStore>, key: &str) -> Option<Vec<u8>> {
-    rt().block_on(async {
-        match store.get(&ObjectPath::from(key)).await {
-            Ok(r) => Some(r.bytes().await.unwrap().to_vec()),
-            Err(object_store::Error::NotFound { .. }) => None,
-            Err(e) => panic!("get {key}: {e}"),
-        }
-    })
+    /// Stores the local file `path` as the object `key`.
+    fn upload(&self, key: &str, path: &Path) {
+        self.put(key, std::fs::read(path).unwrap());
+    }
+
+    /// The object `key` of the bucket, if there is one.
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        let store = self.store();
+        rt().block_on(async {
+            match store.get(&ObjectPath::from(key)).await {
+                Ok(r) => Some(r.bytes().await.unwrap().to_vec()),
+                Err(object_store::Error::NotFound { .. }) => None,
+                Err(e) => panic!("get {key}: {e}"),
+            }
+        })
+    }
 }
 
 fn ter_column(bytes: Vec<u8>) -> (Vec<Option<f64>>, Option<String>) {
@@ -194,10 +204,9 @@ fn text(o: &Output) -> (String, String) {
 #[test]
 fn score_and_sql_read_and_write_s3_and_http_urls() {
     let Some(server) = start_server() else { return };
-    let store = server.store();
     let local_in = shared_dir().join("data/wmt/en-de.parquet");
-    put(&store, "in/en-de.parquet", std::fs::read(&local_in).unwrap());
-    put(&store, "in/en-de.jsonl", std::fs::read(shared_dir().join("data/wmt/en-de.jsonl")).unwrap());
+    server.upload("in/en-de.parquet", &local_in);
+    server.upload("in/en-de.jsonl", &shared_dir().join("data/wmt/en-de.jsonl"));
 
     // The same job on the local file, for comparison.
     let dir = tempfile::tempdir().unwrap();
@@ -218,7 +227,7 @@ fn score_and_sql_read_and_write_s3_and_http_urls() {
         let o = run(args(input, &format!("s3://{BUCKET}/{out_key}")));
         assert!(o.status.success(), "{input}: {:?}", text(&o));
         assert_eq!(text(&o).0, text(&local).0, "{input}: corpus lines differ from the local run");
-        let (got, sig) = ter_column(get(&store, out_key).expect("uploaded output"));
+        let (got, sig) = ter_column(server.get(out_key).expect("uploaded output"));
         assert_eq!(got, want, "{input}");
         assert_eq!(sig, want_sig);
         assert!(want_sig.is_some());
@@ -260,7 +269,7 @@ fn score_and_sql_read_and_write_s3_and_http_urls() {
         "s3://mteval/out/sql.parquet",
     ]);
     assert!(o.status.success(), "{:?}", text(&o));
-    let mut got = ter_column(get(&store, "out/sql.parquet").unwrap()).0;
+    let mut got = ter_column(server.get("out/sql.parquet").unwrap()).0;
     let mut w = want.clone();
     let key = |x: &Option<f64>| x.map(f64::to_bits);
     got.sort_by_key(key);
@@ -271,8 +280,7 @@ fn score_and_sql_read_and_write_s3_and_http_urls() {
 #[test]
 fn object_store_errors_name_the_url_and_leave_no_object() {
     let Some(server) = start_server() else { return };
-    let store = server.store();
-    put(&store, "in/en-de.parquet", std::fs::read(shared_dir().join("data/wmt/en-de.parquet")).unwrap());
+    server.upload("in/en-de.parquet", &shared_dir().join("data/wmt/en-de.parquet"));
     let check = |o: &Output, needle: &str| {
         let (_, err) = text(o);
         assert_eq!(o.status.code(), Some(1), "{err}");
@@ -283,12 +291,12 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
     let o = server.mteval(&["score", "s3://mteval/in/missing.parquet"]);
     check(&o, "s3://mteval/in/missing.parquet");
     // A failing job writes no object, and keeps an earlier one.
-    put(&store, "out/keep.parquet", b"earlier".to_vec());
+    server.put("out/keep.parquet", b"earlier".to_vec());
     for (key, before) in [("out/keep.parquet", Some(&b"earlier"[..])), ("out/new.parquet", None)] {
         let out = format!("s3://{BUCKET}/{key}");
         let o = server.mteval(&["score", "s3://mteval/in/en-de.parquet", "--hyp-col", "nope", "-o", &out]);
         check(&o, "column 'nope' not found");
-        assert_eq!(get(&store, key).as_deref(), before, "{key}");
+        assert_eq!(server.get(key).as_deref(), before, "{key}");
     }
     // Wrong credentials.
     let o = Command::new(env!("CARGO_BIN_EXE_mteval"))
@@ -308,7 +316,7 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
         .output()
         .unwrap();
     check(&o, "cannot upload s3://mteval/out/denied.parquet");
-    assert_eq!(get(&store, "out/denied.parquet"), None);
+    assert_eq!(server.get("out/denied.parquet"), None);
     // http(s) is read only: refused before any scoring.
     let o = server.mteval(&["score", local.to_str().unwrap(), "-o", "http://127.0.0.1:9/out.parquet"]);
     check(&o, "http(s) URLs are read only");
@@ -323,9 +331,8 @@ fn object_store_errors_name_the_url_and_leave_no_object() {
 #[test]
 fn a_cluster_reads_and_scores_s3_inputs_as_the_local_run() {
     let Some(server) = start_server() else { return };
-    let store = server.store();
     let local_in = shared_dir().join("data/wmt/en-de.parquet");
-    put(&store, "cluster/en-de.parquet", std::fs::read(&local_in).unwrap());
+    server.upload("cluster/en-de.parquet", &local_in);
     // Every role gets the object-store settings from its own environment.
     let cluster = crate::cluster::start_cluster(1, &server.env());
     let query =

@@ -88,6 +88,7 @@ fn rows(o: &Output, what: &str) -> String {
 }
 
 #[test]
+#[allow(clippy::too_many_lines, reason = "the checks share one cluster, started once, and run in order")]
 fn queries_on_a_cluster_equal_the_local_run() {
     let wmt = crate::common::shared_dir().join("data/wmt/en-de.parquet").display().to_string();
     let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();

@@ -1,5 +1,6 @@
 //! SQL behaviour of the UDFs, including golden parity through SQL.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -21,7 +22,7 @@ pub(crate) async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
     ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}")).collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-pub(crate) async fn query_err(ctx: &SessionContext, sql: &str) -> String {
+async fn query_err(ctx: &SessionContext, sql: &str) -> String {
     match ctx.sql(sql).await {
         Err(e) => e.to_string(),
         Ok(df) => match df.collect().await {
@@ -31,8 +32,62 @@ pub(crate) async fn query_err(ctx: &SessionContext, sql: &str) -> String {
     }
 }
 
+/// Asserts that `sql` fails (planning or running) with an error containing every needle.
+pub(crate) async fn query_fails_with(ctx: &SessionContext, sql: &str, needles: &[&str]) {
+    let e = query_err(ctx, sql).await;
+    for n in needles {
+        assert!(e.contains(n), "{sql}: error lacks {n:?}: {e}");
+    }
+}
+
 pub(crate) fn f64s(batches: &[RecordBatch], col: usize) -> Vec<Option<f64>> {
     batches.iter().flat_map(|b| b.column(col).as_primitive::<Float64Type>().iter().collect::<Vec<_>>()).collect()
+}
+
+/// `s` as a SQL string literal.
+pub(crate) fn sql_str(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// A JSON list of strings as SQL string literals.
+pub(crate) fn sql_strs(texts: &serde_json::Value) -> Vec<String> {
+    texts.as_array().unwrap().iter().map(|t| sql_str(t.as_str().unwrap())).collect()
+}
+
+/// Checks `corpus_<metric>(hyp, ref, '{o}')` and `corpus_<metric>(hyp, [ref,
+/// ref2], '{o}')` of every system in `path` against the golden `corpus`
+/// records of `pair` and `variant`, where there is one; returns how many it checked.
+pub(crate) async fn check_corpus_by_system(
+    ctx: &SessionContext,
+    metric: &str,
+    path: &Path,
+    o: &str,
+    corpus: &[serde_json::Value],
+    pair: &str,
+    variant: &str,
+) -> usize {
+    let sql = format!(
+        "SELECT system, corpus_{metric}(hyp, ref, '{o}'), corpus_{metric}(hyp, [ref, ref2], '{o}') FROM '{}' GROUP BY system",
+        path.display()
+    );
+    let mut checked = 0;
+    for b in query(ctx, &sql).await {
+        let sys = b.column(0).as_string::<i32>();
+        for i in 0..b.num_rows() {
+            for (refs, col) in [("ref", 1), ("ref+ref2", 2)] {
+                let got = b.column(col).as_primitive::<Float64Type>().value(i);
+                if let Some(g) = find_corpus(corpus, pair, sys.value(i), refs, variant) {
+                    assert!(
+                        close(got, g["score"].as_f64().unwrap()),
+                        "{pair} {variant} {refs} {} corpus",
+                        sys.value(i)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
 }
 
 /// Registers `t(hyp, ref)` with the given string layout.
@@ -124,17 +179,17 @@ async fn ter_multi_reference_lists() {
 #[tokio::test]
 async fn invalid_options_are_plan_errors() {
     let ctx = ctx();
-    let e = query_err(&ctx, "SELECT ter('a', 'b', 'case:upper')").await;
-    assert!(e.contains("case:upper") && e.contains("lc or mixed"), "{e}");
-    let e = query_err(&ctx, "SELECT ter('a', 'b', 'colour:red')").await;
-    assert!(e.contains("unknown key 'colour'"), "{e}");
+    query_fails_with(&ctx, "SELECT ter('a', 'b', 'case:upper')", &["case:upper", "lc or mixed"]).await;
+    query_fails_with(&ctx, "SELECT ter('a', 'b', 'colour:red')", &["unknown key 'colour'"]).await;
     register_pairs(&ctx, &DataType::Utf8, &[Some("a")], &[Some("b")]);
-    let e = query_err(&ctx, "SELECT ter(h, r, r) FROM (VALUES ('a', 'b'), ('c', 'd')) AS v(h, r)").await;
-    assert!(e.contains("options must be a constant string"), "{e}");
-    let e = query_err(&ctx, "SELECT corpus_ter(hyp, ref, 'norm:maybe') FROM t").await;
-    assert!(e.contains("norm:maybe"), "{e}");
-    let e = query_err(&ctx, "SELECT ter(1, 'a')").await;
-    assert!(e.contains("must be a string"), "{e}");
+    query_fails_with(
+        &ctx,
+        "SELECT ter(h, r, r) FROM (VALUES ('a', 'b'), ('c', 'd')) AS v(h, r)",
+        &["options must be a constant string"],
+    )
+    .await;
+    query_fails_with(&ctx, "SELECT corpus_ter(hyp, ref, 'norm:maybe') FROM t", &["norm:maybe"]).await;
+    query_fails_with(&ctx, "SELECT ter(1, 'a')", &["must be a string"]).await;
     let b = query(&ctx, "SELECT mteval_signature('ter', 'norm:yes|case:mixed', 2)").await;
     let sig = b[0].column(0).as_string::<i32>().value(0).to_owned();
     assert!(
@@ -188,32 +243,7 @@ async fn golden_ter_through_sql() {
                 }
             }
             // Corpus scores per system through the aggregate, single and multi-reference.
-            let sql = format!(
-                "SELECT system, corpus_ter(hyp, ref, '{o}'), corpus_ter(hyp, [ref, ref2], '{o}') FROM '{}' GROUP BY system",
-                path.display()
-            );
-            for b in query(&ctx, &sql).await {
-                let sys = b.column(0).as_string::<i32>();
-                let c1 = b.column(1).as_primitive::<Float64Type>();
-                let c2 = b.column(2).as_primitive::<Float64Type>();
-                for i in 0..b.num_rows() {
-                    for (refs, got) in [("ref", c1.value(i)), ("ref+ref2", c2.value(i))] {
-                        let g = corpus.iter().find(|g| {
-                            g["pair"] == pair
-                                && g["system"] == sys.value(i)
-                                && g["variant"] == variant
-                                && g["refs"] == refs
-                        });
-                        if let Some(g) = g {
-                            assert!(
-                                close(got, g["score"].as_f64().unwrap()),
-                                "{pair} {variant} {refs} {}",
-                                sys.value(i)
-                            );
-                        }
-                    }
-                }
-            }
+            check_corpus_by_system(&ctx, "ter", &path, o, &corpus, pair, variant).await;
         }
     }
     assert_eq!(checked, 7500 * 8);
@@ -228,17 +258,11 @@ async fn corpus_ter_is_partition_independent() {
     let sql =
         format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());
     let b = query(&ctx, &sql).await;
-    let corpus = read_jsonl("data/golden/ter_corpus.jsonl");
     let got = f64s(&b, 1);
     let sys = b[0].column(0).as_string::<i32>();
     for (i, g) in got.iter().enumerate() {
-        let e = corpus
-            .iter()
-            .find(|r| {
-                r["pair"] == "de-en" && r["system"] == sys.value(i) && r["variant"] == "default" && r["refs"] == "ref"
-            })
-            .unwrap();
-        assert!(close(g.unwrap(), e["score"].as_f64().unwrap()));
+        let e = golden_corpus("data/golden/ter_corpus.jsonl", "de-en", sys.value(i), "ref", "default");
+        assert!(close(g.unwrap(), e));
     }
     let _ = Float64Array::from(vec![0.0]);
 }

@@ -1,4 +1,10 @@
 //! chrF, chrF++ and the MBR window functions through SQL, with golden parity.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "group ids in the test data are small and non-negative"
+)]
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,7 +17,7 @@ use mteval::session::{SessionOptions, new_context};
 use mteval_kernels::chrf::group::numpy_mean;
 
 use crate::common::*;
-use crate::sql::{ctx, f64s, query, query_err};
+use crate::sql::{check_corpus_by_system, ctx, f64s, query, query_fails_with, sql_str, sql_strs};
 
 const VARIANTS: [(&str, &str); 4] =
     [("chrf", ""), ("chrf_eps", "eff:no"), ("chrfpp", "nw:2"), ("chrfpp_eps", "nw:2|eff:no")];
@@ -50,27 +56,7 @@ async fn golden_chrf_through_sql() {
                     checked += 1;
                 }
             }
-            let sql = format!(
-                "SELECT system, corpus_chrf(hyp, ref, '{o}'), corpus_chrf(hyp, [ref, ref2], '{o}') FROM '{}' GROUP BY system",
-                path.display()
-            );
-            for b in query(&ctx, &sql).await {
-                let sys = b.column(0).as_string::<i32>();
-                for i in 0..b.num_rows() {
-                    for (refs, col) in [("ref", 1), ("ref+ref2", 2)] {
-                        let got = b.column(col).as_primitive::<Float64Type>().value(i);
-                        if let Some(g) = corpus.iter().find(|g| {
-                            g["pair"] == pair
-                                && g["system"] == sys.value(i)
-                                && g["variant"] == variant
-                                && g["refs"] == refs
-                        }) {
-                            assert!(close(got, g["score"].as_f64().unwrap()), "{pair} {variant} {refs} corpus");
-                            corpus_checked += 1;
-                        }
-                    }
-                }
-            }
+            corpus_checked += check_corpus_by_system(&ctx, "chrf", &path, o, &corpus, pair, variant).await;
         }
     }
     assert_eq!(checked, 7500 * 4);
@@ -87,19 +73,10 @@ async fn corpus_chrf_is_partition_independent() {
         path.display()
     );
     let b = query(&ctx, &sql).await;
-    let corpus = read_jsonl("data/golden/chrf_corpus.jsonl");
     let sys = b[0].column(0).as_string::<i32>();
     for (i, got) in f64s(&b, 1).iter().enumerate() {
-        let g = corpus
-            .iter()
-            .find(|g| {
-                g["pair"] == "en-de"
-                    && g["system"] == sys.value(i)
-                    && g["variant"] == "chrfpp"
-                    && g["refs"] == "ref+ref2"
-            })
-            .unwrap();
-        assert!(close(got.unwrap(), g["score"].as_f64().unwrap()));
+        let g = golden_corpus("data/golden/chrf_corpus.jsonl", "en-de", sys.value(i), "ref+ref2", "chrfpp");
+        assert!(close(got.unwrap(), g));
     }
 }
 
@@ -107,12 +84,10 @@ async fn corpus_chrf_is_partition_independent() {
 async fn chrf_edge_cases_nulls_and_options() {
     let ctx = ctx();
     for g in read_jsonl("data/golden/edge_cases.jsonl") {
-        let q = |s: &str| s.replace('\'', "''");
-        let refs: Vec<String> =
-            g["refs"].as_array().unwrap().iter().map(|r| format!("'{}'", q(r.as_str().unwrap()))).collect();
+        let refs = sql_strs(&g["refs"]);
         let sql = format!(
-            "SELECT chrf('{h}', {r0}), chrf('{h}', [{all}], 'nw:2|eff:no')",
-            h = q(g["hyp"].as_str().unwrap()),
+            "SELECT chrf({h}, {r0}), chrf({h}, [{all}], 'nw:2|eff:no')",
+            h = sql_str(g["hyp"].as_str().unwrap()),
             r0 = refs[0],
             all = refs.join(", ")
         );
@@ -130,12 +105,9 @@ async fn chrf_edge_cases_nulls_and_options() {
     let s = b[0].column(3).as_struct();
     assert_eq!(s.column(0).as_primitive::<Float64Type>().value(0), 63.636363636363626);
     assert_eq!(s.column(1).as_primitive::<Int64Type>().value(0), 0);
-    let e = query_err(&ctx, "SELECT chrf('a', 'b', 'nw:x')").await;
-    assert!(e.contains("chrf") && e.contains("nw:x"), "{e}");
-    let e = query_err(&ctx, "SELECT corpus_chrf('a', 'b', 'bogus:1')").await;
-    assert!(e.contains("bogus"), "{e}");
-    let e = query_err(&ctx, "SELECT mbr_chrf('a', 'self:maybe') OVER ()").await;
-    assert!(e.contains("mbr_chrf") && e.contains("self"), "{e}");
+    query_fails_with(&ctx, "SELECT chrf('a', 'b', 'nw:x')", &["chrf", "nw:x"]).await;
+    query_fails_with(&ctx, "SELECT corpus_chrf('a', 'b', 'bogus:1')", &["bogus"]).await;
+    query_fails_with(&ctx, "SELECT mbr_chrf('a', 'self:maybe') OVER ()", &["mbr_chrf", "self"]).await;
     let b = query(&ctx, "SELECT mteval_signature('chrf++'), mteval_signature('chrf', 'eff:no', 2)").await;
     let sig = b[0].column(0).as_string::<i32>().value(0).to_owned();
     assert!(sig.starts_with("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0|impl:mteval-"), "{sig}");
@@ -255,7 +227,9 @@ async fn mbr_self_exclusion_and_nulls() {
         let rest: Vec<f64> = group.iter().filter(|r| **r != h).map(|r| chrf(h, r)).collect();
         assert_eq!(loo.value(i), numpy_mean(&rest).unwrap());
         let others: Vec<&str> = group.iter().copied().filter(|r| *r != h).collect();
-        let agg = mteval_kernels::chrf::aggregate_chrf(&[vec![h]], &[others], &Default::default()).unwrap()[0][0];
+        let agg =
+            mteval_kernels::chrf::aggregate_chrf(&[vec![h]], &[others], &mteval_kernels::FastChrfOptions::default())
+                .unwrap()[0][0];
         assert_eq!(b.column(3).as_primitive::<Float64Type>().value(i), agg);
     }
 }

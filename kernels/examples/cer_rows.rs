@@ -5,18 +5,13 @@ use std::time::Instant;
 
 use mteval_kernels::CharacTerConfig;
 
+#[path = "common/mod.rs"]
+mod common;
+
 fn main() {
-    let shared = std::env::var("MTEVAL_SHARED_DIR").unwrap_or_else(|_| "../shared".into());
-    let opts = std::env::args().nth(1).unwrap_or_default();
+    let opts = common::options_arg();
     let cfg = CharacTerConfig::parse(&opts).expect("options");
-    let mut rows = Vec::new();
-    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
-        let text = std::fs::read_to_string(format!("{shared}/data/wmt/{pair}.jsonl")).expect("wmt rows");
-        for l in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(l).expect("json");
-            rows.push((v["hyp"].as_str().unwrap_or("").to_owned(), v["ref"].as_str().unwrap_or("").to_owned()));
-        }
-    }
+    let rows = common::wmt_rows(&common::shared_wmt_dir());
     let t = Instant::now();
     let mut sum = 0.0;
     for (h, r) in &rows {

@@ -16,6 +16,9 @@ use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
 use mteval_kernels::{ChrfConfig, Ter};
 
+#[path = "common/mod.rs"]
+mod common;
+
 fn median_secs(mut f: impl FnMut()) -> f64 {
     let mut t: Vec<f64> = (0..3)
         .map(|_| {
@@ -121,14 +124,7 @@ fn both<T: PartialEq + std::fmt::Debug>(
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for pair in ["en-de", "de-en", "zh-en", "en-zh", "en-ja"] {
-        let text = std::fs::read_to_string(format!("{dir}/{pair}.jsonl")).expect("WMT jsonl");
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json");
-            rows.push((v["hyp"].as_str().unwrap_or("").into(), v["ref"].as_str().unwrap_or("").into()));
-        }
-    }
+    let rows = common::wmt_rows(&dir);
     let cpu = backend::cpu();
     let gpu: Option<Arc<dyn Backend>> = match backend::gpu() {
         Ok(g) => Some(g),

@@ -54,11 +54,7 @@ fn ter_sentence_and_corpus_golden() {
     let mut corpus: BTreeMap<(String, String, String, String), TerStats> = BTreeMap::new();
     let mut checked = 0;
     for r in &rows {
-        let key = (
-            r["pair"].as_str().unwrap().to_owned(),
-            r["system"].as_str().unwrap().to_owned(),
-            r["seg_id"].as_i64().unwrap(),
-        );
+        let key = segment_key(r);
         let w = &wmt[&key];
         for (v, t) in &ters {
             let ctx = format!("{key:?} {v}");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{close, read_json, read_jsonl, wmt_rows};
+use common::{close, read_json, read_jsonl, segment_key, wmt_rows};
 use mteval_kernels::levenshtein::{char_distance, reference_distance, word_distance};
 use mteval_kernels::{CharacTerConfig, Compat, CorpusSummary};
 use serde_json::Value;
@@ -27,11 +27,7 @@ fn cer_sentence_all_rows() {
     assert_eq!(rows.len(), 7500);
     let (mut checked, mut drift) = (0usize, Vec::new());
     for g in &rows {
-        let key = (
-            g["pair"].as_str().unwrap().to_owned(),
-            g["system"].as_str().unwrap().to_owned(),
-            g["seg_id"].as_i64().unwrap(),
-        );
+        let key = segment_key(g);
         let row = &index[&key];
         for (r, field) in [(Some(row.r#ref.as_str()), "cer"), (row.ref2.as_deref(), "cer_ref2")] {
             let Some(r) = r else {

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{read_json, read_jsonl, wmt_rows};
+use common::{read_json, read_jsonl, segment_key, wmt_rows};
 use mteval_kernels::chrf::group::{Group, numpy_mean};
 use mteval_kernels::chrf::{FastChrfOptions, aggregate_chrf, pairwise_chrf};
 use mteval_kernels::{ChrfConfig, ChrfStats};
@@ -72,11 +72,7 @@ fn chrf_sentence_and_corpus_golden() {
     let mut corpus: HashMap<(String, String, &str, &str), ChrfStats> = HashMap::new();
     let mut checked = 0;
     for g in read_jsonl("data/golden/chrf_sentence.jsonl") {
-        let key = (
-            g["pair"].as_str().unwrap().to_owned(),
-            g["system"].as_str().unwrap().to_owned(),
-            g["seg_id"].as_i64().unwrap(),
-        );
+        let key = segment_key(&g);
         let row = &index[&key];
         let pp = cfgs["chrfpp"].segment(&row.hyp, &[&row.r#ref]).unwrap();
         assert_eq!(pp.stats, ints(&g["chrfpp_stats"]), "chrfpp stats {key:?}");

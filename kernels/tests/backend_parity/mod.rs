@@ -1,7 +1,11 @@
 //! CPU-vs-GPU parity checks shared by `gpu_emulated.rs` (the CUDA C kernels
 //! run on the CPU) and `gpu_cuda.rs` (a real GPU): every integer statistic
 //! and every score a GPU backend gives must equal the CPU backend's.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "gpu_emulated.rs and gpu_cuda.rs each use a different part of this module")]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "random values are drawn below small bounds and test sizes are small"
+)]
 
 use mteval_kernels::backend::{Backend, CpuBackend, NgramInput, Seqs, TerRound};
 use mteval_kernels::chrf::group::Group;
@@ -50,6 +54,19 @@ pub fn random_sentence(rng: &mut Rng, max_words: u64) -> String {
 pub fn wmt_sample(step: usize, max: usize) -> Vec<WmtRow> {
     let (_, all) = wmt_rows();
     all.into_iter().step_by(step).take(max).collect()
+}
+
+/// `(hyp, [ref, ref2])` of [`wmt_sample`]`(step, max)`, owned (to add random rows to).
+fn wmt_hyps_and_refs(step: usize, max: usize) -> Vec<(String, Vec<String>)> {
+    wmt_sample(step, max)
+        .into_iter()
+        .map(|r| (r.hyp, [Some(r.r#ref), r.ref2].into_iter().flatten().collect()))
+        .collect()
+}
+
+/// `(hyp, refs)` rows borrowed as the kernels take them.
+fn borrowed(owned: &[(String, Vec<String>)]) -> Vec<(&str, Vec<&str>)> {
+    owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect()
 }
 
 /// Levenshtein on random sequences: single-block, multi-block (> 64, > 128
@@ -104,11 +121,7 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     let round = TerRound::from_parts(&hyps, &refs, &bands, &cands);
     assert_eq!(gpu.ter_candidates(&round).unwrap(), CpuBackend.ter_candidates(&round).unwrap(), "ter_candidates");
 
-    let rows = wmt_sample(3, wmt_rows);
-    let mut owned: Vec<(String, Vec<String>)> = rows
-        .iter()
-        .map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect()))
-        .collect();
+    let mut owned = wmt_hyps_and_refs(3, wmt_rows);
     for _ in 0..300 {
         let h = random_sentence(&mut rng, 30);
         let n_refs = 1 + rng.below(2) as usize;
@@ -117,8 +130,7 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     owned.push((String::new(), vec![String::new()]));
     owned.push(("a b c".into(), vec![String::new()]));
     owned.push((String::new(), vec!["a b".into()]));
-    let rows: Vec<(&str, Vec<&str>)> =
-        owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    let rows = borrowed(&owned);
     // One pipeline depth per option set: 1 (every row in one batch per
     // round), then 2 and 3 parts whose rounds run at once; and rows that
     // finish on the CPU below 0 (never), 32 and 200 unfinished rows.
@@ -146,17 +158,12 @@ pub fn check_chrf(gpu: &dyn Backend, wmt_rows: usize) {
     };
     let pairs: Vec<u32> = (0..80).map(|_| rng.below(40) as u32).collect();
     assert_eq!(gpu.chrf_match_list(&input, &pairs).unwrap(), CpuBackend.chrf_match_list(&input, &pairs).unwrap());
-    let rows = wmt_sample(5, wmt_rows);
-    let mut owned: Vec<(String, Vec<String>)> = rows
-        .iter()
-        .map(|r| (r.hyp.clone(), [Some(r.r#ref.clone()), r.ref2.clone()].into_iter().flatten().collect()))
-        .collect();
+    let mut owned = wmt_hyps_and_refs(5, wmt_rows);
     for _ in 0..200 {
         let h = random_sentence(&mut rng, 20);
         owned.push((h, (0..rng.below(3)).map(|_| random_sentence(&mut rng, 20)).collect()));
     }
-    let rows: Vec<(&str, Vec<&str>)> =
-        owned.iter().map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    let rows = borrowed(&owned);
     for opts in ["", "nw:2", "nw:2|eff:no", "case:lc|space:yes", "ws:unicode|nw:2", "nc:4|nw:1|beta:1"] {
         let cfg = ChrfConfig::parse(opts).unwrap();
         let want = cfg.segments_on(&CpuBackend, &rows);

@@ -1,6 +1,6 @@
 //! Loading the shared golden data (`../shared/data`, or `$MTEVAL_SHARED_DIR`).
 //! Shared by the kernels' and the application's integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -36,26 +36,28 @@ pub fn read_jsonl(rel: &str) -> Vec<Value> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("json line")).collect()
 }
 
+/// The `(pair, system, seg_id)` of a golden sentence-level record: its key
+/// in [`WmtIndex`] and [`golden_by_segment`].
+pub fn segment_key(r: &Value) -> (String, String, i64) {
+    (r["pair"].as_str().unwrap().to_owned(), r["system"].as_str().unwrap().to_owned(), r["seg_id"].as_i64().unwrap())
+}
+
 /// The golden sentence-level records of `rel` by `(pair, system, seg_id)`.
 #[allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
 pub fn golden_by_segment(rel: &str) -> std::collections::HashMap<(String, String, i64), Value> {
-    read_jsonl(rel)
-        .into_iter()
-        .map(|r| {
-            let pair = r["pair"].as_str().unwrap().to_owned();
-            let system = r["system"].as_str().unwrap().to_owned();
-            ((pair, system, r["seg_id"].as_i64().unwrap()), r)
-        })
-        .collect()
+    read_jsonl(rel).into_iter().map(|r| (segment_key(&r), r)).collect()
+}
+
+/// The golden corpus record of one system, reference set and variant among `records`.
+pub fn find_corpus<'a>(records: &'a [Value], pair: &str, system: &str, refs: &str, variant: &str) -> Option<&'a Value> {
+    records.iter().find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
 }
 
 /// The golden corpus score of `rel` (e.g. `data/golden/ter_corpus.jsonl`)
 /// for one system, reference set and variant.
 #[allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
 pub fn golden_corpus(rel: &str, pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
-    read_jsonl(rel)
-        .into_iter()
-        .find(|g| g["pair"] == pair && g["system"] == system && g["refs"] == refs && g["variant"] == variant)
+    find_corpus(&read_jsonl(rel), pair, system, refs, variant)
         .unwrap_or_else(|| panic!("{rel}: no {pair} {system} {refs} {variant}"))["score"]
         .as_f64()
         .unwrap()

@@ -1,0 +1,317 @@
+//! Input files registered as tables: kinds by extension, schema checks,
+//! and JSON error locations.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionContext};
+
+use super::formats::{INFER_ALL_RECORDS, TSV_NO_QUOTE};
+use super::stores::is_url;
+
+/// Input file kinds, by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// Apache Parquet.
+    Parquet,
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
+    /// Newline-delimited JSON (`.json`, `.jsonl`, `.ndjson`).
+    Json,
+}
+
+impl InputKind {
+    /// The kind of `path`, from its extension.
+    ///
+    /// # Errors
+    /// Unknown extensions.
+    pub fn of(path: &str) -> Result<Self> {
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        Ok(match ext.as_str() {
+            "parquet" | "pq" => Self::Parquet,
+            "csv" => Self::Csv,
+            "tsv" => Self::Tsv,
+            "json" | "jsonl" | "ndjson" => Self::Json,
+            _ => bail!("{path}: unknown input format '.{ext}' (use .parquet, .csv, .tsv, .json, .jsonl or .ndjson)"),
+        })
+    }
+}
+
+/// Registers `path` as table `name`, checking first that it exists. In CSV
+/// and TSV input, the columns named in `text_cols` are read as strings
+/// whatever their values look like (a column of years or of numbers is
+/// still text to score). Other columns get the type that fits every record.
+///
+/// # Errors
+/// Missing or unreadable files, unknown formats.
+pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_cols: &[&str]) -> Result<InputKind> {
+    fn csv<'a>(kind: InputKind, ext: &'a str, schema: Option<&'a Schema>) -> CsvReadOptions<'a> {
+        let mut o =
+            CsvReadOptions::new().has_header(true).file_extension(ext).schema_infer_max_records(INFER_ALL_RECORDS);
+        if kind == InputKind::Tsv {
+            o = o.delimiter(b'\t').quote(TSV_NO_QUOTE);
+        }
+        if let Some(s) = schema {
+            o = o.schema(s);
+        }
+        o
+    }
+    let kind = InputKind::of(path)?;
+    let local = path.strip_prefix("file://").unwrap_or(path);
+    if !is_url(path) {
+        let meta = std::fs::metadata(local).with_context(|| format!("cannot read input file {path}"))?;
+        if meta.is_dir() {
+            bail!("{path} is a directory; give one input file");
+        }
+    }
+    let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
+    if matches!(kind, InputKind::Parquet | InputKind::Csv | InputKind::Tsv) {
+        check_unique_columns(ctx, path, kind).await?;
+    }
+    let res = match kind {
+        InputKind::Parquet => {
+            ctx.register_parquet(name, path, ParquetReadOptions::default().file_extension(&ext)).await
+        }
+        InputKind::Csv | InputKind::Tsv => ctx.register_csv(name, path, csv(kind, &ext, None)).await,
+        InputKind::Json => {
+            let o = JsonReadOptions::default().file_extension(&ext).schema_infer_max_records(INFER_ALL_RECORDS);
+            ctx.register_json(name, path, o).await
+        }
+    };
+    if let Err(e) = res {
+        if kind == InputKind::Json
+            && let Some(located) = json_error_location(path, &e.to_string())
+        {
+            return Err(located);
+        }
+        return Err(anyhow::Error::new(e).context(format!("cannot read {path} as {kind:?}")));
+    }
+    if matches!(kind, InputKind::Csv | InputKind::Tsv) {
+        let inferred =
+            ctx.table(name).await.with_context(|| format!("cannot read {path}"))?.schema().as_arrow().clone();
+        let is_text = |f: &Field| mteval_udfs::common::is_string(f.data_type());
+        if inferred.fields().iter().any(|f| text_cols.contains(&f.name().as_str()) && !is_text(f)) {
+            let fields: Vec<Field> = inferred
+                .fields()
+                .iter()
+                .map(|f| {
+                    let f = f.as_ref().clone();
+                    if text_cols.contains(&f.name().as_str()) { f.with_data_type(DataType::Utf8) } else { f }
+                })
+                .collect();
+            let schema = Schema::new(fields);
+            ctx.deregister_table(name)?;
+            ctx.register_csv(name, path, csv(kind, &ext, Some(&schema)))
+                .await
+                .with_context(|| format!("cannot read {path} as {kind:?}"))?;
+        }
+        empty_fields_as_text(ctx, name, text_cols).await.with_context(|| format!("cannot read {path}"))?;
+    }
+    Ok(kind)
+}
+
+/// Re-registers the CSV/TSV table `name` as a view in which the `text_cols`
+/// read an empty field as the empty string. Arrow's CSV reader turns every
+/// empty field into NULL, but neither RFC 4180 nor IANA's TSV has a NULL: an
+/// empty hypothesis is a system output (TER 100, as sacrebleu scores an
+/// empty line), and as NULL it would silently leave the corpus score. The
+/// other columns keep Arrow's reading (an empty number is NULL).
+async fn empty_fields_as_text(ctx: &SessionContext, name: &str, text_cols: &[&str]) -> Result<()> {
+    use datafusion::functions::expr_fn::coalesce;
+    use datafusion::prelude::{Expr, ident, lit};
+    let table = ctx.table(name).await?;
+    if !table.schema().fields().iter().any(|f| text_cols.contains(&f.name().as_str())) {
+        return Ok(());
+    }
+    let exprs: Vec<Expr> = table
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| {
+            let c = ident(f.name());
+            if text_cols.contains(&f.name().as_str()) && mteval_udfs::common::is_string(f.data_type()) {
+                coalesce(vec![c, lit("")]).alias(f.name())
+            } else {
+                c
+            }
+        })
+        .collect();
+    let view = table.select(exprs)?.into_view();
+    ctx.deregister_table(name)?;
+    ctx.register_table(name, view)?;
+    Ok(())
+}
+
+/// Where in the local JSON-lines file `path` Arrow's error `msg` comes from,
+/// as an error naming the file, the line (1-based) and what is wrong there;
+/// `None` for a URL, or when no line explains it. Arrow's own messages count
+/// lines from the start of each chunk it parses, or name no line at all, so
+/// this reads the file again, only after Arrow has failed:
+/// - the first line that is not a JSON value (column included);
+/// - else the first line where a field holds another JSON type than on an
+///   earlier line (a number where other lines have a string, a list where
+///   they have a number, ...): Arrow infers one type per column and cannot
+///   read the other. When `msg` names the field ("whilst decoding field
+///   'x'"), only that field is looked at.
+///
+/// Blank lines are skipped, as Arrow does.
+#[must_use]
+pub fn json_error_location(path: &str, msg: &str) -> Option<anyhow::Error> {
+    use std::io::BufRead;
+    if is_url(path) {
+        return None;
+    }
+    let local = path.strip_prefix("file://").unwrap_or(path);
+    let field = msg.split("whilst decoding field '").nth(1).and_then(|r| r.split('\'').next());
+    let mut kinds: HashMap<String, (&'static str, usize)> = HashMap::new();
+    let mut conflict: Option<anyhow::Error> = None;
+    let file = std::io::BufReader::new(std::fs::File::open(local).ok()?);
+    for (i, line) in file.split(b'\n').enumerate() {
+        let line = line.ok()?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let value = match serde_json::from_slice::<serde_json::Value>(&line) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = e.to_string();
+                let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
+                return Some(anyhow::anyhow!(
+                    "{path}: line {} is not valid JSON, column {}: {what}",
+                    i + 1,
+                    e.column()
+                ));
+            }
+        };
+        if conflict.is_some() {
+            continue; // a syntax error further on is still the first thing to fix
+        }
+        let mut leaves = Vec::new();
+        json_kinds(&value, String::new(), &mut leaves);
+        for (at, kind) in leaves {
+            let top = at.split(['.', '[']).next().unwrap_or("");
+            if field.is_some_and(|f| f != top) {
+                continue;
+            }
+            if at.is_empty() && kind != "an object" {
+                conflict = Some(anyhow::anyhow!("{path}: line {} is {kind}; every line must be a JSON object", i + 1));
+                break;
+            }
+            match kinds.get(&at) {
+                None => {
+                    kinds.insert(at, (kind, i + 1));
+                }
+                Some(&(first, first_line)) if first != kind => {
+                    let hint = if [first, kind].contains(&"a number") && [first, kind].contains(&"a string") {
+                        " (quote the numbers)"
+                    } else {
+                        ""
+                    };
+                    conflict = Some(anyhow::anyhow!(
+                        "{path}: line {}: field '{at}' is {kind}, but {first} on line {first_line}; \
+                         a JSON field must have one type on every line{hint}",
+                        i + 1
+                    ));
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    conflict
+}
+
+/// The JSON type of every non-null value in `v`, by path: `a.b` for object
+/// keys, `a[]` for list elements; the top-level object has the empty path.
+fn json_kinds(v: &serde_json::Value, at: String, out: &mut Vec<(String, &'static str)>) {
+    use serde_json::Value;
+    let kind = match v {
+        Value::Null => return,
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(items) => {
+            for item in items {
+                json_kinds(item, format!("{at}[]"), out);
+            }
+            "a list"
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                json_kinds(item, if at.is_empty() { k.clone() } else { format!("{at}.{k}") }, out);
+            }
+            "an object"
+        }
+    };
+    out.push((at, kind));
+}
+
+/// Fails when the file at `path` names a column twice. `DataFusion` merges
+/// same-named Parquet columns into one, keeping the first, so `score` would
+/// silently score whichever came first; Arrow's CSV reader reports a field
+/// count that does not say why. Reads only the Parquet footer, or the first
+/// MiB of a CSV/TSV file (a longer header is not checked).
+async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind) -> Result<()> {
+    use datafusion::datasource::listing::ListingTableUrl;
+    use datafusion::parquet::file::FOOTER_SIZE;
+    use datafusion::parquet::file::metadata::{FooterTail, ParquetMetaDataReader};
+    use object_store::ObjectStoreExt;
+
+    let url = ListingTableUrl::parse(path).with_context(|| format!("cannot read {path}"))?;
+    let store = ctx.runtime_env().object_store(url.object_store()).with_context(|| format!("cannot read {path}"))?;
+    let location = url.prefix();
+    let size = store.head(location).await.with_context(|| format!("cannot read input file {path}"))?.size;
+    let names: Vec<String> = match kind {
+        InputKind::Parquet => {
+            // The file ends with its metadata, then the footer tail: the
+            // metadata's length and the magic bytes (parquet decodes both).
+            let foot = FOOTER_SIZE as u64;
+            let tail = if size >= foot + 4 { store.get_range(location, size - foot..size).await.ok() } else { None };
+            let Some(tail) = tail.and_then(|t| FooterTail::try_from(&t[..]).ok()) else {
+                bail!("{path}: not a Parquet file (no Parquet footer)");
+            };
+            if tail.is_encrypted_footer() {
+                return Ok(()); // DataFusion says what it makes of it
+            }
+            let len = tail.metadata_length() as u64;
+            if len + foot + 4 > size {
+                bail!("{path}: not a Parquet file (its footer is longer than the file)");
+            }
+            let bytes = store
+                .get_range(location, size - foot - len..size - foot)
+                .await
+                .with_context(|| format!("cannot read input file {path}"))?;
+            let meta = ParquetMetaDataReader::decode_metadata(&bytes)
+                .with_context(|| format!("cannot read {path} as Parquet"))?;
+            meta.file_metadata().schema_descr().root_schema().get_fields().iter().map(|f| f.name().to_owned()).collect()
+        }
+        InputKind::Csv | InputKind::Tsv => {
+            const HEAD: u64 = 1 << 20;
+            let bytes = store
+                .get_range(location, 0..size.min(HEAD))
+                .await
+                .with_context(|| format!("cannot read input file {path}"))?;
+            let Some(end) = bytes.iter().position(|&b| b == b'\n') else { return Ok(()) };
+            let mut format = datafusion::arrow::csv::reader::Format::default().with_header(true);
+            if kind == InputKind::Tsv {
+                format = format.with_delimiter(b'\t').with_quote(TSV_NO_QUOTE);
+            }
+            // A quoted header field spanning lines is not checked.
+            let Ok((schema, _)) = format.infer_schema(&bytes[..=end], Some(0)) else { return Ok(()) };
+            schema.fields().iter().map(|f| f.name().clone()).collect()
+        }
+        InputKind::Json => return Ok(()),
+    };
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+        bail!(
+            "{path}: column '{dup}' appears more than once (columns: {}); give every column its own name",
+            names.join(", ")
+        );
+    }
+    Ok(())
+}
