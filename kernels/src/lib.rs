@@ -10,6 +10,7 @@
 //! `mteval-udfs`. CONTRIBUTING.md lists every file a new metric touches.
 
 pub mod backend;
+pub mod bleu;
 pub mod charac_ter;
 pub mod chrf;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod levenshtein;
 pub mod metric;
 pub mod options;
 pub mod signature;
+pub mod sums;
 pub mod ter;
 pub mod terms;
 pub mod text;
@@ -26,6 +28,7 @@ pub mod tokenize;
 #[cfg(test)]
 mod testutil;
 
+pub use bleu::{BleuConfig, BleuScore, BleuStats, BleuTokenizer, Smoothing};
 pub use charac_ter::{CharacTerConfig, Compat, CorpusSummary};
 pub use chrf::{ChrfConfig, ChrfSegment, ChrfStats, FastChrfOptions};
 pub use error::MetricError;

@@ -48,6 +48,16 @@ pub fn known_keys(groups: &[&[OptionKey]], extra: &str) -> String {
     names.join(", ")
 }
 
+/// The error for an unknown key: names it and every key the parser takes
+/// (`groups`, then `extra`, see [`known_keys`]).
+#[must_use]
+pub fn unknown_key(metric: &'static str, key: &str, groups: &[&[OptionKey]], extra: &str) -> crate::MetricError {
+    crate::MetricError::InvalidOption {
+        metric,
+        reason: format!("unknown key '{key}' (known: {})", known_keys(groups, extra)),
+    }
+}
+
 /// The README's table of `groups`' keys.
 #[must_use]
 pub fn markdown_table(groups: &[&[OptionKey]]) -> String {

@@ -143,6 +143,25 @@ pub fn parse_bool(metric: &'static str, key: &str, v: &str) -> Result<bool, Metr
     }
 }
 
+/// The error for a value a key does not take: `key:value: expected ...`.
+#[must_use]
+pub fn bad_value(metric: &'static str, key: &str, v: &str, expected: &str) -> MetricError {
+    MetricError::InvalidOption { metric, reason: format!("{key}:{v}: expected {expected}") }
+}
+
+/// Parses `case:lc|mixed`; `true` for lower-cased scoring. `expected` is
+/// the values as the metric's error names them (default first).
+///
+/// # Errors
+/// Any other value.
+pub fn parse_lowercase(metric: &'static str, key: &str, v: &str, expected: &str) -> Result<bool, MetricError> {
+    match v {
+        "lc" => Ok(true),
+        "mixed" => Ok(false),
+        _ => Err(bad_value(metric, key, v, expected)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

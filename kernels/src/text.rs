@@ -293,6 +293,23 @@ pub fn py_float_repr(x: f64) -> String {
     }
 }
 
+/// `re.sub(r'([A])', r' \1 ', s)` for a class `A` of single characters:
+/// every character `pred` accepts gets a space on each side.
+#[must_use]
+pub fn pad_chars(s: &str, pred: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if pred(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 #[allow(
     clippy::cast_possible_truncation,

@@ -107,7 +107,7 @@ impl Accumulator for CorpusChrfAccumulator {
             }
             let v = lists.value(i);
             let v = v.as_primitive::<UInt64Type>();
-            self.stats.merge(&ChrfStats { stats: v.values().to_vec(), segments: segs.value(i) });
+            self.stats.merge(&ChrfStats::from_parts(v.values().to_vec(), segs.value(i)));
         }
         Ok(())
     }

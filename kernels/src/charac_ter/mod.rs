@@ -154,12 +154,7 @@ impl CharacTerConfig {
                 }
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "tok" | "version" | "impl" => {}
-                _ => {
-                    return Err(bad(format!(
-                        "unknown key '{k}' (known: {})",
-                        crate::options::known_keys(&[OPTIONS], "")
-                    )));
-                }
+                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], "")),
             }
         }
         Ok(cfg)

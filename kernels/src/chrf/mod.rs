@@ -153,13 +153,7 @@ impl ChrfConfig {
                 "nc" | "char_order" => c.char_order = parse_order(&k, &v)?,
                 "nw" | "word_order" => c.word_order = parse_order(&k, &v)?,
                 "beta" => c.beta = parse_beta(&k, &v)?,
-                "case" => {
-                    c.lowercase = match v.as_str() {
-                        "mixed" => false,
-                        "lc" => true,
-                        _ => return Err(bad(&k, &v, "mixed or lc")),
-                    }
-                }
+                "case" => c.lowercase = crate::signature::parse_lowercase(METRIC, &k, &v, "mixed or lc")?,
                 "eff" => c.eps_smoothing = !parse_bool(METRIC, &k, &v)?,
                 "space" => c.whitespace = parse_bool(METRIC, &k, &v)?,
                 "ws" => {
@@ -171,11 +165,8 @@ impl ChrfConfig {
                 }
                 "nrefs" | "version" | "impl" | "ref" => {}
                 _ => {
-                    let known = crate::options::known_keys(&[OPTIONS], crate::options::SIGNATURE_KEYS);
-                    return Err(MetricError::InvalidOption {
-                        metric: METRIC,
-                        reason: format!("unknown key '{k}' (known: {known}{also_known})"),
-                    });
+                    let extra = format!("{}{also_known}", crate::options::SIGNATURE_KEYS);
+                    return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], &extra));
                 }
             }
         }
@@ -321,7 +312,7 @@ fn parse_order(k: &str, v: &str) -> Result<usize, MetricError> {
 }
 
 fn bad(k: &str, v: &str, expected: &str) -> MetricError {
-    MetricError::InvalidOption { metric: METRIC, reason: format!("{k}:{v}: expected {expected}") }
+    crate::signature::bad_value(METRIC, k, v, expected)
 }
 
 /// sacrebleu's `_compute_f_score` over `orders` orders whose `[hyp, ref, match]`
@@ -375,47 +366,14 @@ pub struct ChrfSegment {
     pub best_ref: usize,
 }
 
-/// Summable corpus statistics.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ChrfStats {
-    /// Element-wise sums of segment statistics (empty until the first segment).
-    pub stats: Vec<u64>,
-    /// Segments added.
-    pub segments: u64,
-}
+/// Summable corpus statistics: the element-wise sums of segment statistics.
+pub type ChrfStats = crate::sums::CountSums<ChrfConfig>;
 
 impl ChrfStats {
-    /// Adds one segment's statistics.
-    pub fn add(&mut self, seg: &[u64]) {
-        if self.stats.len() < seg.len() {
-            self.stats.resize(seg.len(), 0);
-        }
-        for (a, b) in self.stats.iter_mut().zip(seg) {
-            *a += b;
-        }
-        self.segments += 1;
-    }
-
-    /// Merges another partial sum.
-    pub fn merge(&mut self, other: &Self) {
-        if self.stats.len() < other.stats.len() {
-            self.stats.resize(other.stats.len(), 0);
-        }
-        for (a, b) in self.stats.iter_mut().zip(&other.stats) {
-            *a += b;
-        }
-        self.segments += other.segments;
-    }
-
     /// Corpus score (`None` for an empty corpus).
     #[must_use]
     pub fn score(&self, cfg: &ChrfConfig) -> Option<f64> {
-        if self.segments == 0 {
-            return None;
-        }
-        let mut s = self.stats.clone();
-        s.resize(cfg.stats_len(), 0);
-        Some(cfg.score(&s))
+        self.padded(cfg.stats_len()).map(|s| cfg.score(&s))
     }
 }
 

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use crate::chrf::group::{MBR_OPTIONS, numpy_mean};
-use crate::options::{SIGNATURE_KEYS, known_keys};
+use crate::options::{SIGNATURE_KEYS, unknown_key};
 use crate::signature::{parse_bool, parse_options};
 use crate::{MetricError, NRefs, Signature, Ter};
 
@@ -28,11 +28,8 @@ pub fn parse_mbr_ter_options(options: &str) -> Result<(Ter, bool), MetricError> 
                 rest.push(format!("{k}:{v}"));
             }
             _ => {
-                let known = known_keys(&[super::OPTIONS, MBR_OPTIONS], &format!("{SIGNATURE_KEYS}, utility"));
-                return Err(MetricError::InvalidOption {
-                    metric: METRIC,
-                    reason: format!("unknown key '{k}' (known: {known})"),
-                });
+                let extra = format!("{SIGNATURE_KEYS}, utility");
+                return Err(unknown_key(METRIC, &k, &[super::OPTIONS, MBR_OPTIONS], &extra));
             }
         }
     }

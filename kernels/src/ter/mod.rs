@@ -122,13 +122,7 @@ impl TerConfig {
         for (k, v) in parse_options(METRIC, options)? {
             let t = &mut cfg.tokenizer;
             match k.as_str() {
-                "case" => {
-                    t.case_sensitive = match v.as_str() {
-                        "lc" => false,
-                        "mixed" => true,
-                        _ => return Err(bad(&k, &v, "lc or mixed")),
-                    }
-                }
+                "case" => t.case_sensitive = !crate::signature::parse_lowercase(METRIC, &k, &v, "lc or mixed")?,
                 "norm" => t.normalized = parse_bool(METRIC, &k, &v)?,
                 "punct" => t.no_punct = !parse_bool(METRIC, &k, &v)?,
                 "asian" => t.asian_support = parse_bool(METRIC, &k, &v)?,
@@ -143,13 +137,7 @@ impl TerConfig {
                 }
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
                 "nrefs" | "version" | "impl" => {}
-                _ => {
-                    let known = crate::options::known_keys(&[OPTIONS], crate::options::SIGNATURE_KEYS);
-                    return Err(MetricError::InvalidOption {
-                        metric: METRIC,
-                        reason: format!("unknown key '{k}' (known: {known})"),
-                    });
-                }
+                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], crate::options::SIGNATURE_KEYS)),
             }
         }
         Ok(cfg)
@@ -177,7 +165,7 @@ impl TerConfig {
 }
 
 fn bad(k: &str, v: &str, expected: &str) -> MetricError {
-    MetricError::InvalidOption { metric: METRIC, reason: format!("{k}:{v}: expected {expected}") }
+    crate::signature::bad_value(METRIC, k, v, expected)
 }
 
 /// The flat `(lo, hi)` band sacrebleu uses for a hypothesis of `n_h` words

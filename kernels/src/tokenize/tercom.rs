@@ -77,20 +77,6 @@ const fn is_basic_punct(c: char) -> bool {
     matches!(c, '.' | ',' | '?' | ':' | ';' | '!' | '"' | '(' | ')')
 }
 
-fn pad_chars(s: &str, pred: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if pred(c) {
-            out.push(' ');
-            out.push(c);
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Emulates `re.sub(r"(A)(B)", repl, s)` for two single-character classes:
 /// leftmost, non-overlapping, scanning resumes after each match.
 fn sub_pair(
@@ -118,7 +104,7 @@ fn normalize_general_and_western(s: &str) -> String {
     let s = s.replace("\n-", "").replace('\n', " ");
     let s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
     let s = format!(" {s} ");
-    let s = pad_chars(&s, is_western_punct);
+    let s = crate::text::pad_chars(&s, is_western_punct);
     // Possessives; the `'s$` rule cannot match after the padding above.
     let s = s.replace("'s ", " 's ");
     let is_digit = |c: char| c.is_ascii_digit();
@@ -165,7 +151,7 @@ fn normalize_asian(s: &str) -> String {
     // All the asian rules only pad single characters with spaces; padding a
     // character twice (it is in two classes) only adds whitespace, which the
     // final split removes. The kana rules are dead code in sacrebleu.
-    pad_chars(s, |c| is_cjk_split(c) || is_asian_punct(c) || is_full_width_punct(c))
+    crate::text::pad_chars(s, |c| is_cjk_split(c) || is_asian_punct(c) || is_full_width_punct(c))
 }
 
 impl TercomTokenizer {
