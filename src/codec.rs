@@ -7,7 +7,7 @@
 //!   format a local run writes.
 //! * The device bound into an aggregate or window function when the query was
 //!   planned (the session's `mteval.device`, see
-//!   `mteval_udfs::common::bind_aggregate`): `DataFusion` sends functions by
+//!   `mteval_udfs::common::bind_device`): `DataFusion` sends functions by
 //!   name, which would leave the executor's own default in place.
 //!
 //! Every node (client, scheduler, executor) uses the same pair of codecs.

@@ -18,6 +18,7 @@ pub mod hash;
 pub mod levenshtein;
 pub mod metric;
 pub mod options;
+pub mod rng;
 pub mod signature;
 pub mod sums;
 pub mod ter;

@@ -97,7 +97,7 @@ pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>>
 }
 
 /// The device bound into one of mteval's aggregate functions (see
-/// [`common::bind_aggregate`]); `None` for an unbound or foreign function.
+/// `common::bind_device`); `None` for an unbound or foreign function.
 /// With [`aggregate_on`], what a plan codec needs to carry the binding.
 #[must_use]
 pub fn aggregate_device(f: &AggregateUDF) -> Option<DeviceRequest> {

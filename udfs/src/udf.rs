@@ -8,7 +8,7 @@
 //! user-defined signature, the `Documentation` that `SHOW FUNCTIONS` and
 //! `information_schema.routines` print, the plan-time check of the options,
 //! and for functions that run on a device the binding of the session's
-//! `mteval.device` into the plan (see [`crate::common::bind_aggregate`]).
+//! `mteval.device` into the plan (see `common::bind_device`).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -17,17 +17,19 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::Result;
+use datafusion::logical_expr::expr::{AggregateFunction, WindowFunction};
 use datafusion::logical_expr::function::{
     AccumulatorArgs, AggregateFunctionSimplification, PartitionEvaluatorArgs, StateFieldsArgs,
     WindowFunctionSimplification, WindowUDFFieldArgs,
 };
 use datafusion::logical_expr::{
-    Accumulator, AggregateUDF, AggregateUDFImpl, ColumnarValue, DocSection, Documentation, PartitionEvaluator,
-    ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility, WindowUDF, WindowUDFImpl,
+    Accumulator, AggregateUDF, AggregateUDFImpl, ColumnarValue, DocSection, Documentation, Expr, PartitionEvaluator,
+    ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility, WindowFunctionDefinition, WindowUDF,
+    WindowUDFImpl,
 };
 use mteval_kernels::backend::DeviceRequest;
 
-use crate::common::{bind_aggregate, bind_window, coerce_metric_args};
+use crate::common::{bind_device, coerce_metric_args};
 
 /// The documentation section of every mteval function.
 pub const DOC_SECTION: DocSection =
@@ -228,7 +230,13 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
         if !S::ON_DEVICE {
             return None;
         }
-        Some(bind_aggregate(S::NAME, self.0.device, |d| AggregateUDF::from(Self::on(d))))
+        Some(bind_device(
+            S::NAME,
+            self.0.device,
+            |d| AggregateUDF::from(Self::on(d)),
+            Expr::AggregateFunction,
+            |f, g| Expr::AggregateFunction(AggregateFunction { func: Arc::new(g), params: f.params }),
+        ))
     }
 }
 
@@ -268,7 +276,15 @@ impl<S: WindowSpec> WindowUDFImpl for Window<S> {
     }
 
     fn simplify(&self) -> Option<WindowFunctionSimplification> {
-        Some(bind_window(S::NAME, self.0.device, |d| WindowUDF::from(Self::on(d))))
+        Some(bind_device(
+            S::NAME,
+            self.0.device,
+            |d| WindowUDF::from(Self::on(d)),
+            Expr::from,
+            |f, g| {
+                Expr::from(WindowFunction { fun: WindowFunctionDefinition::WindowUDF(Arc::new(g)), params: f.params })
+            },
+        ))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {

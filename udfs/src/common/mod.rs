@@ -1,151 +1,44 @@
 //! Arrow plumbing written once: string layouts (Utf8, `LargeUtf8`, `Utf8View`),
-//! scalar-or-array arguments, reference lists, literal options, NULL policy,
-//! and the row-parallel evaluation every metric UDF uses.
+//! scalar-or-array arguments, reference lists, NULL policy, and the
+//! row-parallel evaluation every metric UDF uses. The session settings and
+//! device binding ([`device`]) and the reading of constant options
+//! ([`options`]) have modules of their own, re-exported here.
+
+mod device;
+mod options;
+
+pub(crate) use device::bind_device;
+pub use device::{MtevalConfig, configured_device, session_backend};
+pub use options::{coerce_options, constant_options, constant_value, exec_options, options_str, plan_options};
 
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, GenericListArray, LargeStringArray, StringArray, StringViewArray,
 };
-use datafusion::arrow::array::{Float64Array, Int64Array, RecordBatch, RecordBatchOptions, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
-use datafusion::common::{Result, ScalarValue, config_err, exec_datafusion_err, exec_err, plan_err};
-use datafusion::logical_expr::expr::{AggregateFunction, WindowFunction};
-use datafusion::logical_expr::function::{AggregateFunctionSimplification, WindowFunctionSimplification};
-use datafusion::logical_expr::simplify::SimplifyContext;
-use datafusion::logical_expr::{
-    AggregateUDF, ColumnarValue, Expr, ReturnFieldArgs, ScalarFunctionArgs, WindowFunctionDefinition, WindowUDF,
-};
-use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_expr::expressions::Literal;
+use datafusion::arrow::array::{Float64Array, Int64Array, StructArray};
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::MetricError;
-use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
+use mteval_kernels::backend::{Backend, DeviceRequest};
 use rayon::prelude::*;
 
-/// mteval's session settings, under the `mteval.` prefix:
-/// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: unset, so
-/// the functions run where they were registered to run, `auto` by default).
-/// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
-///
-/// Written out rather than with `extensions_options!`, whose `entries()`
-/// name the keys without their prefix (`device`): a session's settings are
-/// sent to a Ballista cluster as its entries and set again there by name, so
-/// an unprefixed key would be dropped on the way. Here they are `mteval.KEY`,
-/// and an unset key has no value, so it leaves the receiving node's own
-/// default in place.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MtevalConfig {
-    /// Device of the metric kernels: auto, cpu or cuda (empty: unset).
-    pub device: String,
+/// A metric of one row, `(hyp, refs) -> value` (`None`: no value), run on
+/// the CPU's threads.
+pub trait RowFn<T>: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync {}
+
+impl<T, F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync> RowFn<T> for F {}
+
+/// A metric of every row of a batch at once on a device, one result per row.
+pub trait BatchFn<'a, T>:
+    FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>
+{
 }
 
-impl ExtensionOptions for MtevalConfig {
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
-
-    fn cloned(&self) -> Box<dyn ExtensionOptions> {
-        Box::new(self.clone())
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        if key == "device" {
-            if !value.trim().is_empty() {
-                value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
-            }
-            value.trim().clone_into(&mut self.device);
-            Ok(())
-        } else {
-            config_err!("unknown setting 'mteval.{key}' (known: mteval.device)")
-        }
-    }
-
-    fn entries(&self) -> Vec<ConfigEntry> {
-        vec![ConfigEntry {
-            key: format!("{}.device", Self::PREFIX),
-            value: Some(self.device.clone()).filter(|d| !d.is_empty()),
-            description: "Device of the metric kernels: auto, cpu or cuda (unset: where the functions were registered \
-                          to run, auto by default)",
-        }]
-    }
-}
-
-impl ConfigExtension for MtevalConfig {
-    const PREFIX: &'static str = "mteval";
-}
-
-/// The device a session's `mteval.device` names; `None` when it is unset.
-///
-/// # Errors
-/// An unknown device name.
-pub fn configured_device(name: &str, config: &ConfigOptions) -> Result<Option<DeviceRequest>> {
-    match config.extensions.get::<MtevalConfig>().map(|c| c.device.trim()).filter(|d| !d.is_empty()) {
-        Some(d) => d.parse().map(Some).map_err(|e| exec_datafusion_err!("{name}: mteval.device: {e}")),
-        None => Ok(None),
-    }
-}
-
-/// The backend a function runs on: the session's `mteval.device` when set
-/// (`config`: scalar functions get the session's settings with each call),
-/// else `bound` (the device an aggregate or window function was bound to when
-/// the query was planned, or a function was registered with), else `auto`.
-///
-/// # Errors
-/// An unknown device, or `cuda` requested without a usable GPU.
-pub fn session_backend(
-    name: &str,
-    config: Option<&ConfigOptions>,
-    bound: Option<DeviceRequest>,
-) -> Result<Arc<dyn Backend>> {
-    let configured = match config {
-        Some(c) => configured_device(name, c)?,
-        None => None,
-    };
-    backend_for(configured.or(bound).unwrap_or_default()).map_err(|e| exec_datafusion_err!("{name}: {e}"))
-}
-
-/// Binds the session's device into an aggregate function when a query is
-/// planned. `DataFusion` gives aggregate and window functions no session
-/// settings when they run, but their simplification hook sees them, so the
-/// `mteval.device` of the planning session becomes part of the plan (and
-/// travels with it to a cluster's executors, see the codecs of the CLI's
-/// cluster module). `rebind(d)` is the function bound to `d`; with
-/// `mteval.device` unset the function stays as it is.
-pub(crate) fn bind_aggregate(
-    name: &'static str,
-    current: Option<DeviceRequest>,
-    rebind: fn(Option<DeviceRequest>) -> AggregateUDF,
-) -> AggregateFunctionSimplification {
-    Box::new(move |f: AggregateFunction, ctx: &SimplifyContext| {
-        Ok(match configured_device(name, ctx.config_options())? {
-            Some(d) if Some(d) != current => {
-                Expr::AggregateFunction(AggregateFunction { func: Arc::new(rebind(Some(d))), params: f.params })
-            }
-            _ => Expr::AggregateFunction(f),
-        })
-    })
-}
-
-/// [`bind_aggregate`] for window functions.
-pub(crate) fn bind_window(
-    name: &'static str,
-    current: Option<DeviceRequest>,
-    rebind: fn(Option<DeviceRequest>) -> WindowUDF,
-) -> WindowFunctionSimplification {
-    Box::new(move |f: WindowFunction, ctx: &SimplifyContext| {
-        Ok(match configured_device(name, ctx.config_options())? {
-            Some(d) if Some(d) != current => Expr::from(WindowFunction {
-                fun: WindowFunctionDefinition::WindowUDF(Arc::new(rebind(Some(d)))),
-                params: f.params,
-            }),
-            _ => Expr::from(f),
-        })
-    })
+impl<'a, T, B> BatchFn<'a, T> for B where
+    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>
+{
 }
 
 /// Evaluates a metric over the rows with non-NULL inputs on `backend`, the
@@ -156,7 +49,7 @@ pub(crate) fn bind_window(
 ///
 /// # Errors
 /// A row's error, naming the row.
-pub fn eval_rows_on<'a, T, F, B>(
+pub fn eval_rows_on<'a, T: Send, F: RowFn<T>, B: BatchFn<'a, T>>(
     name: &str,
     backend: &dyn Backend,
     hyp: &StrCol<'a>,
@@ -164,80 +57,11 @@ pub fn eval_rows_on<'a, T, F, B>(
     number_rows: usize,
     row: F,
     batch: B,
-) -> Result<(Vec<Option<T>>, bool)>
-where
-    T: Send,
-    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
-    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
-{
-    if backend.is_gpu() {
-        eval_rows_batched(name, hyp, refs, number_rows, |rows| batch(backend, rows))
-    } else {
-        eval_rows(name, hyp, refs, number_rows, row)
+) -> Result<(Vec<Option<T>>, bool)> {
+    if !backend.is_gpu() {
+        return eval_rows(name, hyp, refs, number_rows, row);
     }
-}
-
-/// [`eval_rows_on`] over a scalar call's `(hyp, ref, ...)` arguments, on
-/// the session's backend.
-///
-/// # Errors
-/// A bad argument, an unusable device, or a row's error naming the row.
-pub fn eval_args_on<'a, T, F, B>(
-    name: &str,
-    args: &'a ScalarFunctionArgs,
-    row: F,
-    batch: B,
-) -> Result<(Vec<Option<T>>, bool)>
-where
-    T: Send,
-    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
-    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
-{
-    let backend = session_backend(name, Some(&args.config_options), None)?;
-    let hyp = StrCol::new(name, &args.args[0])?;
-    let refs = RefsCol::new(name, &args.args[1])?;
-    eval_rows_on(name, backend.as_ref(), &hyp, &refs, args.number_rows, row, batch)
-}
-
-/// [`eval_rows_on`] over an aggregate's input columns `(hyp, ref, ...)`, on
-/// the device the function was bound to; one result per row.
-///
-/// # Errors
-/// A bad column, an unusable device, or a row's error naming the row.
-pub fn eval_columns_on<'a, T, F, B>(
-    name: &str,
-    values: &'a [ArrayRef],
-    device: Option<DeviceRequest>,
-    row: F,
-    batch: B,
-) -> Result<Vec<Option<T>>>
-where
-    T: Send,
-    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
-    B: FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
-{
-    let backend = session_backend(name, None, device)?;
-    let hyp = StrCol::from_array(name, values[0].as_ref())?;
-    let refs = RefsCol::from_array(name, &values[1])?;
-    Ok(eval_rows_on(name, backend.as_ref(), &hyp, &refs, values[0].len(), row, batch)?.0)
-}
-
-/// Evaluates a batched metric over the rows with non-NULL inputs: `batch`
-/// gets every such row at once (for a GPU backend) and returns one result
-/// per row; NULL in gives NULL out, and a row's error names the row.
-///
-/// # Errors
-/// A row's error, naming the row.
-pub fn eval_rows_batched<'a, T, B>(
-    name: &str,
-    hyp: &StrCol<'a>,
-    refs: &RefsCol<'a>,
-    number_rows: usize,
-    batch: B,
-) -> Result<(Vec<Option<T>>, bool)>
-where
-    B: FnOnce(&[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
-{
+    // Every row with non-NULL inputs in one batch.
     let single = hyp.is_scalar() && refs.is_scalar();
     let n = if single { 1 } else { number_rows };
     let mut idx = Vec::with_capacity(n);
@@ -252,10 +76,45 @@ where
         }
     }
     let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
-    for ((i, r), (h, _)) in idx.into_iter().zip(batch(&rows)).zip(&rows) {
+    for ((i, r), (h, _)) in idx.into_iter().zip(batch(backend, &rows)).zip(&rows) {
         out[i] = r.map_err(|e| row_error(name, i, Some(h), &e))?;
     }
     Ok((out, single))
+}
+
+/// [`eval_rows_on`] over a scalar call's `(hyp, ref, ...)` arguments, on
+/// the session's backend.
+///
+/// # Errors
+/// A bad argument, an unusable device, or a row's error naming the row.
+pub fn eval_args_on<'a, T: Send, F: RowFn<T>, B: BatchFn<'a, T>>(
+    name: &str,
+    args: &'a ScalarFunctionArgs,
+    row: F,
+    batch: B,
+) -> Result<(Vec<Option<T>>, bool)> {
+    let backend = session_backend(name, Some(&args.config_options), None)?;
+    let hyp = StrCol::new(name, &args.args[0])?;
+    let refs = RefsCol::new(name, &args.args[1])?;
+    eval_rows_on(name, backend.as_ref(), &hyp, &refs, args.number_rows, row, batch)
+}
+
+/// [`eval_rows_on`] over an aggregate's input columns `(hyp, ref, ...)`, on
+/// the device the function was bound to; one result per row.
+///
+/// # Errors
+/// A bad column, an unusable device, or a row's error naming the row.
+pub fn eval_columns_on<'a, T: Send, F: RowFn<T>, B: BatchFn<'a, T>>(
+    name: &str,
+    values: &'a [ArrayRef],
+    device: Option<DeviceRequest>,
+    row: F,
+    batch: B,
+) -> Result<Vec<Option<T>>> {
+    let backend = session_backend(name, None, device)?;
+    let hyp = StrCol::from_array(name, values[0].as_ref())?;
+    let refs = RefsCol::from_array(name, &values[1])?;
+    Ok(eval_rows_on(name, backend.as_ref(), &hyp, &refs, values[0].len(), row, batch)?.0)
 }
 
 /// Rows per rayon task inside one batch. Sentence metrics vary a lot in cost
@@ -316,125 +175,6 @@ pub fn coerce_refs(name: &str, t: &DataType) -> Result<DataType> {
             plan_err!("{name}: the reference list must hold strings, got {t}")
         }
         _ => coerce_string(name, "the reference", t),
-    }
-}
-
-/// Maps the options argument (a string literal).
-///
-/// # Errors
-/// A type that is not a string.
-pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
-    match t {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => Ok(DataType::Utf8),
-        DataType::Dictionary(_, v) if is_string(v) => Ok(DataType::Utf8),
-        _ => plan_err!("{name}: options must be a string literal such as 'case:mixed|norm:yes', got {t}"),
-    }
-}
-
-/// Reads the options literal at `pos` when planning, to reject bad options
-/// before any row is read. `None` when absent, and when the argument is not
-/// a plain literal yet: a constant expression (`'nw:' || '2'`,
-/// `arrow_cast('nw:2', 'LargeUtf8')`) is folded into one only after
-/// planning, so it is checked when executing ([`exec_options`]), as is a
-/// column, which is an error there.
-///
-/// # Errors
-/// A NULL or a non-string literal.
-pub fn plan_options<'a>(name: &str, args: &ReturnFieldArgs<'a>, pos: usize) -> Result<Option<&'a str>> {
-    if args.arg_fields.len() <= pos {
-        return Ok(None);
-    }
-    match args.scalar_arguments.get(pos).copied().flatten() {
-        Some(v) => options_str(v).map(Some).or_else(|e| plan_err!("{name}: {e}")),
-        None => Ok(None),
-    }
-}
-
-/// Reads the options argument at `pos` when executing: a scalar (a literal
-/// or a constant expression), or an array holding one value on every row
-/// (what a function called through datafusion-ffi receives).
-///
-/// # Errors
-/// A NULL or a non-string, or an array that is not one string on every row.
-pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Result<Option<&'a str>> {
-    match args.get(pos) {
-        None => Ok(None),
-        Some(ColumnarValue::Scalar(v)) => options_str(v).map(Some).or_else(|e| exec_err!("{name}: {e}")),
-        Some(ColumnarValue::Array(a)) => constant_str(name, a.as_ref()),
-    }
-}
-
-const NOT_A_COLUMN: &str = "options must be a constant string such as 'case:mixed', not a column";
-
-/// The one string of an array that holds the same value on every row;
-/// `None` for an empty array (no row to apply options to).
-fn constant_str<'a>(name: &str, a: &'a dyn Array) -> Result<Option<&'a str>> {
-    let Ok(col) = StrCol::from_array(name, a) else {
-        return exec_err!("{name}: options must be a string literal, got a column of {}", a.data_type());
-    };
-    if a.is_empty() {
-        return Ok(None);
-    }
-    let first = col.get(0);
-    if (1..a.len()).any(|i| col.get(i) != first) {
-        return exec_err!("{name}: {NOT_A_COLUMN}");
-    }
-    match first {
-        Some(s) => Ok(Some(s)),
-        None => options_str(&ScalarValue::Utf8(None)).map(Some).or_else(|e| exec_err!("{name}: {e}")),
-    }
-}
-
-/// The value of a constant physical expression: a literal, or any
-/// expression that evaluates without input columns (a constant expression
-/// left unfolded, or a foreign expression received through datafusion-ffi);
-/// `None` for an expression that needs a column.
-pub fn constant_value(e: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
-    if let Some(l) = e.downcast_ref::<Literal>() {
-        return Some(l.value().clone());
-    }
-    let one_row = RecordBatch::try_new_with_options(
-        Arc::new(Schema::empty()),
-        vec![],
-        &RecordBatchOptions::new().with_row_count(Some(1)),
-    )
-    .ok()?;
-    match e.evaluate(&one_row).ok()? {
-        ColumnarValue::Scalar(v) => Some(v),
-        ColumnarValue::Array(a) if a.len() == 1 => ScalarValue::try_from_array(&a, 0).ok(),
-        ColumnarValue::Array(_) => None,
-    }
-}
-
-/// The options argument at `pos` of an aggregate or window call: a
-/// constant however `DataFusion` delivers it (see [`constant_value`]); `''`
-/// when there is none.
-///
-/// # Errors
-/// A column, a NULL or a non-string.
-pub fn constant_options(name: &str, exprs: &[Arc<dyn PhysicalExpr>], pos: usize) -> Result<String> {
-    let Some(e) = exprs.get(pos) else { return Ok(String::new()) };
-    let Some(v) = constant_value(e) else { return exec_err!("{name}: {NOT_A_COLUMN}") };
-    match options_str(&v) {
-        Ok(s) => Ok(s.to_owned()),
-        Err(e) => exec_err!("{name}: {e}"),
-    }
-}
-
-/// The options string of a literal, for every function that takes one
-/// (scalar, aggregate, window). A NULL is refused, typed or not: options are
-/// settings, not data, and a NULL there would otherwise quietly mean the
-/// defaults, which `''` already says.
-///
-/// # Errors
-/// The message (without the function's name) for a NULL or a non-string.
-pub fn options_str(v: &ScalarValue) -> std::result::Result<&str, String> {
-    match v.try_as_str() {
-        Some(Some(s)) => Ok(s),
-        _ if v.is_null() => {
-            Err("options must be a string such as 'case:mixed', not NULL ('' gives the defaults)".into())
-        }
-        _ => Err(format!("options must be a string literal, got {v}")),
     }
 }
 
@@ -610,7 +350,7 @@ pub fn eval_rows<'a, T, F>(
 ) -> Result<(Vec<Option<T>>, bool)>
 where
     T: Send,
-    F: Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
+    F: RowFn<T>,
 {
     let row = |i: usize, buf: &mut Vec<&'a str>| -> Result<Option<T>> {
         let Some(h) = hyp.get(i) else { return Ok(None) };
