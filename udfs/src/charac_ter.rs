@@ -8,7 +8,7 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::CharacTerConfig;
 
-use crate::common::{RefsCol, StrCol, eval_rows, exec_options, float64_value, metric_err, plan_options};
+use crate::common::{RefsCol, StrCol, eval_rows, exec_parse, float64_value, plan_parse};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `charac_ter` scalar function.
@@ -33,15 +33,12 @@ impl ScalarSpec for CharacTerFn {
     const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
-        CharacTerConfig::parse(plan_options(Self::NAME, args, 2)?.unwrap_or(""))
-            .map(drop)
-            .map_err(|e| metric_err(Self::NAME, &e))
+        plan_parse(Self::NAME, args, 2, CharacTerConfig::parse).map(drop)
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = Self::NAME;
-        let cfg = CharacTerConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or(""))
-            .map_err(|e| metric_err(name, &e))?;
+        let cfg = exec_parse(name, &args.args, 2, CharacTerConfig::parse)?;
         let hyp = StrCol::new(name, &args.args[0])?;
         let refs = RefsCol::new(name, &args.args[1])?;
         let (vals, single) =

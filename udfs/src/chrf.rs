@@ -8,12 +8,12 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{ChrfConfig, ChrfSegment};
 
-use crate::common::{eval_args_on, exec_options, float64_value, metric_err, plan_options};
+use crate::common::{eval_args_on, exec_parse, float64_value, plan_parse};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
-    ChrfConfig::parse(plan_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
+    plan_parse(name, args, 2, ChrfConfig::parse)
 }
 
 /// Evaluates `f(cfg, segment)` for every row, with the segment statistics
@@ -23,7 +23,7 @@ where
     T: Send,
     F: Fn(&ChrfConfig, ChrfSegment) -> T + Sync,
 {
-    let cfg = ChrfConfig::parse(exec_options(name, &args.args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
+    let cfg = exec_parse(name, &args.args, 2, ChrfConfig::parse)?;
     eval_args_on(
         name,
         args,

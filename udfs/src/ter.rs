@@ -5,17 +5,17 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
-use crate::common::{RefsCol, StrCol, eval_args_on, eval_rows, exec_options, float64_value, metric_err, plan_options};
+use crate::common::{RefsCol, StrCol, eval_args_on, eval_rows, exec_parse, float64_value, plan_parse};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
-    Ter::from_options(plan_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
+    plan_parse(name, args, 2, Ter::from_options)
 }
 
 /// Parses the options when executing.
 pub(crate) fn exec_ter(name: &str, args: &[ColumnarValue]) -> Result<Ter> {
-    Ter::from_options(exec_options(name, args, 2)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
+    exec_parse(name, args, 2, Ter::from_options)
 }
 
 /// Evaluates `f(ter, hyp, refs)` over the rows of a TER-shaped call

@@ -7,7 +7,7 @@ use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::Ter;
 
-use crate::common::{StrCol, coerce_options, coerce_string, exec_options, metric_err, plan_options, utf8_value};
+use crate::common::{StrCol, coerce_options, coerce_string, exec_parse, plan_parse, utf8_value};
 use crate::udf::{ARG_OPTIONS, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The `ter_tokenize` scalar function.
@@ -37,15 +37,12 @@ impl ScalarSpec for TerTokenizeFn {
     const OUTPUT: Output = || DataType::Utf8;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
-        Ter::from_options(plan_options(Self::NAME, args, 1)?.unwrap_or(""))
-            .map(drop)
-            .map_err(|e| metric_err(Self::NAME, &e))
+        plan_parse(Self::NAME, args, 1, Ter::from_options).map(drop)
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         let name = Self::NAME;
-        let ter =
-            Ter::from_options(exec_options(name, &args.args, 1)?.unwrap_or("")).map_err(|e| metric_err(name, &e))?;
+        let ter = exec_parse(name, &args.args, 1, Ter::from_options)?;
         let text = StrCol::new(name, &args.args[0])?;
         let single = text.is_scalar();
         let n = if single { 1 } else { args.number_rows };

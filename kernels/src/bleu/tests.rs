@@ -4,6 +4,9 @@
 //! sacrebleu's arguments as `case:lc` → `lowercase=True`, `eff:yes` →
 //! `effective_order=True`, `tok:T` → `tokenize='T'`, `smooth:M[V]` →
 //! `smooth_method='M', smooth_value=V`, `ngram:N` → `max_ngram_order=N`.
+//!
+//! Test code only: `mod.rs` declares this module as `#[cfg(test)] mod tests;`,
+//! so its `unwrap`s (a failed one is a failed test) never reach the library.
 
 use super::*;
 

@@ -9,7 +9,9 @@ mod options;
 
 pub(crate) use device::bind_device;
 pub use device::{MtevalConfig, configured_device, session_backend};
-pub use options::{coerce_options, constant_options, constant_value, exec_options, options_str, plan_options};
+pub use options::{
+    coerce_options, constant_options, constant_value, exec_options, exec_parse, options_str, plan_options, plan_parse,
+};
 
 use std::sync::Arc;
 

@@ -12,6 +12,8 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Literal;
 
+use mteval_kernels::MetricError;
+
 use super::{StrCol, is_string};
 
 /// Maps the options argument (a string literal).
@@ -57,6 +59,35 @@ pub fn exec_options<'a>(name: &str, args: &'a [ColumnarValue], pos: usize) -> Re
         Some(ColumnarValue::Scalar(v)) => options_str(v).map(Some).or_else(|e| exec_err!("{name}: {e}")),
         Some(ColumnarValue::Array(a)) => constant_str(name, a.as_ref()),
     }
+}
+
+/// The options literal parsed by `parse` when a query is planned (the
+/// defaults, `parse("")`, when the argument is absent or not yet folded
+/// into a literal: it is then checked when the query runs).
+///
+/// # Errors
+/// Options that are not a string, or that `parse` refuses (naming the function).
+pub fn plan_parse<T>(
+    name: &str,
+    args: &ReturnFieldArgs<'_>,
+    pos: usize,
+    parse: impl FnOnce(&str) -> std::result::Result<T, MetricError>,
+) -> Result<T> {
+    parse(plan_options(name, args, pos)?.unwrap_or("")).map_err(|e| super::metric_err(name, &e))
+}
+
+/// The options argument parsed by `parse` when a batch runs (the defaults
+/// when it is absent).
+///
+/// # Errors
+/// Options that are not one constant string, or that `parse` refuses.
+pub fn exec_parse<T>(
+    name: &str,
+    args: &[ColumnarValue],
+    pos: usize,
+    parse: impl FnOnce(&str) -> std::result::Result<T, MetricError>,
+) -> Result<T> {
+    parse(exec_options(name, args, pos)?.unwrap_or("")).map_err(|e| super::metric_err(name, &e))
 }
 
 const NOT_A_COLUMN: &str = "options must be a constant string such as 'case:mixed', not a column";
