@@ -45,6 +45,21 @@ def load_wmt_rows():
     return rows
 
 
+def load_pair(pair):
+    """One pair of the shared WMT sample as (systems, hyps, refs, refs2): the system names sorted, {system:
+    hypotheses in seg_id order}, and the `ref` and `ref2` columns of the first (baseline) system's rows."""
+    by_sys = {}
+    with open(os.path.join(SHARED, "data", "wmt", f"{pair}.jsonl"), encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            by_sys.setdefault(r["system"], []).append(r)
+    systems = sorted(by_sys)
+    for rows in by_sys.values():
+        rows.sort(key=lambda r: r["seg_id"])
+    base = by_sys[systems[0]]
+    return systems, {s: [r["hyp"] for r in by_sys[s]] for s in systems}, [r["ref"] for r in base], [r["ref2"] for r in base]
+
+
 def repeat_rows(rows, n):
     """The first n rows of rows repeated."""
     return (rows * (n // len(rows) + 1))[:n]

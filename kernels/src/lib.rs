@@ -20,6 +20,7 @@ pub mod metric;
 pub mod options;
 pub mod rng;
 pub mod signature;
+pub mod significance;
 pub mod sums;
 pub mod ter;
 pub mod terms;

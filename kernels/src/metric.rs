@@ -12,11 +12,13 @@ use std::fmt::Write as _;
 
 use crate::chrf::group::{MBR_OPTIONS, mbr_signature, parse_mbr_options};
 use crate::options::OptionKey;
-use crate::{CharacTerConfig, ChrfConfig, MetricError, NRefs, Signature, Ter};
+use crate::{BleuConfig, CharacTerConfig, ChrfConfig, MetricError, NRefs, Signature, Ter};
 
 /// Which metric a row of the table is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MetricKind {
+    /// sacrebleu's BLEU.
+    Bleu,
     /// sacrebleu's TER.
     Ter,
     /// sacrebleu's chrF (character n-grams only).
@@ -58,7 +60,16 @@ pub struct MetricInfo {
 }
 
 /// Every metric.
-pub static METRICS: [MetricInfo; 9] = [
+pub static METRICS: [MetricInfo; 10] = [
+    MetricInfo {
+        kind: MetricKind::Bleu,
+        name: "bleu",
+        aliases: &[],
+        column: Some("bleu"),
+        functions: &["bleu", "bleu_stats", "corpus_bleu"],
+        reference: "sacrebleu 2.6.0 BLEU",
+        options: &[crate::bleu::OPTIONS],
+    },
     MetricInfo {
         kind: MetricKind::Ter,
         name: "ter",
@@ -146,15 +157,16 @@ pub static METRICS: [MetricInfo; 9] = [
 #[must_use]
 pub fn info(kind: MetricKind) -> &'static MetricInfo {
     let i = match kind {
-        MetricKind::Ter => 0,
-        MetricKind::Chrf => 1,
-        MetricKind::ChrfPlusPlus => 2,
-        MetricKind::CharacTer => 3,
-        MetricKind::TermAccuracy => 4,
-        MetricKind::TermAccuracyLemmatized => 5,
-        MetricKind::MbrChrf => 6,
-        MetricKind::MbrChrfAggregate => 7,
-        MetricKind::MbrTer => 8,
+        MetricKind::Bleu => 0,
+        MetricKind::Ter => 1,
+        MetricKind::Chrf => 2,
+        MetricKind::ChrfPlusPlus => 3,
+        MetricKind::CharacTer => 4,
+        MetricKind::TermAccuracy => 5,
+        MetricKind::TermAccuracyLemmatized => 6,
+        MetricKind::MbrChrf => 7,
+        MetricKind::MbrChrfAggregate => 8,
+        MetricKind::MbrTer => 9,
     };
     &METRICS[i]
 }
@@ -189,6 +201,9 @@ pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
 /// A metric with its options parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Configured {
+    /// BLEU (the options as given configure the corpus score; sacrebleu's
+    /// defaults: `eff:no`).
+    Bleu(BleuConfig),
     /// TER.
     Ter(Ter),
     /// chrF or chrF++ (the options decide the word order).
@@ -225,6 +240,7 @@ impl MetricInfo {
     /// Unknown keys and bad values, naming them.
     pub fn configure(&self, options: &str) -> Result<Configured, MetricError> {
         Ok(match self.kind {
+            MetricKind::Bleu => Configured::Bleu(BleuConfig::parse(options)?),
             MetricKind::Ter => Configured::Ter(Ter::from_options(options)?),
             MetricKind::Chrf => Configured::Chrf(ChrfConfig::parse_with(ChrfConfig::default(), options)?),
             MetricKind::ChrfPlusPlus => {
@@ -257,6 +273,7 @@ impl Configured {
     #[must_use]
     pub fn signature(&self, nrefs: NRefs) -> Signature {
         match self {
+            Self::Bleu(cfg) => cfg.signature(nrefs),
             Self::Ter(t) => t.config.signature(nrefs),
             Self::Chrf(cfg) => cfg.signature(nrefs),
             Self::CharacTer(cfg) => cfg.signature(nrefs),
@@ -272,6 +289,7 @@ impl Configured {
     #[must_use]
     pub fn display(&self) -> String {
         match self {
+            Self::Bleu(_) => "BLEU".to_owned(),
             Self::Ter(_) => "TER".to_owned(),
             Self::Chrf(cfg) => cfg.name(),
             Self::CharacTer(_) => "CharacTER".to_owned(),
@@ -321,6 +339,8 @@ impl Configured {
 /// needs the median).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CorpusStats {
+    /// BLEU: Σ n-gram statistics.
+    Bleu(crate::BleuStats),
     /// TER: Σ edits, Σ average reference lengths.
     Ter(crate::TerStats),
     /// chrF: Σ n-gram statistics of the best references.
@@ -338,6 +358,7 @@ impl CorpusStats {
     /// Statistics of another metric.
     pub fn merge(&mut self, other: &Self) -> Result<(), MetricError> {
         match (self, other) {
+            (Self::Bleu(a), Self::Bleu(b)) => a.merge(b),
             (Self::Ter(a), Self::Ter(b)) => a.merge(b),
             (Self::Chrf(a), Self::Chrf(b)) => a.merge(b),
             (Self::CharacTer(a), Self::CharacTer(b)) => a.extend_from_slice(b),
@@ -358,6 +379,7 @@ impl CorpusStats {
         match self {
             Self::Ter(s) => s.segments,
             Self::Chrf(s) => s.segments,
+            Self::Bleu(s) => s.segments,
             Self::CharacTer(s) => s.len() as u64,
             Self::TermAccuracy(s) => s.kept_predictions,
         }
@@ -369,6 +391,7 @@ impl Configured {
     #[must_use]
     pub fn corpus_stats(&self) -> Option<CorpusStats> {
         Some(match self {
+            Self::Bleu(_) => CorpusStats::Bleu(crate::BleuStats::default()),
             Self::Ter(_) => CorpusStats::Ter(crate::TerStats::default()),
             Self::Chrf(_) => CorpusStats::Chrf(crate::ChrfStats::default()),
             Self::CharacTer(_) => CorpusStats::CharacTer(Vec::new()),
@@ -382,6 +405,7 @@ impl Configured {
     #[must_use]
     pub fn corpus_score(&self, stats: &CorpusStats) -> Option<f64> {
         match (self, stats) {
+            (Self::Bleu(cfg), CorpusStats::Bleu(s)) => s.score(cfg),
             (Self::Ter(t), CorpusStats::Ter(s)) => (s.segments > 0).then(|| t.score(s)),
             (Self::Chrf(cfg), CorpusStats::Chrf(s)) => s.score(cfg),
             (Self::CharacTer(_), CorpusStats::CharacTer(s)) => crate::CorpusSummary::from_scores(s).map(|c| c.mean),
@@ -446,7 +470,7 @@ mod tests {
     #[test]
     fn corpus_states_merge_in_any_grouping() {
         let rows = [("the cat sat on the mat", "the cat is on the mat"), ("a b c d", "a c b d"), ("x y", "x y z")];
-        for name in ["ter", "chrf", "chrf++", "charac_ter"] {
+        for name in ["bleu", "ter", "chrf", "chrf++", "charac_ter"] {
             let c = lookup(name).unwrap().configure("").unwrap();
             let mut whole = c.corpus_stats().unwrap();
             let mut parts = [c.corpus_stats().unwrap(), c.corpus_stats().unwrap()];
@@ -464,6 +488,11 @@ mod tests {
                         CorpusStats::Chrf(s)
                     }
                     Configured::CharacTer(cfg) => CorpusStats::CharacTer(vec![cfg.sentence(h, r).unwrap()]),
+                    Configured::Bleu(cfg) => {
+                        let mut s = crate::BleuStats::default();
+                        s.add(&cfg.segment(h, &[r]).unwrap());
+                        CorpusStats::Bleu(s)
+                    }
                     _ => unreachable!(),
                 };
                 whole.merge(&one).unwrap();

@@ -2,6 +2,7 @@
 //! `mteval calculate-cer`.
 
 mod calculate_cer;
+mod compare;
 mod mbr;
 mod report;
 mod score;
@@ -65,6 +66,9 @@ pub enum Command {
     Score(ScoreArgs),
     /// Minimum Bayes Risk: pick per group the hypothesis with the best expected utility.
     Mbr(MbrArgs),
+    /// Compare systems as sacrebleu does: corpus scores, paired significance tests
+    /// (--paired-bs, --paired-ar) and confidence intervals (--confidence).
+    Compare(compare::CompareArgs),
     /// `CharacTER` of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
@@ -144,7 +148,7 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized.
+    /// Metrics to compute (repeatable). Known: bleu, ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
@@ -183,6 +187,12 @@ pub struct ScoreArgs {
     /// Text mode: also print the score of every line.
     #[arg(long, requires = "hyp")]
     pub sentence: bool,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
+    #[arg(long = "num-refs", default_value_t = 1, requires = "hyp")]
+    pub num_refs: usize,
+    /// Print only the scores, without names and signatures (sacrebleu's -b).
+    #[arg(short = 'b', long = "score-only")]
+    pub score_only: bool,
     /// Print scores as JSON lines (`{"name", "score", "signature", ...}`) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -231,6 +241,7 @@ pub fn run(cli: Cli) -> Result<()> {
             on_interrupt_remove_temp_files();
             rt.block_on(mbr::run(a))
         }
+        Command::Compare(a) => rt.block_on(compare::run(&a)),
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
         Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a)),
@@ -306,6 +317,9 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
 /// A metric chosen on the command line with its options.
 #[derive(Debug, Clone)]
 pub enum MetricChoice {
+    /// BLEU (the options configure the corpus score; per-row scores use
+    /// effective order, as sacrebleu's sentence-level mode does).
+    Bleu(mteval_kernels::BleuConfig),
     /// TER.
     Ter(mteval_kernels::Ter),
     /// chrF or chrF++ (`column` is `chrf` or `chrfpp`).
@@ -328,6 +342,7 @@ impl MetricChoice {
     /// The metric with its options parsed, as the metric table has it.
     pub(crate) fn configured(&self) -> Configured {
         match self {
+            Self::Bleu(c) => Configured::Bleu(*c),
             Self::Ter(t) => Configured::Ter(*t),
             Self::Chrf { cfg, .. } => Configured::Chrf(*cfg),
             Self::CharacTer(cfg) => Configured::CharacTer(*cfg),
@@ -341,6 +356,7 @@ impl MetricChoice {
         let kind = match self {
             // chrF and chrF++ differ by the name chosen, not by the options.
             Self::Chrf { column, .. } => return column,
+            Self::Bleu(_) => MetricKind::Bleu,
             Self::Ter(_) => MetricKind::Ter,
             Self::CharacTer(_) => MetricKind::CharacTer,
             Self::TermAcc { lemmatized: false } => MetricKind::TermAccuracy,
@@ -383,6 +399,7 @@ impl MetricChoice {
             format!("{} is an MBR utility: use `mteval mbr --utility` or the SQL window function", info.name)
         })?;
         Ok(match info.configure(options)? {
+            Configured::Bleu(c) => Self::Bleu(c),
             Configured::Ter(t) => Self::Ter(t),
             Configured::Chrf(cfg) => Self::Chrf { cfg, column },
             Configured::CharacTer(cfg) => Self::CharacTer(cfg),

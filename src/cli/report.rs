@@ -18,11 +18,12 @@ pub(crate) struct ScoreLine {
     pub segments: u64,
 }
 
-/// Prints `lines` to stdout.
+/// Prints `lines` to stdout (`score_only`: the scores without names and
+/// signatures, sacrebleu's `-b`).
 ///
 /// # Errors
 /// When standard output cannot be written (see [`crate::output::write_stdout`]).
-pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) -> anyhow::Result<()> {
+pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize, score_only: bool) -> anyhow::Result<()> {
     use std::fmt::Write;
     let mut out = String::new();
     for l in lines {
@@ -41,6 +42,9 @@ pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize) -> anyhow::Re
         } else {
             let score = l.score.map_or_else(|| "NULL".to_owned(), |s| format!("{s:.width$}"));
             let _ = match &l.group {
+                Some((k, Some(g))) if score_only => writeln!(out, "{k}={g}\t{score}"),
+                Some((k, None)) if score_only => writeln!(out, "{k} IS NULL\t{score}"),
+                None if score_only => writeln!(out, "{score}"),
                 Some((k, Some(g))) => writeln!(out, "{k}={g}\t{}|{} = {score}", l.name, l.signature),
                 Some((k, None)) => writeln!(out, "{k} IS NULL\t{}|{} = {score}", l.name, l.signature),
                 None => writeln!(out, "{}|{} = {score}", l.name, l.signature),

@@ -137,7 +137,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             crate::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    report::print(&lines, a.json, a.width)
+    report::print(&lines, a.json, a.width, a.score_only)
 }
 
 /// Step 1: the input has the columns the metrics read, of usable types,
@@ -187,6 +187,7 @@ fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<
         let opts = m.udf_options();
         let with_refs = |udf: ScalarUDF| udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts.clone())]);
         let stats = match m {
+            MetricChoice::Bleu(_) => with_refs(ScalarUDF::from(mteval_udfs::bleu_stats::BleuStatsUdf::default())),
             MetricChoice::Ter(_) => with_refs(ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default())),
             MetricChoice::Chrf { .. } => with_refs(ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default())),
             MetricChoice::CharacTer(_) => with_refs(ScalarUDF::from(mteval_udfs::charac_ter::CharacTerUdf::default())),
@@ -352,17 +353,24 @@ fn accumulate(
         )),
         _ => None,
     };
-    let chrf = match m {
-        MetricChoice::Chrf { .. } => Some(field("stats")?.as_list::<i32>()),
+    let lists = match m {
+        MetricChoice::Chrf { .. } | MetricChoice::Bleu(_) => Some(field("stats")?.as_list::<i32>()),
         _ => None,
     };
+    // Per-row BLEU is sentence BLEU with effective order (sacrebleu's
+    // sentence-level mode turns it on); the corpus score keeps the options.
+    let sentence_bleu = match m {
+        MetricChoice::Bleu(cfg) => Some(mteval_kernels::BleuConfig { effective_order: true, ..*cfg }),
+        _ => None,
+    };
+    let mut row_scores: Vec<Option<f64>> = score.iter().collect();
     for (i, &gi) in row_group.iter().enumerate() {
         if !stats.is_valid(i) {
             continue;
         }
         let g = &mut groups[gi].1;
         g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-        match (&mut g.metrics[k], ter, chrf) {
+        match (&mut g.metrics[k], ter, lists) {
             (CorpusStats::Ter(t), Some((edits, shifts, len)), _) => {
                 #[allow(clippy::cast_sign_loss, reason = "edit and shift counts from ter_stats are never negative")]
                 t.merge(&TerStats {
@@ -372,16 +380,24 @@ fn accumulate(
                     segments: 1,
                 });
             }
-            (CorpusStats::Chrf(c), _, Some(lists)) => {
-                let list = lists.value(i);
-                #[allow(clippy::cast_sign_loss, reason = "chrF statistics are counts, never negative")]
-                let v: Vec<u64> = list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect();
+            (CorpusStats::Chrf(c), _, Some(lists)) => c.add(&counts(&lists.value(i))),
+            (CorpusStats::Bleu(c), _, Some(lists)) => {
+                let v = counts(&lists.value(i));
+                if let Some(cfg) = &sentence_bleu {
+                    row_scores[i] = Some(cfg.score(&v));
+                }
                 c.add(&v);
             }
             _ => bail!("internal: statistics of different metrics"),
         }
     }
-    Ok(Arc::new(Float64Array::from(score.iter().collect::<Vec<_>>())))
+    Ok(Arc::new(Float64Array::from(row_scores)))
+}
+
+/// A statistics list of `chrf_stats` / `bleu_stats` as counts.
+fn counts(list: &ArrayRef) -> Vec<u64> {
+    #[allow(clippy::cast_sign_loss, reason = "n-gram statistics are counts, never negative")]
+    list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect()
 }
 
 /// Step 4: the corpus score of every group (or of all rows) per metric,

@@ -44,6 +44,25 @@ pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
     Ok(body.split('\n').map(|l| mteval_kernels::text::py_rstrip(l).to_owned()).collect())
 }
 
+/// The `n` tab-separated references of every line (sacrebleu's
+/// `--num-refs`: split at the first `n - 1` tabs), as `n` streams.
+pub(crate) fn split_refs(path: &Path, lines: Vec<String>, n: usize) -> Result<Vec<Vec<String>>> {
+    if n == 1 {
+        return Ok(vec![lines]);
+    }
+    let mut streams: Vec<Vec<String>> = vec![Vec::with_capacity(lines.len()); n];
+    for (i, l) in lines.iter().enumerate() {
+        let fields: Vec<&str> = l.splitn(n, '\t').collect();
+        if fields.len() != n {
+            bail!("{}: line {}: expected {n} tab-separated references, found {}", path.display(), i + 1, fields.len());
+        }
+        for (s, x) in streams.iter_mut().zip(fields) {
+            s.push(x.to_owned());
+        }
+    }
+    Ok(streams)
+}
+
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let Some(hyp_path) = &a.hyp else { bail!("--hyp is required in text mode") };
     if a.refs.is_empty() {
@@ -57,13 +76,16 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column());
     }
     let hyps = read_lines(hyp_path)?;
+    if a.num_refs == 0 || (a.num_refs > 1 && a.refs.len() > 1) {
+        bail!("--num-refs N reads N tab-separated references per line of one --ref file");
+    }
     let mut refs = Vec::new();
     for r in &a.refs {
         let lines = read_lines(r)?;
         if lines.len() != hyps.len() {
             bail!("{} has {} lines but {} has {}", r.display(), lines.len(), hyp_path.display(), hyps.len());
         }
-        refs.push(lines);
+        refs.extend(split_refs(r, lines, a.num_refs)?);
     }
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
@@ -77,6 +99,19 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         // Sentence lines, printed with the corpus score.
         let mut out = Vec::new();
         let (score, segments) = match m {
+            MetricChoice::Bleu(cfg) => {
+                let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
+                let sentence = mteval_kernels::BleuConfig { effective_order: true, ..*cfg };
+                let mut st = mteval_kernels::BleuStats::default();
+                for (i, s) in segs.iter().enumerate() {
+                    let Some(s) = s else { continue };
+                    st.add(s);
+                    if a.sentence {
+                        writeln!(out, "{}\t{:.w$}", i + 1, sentence.score(s))?;
+                    }
+                }
+                (st.score(cfg), st.segments)
+            }
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = ter
                     .segments_on(backend.as_ref(), &rows)
@@ -129,7 +164,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     for (sentences, line) in results {
         crate::output::write_stdout(&sentences)?;
-        report::print(&[line], a.json, w)?;
+        report::print(&[line], a.json, w, a.score_only)?;
     }
     Ok(())
 }

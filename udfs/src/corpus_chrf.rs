@@ -4,18 +4,18 @@
 //! NULL hypothesis or no reference are skipped; a group with no scored row
 //! gives NULL.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::{Array, ArrayRef, AsArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
-use crate::common::{constant_options, eval_columns_on, metric_err};
+use crate::common::{
+    constant_options, count_sums_fields, count_sums_size, count_sums_state, eval_columns_on, merge_count_sums,
+    metric_err,
+};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `corpus_chrf` aggregate function.
@@ -47,14 +47,7 @@ impl AggregateSpec for CorpusChrfFn {
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
-        vec![
-            Arc::new(Field::new(
-                format_state_name(args.name, "stats"),
-                DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, true))),
-                true,
-            )),
-            Arc::new(Field::new(format_state_name(args.name, "segments"), DataType::UInt64, true)),
-        ]
+        count_sums_fields(args)
     }
 }
 
@@ -87,28 +80,14 @@ impl Accumulator for CorpusChrfAccumulator {
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.stats.stats.capacity() * 8
+        count_sums_size(&self.stats) + std::mem::size_of_val(&self.cfg)
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        let list = ScalarValue::new_list_nullable(
-            &self.stats.stats.iter().map(|&x| ScalarValue::UInt64(Some(x))).collect::<Vec<_>>(),
-            &DataType::UInt64,
-        );
-        Ok(vec![ScalarValue::List(list), ScalarValue::UInt64(Some(self.stats.segments))])
+        Ok(count_sums_state(&self.stats))
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let lists = states[0].as_list::<i32>();
-        let segs = states[1].as_primitive::<UInt64Type>();
-        for i in 0..lists.len() {
-            if lists.is_null(i) || segs.is_null(i) {
-                continue;
-            }
-            let v = lists.value(i);
-            let v = v.as_primitive::<UInt64Type>();
-            self.stats.merge(&ChrfStats::from_parts(v.values().to_vec(), segs.value(i)));
-        }
-        Ok(())
+        merge_count_sums(&mut self.stats, states)
     }
 }

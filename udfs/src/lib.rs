@@ -9,10 +9,14 @@
 //! ctx.sql("SELECT ter(hyp, ref) FROM t").await?;
 //! ```
 
+pub mod bleu;
+pub mod bleu_stats;
 pub mod charac_ter;
 pub mod chrf;
 pub mod chrf_stats;
 pub mod common;
+pub mod corpus_bleu;
+pub mod corpus_bootstrap;
 pub mod corpus_charac_ter;
 pub mod corpus_chrf;
 pub mod corpus_ter;
@@ -47,6 +51,8 @@ use mteval_kernels::backend::DeviceRequest;
 #[must_use]
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     vec![
+        Arc::new(ScalarUDF::from(bleu::BleuUdf::default())),
+        Arc::new(ScalarUDF::from(bleu_stats::BleuStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter::TerUdf::default())),
         Arc::new(ScalarUDF::from(ter_stats::TerStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter_alignment::TerAlignmentUdf::default())),
@@ -75,6 +81,8 @@ pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<Aggregat
     vec![
         Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::on(device))),
         Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::on(device))),
+        Arc::new(AggregateUDF::from(corpus_bleu::CorpusBleuUdaf::default())),
+        Arc::new(AggregateUDF::from(corpus_bootstrap::CorpusBootstrapUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),

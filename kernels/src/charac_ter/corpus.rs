@@ -31,6 +31,28 @@ pub struct CorpusSummary {
 /// f64 is an integer multiple of `2^-SCALE`.
 const SCALE: u64 = 1074;
 
+/// `statistics.mean(scores)` of Python 3.11: the exact mean of the floats,
+/// rounded once; `None` when empty or when a score is negative or not
+/// finite.
+#[must_use]
+pub fn exact_mean(scores: &[f64]) -> Option<f64> {
+    if scores.is_empty() || scores.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return None;
+    }
+    let mut sx = BigUint::default();
+    for &x in scores {
+        sx += scaled(x);
+    }
+    Some(ratio_to_f64(&sx, &(BigUint::from(scores.len()) << SCALE)))
+}
+
+/// `x · 2^SCALE` as an exact integer (x finite, non-negative).
+fn scaled(x: f64) -> BigUint {
+    let (m, e) = decompose(x);
+    let shift = u64::try_from(i64::from(e) + SCALE.cast_signed()).unwrap_or(0);
+    BigUint::from(m) << shift
+}
+
 impl CorpusSummary {
     /// The summary of `scores`; `None` when empty (Python raises
     /// `StatisticsError`) or when a score is negative or not finite

@@ -154,3 +154,48 @@ pub fn ter_options_from_json(o: &Value) -> String {
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
 }
+
+/// One language pair as the repository's golden generators read it
+/// (`scripts/_common.py::load_pair`): systems sorted by name, each system's
+/// hypotheses in `seg_id` order, and the baseline's (first system's)
+/// references, `ref` then `ref2` where present.
+pub struct Pair {
+    pub systems: Vec<(String, Vec<String>)>,
+    pub refs: Vec<Vec<String>>,
+}
+
+pub fn load_pair(pair: &str, two_refs: bool) -> Pair {
+    let (_, rows) = wmt_rows();
+    let mut rows: Vec<WmtRow> = rows.into_iter().filter(|r| r.pair == pair).collect();
+    rows.sort_by(|a, b| (&a.system, a.seg_id).cmp(&(&b.system, b.seg_id)));
+    let mut systems: Vec<(String, Vec<String>)> = Vec::new();
+    let mut refs = Vec::new();
+    for r in &rows {
+        if systems.last().is_none_or(|(s, _)| *s != r.system) {
+            systems.push((r.system.clone(), Vec::new()));
+        }
+        let first = systems.len() == 1;
+        systems.last_mut().unwrap().1.push(r.hyp.clone());
+        if first {
+            let mut v = vec![r.r#ref.clone()];
+            if two_refs && let Some(r2) = &r.ref2 {
+                v.push(r2.clone());
+            }
+            refs.push(v);
+        }
+    }
+    Pair { systems, refs }
+}
+
+/// A file of the repository's own golden data (`tests/golden/`), generated
+/// by `scripts/make_*_golden.py` with the pinned reference tools.
+pub fn repo_golden(name: &str) -> Value {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let p = [here.join("tests"), here.join("..").join("tests")]
+        .into_iter()
+        .map(|t| t.join("golden").join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("tests/golden/{name} not found from {}", here.display()));
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("reading {}: {e}", p.display())))
+        .expect("json")
+}

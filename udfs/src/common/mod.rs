@@ -6,12 +6,14 @@
 
 mod device;
 mod options;
+mod sums;
 
 pub(crate) use device::bind_device;
 pub use device::{MtevalConfig, configured_device, session_backend};
 pub use options::{
     coerce_options, constant_options, constant_value, exec_options, exec_parse, options_str, plan_options, plan_parse,
 };
+pub use sums::{count_sums_fields, count_sums_size, count_sums_state, merge_count_sums};
 
 use std::sync::Arc;
 

@@ -1,0 +1,785 @@
+//! Paired significance tests and bootstrap confidence intervals, exactly as
+//! sacrebleu 2.6.0 computes them (`sacrebleu/significance.py` and
+//! `Score.estimate_ci` in `metrics/base.py`), for BLEU, chrF/chrF++ and TER.
+//!
+//! Everything starts from the per-segment statistics a corpus score sums
+//! ([`SegmentStats`], one row per segment): BLEU's
+//! `[hyp_len, ref_len, correct × N, total × N]`, chrF's `[hyp, ref, match]`
+//! per order, TER's `[edits, average reference length]`.
+//!
+//! * **Random streams**: numpy's `default_rng(seed)` ([`crate::rng`]), seed
+//!   `SACREBLEU_SEED` (default 12345; `none` for OS entropy). A bootstrap
+//!   draws `choice(n, size=(samples, n))`, row `r` being resample `r`;
+//!   approximate randomization draws `integers(2, size=(trials, n),
+//!   dtype=bool)` and then, with confidence intervals, the bootstrap indices
+//!   from the same generator. sacrebleu seeds every compared system's
+//!   generator with the seed, except that a seed of 0 gives the systems (not
+//!   the baseline) OS entropy (`seed if seed else None`); so does mteval.
+//! * **Bootstrap resamples** (`_bootstrap_resample`, `_paired_bs_test`): the
+//!   statistics become numpy `float32`, each resample's rows are summed in
+//!   `float32` in row order (numpy's `sum(0)`), and the metric's scoring code
+//!   runs on those `float32` sums, where numpy 2's promotion keeps chrF's and
+//!   TER's arithmetic in `float32` (BLEU's ends in `math.exp`, a double):
+//!   [`Resample::score_f32`] reproduces each formula with the types it meets
+//!   ([`Py`]). The resample scores form a `float32` array when every one is
+//!   a `float32`, else a `float64` one, and the statistics below run in that
+//!   type.
+//! * **Paired bootstrap** p-value: `d = |sys − base|` per resample,
+//!   `c = #{d − mean(d) > |SYS − BASE|}` (the real difference converted to
+//!   the array's type), `p = (c + 1) / (samples + 1)`; the system's `mean ±
+//!   ci` come from its resample scores.
+//! * **Approximate randomization**: per trial, segment `i` of pseudo-system
+//!   A takes the baseline's statistics where the selector is true, the
+//!   system's otherwise (B the reverse), summed as integers (`int64` matrix
+//!   products) and scored as Python does on `int64`/`float64` values
+//!   ([`Resample::score_ar`]); `c = #{|A − B| > |SYS − BASE|}`, `p = (c + 1) /
+//!   (trials + 1)`. Multi-reference TER's statistics are not integers: numpy
+//!   sums them with BLAS, in an order BLAS chooses; mteval sums in segment
+//!   order, which can differ in the last bit of a trial's score.
+//! * **Intervals**: `significance.estimate_ci` (paired tests) sorts the
+//!   resample scores, takes the elements at `n // 40` and `n − n // 40 − 1`,
+//!   `ci = 0.5 · (upper − lower)`, and the mean with numpy's pairwise
+//!   summation ([`numpy_sum`]); `Score.estimate_ci` (`--confidence`, single
+//!   system) has the same interval but the exact mean of `statistics.mean`,
+//!   rounded to the scores' type.
+
+mod pynum;
+
+pub use pynum::Py;
+
+use rayon::prelude::*;
+
+use crate::MetricError;
+use crate::bleu::{BleuConfig, Smoothing, compute_bleu};
+use crate::charac_ter::corpus::exact_mean;
+use crate::chrf::ChrfConfig;
+use crate::rng::Generator;
+use crate::ter::{Ter, TerStats};
+
+/// sacrebleu's default seed (`SACREBLEU_SEED`).
+pub const DEFAULT_SEED: u128 = 12345;
+/// sacrebleu's default number of bootstrap resamples.
+pub const DEFAULT_BOOTSTRAP: usize = 1000;
+/// sacrebleu's default number of approximate randomization trials.
+pub const DEFAULT_TRIALS: usize = 10_000;
+
+/// Random draws generated at once (the rest of the work streams through
+/// chunks of this many indices, so memory stays bounded for any corpus).
+const CHUNK_DRAWS: usize = 1 << 22;
+
+/// A metric whose corpus score can be recomputed from summed statistics,
+/// in each numeric setting sacrebleu scores them.
+pub trait Resample: Sync {
+    /// Statistics per segment.
+    fn width(&self) -> usize;
+    /// The corpus score of summed statistics held as Python numbers
+    /// (`_compute_score_from_stats` on `sum_of_lists`).
+    fn score(&self, sums: &[f64]) -> f64;
+    /// The score of sums held in a numpy `int64`/`float64` row
+    /// (approximate randomization); the same as [`Self::score`] except where
+    /// writing a float back into an `int64` array truncates.
+    fn score_ar(&self, sums: &[f64]) -> f64 {
+        self.score(sums)
+    }
+    /// The score of `float32` sums (bootstrap resamples), with the type
+    /// sacrebleu's code gives it.
+    fn score_f32(&self, sums: &[f32]) -> Py;
+}
+
+/// Exact conversion of a count held in an `f64`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "statistics are counts below 2^53")]
+fn count(x: f64) -> u64 {
+    x as u64
+}
+
+/// Python's `int(np.float32(x))`: truncation toward zero.
+#[allow(clippy::cast_possible_truncation, reason = "float32 sums of lengths are far below 2^63")]
+fn py_int(x: f32) -> i64 {
+    x as i64
+}
+
+impl Resample for BleuConfig {
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        let v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
+        BleuConfig::score(self, &v)
+    }
+
+    /// `correct[n-1] += k` on an `int64` row stores `int(c + k)`: add-k
+    /// with a fractional `k` truncates.
+    fn score_ar(&self, sums: &[f64]) -> f64 {
+        let Smoothing::AddK(k) = self.smooth else { return Resample::score(self, sums) };
+        let n = self.max_ngram_order;
+        let mut v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
+        if v[2..2 + n].iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        for o in 1..n {
+            v[2 + o] = count((v[2 + o] as f64 + k).trunc());
+            v[2 + n + o] = count((v[2 + n + o] as f64 + k).trunc());
+        }
+        compute_bleu(&v[2..2 + n], &v[2 + n..2 + 2 * n], v[0], v[1], Smoothing::AddK(0.0), self.effective_order).score
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        bleu_f32(self, sums)
+    }
+}
+
+/// sacrebleu's `compute_bleu` on `float32` sums: the precisions in
+/// `float32`, the logs, their mean and the brevity penalty in doubles.
+fn bleu_f32(cfg: &BleuConfig, sums: &[f32]) -> Py {
+    let n = cfg.max_ngram_order;
+    let (sys_len, ref_len) = (py_int(sums[0]), py_int(sums[1]));
+    let mut correct: Vec<Py> = sums[2..2 + n].iter().map(|&x| Py::F32(x)).collect();
+    let mut total: Vec<Py> = sums[2 + n..2 + 2 * n].iter().map(|&x| Py::F32(x)).collect();
+    let mut bp = 1.0f64;
+    if sys_len < ref_len {
+        bp = if sys_len > 0 { (1.0 - ref_len as f64 / sys_len as f64).exp() } else { 0.0 };
+    }
+    let mut precisions = vec![Py::Float(0.0); n];
+    if correct.iter().all(|c| c.value() == 0.0) {
+        return Py::Float(0.0);
+    }
+    let mut smooth_mteval = 1.0f64;
+    let mut eff_order = n;
+    for o in 1..=n {
+        if let Smoothing::AddK(k) = cfg.smooth
+            && o > 1
+        {
+            correct[o - 1] += Py::Float(k);
+            total[o - 1] += Py::Float(k);
+        }
+        if total[o - 1].value() == 0.0 {
+            break;
+        }
+        if cfg.effective_order {
+            eff_order = o;
+        }
+        if correct[o - 1].value() == 0.0 {
+            match cfg.smooth {
+                Smoothing::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[o - 1] = Py::Float(100.0) / (Py::Float(smooth_mteval) * total[o - 1]);
+                }
+                Smoothing::Floor(v) => precisions[o - 1] = Py::Float(100.0 * v) / total[o - 1],
+                Smoothing::None | Smoothing::AddK(_) => {}
+            }
+        } else {
+            precisions[o - 1] = Py::Float(100.0) * correct[o - 1] / total[o - 1];
+        }
+    }
+    let log_sum = precisions[..eff_order].iter().fold(0.0f64, |acc, p| {
+        let x = p.value();
+        acc + if x == 0.0 { -9_999_999_999.0 } else { x.ln() }
+    });
+    Py::Float(bp * (log_sum / eff_order as f64).exp())
+}
+
+impl Resample for ChrfConfig {
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        let v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
+        ChrfConfig::score(self, &v)
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        chrf_f32(self, sums)
+    }
+}
+
+/// sacrebleu's `CHRF._compute_f_score` on `float32` statistics.
+fn chrf_f32(cfg: &ChrfConfig, stats: &[f32]) -> Py {
+    let eps = Py::Float(1e-16);
+    let factor = Py::Float(cfg.beta * cfg.beta);
+    let one_plus = Py::Float(1.0 + cfg.beta * cfg.beta);
+    let mut score = Py::Float(0.0);
+    let mut effective_order = 0u32;
+    let (mut avg_prec, mut avg_rec) = (Py::Float(0.0), Py::Float(0.0));
+    let orders = cfg.orders();
+    for i in 0..orders {
+        let (n_hyp, n_ref, n_match) = (Py::F32(stats[3 * i]), Py::F32(stats[3 * i + 1]), Py::F32(stats[3 * i + 2]));
+        let prec = if n_hyp.value() > 0.0 { n_match / n_hyp } else { eps };
+        let rec = if n_ref.value() > 0.0 { n_match / n_ref } else { eps };
+        let denom = factor * prec + rec;
+        score += if denom.value() > 0.0 { one_plus * prec * rec / denom } else { eps };
+        if n_hyp.value() > 0.0 && n_ref.value() > 0.0 {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective_order += 1;
+        }
+    }
+    if cfg.eps_smoothing {
+        return Py::Float(100.0) * score / Py::Float(orders as f64);
+    }
+    if effective_order == 0 {
+        avg_prec = Py::Float(0.0);
+        avg_rec = Py::Float(0.0);
+    } else {
+        avg_prec /= Py::Float(f64::from(effective_order));
+        avg_rec /= Py::Float(f64::from(effective_order));
+    }
+    if (avg_prec + avg_rec).value() == 0.0 {
+        return Py::Float(0.0);
+    }
+    let mut score = one_plus * avg_prec * avg_rec;
+    score /= factor * avg_prec + avg_rec;
+    Py::Float(100.0) * score
+}
+
+impl Resample for Ter {
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        Ter::score(self, &TerStats { num_edits: count(sums[0]), ref_len: sums[1], ..TerStats::default() })
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        let (edits, ref_len) = (Py::F32(sums[0]), Py::F32(sums[1]));
+        let frac = if ref_len.value() > 0.0 {
+            edits / ref_len
+        } else if edits.value() > 0.0 {
+            Py::Float(1.0)
+        } else {
+            Py::Float(0.0)
+        };
+        match self.config.algo {
+            crate::ter::TerAlgo::Sacrebleu => Py::Float(100.0) * frac,
+            crate::ter::TerAlgo::Seed => frac,
+        }
+    }
+}
+
+/// Per-segment statistics of one system for one metric: a row per segment.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentStats {
+    width: usize,
+    data: Vec<f64>,
+}
+
+impl SegmentStats {
+    /// No segments yet, `width` statistics per segment.
+    #[must_use]
+    pub const fn new(width: usize) -> Self {
+        Self { width, data: Vec::new() }
+    }
+
+    /// Appends a segment's statistics.
+    ///
+    /// # Panics
+    /// When `row` does not have [`Self::width`] values.
+    pub fn push(&mut self, row: &[f64]) {
+        assert_eq!(row.len(), self.width, "segment statistics of another width");
+        self.data.extend_from_slice(row);
+    }
+
+    /// Statistics per segment.
+    #[must_use]
+    pub const fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Segments.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.data.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// No segment.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Segment `i`'s statistics.
+    #[must_use]
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// The element-wise sums in segment order (sacrebleu's `sum_of_lists`).
+    #[must_use]
+    pub fn sums(&self) -> Vec<f64> {
+        let mut s = vec![0.0; self.width];
+        for row in self.data.chunks_exact(self.width.max(1)) {
+            for (a, &x) in s.iter_mut().zip(row) {
+                *a += x;
+            }
+        }
+        s
+    }
+
+    /// `np.array(stats, dtype='float32')`, flat.
+    #[allow(clippy::cast_possible_truncation, reason = "numpy's float32 conversion, rounding to nearest")]
+    fn to_f32(&self) -> Vec<f32> {
+        self.data.iter().map(|&x| x as f32).collect()
+    }
+}
+
+/// A mean and the half-width of a 95% interval around it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Mean of the resample scores.
+    pub mean: f64,
+    /// Half the distance between the 2.5% and 97.5% resample scores.
+    pub ci: f64,
+}
+
+/// One system's result for one metric, sacrebleu's `Result`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TestResult {
+    /// The corpus score.
+    pub score: f64,
+    /// p-value against the baseline (`None` for the baseline itself).
+    pub p_value: Option<f64>,
+    /// Bootstrap mean and interval, when computed.
+    pub estimate: Option<Estimate>,
+}
+
+/// Which paired test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairedTest {
+    /// Paired bootstrap resampling with this many resamples (`--paired-bs-n`).
+    Bootstrap(usize),
+    /// Paired approximate randomization with this many trials
+    /// (`--paired-ar-n`), and optionally bootstrap intervals with this many
+    /// resamples (sacrebleu's `n_ar_confidence`; its command line has none).
+    Randomization(usize, Option<usize>),
+}
+
+impl PairedTest {
+    /// The signature keys a test adds after `nrefs` (`bs:1000|seed:12345`,
+    /// `ar:10000|seed:12345`, with `bs:` before `ar:` when both), as
+    /// sacrebleu's `PairedTest` updates the metric's signature.
+    #[must_use]
+    pub fn signature_keys(&self, seed: Option<u128>) -> String {
+        let seed = seed.map_or_else(|| "none".to_owned(), |s| s.to_string());
+        match self {
+            Self::Bootstrap(n) => format!("bs:{n}|seed:{seed}"),
+            Self::Randomization(n, Some(c)) => format!("bs:{c}|ar:{n}|seed:{seed}"),
+            Self::Randomization(n, None) => format!("ar:{n}|seed:{seed}"),
+        }
+    }
+}
+
+/// `signature` with `keys` inserted after its first entry (`nrefs`), where
+/// sacrebleu puts its test and seed keys.
+#[must_use]
+pub fn with_test_keys(signature: &str, keys: &str) -> String {
+    match signature.split_once('|') {
+        Some((nrefs, rest)) => format!("{nrefs}|{keys}|{rest}"),
+        None => format!("{signature}|{keys}"),
+    }
+}
+
+/// Parses `SACREBLEU_SEED`'s value: a non-negative integer, or `none` (any
+/// case) for OS entropy.
+///
+/// # Errors
+/// Anything else, naming the value.
+pub fn parse_seed(s: &str) -> Result<Option<u128>, MetricError> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    t.strip_prefix('+').unwrap_or(t).replace('_', "").parse::<u128>().map(Some).map_err(|_| {
+        MetricError::InvalidOption {
+            metric: "significance",
+            reason: format!("seed '{s}': expected a non-negative integer or none"),
+        }
+    })
+}
+
+/// Resample scores: numpy's array of them, `float32` when every score is.
+#[derive(Debug, Clone, PartialEq)]
+enum Scores {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Scores {
+    #[allow(clippy::cast_possible_truncation, reason = "only float32 values are narrowed, exactly")]
+    fn collect(v: Vec<Py>) -> Self {
+        if v.iter().all(|x| x.is_f32()) {
+            Self::F32(v.into_iter().map(|x| x.value() as f32).collect())
+        } else {
+            Self::F64(v.into_iter().map(Py::value).collect())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Self::F32(v) => v.len(),
+            Self::F64(v) => v.len(),
+        }
+    }
+
+    /// `significance.estimate_ci`: sorted, numpy's mean.
+    #[allow(clippy::cast_precision_loss, reason = "resample counts are far below 2^24")]
+    fn numpy_ci(&self) -> Option<Estimate> {
+        let n = self.len();
+        if n == 0 {
+            return None;
+        }
+        let lo = n / 40;
+        let hi = n - lo - 1;
+        Some(match self {
+            Self::F32(v) => {
+                let mut s = v.clone();
+                s.sort_by(f32::total_cmp);
+                let mean = numpy_sum(&s) / n as f32;
+                Estimate { mean: f64::from(mean), ci: f64::from(0.5f32 * (s[hi] - s[lo])) }
+            }
+            Self::F64(v) => {
+                let mut s = v.clone();
+                s.sort_by(f64::total_cmp);
+                Estimate { mean: numpy_sum(&s) / n as f64, ci: 0.5 * (s[hi] - s[lo]) }
+            }
+        })
+    }
+
+    /// `Score.estimate_ci`: sorted, `statistics.mean` (exact, rounded to the
+    /// scores' type).
+    #[allow(clippy::cast_possible_truncation, reason = "statistics.mean converts to the scores' float32 type")]
+    fn statistics_ci(&self) -> Option<Estimate> {
+        let n = self.len();
+        if n == 0 {
+            return None;
+        }
+        let lo = n / 40;
+        let hi = n - lo - 1;
+        Some(match self {
+            Self::F32(v) => {
+                let mut s = v.clone();
+                s.sort_by(f32::total_cmp);
+                let wide: Vec<f64> = s.iter().map(|&x| f64::from(x)).collect();
+                let mean = exact_mean(&wide).map_or(f64::NAN, |m| f64::from(m as f32));
+                Estimate { mean, ci: f64::from(0.5f32 * (s[hi] - s[lo])) }
+            }
+            Self::F64(v) => {
+                let mut s = v.clone();
+                s.sort_by(f64::total_cmp);
+                Estimate { mean: exact_mean(&s).unwrap_or(f64::NAN), ci: 0.5 * (s[hi] - s[lo]) }
+            }
+        })
+    }
+
+    /// `#{|sys − base| − mean > real}` over paired resamples, in the
+    /// arrays' common type.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss, reason = "numpy's float32 arithmetic")]
+    fn count_bootstrap_exceed(sys: &Self, base: &Self, real: f64) -> usize {
+        match (sys, base) {
+            (Self::F32(s), Self::F32(b)) => {
+                let d: Vec<f32> = s.iter().zip(b).map(|(x, y)| (x - y).abs()).collect();
+                let mean = numpy_sum(&d) / d.len() as f32;
+                let real = real as f32;
+                d.iter().filter(|&&x| x - mean > real).count()
+            }
+            _ => {
+                let (s, b) = (sys.widened(), base.widened());
+                let d: Vec<f64> = s.iter().zip(&b).map(|(x, y)| (x - y).abs()).collect();
+                let mean = numpy_sum(&d) / d.len() as f64;
+                d.iter().filter(|&&x| x - mean > real).count()
+            }
+        }
+    }
+
+    fn widened(&self) -> Vec<f64> {
+        match self {
+            Self::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+            Self::F64(v) => v.clone(),
+        }
+    }
+}
+
+/// numpy's pairwise summation of a contiguous array (`pairwise_sum` in
+/// `loops_utils.h`): blocks of up to 128 elements summed with 8
+/// accumulators, larger ones split in two at a multiple of 8.
+pub fn numpy_sum<T: Copy + Default + std::ops::Add<Output = T>>(a: &[T]) -> T {
+    let n = a.len();
+    if n < 8 {
+        let mut r = T::default();
+        for &x in a {
+            r = r + x;
+        }
+        r
+    } else if n <= 128 {
+        let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
+        let mut i = 8;
+        while i < n - n % 8 {
+            for (j, acc) in r.iter_mut().enumerate() {
+                *acc = *acc + a[i + j];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &a[i..] {
+            res = res + x;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
+    }
+}
+
+/// `(c + 1) / (n + 1)`.
+#[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+fn p_value(c: usize, n: usize) -> f64 {
+    (c + 1) as f64 / (n + 1) as f64
+}
+
+/// Bootstrap sums of several statistics sets over the same resamples: for
+/// each set, `samples` rows of `float32` sums (flat), from
+/// `rng.choice(n, size=(samples, n))`.
+fn bootstrap_sums(
+    rng: &mut Generator,
+    samples: usize,
+    sets: &[(&[f32], usize)],
+    n: usize,
+) -> Result<Vec<Vec<f32>>, MetricError> {
+    let mut out: Vec<Vec<f32>> = sets.iter().map(|&(_, w)| vec![0.0f32; samples * w]).collect();
+    if n == 0 || samples == 0 {
+        return Ok(out);
+    }
+    let rows = (CHUNK_DRAWS / n).max(1);
+    let mut idx = vec![0usize; rows.min(samples) * n];
+    let mut start = 0;
+    while start < samples {
+        let r = rows.min(samples - start);
+        let idx = &mut idx[..r * n];
+        rng.choice_fill(n, idx)?;
+        for (&(data, w), o) in sets.iter().zip(out.iter_mut()) {
+            o[start * w..(start + r) * w].par_chunks_mut(w).zip(idx.par_chunks(n)).for_each(|(acc, row)| {
+                for &j in row {
+                    for (a, &x) in acc.iter_mut().zip(&data[j * w..(j + 1) * w]) {
+                        *a += x;
+                    }
+                }
+            });
+        }
+        start += r;
+    }
+    Ok(out)
+}
+
+/// The `float32` scores of bootstrap sums (rows of `w`), on all cores.
+fn resample_scores(metric: &dyn Resample, sums: &[f32]) -> Scores {
+    Scores::collect(sums.par_chunks(metric.width()).map(|s| metric.score_f32(s)).collect())
+}
+
+/// Checks that every statistics set has the metric's width and `n` rows.
+fn check(metric: &dyn Resample, stats: &SegmentStats, n: usize) -> Result<(), MetricError> {
+    if stats.width() != metric.width() || stats.len() != n {
+        return Err(MetricError::InvalidInput {
+            metric: "significance",
+            reason: format!(
+                "statistics of {} segments × {} values, expected {n} × {}",
+                stats.len(),
+                stats.width(),
+                metric.width()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// A single system's score with its bootstrap interval, as `corpus_score(...,
+/// n_bootstrap=samples)` reports it (`Score.estimate_ci`: the exact mean).
+///
+/// # Errors
+/// Statistics of the wrong width; an empty corpus.
+pub fn confidence(
+    metric: &dyn Resample,
+    stats: &SegmentStats,
+    samples: usize,
+    seed: Option<u128>,
+) -> Result<TestResult, MetricError> {
+    check(metric, stats, stats.len())?;
+    let score = metric.score(&stats.sums());
+    let data = stats.to_f32();
+    let mut rng = Generator::default_rng(seed);
+    let sums = bootstrap_sums(&mut rng, samples, &[(&data, metric.width())], stats.len())?;
+    let estimate = resample_scores(metric, &sums[0]).statistics_ci();
+    Ok(TestResult { score, p_value: None, estimate })
+}
+
+/// The baseline's row of a paired test: its score and, when the test makes
+/// one, its bootstrap interval (`_bootstrap_resample` with a fresh generator
+/// from `seed`, numpy's mean).
+///
+/// # Errors
+/// Statistics of the wrong width.
+pub fn baseline(
+    metric: &dyn Resample,
+    stats: &SegmentStats,
+    test: PairedTest,
+    seed: Option<u128>,
+) -> Result<TestResult, MetricError> {
+    check(metric, stats, stats.len())?;
+    let score = metric.score(&stats.sums());
+    let samples = match test {
+        PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
+        PairedTest::Randomization(_, None) => 0,
+    };
+    let estimate = if samples > 0 {
+        let mut rng = Generator::default_rng(seed);
+        let sums = bootstrap_sums(&mut rng, samples, &[(&stats.to_f32(), metric.width())], stats.len())?;
+        resample_scores(metric, &sums[0]).numpy_ci()
+    } else {
+        None
+    };
+    Ok(TestResult { score, p_value: None, estimate })
+}
+
+/// One system against the baseline for every metric (`metrics[k]` with
+/// `base[k]` and `sys[k]`), with one generator seeded by `seed` whose draws
+/// every metric shares, as `_paired_bs_test` / `_paired_ar_test`.
+///
+/// # Errors
+/// Statistics of the wrong width or of different segment counts.
+pub fn paired(
+    metrics: &[&dyn Resample],
+    base: &[SegmentStats],
+    sys: &[SegmentStats],
+    test: PairedTest,
+    seed: Option<u128>,
+) -> Result<Vec<TestResult>, MetricError> {
+    let n = base.first().map_or(0, SegmentStats::len);
+    for ((m, b), s) in metrics.iter().zip(base).zip(sys) {
+        check(*m, b, n)?;
+        check(*m, s, n)?;
+    }
+    let mut rng = Generator::default_rng(seed);
+    match test {
+        PairedTest::Bootstrap(samples) => {
+            let data: Vec<(Vec<f32>, Vec<f32>)> = base.iter().zip(sys).map(|(b, s)| (b.to_f32(), s.to_f32())).collect();
+            let sets: Vec<(&[f32], usize)> = data
+                .iter()
+                .zip(metrics)
+                .flat_map(|((b, s), m)| [(b.as_slice(), m.width()), (s.as_slice(), m.width())])
+                .collect();
+            let sums = bootstrap_sums(&mut rng, samples, &sets, n)?;
+            Ok(metrics
+                .iter()
+                .enumerate()
+                .map(|(k, m)| {
+                    let (bl_score, sys_score) = (m.score(&base[k].sums()), m.score(&sys[k].sums()));
+                    let scores_bl = resample_scores(*m, &sums[2 * k]);
+                    let scores_sys = resample_scores(*m, &sums[2 * k + 1]);
+                    let c = Scores::count_bootstrap_exceed(&scores_sys, &scores_bl, (bl_score - sys_score).abs());
+                    TestResult { score: sys_score, p_value: Some(p_value(c, samples)), estimate: scores_sys.numpy_ci() }
+                })
+                .collect())
+        }
+        PairedTest::Randomization(trials, confidence) => {
+            let exceed = randomization_counts(&mut rng, metrics, base, sys, trials, n);
+            let estimates = match confidence {
+                Some(c) if c > 0 => {
+                    let data: Vec<Vec<f32>> = sys.iter().map(SegmentStats::to_f32).collect();
+                    let sets: Vec<(&[f32], usize)> =
+                        data.iter().zip(metrics).map(|(d, m)| (d.as_slice(), m.width())).collect();
+                    let sums = bootstrap_sums(&mut rng, c, &sets, n)?;
+                    metrics.iter().zip(&sums).map(|(m, s)| resample_scores(*m, s).numpy_ci()).collect()
+                }
+                _ => vec![None; metrics.len()],
+            };
+            Ok(metrics
+                .iter()
+                .zip(sys)
+                .zip(exceed.into_iter().zip(estimates))
+                .map(|((m, s), (c, estimate))| TestResult {
+                    score: m.score(&s.sums()),
+                    p_value: Some(p_value(c, trials)),
+                    estimate,
+                })
+                .collect())
+        }
+    }
+}
+
+/// Approximate randomization: per metric, the trials whose shuffled
+/// pseudo-systems differ by more than the real systems do.
+fn randomization_counts(
+    rng: &mut Generator,
+    metrics: &[&dyn Resample],
+    base: &[SegmentStats],
+    sys: &[SegmentStats],
+    trials: usize,
+    n: usize,
+) -> Vec<usize> {
+    let real: Vec<f64> = metrics
+        .iter()
+        .zip(base.iter().zip(sys))
+        .map(|(m, (b, s))| (m.score(&b.sums()) - m.score(&s.sums())).abs())
+        .collect();
+    let mut exceed = vec![0usize; metrics.len()];
+    if trials == 0 {
+        return exceed;
+    }
+    // Chunks of whole 32-bit draws, so that chunked fills equal numpy's one call.
+    let rows = ((CHUNK_DRAWS / n.max(1)).max(32) / 32) * 32;
+    let mut sel = vec![false; rows.min(trials) * n];
+    let mut start = 0;
+    while start < trials {
+        let r = rows.min(trials - start);
+        let sel = &mut sel[..r * n];
+        rng.bit_generator_mut().bounded_bool_fill(false, true, sel);
+        for (k, m) in metrics.iter().enumerate() {
+            let (b, s, w) = (&base[k], &sys[k], m.width());
+            exceed[k] += sel
+                .par_chunks(n.max(1))
+                .filter(|row| {
+                    let (mut a, mut bb) = (vec![0.0f64; w], vec![0.0f64; w]);
+                    for (i, &pick) in row.iter().enumerate() {
+                        let (x, y) = if pick { (b.row(i), s.row(i)) } else { (s.row(i), b.row(i)) };
+                        for j in 0..w {
+                            a[j] += x[j];
+                            bb[j] += y[j];
+                        }
+                    }
+                    (m.score_ar(&a) - m.score_ar(&bb)).abs() > real[k]
+                })
+                .count();
+        }
+        start += r;
+    }
+    exceed
+}
+
+/// A whole comparison: `systems[s][k]` holds system `s`'s statistics for
+/// `metrics[k]`, the baseline first. Returns `results[s][k]`. The
+/// baseline's intervals use `seed`; the systems' generators use it too,
+/// unless it is 0 (sacrebleu's `seed if seed else None`).
+///
+/// # Errors
+/// Fewer than two systems; statistics of the wrong width or segment count.
+pub fn compare(
+    metrics: &[&dyn Resample],
+    systems: &[Vec<SegmentStats>],
+    test: PairedTest,
+    seed: Option<u128>,
+) -> Result<Vec<Vec<TestResult>>, MetricError> {
+    let Some((base, rest)) = systems.split_first() else {
+        return Err(MetricError::InvalidInput { metric: "significance", reason: "no system to compare".into() });
+    };
+    let mut out =
+        vec![metrics.iter().zip(base).map(|(m, b)| baseline(*m, b, test, seed)).collect::<Result<Vec<_>, _>>()?];
+    let sys_seed = seed.filter(|&s| s != 0);
+    for s in rest {
+        out.push(paired(metrics, base, s, test, sys_seed)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+// Unit tests: unwraps here never reach the library.
+use super::*;
+use crate::{BleuConfig, ChrfConfig, Ter};
+
+fn stats_of<M: Resample>(m: &M, rows: &[Vec<f64>]) -> SegmentStats {
+    let mut s = SegmentStats::new(m.width());
+    for r in rows {
+        s.push(r);
+    }
+    s
+}
+
+fn bleu_rows(cfg: &BleuConfig, hyps: &[&str], refs: &[&str]) -> SegmentStats {
+    let rows: Vec<Vec<f64>> =
+        hyps.iter().zip(refs).map(|(h, r)| cfg.segment(h, &[r]).unwrap().iter().map(|&x| x as f64).collect()).collect();
+    stats_of(cfg, &rows)
+}
+
+#[test]
+fn numpy_pairwise_sum_matches_numpy() {
+    // x = np.sqrt(np.arange(1, 1001)).astype(np.float32): numpy 2.4.6's
+    // float(x.sum()) is 21097.45703125; a running float32 sum gives 21097.4609375.
+    let x: Vec<f32> = (1..=1000).map(|i| f64::from(i).sqrt() as f32).collect();
+    assert_eq!(numpy_sum(&x), 21097.457_f32);
+    assert_ne!(x.iter().fold(0.0f32, |a, &b| a + b), numpy_sum(&x));
+    let y: Vec<f64> = (0..10).map(f64::from).collect();
+    assert_eq!(numpy_sum(&y), 45.0);
+    assert_eq!(numpy_sum::<f64>(&[]), 0.0);
+}
+
+#[test]
+fn signature_keys_follow_sacrebleu() {
+    assert_eq!(PairedTest::Bootstrap(1000).signature_keys(Some(12345)), "bs:1000|seed:12345");
+    assert_eq!(PairedTest::Randomization(10000, None).signature_keys(None), "ar:10000|seed:none");
+    assert_eq!(PairedTest::Randomization(500, Some(100)).signature_keys(Some(1)), "bs:100|ar:500|seed:1");
+    assert_eq!(
+        with_test_keys("nrefs:1|case:mixed|version:2.6.0", "bs:1000|seed:12345"),
+        "nrefs:1|bs:1000|seed:12345|case:mixed|version:2.6.0"
+    );
+    assert_eq!(parse_seed(" None ").unwrap(), None);
+    assert_eq!(parse_seed("42").unwrap(), Some(42));
+    assert!(parse_seed("-1").is_err() && parse_seed("x").is_err());
+}
+
+#[test]
+fn a_system_against_itself_is_never_beaten_by_chance() {
+    // sacrebleu counts strictly larger differences: identical systems give
+    // c = 0 and p = 1 / (n + 1) under both tests (its `(c + 1) / (n + 1)`).
+    let cfg = BleuConfig::default();
+    let hyps = ["the cat sat on the mat", "a dog barked", "hello there world", "one two three four"];
+    let refs = ["the cat sat on a mat", "the dog barked", "hello world", "one two three five"];
+    let s = bleu_rows(&cfg, &hyps, &refs);
+    let metrics: [&dyn Resample; 1] = [&cfg];
+    for test in [PairedTest::Bootstrap(200), PairedTest::Randomization(300, None)] {
+        let r = paired(&metrics, std::slice::from_ref(&s), std::slice::from_ref(&s), test, Some(7)).unwrap();
+        let n = match test {
+            PairedTest::Bootstrap(n) | PairedTest::Randomization(n, _) => n,
+        };
+        assert_eq!(r[0].p_value, Some(1.0 / (n + 1) as f64));
+        assert_eq!(r[0].score, cfg.score(&s.sums().iter().map(|&x| x as u64).collect::<Vec<_>>()));
+    }
+}
+
+#[test]
+fn float32_scores_match_the_double_formulas_on_exact_values() {
+    // On sums whose float32 arithmetic is exact, the float32 paths agree
+    // with the double ones.
+    let ter = Ter::default();
+    assert_eq!(ter.score_f32(&[3.0, 4.0]).value(), 75.0);
+    assert!(ter.score_f32(&[3.0, 4.0]).is_f32());
+    assert_eq!(ter.score_f32(&[0.0, 0.0]), Py::Float(0.0));
+    assert_eq!(ter.score_f32(&[2.0, 0.0]), Py::Float(100.0));
+    let chrf = ChrfConfig::default();
+    let mut st = vec![0.0f32; chrf.stats_len()];
+    for o in 0..chrf.orders() {
+        st[3 * o] = 4.0;
+        st[3 * o + 1] = 4.0;
+        st[3 * o + 2] = 2.0;
+    }
+    assert_eq!(chrf.score_f32(&st), Py::F32(50.0));
+    assert_eq!(chrf.score_f32(&vec![0.0; chrf.stats_len()]), Py::Float(0.0));
+    let bleu = BleuConfig::default();
+    let v = [4.0f32, 4.0, 4.0, 3.0, 2.0, 1.0, 4.0, 3.0, 2.0, 1.0];
+    let wide: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+    assert_eq!(bleu.score_f32(&v), Py::Float(Resample::score(&bleu, &wide)));
+}
+
+#[test]
+fn confidence_interval_brackets_the_resample_mean() {
+    let cfg = ChrfConfig::default();
+    let hyps = ["the cat sat on the mat", "a dog barked", "hello there world", "one two three four", "x y z"];
+    let refs = ["the cat sat on a mat", "the dog barked", "hello world", "one two three five", "x y"];
+    let rows: Vec<Vec<f64>> = hyps
+        .iter()
+        .zip(refs)
+        .map(|(h, r)| cfg.segment(h, &[r]).unwrap().stats.iter().map(|&x| x as f64).collect())
+        .collect();
+    let s = stats_of(&cfg, &rows);
+    let r = confidence(&cfg, &s, 400, Some(12345)).unwrap();
+    let e = r.estimate.unwrap();
+    assert!(e.ci > 0.0 && e.mean > 0.0 && (e.mean - r.score).abs() < 3.0 * e.ci, "{r:?}");
+    // The same seed gives the same interval; another seed another one.
+    assert_eq!(confidence(&cfg, &s, 400, Some(12345)).unwrap(), r);
+    assert_ne!(confidence(&cfg, &s, 400, Some(1)).unwrap(), r);
+}

@@ -1,0 +1,139 @@
+//! Paired bootstrap resampling, paired approximate randomization and
+//! bootstrap confidence intervals against sacrebleu 2.6.0 on the shared WMT
+//! systems (`tests/golden/significance.json`, made by
+//! `scripts/make_significance_golden.py`): the same scores, means, intervals
+//! and p-values, exactly, for BLEU, chrF, chrF++ and TER.
+
+mod common;
+
+use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
+use mteval_kernels::{BleuConfig, ChrfConfig, NRefs, Ter};
+use serde_json::Value;
+
+enum Metric {
+    Bleu(BleuConfig),
+    Chrf(ChrfConfig),
+    Ter(Ter),
+}
+
+impl Metric {
+    fn new(kind: &str, opts: &str) -> Self {
+        match kind {
+            "bleu" => Self::Bleu(BleuConfig::parse(opts).unwrap()),
+            "chrf" => Self::Chrf(ChrfConfig::parse(opts).unwrap()),
+            "ter" => Self::Ter(Ter::from_options(opts).unwrap()),
+            k => panic!("unknown metric {k}"),
+        }
+    }
+
+    fn view(&self) -> &dyn Resample {
+        match self {
+            Self::Bleu(c) => c,
+            Self::Chrf(c) => c,
+            Self::Ter(t) => t,
+        }
+    }
+
+    fn signature(&self, n: NRefs) -> String {
+        match self {
+            Self::Bleu(c) => c.signature(n).to_string(),
+            Self::Chrf(c) => c.signature(n).to_string(),
+            Self::Ter(t) => t.config.signature(n).to_string(),
+        }
+    }
+
+    #[allow(clippy::cast_precision_loss)]
+    fn stats(&self, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
+        let mut out = SegmentStats::new(self.view().width());
+        for (h, r) in hyps.iter().zip(refs) {
+            let r: Vec<&str> = r.iter().map(String::as_str).collect();
+            let row: Vec<f64> = match self {
+                Self::Bleu(c) => c.segment(h, &r).unwrap().iter().map(|&x| x as f64).collect(),
+                Self::Chrf(c) => c.segment(h, &r).unwrap().stats.iter().map(|&x| x as f64).collect(),
+                Self::Ter(t) => {
+                    let s = t.segment(h, &r).unwrap().unwrap();
+                    vec![f64::from(s.num_edits), s.ref_len]
+                }
+            };
+            out.push(&row);
+        }
+        out
+    }
+}
+
+fn opt(v: &Value) -> Option<f64> {
+    v.as_f64()
+}
+
+#[test]
+fn significance_matches_sacrebleu_on_the_shared_systems() {
+    let golden = common::repo_golden("significance.json");
+    let mut checked = 0usize;
+    for case in golden["cases"].as_array().unwrap() {
+        let pair = case["pair"].as_str().unwrap();
+        let test_kind = case["test"].as_str().unwrap();
+        let n = case["n"].as_u64().unwrap() as usize;
+        let seed = Some(u128::from(case["seed"].as_u64().unwrap()));
+        let refs_cols: Vec<&str> = case["refs"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let data = common::load_pair(pair, refs_cols.len() > 1);
+        let names: Vec<&str> = case["systems"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let systems: Vec<&Vec<String>> =
+            names.iter().map(|n| &data.systems.iter().find(|(s, _)| s == n).unwrap().1).collect();
+        let nondeterministic = case["nondeterministic_systems"].as_bool().unwrap_or(false);
+        let metrics: Vec<(Metric, &Value)> = case["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (Metric::new(m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()), m))
+            .collect();
+        let views: Vec<&dyn Resample> = metrics.iter().map(|(m, _)| m.view()).collect();
+        let nrefs = NRefs::Fixed(refs_cols.len());
+        let ctx = format!("{pair} {test_kind} n={n} seed={seed:?}");
+        if test_kind == "ci" {
+            for (m, g) in &metrics {
+                let s = m.stats(systems[0], &data.refs);
+                let r = significance::confidence(m.view(), &s, n, seed).unwrap();
+                let want = &g["results"][0];
+                assert_eq!(r.score, want["score"].as_f64().unwrap(), "{ctx} {}", g["name"]);
+                let e = r.estimate.unwrap();
+                assert_eq!(
+                    (e.mean, e.ci),
+                    (want["mean"].as_f64().unwrap(), want["ci"].as_f64().unwrap()),
+                    "{ctx} {}",
+                    g["name"]
+                );
+                let keys = PairedTest::Bootstrap(n).signature_keys(seed);
+                let sig = significance::with_test_keys(&m.signature(nrefs), &keys);
+                assert_eq!(sig.split("|impl:").next().unwrap(), g["signature"].as_str().unwrap(), "{ctx}");
+                checked += 1;
+            }
+            continue;
+        }
+        let test = if test_kind == "bs" {
+            PairedTest::Bootstrap(n)
+        } else {
+            let c = case["n_ar_confidence"].as_i64().unwrap();
+            PairedTest::Randomization(n, usize::try_from(c).ok().filter(|&c| c > 0))
+        };
+        let stats: Vec<Vec<SegmentStats>> =
+            systems.iter().map(|hyps| metrics.iter().map(|(m, _)| m.stats(hyps, &data.refs)).collect()).collect();
+        let results = significance::compare(&views, &stats, test, seed).unwrap();
+        for (k, (m, g)) in metrics.iter().enumerate() {
+            let sig = significance::with_test_keys(&m.signature(nrefs), &test.signature_keys(seed));
+            assert_eq!(sig.split("|impl:").next().unwrap(), g["signature"].as_str().unwrap(), "{ctx}");
+            for (s, want) in g["results"].as_array().unwrap().iter().enumerate() {
+                if s > 0 && nondeterministic {
+                    continue;
+                }
+                let r = &results[s][k];
+                let what = format!("{ctx} {} {}", g["name"], names[s]);
+                assert_eq!(r.score, want["score"].as_f64().unwrap(), "{what}: score");
+                assert_eq!(r.p_value, opt(&want["p_value"]), "{what}: p-value");
+                assert_eq!(r.estimate.map(|e| e.mean), opt(&want["mean"]), "{what}: mean");
+                assert_eq!(r.estimate.map(|e| e.ci), opt(&want["ci"]), "{what}: ci");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 150, "only {checked} results checked");
+}

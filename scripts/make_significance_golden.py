@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Writes tests/golden/significance.json: sacrebleu 2.6.0's paired significance tests and bootstrap
+confidence intervals on the shared WMT sample, at full precision.
+
+Each pair's systems are sorted by name (the first is the baseline), rows in seg_id order, references
+from the baseline's rows (`ref`, and `ref2` for the two-reference cases). Paired tests run as sacrebleu's
+CLI does: metrics built with references=refs, SACREBLEU_SEED set, then
+PairedTest(named_systems, metrics, None, test_type, n_samples, n_ar_confidence)(). Confidence ('ci')
+cases score the baseline alone with metric.corpus_score(hyps, None, n_bootstrap=N). Results keep every
+bit: numpy float32 means and CIs are widened with float(); absent values are null. Each metric also
+carries "mteval_options", the same options in mteval's signature syntax (see mteval_options below).
+
+Note: PairedTest only seeds the non-baseline systems when the seed is truthy (`self._seed if self._seed
+else None`), so seed 0 draws them from OS entropy; such cases carry "nondeterministic_systems": true.
+
+Usage (an interpreter with sacrebleu 2.6.0, e.g. the oracle venv):
+    python scripts/make_significance_golden.py [--out tests/golden/significance.json]
+Data: $MTEVAL_SHARED_DIR/data/wmt (default ../shared). A few minutes (TER statistics dominate).
+"""
+import argparse, json, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import ROOT, WMT_PAIRS, load_pair  # noqa: E402
+
+import sacrebleu  # noqa: E402
+from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: E402
+from sacrebleu.significance import PairedTest  # noqa: E402
+
+CLASSES = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
+# sacrebleu keyword -> (mteval key, value when True, value when False); other values printed with repr/str.
+KEYS = {
+    "bleu": {"tokenize": "tok", "smooth_method": "smooth", "smooth_value": "smooth_value",
+             "lowercase": ("case", "lc", "mixed"), "effective_order": ("eff", "yes", "no"),
+             "max_ngram_order": "ngram", "trg_lang": "trg_lang"},
+    "chrf": {"char_order": "nc", "word_order": "nw", "beta": "beta", "lowercase": ("case", "lc", "mixed"),
+             "whitespace": ("space", "yes", "no"), "eps_smoothing": ("eff", "no", "yes")},
+    "ter": {"normalized": ("norm", "yes", "no"), "case_sensitive": ("case", "mixed", "lc"),
+            "no_punct": ("punct", "no", "yes"), "asian_support": ("asian", "yes", "no")},
+}
+
+
+def mteval_options(kind, opts):
+    """The sacrebleu keyword arguments opts of metric kind (bleu, chrf, ter) in mteval's option syntax,
+    e.g. ("bleu", {"tokenize": "intl", "smooth_method": "floor"}) -> "tok:intl|smooth:floor"."""
+    out = []
+    for k, v in opts.items():
+        key = KEYS[kind][k]
+        if isinstance(key, tuple):
+            out.append(f"{key[0]}:{key[1] if v else key[2]}")
+        else:
+            out.append(f"{key}:{v!r}" if isinstance(v, float) else f"{key}:{v}")
+    return "|".join(out)
+
+
+def result_json(r):
+    f = lambda x: None if x is None else float(x)  # noqa: E731
+    return {"score": f(r.score), "p_value": f(r.p_value), "mean": f(r.mean), "ci": f(r.ci)}
+
+
+def paired(named_systems, refs, specs, test, n, n_ar_confidence, seed):
+    """sacrebleu's PairedTest over named_systems [(name, hyps)], baseline first, for the metrics specs
+    [(kind, options)] (their score names must differ); returns the "metrics" list of a case."""
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    metrics = {str(i): CLASSES[kind](**opts, references=refs) for i, (kind, opts) in enumerate(specs)}
+    ps = PairedTest(named_systems, metrics, references=None, test_type=test, n_samples=n,
+                    n_ar_confidence=n_ar_confidence)
+    sigs, scores = ps()
+    assert len(ps.metrics) == len(specs), "two metrics share a score name"
+    out = []
+    for (kind, opts), m in zip(specs, metrics.values()):
+        name = next(k for k, v in ps.metrics.items() if v is m)
+        out.append({"kind": kind, "options": opts, "mteval_options": mteval_options(kind, opts), "name": name,
+                    "signature": sigs[name].format(), "results": [result_json(r) for r in scores[name]]})
+    return out
+
+
+def confidence(hyps, refs, specs, n, seed):
+    """Single-system bootstrap confidence (corpus_score with n_bootstrap=n) for each metric in specs."""
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    out = []
+    for kind, opts in specs:
+        m = CLASSES[kind](**opts, references=refs)
+        s = m.corpus_score(hyps, None, n_bootstrap=n)
+        out.append({"kind": kind, "options": opts, "mteval_options": mteval_options(kind, opts), "name": s.name,
+                    "signature": m.get_signature().format(),
+                    "results": [{"score": float(s.score), "p_value": None, "mean": float(s._mean), "ci": float(s._ci)}]})
+    return out
+
+
+ALL4 = [("bleu", {}), ("chrf", {}), ("chrf", {"word_order": 2}), ("ter", {})]
+ALL3 = [("bleu", {}), ("chrf", {}), ("ter", {})]
+
+
+def plan():
+    """(pair, test, n, n_ar_confidence, seed, reference columns, metric specs) of every case."""
+    c = []
+    c += [(p, "bs", 1000, -1, 12345, ["ref"], ALL4) for p in WMT_PAIRS]
+    c += [(p, "ar", 10000, -1, 12345, ["ref"], ALL3) for p in WMT_PAIRS]
+    c += [("en-de", "ar", 2000, 1000, 12345, ["ref"], [("bleu", {}), ("chrf", {})])]
+    c += [("de-en", "bs", 500, -1, 42, ["ref"], [("bleu", {"tokenize": "intl", "smooth_method": "floor"}),
+                                                 ("chrf", {"eps_smoothing": True}),
+                                                 ("ter", {"normalized": True, "case_sensitive": True})]),
+          ("de-en", "bs", 500, -1, 42, ["ref"], [("bleu", {"smooth_method": "add-k", "smooth_value": 0.5})])]
+    c += [("de-en", "ar", 3000, -1, 7, ["ref"], [("bleu", {"smooth_method": "add-k", "smooth_value": 0.5})]),
+          ("de-en", "ar", 3000, -1, 7, ["ref"], [("bleu", {"smooth_method": "floor", "smooth_value": 0.3})])]
+    zh = [("bleu", {"tokenize": "zh"}), ("chrf", {}), ("ter", {"asian_support": True})]
+    c += [("en-zh", "bs", 1000, -1, 2024, ["ref"], zh), ("en-zh", "ar", 5000, -1, 2024, ["ref"], zh)]
+    c += [("zh-en", "bs", 1000, -1, 12345, ["ref", "ref2"], ALL3), ("zh-en", "ar", 5000, -1, 12345, ["ref", "ref2"], ALL3)]
+    c += [("en-ja", "bs", 300, -1, s, ["ref"], [("chrf", {})]) for s in (0, 1)]
+    c += [(p, "ci", 1000, -1, 12345, ["ref"], ALL4) for p in WMT_PAIRS]
+    c += [("en-de", "ci", 400, -1, 99, ["ref"], ALL4)]
+    return c
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "golden", "significance.json"))
+    args = ap.parse_args()
+    assert sacrebleu.__version__ == "2.6.0", sacrebleu.__version__
+    t0 = time.time()
+    data = {p: load_pair(p) for p in WMT_PAIRS}
+    cases = []
+    for pair, test, n, n_ar, seed, ref_cols, specs in plan():
+        systems, hyps, ref, ref2 = data[pair]
+        refs = [ref] if ref_cols == ["ref"] else [ref, ref2]
+        case = {"pair": pair, "test": test, "n": n, "n_ar_confidence": n_ar, "seed": seed, "refs": ref_cols}
+        if test == "ci":
+            case["systems"] = systems[:1]
+            case["metrics"] = confidence(hyps[systems[0]], refs, specs, n, seed)
+        else:
+            case["systems"] = systems
+            case["metrics"] = paired([(s, hyps[s]) for s in systems], refs, specs, test, n, n_ar, seed)
+        if seed == 0 and test != "ci":
+            case["nondeterministic_systems"] = True
+        cases.append(case)
+        print(f"{time.time() - t0:7.1f}s {pair} {test} n={n} seed={seed} {[m['name'] for m in case['metrics']]}",
+              file=sys.stderr)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump({"sacrebleu": sacrebleu.__version__, "cases": cases}, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    print(f"wrote {args.out}: {len(cases)} cases in {time.time() - t0:.1f}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

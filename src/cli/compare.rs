@@ -1,0 +1,659 @@
+//! `mteval compare`: sacrebleu's multi-system evaluation — corpus scores,
+//! paired significance tests (`--paired-bs`, `--paired-ar`) and bootstrap
+//! confidence intervals (`--confidence`) — over line-aligned text files
+//! (`mteval compare REF -i SYS1 SYS2`) or a table with one row per segment
+//! and system (`mteval compare wmt.parquet --system-col system`). The
+//! statistics come from the kernels on all cores; the tests are
+//! `mteval_kernels::significance`, with sacrebleu's numbers.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::{Array, AsArray, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::DataType;
+use mteval_kernels::NRefs;
+use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
+use rayon::prelude::*;
+
+use super::text::{read_lines, split_refs};
+use super::{MetricChoice, resolve_metrics};
+use crate::session::{SessionOptions, new_context, register_input};
+
+/// Output formats of `mteval compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// sacrebleu's text: a score line per metric (one system) or a table.
+    Text,
+    /// sacrebleu's JSON fields, scores at full precision, with signatures.
+    Json,
+}
+
+/// Arguments of `mteval compare`.
+#[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line switches, as sacrebleu's")]
+pub struct CompareArgs {
+    /// Text mode (with -i): reference files, as sacrebleu's positional REFS. Table mode (no -i):
+    /// one table (.parquet, .csv, .tsv, .json, .jsonl) with a row per segment and system.
+    pub inputs: Vec<String>,
+    /// Text mode: more reference files (the same as positional ones).
+    #[arg(short = 'r', long = "ref")]
+    pub refs: Vec<PathBuf>,
+    /// Text mode: one line-aligned file per system; the first is the baseline of a paired test.
+    #[arg(short = 'i', long = "input", num_args = 1..)]
+    pub systems: Vec<PathBuf>,
+    /// Metrics: bleu, chrf, chrf++, ter (names of the metric table).
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned()])]
+    pub metrics: Vec<String>,
+    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `bleu=tok:intl`); repeatable.
+    #[arg(long = "options")]
+    pub options: Vec<String>,
+    /// Paired bootstrap resampling against the baseline (sacrebleu's --paired-bs).
+    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
+    pub paired_bs: bool,
+    /// Paired approximate randomization against the baseline (sacrebleu's --paired-ar).
+    #[arg(long = "paired-ar")]
+    pub paired_ar: bool,
+    /// Bootstrap resamples of --paired-bs.
+    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
+    pub paired_bs_n: usize,
+    /// Trials of --paired-ar.
+    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
+    pub paired_ar_n: usize,
+    /// With --paired-ar, also bootstrap intervals with this many resamples (sacrebleu's API
+    /// `n_ar_confidence`; its command line has none).
+    #[arg(long = "paired-ar-confidence-n")]
+    pub paired_ar_confidence_n: Option<usize>,
+    /// One system: bootstrap confidence interval of each score (sacrebleu's --confidence).
+    #[arg(long = "confidence")]
+    pub confidence: bool,
+    /// Resamples of --confidence.
+    #[arg(long = "confidence-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
+    pub confidence_n: usize,
+    /// Random seed of the resamples: an integer, or `none` for a fresh one each run. Default:
+    /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
+    #[arg(long = "num-refs", default_value_t = 1)]
+    pub num_refs: usize,
+    /// Print only the scores (one system).
+    #[arg(short = 'b', long = "score-only")]
+    pub score_only: bool,
+    /// Decimal places of printed scores.
+    #[arg(short = 'w', long = "width", default_value_t = 1)]
+    pub width: usize,
+    /// Output format.
+    #[arg(short = 'f', long = "format", value_enum, default_value = "text")]
+    pub format: CompareFormat,
+    /// Table mode: the column naming the system of each row.
+    #[arg(long, default_value = "system")]
+    pub system_col: String,
+    /// Table mode: hypothesis column.
+    #[arg(long, default_value = "hyp")]
+    pub hyp_col: String,
+    /// Table mode: reference column(s); NULL references are skipped.
+    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
+    pub ref_cols: Vec<String>,
+    /// Table mode: the column identifying a segment, to align the systems' rows (default: each
+    /// system's rows in input order).
+    #[arg(long)]
+    pub segment_col: Option<String>,
+    /// Table mode: the baseline system (default: the first system in the input).
+    #[arg(long)]
+    pub baseline: Option<String>,
+}
+
+/// Systems with their hypotheses, aligned with one set of references.
+struct Corpus {
+    /// (name, hypotheses), the baseline first.
+    systems: Vec<(String, Vec<String>)>,
+    /// Per segment, its references.
+    refs: Vec<Vec<String>>,
+    /// The `nrefs` of the signatures.
+    nrefs: NRefs,
+}
+
+/// A metric of the comparison: its choice and its resampling view.
+enum Compared {
+    Bleu(mteval_kernels::BleuConfig),
+    Chrf(mteval_kernels::ChrfConfig),
+    Ter(mteval_kernels::Ter),
+}
+
+impl Compared {
+    fn resample(&self) -> &dyn Resample {
+        match self {
+            Self::Bleu(c) => c,
+            Self::Chrf(c) => c,
+            Self::Ter(t) => t,
+        }
+    }
+}
+
+pub(super) async fn run(a: &CompareArgs) -> Result<()> {
+    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let compared: Vec<Compared> = metrics
+        .iter()
+        .map(|m| match m {
+            MetricChoice::Bleu(c) => Ok(Compared::Bleu(*c)),
+            MetricChoice::Chrf { cfg, .. } => Ok(Compared::Chrf(*cfg)),
+            MetricChoice::Ter(t) => Ok(Compared::Ter(*t)),
+            _ => bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.column()),
+        })
+        .collect::<Result<_>>()?;
+    let seed = match &a.seed {
+        Some(s) => significance::parse_seed(s)?,
+        None => match std::env::var("SACREBLEU_SEED") {
+            Ok(s) => significance::parse_seed(&s).context("SACREBLEU_SEED")?,
+            Err(_) => Some(significance::DEFAULT_SEED),
+        },
+    };
+    let test = match (a.paired_bs, a.paired_ar) {
+        (true, _) => Some(PairedTest::Bootstrap(positive(a.paired_bs_n, "--paired-bs-n")?)),
+        (_, true) => Some(PairedTest::Randomization(
+            positive(a.paired_ar_n, "--paired-ar-n")?,
+            a.paired_ar_confidence_n.filter(|&n| n > 0),
+        )),
+        _ => None,
+    };
+    let corpus = if a.systems.is_empty() { read_table(a).await? } else { read_text(a, test.is_some())? };
+    let n_sys = corpus.systems.len();
+    if test.is_some() && n_sys < 2 {
+        bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
+    }
+    if a.confidence && n_sys > 1 {
+        bail!("--confidence is for one system; with several, use --paired-bs (it reports intervals too)");
+    }
+    let backend = super::backend()?;
+    // stats[s][k]: system s, metric k.
+    let mut stats: Vec<Vec<SegmentStats>> = Vec::with_capacity(n_sys);
+    for (name, hyps) in &corpus.systems {
+        let per: Vec<SegmentStats> = compared
+            .iter()
+            .map(|m| segment_stats(m, hyps, &corpus.refs, backend.as_ref()).with_context(|| name.clone()))
+            .collect::<Result<_>>()?;
+        stats.push(per);
+    }
+    let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
+    let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
+    let views: Vec<&dyn Resample> = compared.iter().map(Compared::resample).collect();
+    let out = if n_sys == 1 {
+        let results: Vec<TestResult> = if a.confidence {
+            views
+                .iter()
+                .zip(&stats[0])
+                .map(|(m, s)| significance::confidence(*m, s, a.confidence_n, seed))
+                .collect::<Result<_, _>>()?
+        } else {
+            views.iter().zip(&stats[0]).map(|(m, s)| plain(*m, s)).collect()
+        };
+        let sigs: Vec<String> = if a.confidence {
+            let keys = PairedTest::Bootstrap(a.confidence_n).signature_keys(seed);
+            sigs.iter().map(|s| significance::with_test_keys(s, &keys)).collect()
+        } else {
+            sigs
+        };
+        single_report(a, &names, &sigs, &results, &compared, &stats[0])
+    } else {
+        let results: Vec<Vec<TestResult>> = match test {
+            Some(t) => significance::compare(&views, &stats, t, seed)?,
+            None => stats.iter().map(|per| views.iter().zip(per).map(|(m, s)| plain(*m, s)).collect()).collect(),
+        };
+        let sigs: Vec<String> = match test {
+            Some(t) => sigs.iter().map(|s| significance::with_test_keys(s, &t.signature_keys(seed))).collect(),
+            None => sigs,
+        };
+        let sys_names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
+        match a.format {
+            CompareFormat::Json => json_table(&sys_names, &names, &sigs, &results),
+            CompareFormat::Text => text_table(&sys_names, &names, &sigs, &results, test, a.width),
+        }
+    };
+    crate::output::write_stdout(out.as_bytes())
+}
+
+fn positive(n: usize, flag: &str) -> Result<usize> {
+    if n == 0 {
+        bail!("{flag} must be at least 1");
+    }
+    Ok(n)
+}
+
+/// A corpus score without resampling.
+fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
+    TestResult { score: m.score(&s.sums()), p_value: None, estimate: None }
+}
+
+/// Statistics of every segment of one system for one metric.
+#[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
+fn segment_stats(
+    m: &Compared,
+    hyps: &[String],
+    refs: &[Vec<String>],
+    backend: &dyn mteval_kernels::backend::Backend,
+) -> Result<SegmentStats> {
+    let rows: Vec<(&str, Vec<&str>)> =
+        hyps.iter().zip(refs).map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    let mut out = SegmentStats::new(m.resample().width());
+    let line = |i: usize| format!("segment {}", i + 1);
+    match m {
+        Compared::Bleu(cfg) => {
+            let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
+            for (i, s) in segs.into_iter().enumerate() {
+                let s = s.with_context(|| format!("{}: no reference", line(i)))?;
+                out.push(&s.iter().map(|&x| x as f64).collect::<Vec<_>>());
+            }
+        }
+        Compared::Chrf(cfg) => {
+            for (i, s) in cfg.segments_on(backend, &rows).into_iter().enumerate() {
+                let s = s.with_context(|| format!("{}: no reference", line(i)))?;
+                out.push(&s.stats.iter().map(|&x| x as f64).collect::<Vec<_>>());
+            }
+        }
+        Compared::Ter(ter) => {
+            for (i, s) in ter.segments_on(backend, &rows).into_iter().enumerate() {
+                let s = s.with_context(|| line(i))?.with_context(|| format!("{}: no reference", line(i)))?;
+                out.push(&[f64::from(s.num_edits), s.ref_len]);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Text mode: references (tab-separated with --num-refs) and system files.
+fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
+    let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
+    if ref_files.is_empty() {
+        bail!("give the reference file(s) before -i, as sacrebleu takes them: mteval compare REF -i SYS1 SYS2");
+    }
+    if a.num_refs == 0 || (a.num_refs != 1 && ref_files.len() > 1) {
+        bail!("--num-refs reads several references from one tab-separated file; give one reference file");
+    }
+    let mut streams: Vec<Vec<String>> = Vec::new();
+    for f in &ref_files {
+        streams.extend(split_refs(f, read_lines(f)?, a.num_refs)?);
+    }
+    let n = streams[0].len();
+    let mut systems: Vec<(String, Vec<String>)> = Vec::new();
+    for f in &a.systems {
+        let name = f.display().to_string();
+        if systems.iter().any(|(s, _)| *s == name) {
+            if paired && systems[0].0 == name {
+                continue; // sacrebleu skips a system given again as the baseline
+            }
+            bail!("{name} is given twice");
+        }
+        let lines = read_lines(f)?;
+        systems.push((name, lines));
+    }
+    for (name, lines) in &systems {
+        if lines.len() != n {
+            bail!("{name} has {} lines but {} has {n}", lines.len(), ref_files[0].display());
+        }
+    }
+    for (f, s) in ref_files.iter().zip(&streams) {
+        if s.len() != n {
+            bail!("{} has {} lines but {} has {n}", f.display(), s.len(), ref_files[0].display());
+        }
+    }
+    if paired {
+        systems[0].0 = format!("Baseline: {}", systems[0].0);
+    }
+    let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
+    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()) })
+}
+
+/// Table mode: one row per (system, segment).
+async fn read_table(a: &CompareArgs) -> Result<Corpus> {
+    let [input] = a.inputs.as_slice() else {
+        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
+    };
+    let ctx =
+        new_context(&SessionOptions { target_partitions: Some(1), device: super::device(), ..Default::default() })?;
+    let mut text_cols = vec![a.hyp_col.as_str(), a.system_col.as_str()];
+    text_cols.extend(a.ref_cols.iter().map(String::as_str));
+    register_input(&ctx, "input", input, &text_cols).await?;
+    let batches = ctx.table("input").await?.collect().await.with_context(|| format!("cannot read {input}"))?;
+    // system -> (segment key -> (hyp, refs)), in order of appearance.
+    let mut order: Vec<String> = Vec::new();
+    let mut rows: HashMap<String, Vec<(String, Option<String>, Vec<String>)>> = HashMap::new();
+    let mut row_no = 0usize;
+    for b in &batches {
+        let col = |name: &str, role: &str| -> Result<StringArray> {
+            let c = b.column_by_name(name).with_context(|| {
+                let names: Vec<&str> = b.schema_ref().fields().iter().map(|f| f.name().as_str()).collect();
+                format!("{input}: {role} column '{name}' not found (columns: {})", names.join(", "))
+            })?;
+            Ok(cast(c, &DataType::Utf8)
+                .with_context(|| format!("{input}: {role} column '{name}' has no text form"))?
+                .as_string::<i32>()
+                .clone())
+        };
+        let sys = col(&a.system_col, "system")?;
+        let hyp = col(&a.hyp_col, "hypothesis")?;
+        let seg = a.segment_col.as_deref().map(|c| col(c, "segment")).transpose()?;
+        let refs: Vec<StringArray> = a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()?;
+        for i in 0..b.num_rows() {
+            let r = row_no + i;
+            if sys.is_null(i) {
+                bail!("{input}: row {r} (counting from 0): the system column '{}' is NULL", a.system_col);
+            }
+            let name = sys.value(i).to_owned();
+            let key = match &seg {
+                Some(s) if s.is_null(i) => bail!("{input}: row {r}: the segment column is NULL"),
+                Some(s) => Some(s.value(i).to_owned()),
+                None => None,
+            };
+            if hyp.is_null(i) {
+                bail!("{input}: row {r}: system '{name}' has a NULL hypothesis");
+            }
+            let rr: Vec<String> = refs.iter().filter(|c| c.is_valid(i)).map(|c| c.value(i).to_owned()).collect();
+            if !rows.contains_key(&name) {
+                order.push(name.clone());
+            }
+            rows.entry(name).or_default().push((hyp.value(i).to_owned(), key, rr));
+        }
+        row_no += b.num_rows();
+    }
+    let Some(first) = order.first() else { bail!("{input}: no rows") };
+    let base = match &a.baseline {
+        Some(b) if !rows.contains_key(b) => {
+            bail!("--baseline '{b}' is not a system of {input} (systems: {})", order.join(", "))
+        }
+        Some(b) => b.clone(),
+        None => first.clone(),
+    };
+    order.retain(|s| *s != base);
+    order.insert(0, base.clone());
+    let base_rows = &rows[&base];
+    let refs: Vec<Vec<String>> = base_rows.iter().map(|(_, _, r)| r.clone()).collect();
+    if let Some(i) = refs.iter().position(Vec::is_empty) {
+        bail!("{input}: segment {} of the baseline '{base}' has no reference", i + 1);
+    }
+    let mut systems = Vec::with_capacity(order.len());
+    for name in &order {
+        let mine = &rows[name];
+        let hyps: Vec<String> = if a.segment_col.is_some() {
+            let mut by_key: HashMap<&str, &str> = HashMap::new();
+            for (h, k, _) in mine {
+                let k = k.as_deref().unwrap_or_default();
+                if by_key.insert(k, h).is_some() {
+                    bail!("{input}: system '{name}' has segment '{k}' twice");
+                }
+            }
+            let mut hyps = Vec::with_capacity(base_rows.len());
+            for (_, k, _) in base_rows {
+                let k = k.as_deref().unwrap_or_default();
+                let Some(h) = by_key.remove(k) else {
+                    bail!("{input}: system '{name}' has no row for segment '{k}', which '{base}' has");
+                };
+                hyps.push(h.to_owned());
+            }
+            if let Some(k) = by_key.keys().next() {
+                bail!("{input}: system '{name}' has segment '{k}', which '{base}' does not");
+            }
+            hyps
+        } else {
+            if mine.len() != base_rows.len() {
+                bail!(
+                    "{input}: system '{name}' has {} rows but '{base}' has {}; give --segment-col to align them by segment",
+                    mine.len(),
+                    base_rows.len()
+                );
+            }
+            mine.iter().map(|(h, _, _)| h.clone()).collect()
+        };
+        systems.push((name.clone(), hyps));
+    }
+    let nrefs = refs
+        .iter()
+        .skip(1)
+        .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
+    Ok(Corpus { systems, refs, nrefs })
+}
+
+/// sacrebleu's `Score.format`: `score (μ = mean ± ci)` with `width` decimals
+/// (the interval only when its mean is positive).
+fn score_text(r: &TestResult, w: usize) -> String {
+    let mut s = format!("{:.w$}", r.score);
+    if let Some(e) = r.estimate.filter(|e| e.mean > 0.0) {
+        let _ = write!(s, " (μ = {:.w$} ± {:.w$})", e.mean, e.ci);
+    }
+    s
+}
+
+/// BLEU's verbose part (`66.3/43.2/30.9/22.7 (BP = 1.000 ratio = 1.014 hyp_len = 10295 ref_len = 10152)`).
+fn bleu_verbose(cfg: &mteval_kernels::BleuConfig, s: &SegmentStats) -> String {
+    let sums: Vec<u64> = s.sums().iter().map(|&x| x as u64).collect();
+    let d = cfg.score_details(&sums);
+    let prec: Vec<String> = d.precisions.iter().map(|p| format!("{p:.1}")).collect();
+    format!(
+        "{} (BP = {:.3} ratio = {:.3} hyp_len = {} ref_len = {})",
+        prec.join("/"),
+        d.bp,
+        d.ratio(),
+        d.sys_len,
+        d.ref_len
+    )
+}
+
+/// One system: sacrebleu's single-system lines (aligned at `=`), or JSON.
+fn single_report(
+    a: &CompareArgs,
+    names: &[String],
+    sigs: &[String],
+    results: &[TestResult],
+    compared: &[Compared],
+    stats: &[SegmentStats],
+) -> String {
+    let w = a.width;
+    let verbose: Vec<Option<String>> = compared
+        .iter()
+        .zip(stats)
+        .map(|(m, s)| match m {
+            Compared::Bleu(cfg) => Some(bleu_verbose(cfg, s)),
+            _ => None,
+        })
+        .collect();
+    if a.format == CompareFormat::Json {
+        let items: Vec<serde_json::Value> = names
+            .iter()
+            .zip(sigs)
+            .zip(results.iter().zip(&verbose))
+            .map(|((name, sig), (r, v))| {
+                let mut d = serde_json::json!({"name": name, "score": r.score, "signature": sig});
+                if let Some(e) = r.estimate {
+                    let (m, c) = (format!("{:.w$}", e.mean), format!("{:.w$}", e.ci));
+                    d["confidence_mean"] = m.parse::<f64>().map_or(serde_json::Value::Null, serde_json::Value::from);
+                    d["confidence_var"] = c.parse::<f64>().map_or(serde_json::Value::Null, serde_json::Value::from);
+                    d["confidence"] = format!("μ = {m} ± {c}").into();
+                    d["mean"] = e.mean.into();
+                    d["ci"] = e.ci.into();
+                }
+                if let Some(v) = v {
+                    d["verbose_score"] = v.clone().into();
+                }
+                for kv in sig.split('|') {
+                    if let Some((k, v)) = kv.split_once(':') {
+                        d[k] = v.into();
+                    }
+                }
+                d
+            })
+            .collect();
+        return format!("{}\n", serde_json::to_string_pretty(&items).unwrap_or_default());
+    }
+    let lines: Vec<String> = names
+        .iter()
+        .zip(sigs)
+        .zip(results.iter().zip(&verbose))
+        .map(|((name, sig), (r, v))| {
+            let sc = score_text(r, w);
+            if a.score_only {
+                return sc;
+            }
+            match v {
+                Some(v) => format!("{name}|{sig} = {sc} {v}"),
+                None => format!("{name}|{sig} = {sc}"),
+            }
+        })
+        .collect();
+    let mut out = String::new();
+    if a.score_only || lines.len() == 1 {
+        for l in lines {
+            let _ = writeln!(out, "{l}");
+        }
+        return out;
+    }
+    // Right-align the `name|signature` parts at the '=' (sacrebleu's print_single_results).
+    let lens: Vec<usize> = lines.iter().map(|l| l.find(" = ").map_or(0, |i| l[..i].chars().count())).collect();
+    let wmax = lens.iter().copied().max().unwrap_or(0);
+    for (l, len) in lines.iter().zip(lens) {
+        let _ = writeln!(out, "{}{l}", " ".repeat(wmax - len));
+    }
+    out
+}
+
+/// The results as sacrebleu's JSON list (`[{"system", METRIC: {score, p_value, mean, ci}}]`),
+/// each metric with its signature.
+fn json_table(systems: &[&str], names: &[String], sigs: &[String], results: &[Vec<TestResult>]) -> String {
+    let items: Vec<serde_json::Value> = systems
+        .iter()
+        .zip(results)
+        .map(|(s, per)| {
+            let mut v = serde_json::json!({ "system": s });
+            for ((name, sig), r) in names.iter().zip(sigs).zip(per) {
+                v[name.as_str()] = serde_json::json!({
+                    "score": r.score,
+                    "p_value": r.p_value,
+                    "mean": r.estimate.map(|e| e.mean),
+                    "ci": r.estimate.map(|e| e.ci),
+                    "signature": sig,
+                });
+            }
+            v
+        })
+        .collect();
+    format!("{}\n", serde_json::to_string_pretty(&items).unwrap_or_default())
+}
+
+/// sacrebleu's text table (tabulate's `fancy_grid`), the test's explanation
+/// and the signatures.
+fn text_table(
+    systems: &[&str],
+    names: &[String],
+    sigs: &[String],
+    results: &[Vec<TestResult>],
+    test: Option<PairedTest>,
+    w: usize,
+) -> String {
+    let bootstrap = results.iter().flatten().any(|r| r.estimate.is_some());
+    let mut header = vec!["System".to_owned()];
+    header.extend(names.iter().map(|n| if bootstrap { format!("{n} (μ ± 95% CI)") } else { n.clone() }));
+    let rows: Vec<Vec<String>> = systems
+        .iter()
+        .zip(results)
+        .map(|(s, per)| {
+            let mut row = vec![(*s).to_owned()];
+            for r in per {
+                let mut c = format!("{:.w$}", r.score);
+                if let Some(e) = r.estimate {
+                    let _ = write!(c, " ({:.w$} ± {:.w$})", e.mean, e.ci);
+                }
+                if let Some(p) = r.p_value {
+                    let _ = write!(c, "\n(p = {p:.4}){}", if p > 0.05 { "" } else { "*" });
+                }
+                row.push(c);
+            }
+            row
+        })
+        .collect();
+    let mut out = fancy_grid(&header, &rows);
+    out.push('\n');
+    if let Some(t) = test {
+        let baseline = systems.first().copied().unwrap_or_default();
+        let msg = match t {
+            PairedTest::Bootstrap(n) => format!("Paired bootstrap resampling test with {n} resampling trials"),
+            PairedTest::Randomization(n, _) => format!("Paired approximate randomization test with {n} trials"),
+        };
+        let bar = "-".repeat(msg.chars().count());
+        let _ = writeln!(out, "{bar}\n{msg}\n{bar}");
+        let _ = writeln!(out, " - Each system is pairwise compared to {baseline}.");
+        if matches!(t, PairedTest::Bootstrap(_)) {
+            out.push_str(
+                "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric.\n",
+            );
+        } else {
+            out.push_str("   Actual system score is provided for each metric.\n");
+        }
+        out.push_str(EXPLANATION);
+    }
+    out.push_str("-----------------\nMetric signatures\n-----------------\n");
+    for (n, s) in names.iter().zip(sigs) {
+        let _ = writeln!(out, " - {n:<10} {s}");
+    }
+    out
+}
+
+const EXPLANATION: &str = "
+ - Null hypothesis: the system and the baseline translations are essentially
+   generated by the same underlying process. For a given system and the baseline,
+   the p-value is roughly the probability of the absolute score difference (delta)
+   or higher occurring due to chance, under the assumption that the null hypothesis is correct.
+
+ - Assuming a significance threshold of 0.05, the null hypothesis can be rejected
+   for p-values < 0.05 (marked with \"*\"). This means that the delta is unlikely to be attributed
+   to chance, hence the system is significantly \"different\" than the baseline.
+   Otherwise, the p-values are highlighted in red.
+
+ - NOTE: Significance does not tell whether a system is \"better\" than the baseline but rather
+   emphasizes the \"difference\" of the systems in terms of the replicability of the delta.
+
+";
+
+/// tabulate's `fancy_grid`: the first column right-aligned, the others
+/// centred (`{:^}`: the odd space on the right), one space of padding,
+/// multi-line cells.
+fn fancy_grid(header: &[String], rows: &[Vec<String>]) -> String {
+    let len = |s: &str| s.chars().count();
+    let cols = header.len();
+    let mut width = vec![0usize; cols];
+    for r in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+        for (c, cell) in r.iter().enumerate() {
+            width[c] = width[c].max(cell.lines().map(len).max().unwrap_or(0));
+        }
+    }
+    let rule = |l: &str, m: &str, r: &str, f: &str| {
+        let parts: Vec<String> = width.iter().map(|w| f.repeat(w + 2)).collect();
+        format!("{l}{}{r}\n", parts.join(m))
+    };
+    let line = |cells: &[String]| {
+        let height = cells.iter().map(|c| c.lines().count().max(1)).max().unwrap_or(1);
+        let mut s = String::new();
+        for k in 0..height {
+            s.push('│');
+            for (c, cell) in cells.iter().enumerate() {
+                let text = cell.lines().nth(k).unwrap_or("");
+                let pad = width[c] - len(text);
+                let (l, r) = if c == 0 { (pad, 0) } else { (pad / 2, pad - pad / 2) };
+                let _ = write!(s, " {}{text}{} │", " ".repeat(l), " ".repeat(r));
+            }
+            s.push('\n');
+        }
+        s
+    };
+    let mut out = rule("╒", "╤", "╕", "═");
+    out.push_str(&line(header));
+    out.push_str(&rule("╞", "╪", "╡", "═"));
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&rule("├", "┼", "┤", "─"));
+        }
+        out.push_str(&line(r));
+    }
+    out.push_str(&rule("╘", "╧", "╛", "═"));
+    out
+}

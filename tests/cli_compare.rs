@@ -1,0 +1,269 @@
+//! `mteval compare`, `-m bleu` and the BLEU/bootstrap SQL functions against
+//! sacrebleu 2.6.0's numbers (`tests/golden/*.json`, made by
+//! `scripts/make_*_golden.py` from the shared WMT systems).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::cli::{mteval, mteval_ok, ndjson, stderr, write_file};
+use crate::common::{load_pair, repo_golden, shared_dir};
+
+fn parquet(pair: &str) -> String {
+    shared_dir().join(format!("data/wmt/{pair}.parquet")).display().to_string()
+}
+
+/// The golden case of `pair` and `test` whose metrics are `kinds` with default options.
+fn case(pair: &str, test: &str, n: u64) -> Value {
+    repo_golden("significance.json")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["pair"] == pair
+                && c["test"] == test
+                && c["n"] == n
+                && c["refs"].as_array().unwrap().len() == 1
+                && c["metrics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|m| m["mteval_options"] == "" || m["mteval_options"] == "nw:2")
+        })
+        .unwrap_or_else(|| panic!("no golden {pair} {test} {n}"))
+        .clone()
+}
+
+/// The -m names of a golden case's metrics.
+fn metric_names(c: &Value) -> Vec<&'static str> {
+    c["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| match (m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()) {
+            ("bleu", _) => "bleu",
+            ("chrf", "nw:2") => "chrf++",
+            ("chrf", _) => "chrf",
+            _ => "ter",
+        })
+        .collect()
+}
+
+/// Asserts that the JSON rows (`[{system, NAME: {score, p_value, mean, ci, signature}}]`)
+/// equal the golden results, system `names[s]` being `systems[s]` of the case.
+fn assert_rows(out: &Value, c: &Value, names: &[String]) {
+    let rows = out.as_array().unwrap();
+    assert_eq!(rows.len(), names.len());
+    for m in c["metrics"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        for (s, want) in m["results"].as_array().unwrap().iter().enumerate() {
+            let row = rows.iter().find(|r| r["system"] == names[s].as_str()).unwrap_or_else(|| panic!("{}", names[s]));
+            let got = &row[name];
+            for k in ["score", "p_value", "mean", "ci"] {
+                assert_eq!(got[k].as_f64(), want[k].as_f64(), "{} {name} {k}", names[s]);
+            }
+            let sig = got["signature"].as_str().unwrap();
+            assert_eq!(sig.split("|impl:").next().unwrap(), m["signature"].as_str().unwrap());
+        }
+    }
+}
+
+/// The pair's references and systems as text files in `dir`.
+fn text_files(dir: &Path, pair: &str) -> (PathBuf, Vec<PathBuf>) {
+    let p = load_pair(pair, false);
+    let lines = |v: Vec<&str>| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let refs = write_file(dir, "ref.txt", lines(p.refs.iter().map(|r| r[0].as_str()).collect()));
+    let systems = p
+        .systems
+        .iter()
+        .map(|(name, hyps)| write_file(dir, &format!("{name}.txt"), lines(hyps.iter().map(String::as_str).collect())))
+        .collect();
+    (refs, systems)
+}
+
+#[test]
+fn compare_table_mode_paired_bootstrap_matches_sacrebleu() {
+    for pair in ["en-de", "zh-en"] {
+        let c = case(pair, "bs", 1000);
+        let base = c["systems"][0].as_str().unwrap();
+        let mut args = vec!["compare", &*Box::leak(parquet(pair).into_boxed_str()), "--segment-col", "seg_id"];
+        args.extend(["--baseline", base, "--paired-bs", "--format", "json", "-m"]);
+        args.extend(metric_names(&c));
+        let out: Value = serde_json::from_str(&mteval_ok(&args)).unwrap();
+        let names: Vec<String> =
+            c["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
+        assert_rows(&out, &c, &names);
+    }
+}
+
+#[test]
+fn compare_text_mode_approximate_randomization_and_table_match_sacrebleu() {
+    let dir = tempfile::tempdir().unwrap();
+    let (refs, systems) = text_files(dir.path(), "de-en");
+    let c = case("de-en", "ar", 10000);
+    let mut args = vec!["compare".to_owned(), refs.display().to_string(), "-i".to_owned()];
+    args.extend(systems.iter().map(|p| p.display().to_string()));
+    args.extend(["--paired-ar", "--format", "json", "-m"].map(str::to_owned));
+    args.extend(metric_names(&c).iter().map(|s| (*s).to_owned()));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out: Value = serde_json::from_str(&mteval_ok(&argv)).unwrap();
+    let mut names: Vec<String> = systems.iter().map(|p| p.display().to_string()).collect();
+    names[0] = format!("Baseline: {}", names[0]);
+    assert_rows(&out, &c, &names);
+
+    // The text table: sacrebleu's layout, p-values with four decimals, `*` below 0.05.
+    let text_args: Vec<&str> = argv.iter().copied().filter(|a| *a != "--format" && *a != "json").collect();
+    let table = mteval_ok(&text_args);
+    assert!(table.starts_with("╒═") && table.contains("│ Baseline: "), "{table}");
+    assert!(table.contains("Paired approximate randomization test with 10000 trials"), "{table}");
+    for m in c["metrics"].as_array().unwrap() {
+        let p = m["results"][1]["p_value"].as_f64().unwrap();
+        let cell = format!("(p = {p:.4}){}", if p > 0.05 { "" } else { "*" });
+        assert!(table.contains(&cell), "{cell} in {table}");
+        assert!(table.contains(&format!(" - {:<10} nrefs:1|ar:10000|seed:12345|", m["name"].as_str().unwrap())));
+    }
+}
+
+#[test]
+fn compare_confidence_matches_sacrebleu_and_score_only_prints_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let (refs, systems) = text_files(dir.path(), "en-de");
+    let c = case("en-de", "ci", 1000);
+    let (r, s) = (refs.to_str().unwrap(), systems[0].to_str().unwrap());
+    let mut args = vec!["compare", r, "-i", s, "--confidence", "--format", "json", "-m"];
+    args.extend(metric_names(&c));
+    let out: Value = serde_json::from_str(&mteval_ok(&args)).unwrap();
+    for (m, got) in c["metrics"].as_array().unwrap().iter().zip(out.as_array().unwrap()) {
+        let want = &m["results"][0];
+        assert_eq!(got["name"], m["name"]);
+        for (k, g) in [("score", "score"), ("mean", "mean"), ("ci", "ci")] {
+            assert_eq!(got[g].as_f64(), want[k].as_f64(), "{} {k}", m["name"]);
+        }
+        assert_eq!(got["bs"], "1000");
+        assert_eq!(got["seed"], "12345");
+    }
+    // -b: the scores only, sacrebleu's `score (μ = mean ± ci)`.
+    let b = mteval_ok(&["compare", r, "-i", s, "--confidence", "-b", "-m", "bleu", "-w", "2"]);
+    let bleu = &c["metrics"][0]["results"][0];
+    let want = format!(
+        "{:.2} (μ = {:.2} ± {:.2})\n",
+        bleu["score"].as_f64().unwrap(),
+        bleu["mean"].as_f64().unwrap(),
+        bleu["ci"].as_f64().unwrap()
+    );
+    assert_eq!(b, want);
+}
+
+#[test]
+fn compare_refuses_misaligned_systems_and_missing_baselines() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = write_file(
+        dir.path(),
+        "t.jsonl",
+        "{\"system\":\"a\",\"seg\":1,\"hyp\":\"x\",\"ref\":\"x\"}\n{\"system\":\"a\",\"seg\":2,\"hyp\":\"y\",\"ref\":\"y\"}\n\
+         {\"system\":\"b\",\"seg\":1,\"hyp\":\"x\",\"ref\":\"x\"}\n{\"system\":\"b\",\"seg\":3,\"hyp\":\"z\",\"ref\":\"y\"}\n",
+    );
+    let t = t.to_str().unwrap();
+    let o = mteval(&["compare", t, "--segment-col", "seg", "--paired-bs"]);
+    assert!(!o.status.success() && stderr(&o).contains("system 'b' has no row for segment '2'"), "{}", stderr(&o));
+    let o = mteval(&["compare", t, "--baseline", "c"]);
+    assert!(stderr(&o).contains("--baseline 'c' is not a system"), "{}", stderr(&o));
+    let o = mteval(&["compare", t, "-m", "charac_ter"]);
+    assert!(stderr(&o).contains("supports bleu, chrf, chrf++ and ter"), "{}", stderr(&o));
+    // Same segments, two systems: runs; one system with a paired test: refused.
+    let ok = mteval_ok(&["compare", t, "--paired-ar", "--paired-ar-n", "50", "-m", "bleu"]);
+    assert!(ok.contains("(p = "), "{ok}");
+    let one = write_file(dir.path(), "one.jsonl", "{\"system\":\"a\",\"hyp\":\"x\",\"ref\":\"x\"}\n");
+    let o = mteval(&["compare", one.to_str().unwrap(), "--paired-bs"]);
+    assert!(stderr(&o).contains("paired tests need two or more systems"), "{}", stderr(&o));
+}
+
+#[test]
+fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
+    let bleu = repo_golden("bleu.json");
+    let c = bleu["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["pair"] == "en-de" && c["options"]["tokenize"] == "intl" && c["options"]["smooth_method"] == "exp")
+        .unwrap();
+    let q = format!(
+        "SELECT system, corpus_bleu(hyp, ref, 'tok:intl') AS b, corpus_bleu(hyp, [ref, ref2], 'tok:intl') AS b2 \
+         FROM '{}' GROUP BY system ORDER BY system",
+        parquet("en-de")
+    );
+    let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r["system"], c["systems"][k]);
+        assert_eq!(r["b"].as_f64(), c["corpus"][k].as_f64());
+        assert_eq!(r["b2"].as_f64(), c["corpus_2refs"][k].as_f64());
+    }
+    // Sentence BLEU (effective order on) and its statistics.
+    let q = "SELECT bleu('the cat sat on the mat', 'the cat sat on a mat') AS s, \
+             bleu_stats('the cat sat on the mat', 'the cat sat on a mat')['stats'] AS st, \
+             bleu('the cat', 'the cat', 'eff:no') AS short";
+    let r = &ndjson(&mteval(&["sql", "-c", q, "--format", "ndjson"]))[0];
+    assert_eq!(r["st"], serde_json::json!([6, 6, 5, 3, 2, 1, 6, 5, 4, 3]));
+    assert_eq!(r["short"].as_f64(), Some(0.0), "eff:no: no 3-grams, BLEU 0 with exp smoothing? {r}");
+    let ci = case("en-de", "ci", 1000);
+    let want = &ci["metrics"][0]["results"][0];
+    // The rows arrive shuffled (ordered by hypothesis); ORDER BY inside the
+    // call puts the segments back in seg_id order, the order of the golden run.
+    let q = format!(
+        "SELECT corpus_bootstrap(hyp, ref, 'bleu' ORDER BY seg_id) AS r, \
+         corpus_bootstrap(hyp, ref, 'bleu' ORDER BY seg_id DESC) AS d \
+         FROM (SELECT * FROM '{}' WHERE system = '{}' ORDER BY hyp)",
+        parquet("en-de"),
+        ci["systems"][0].as_str().unwrap()
+    );
+    let out = &ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]))[0];
+    assert_ne!(out["r"]["mean"], out["d"]["mean"], "another order, other resamples");
+    assert_eq!(out["r"]["score"], out["d"]["score"]);
+    let r = &out["r"];
+    assert_eq!(r["score"].as_f64(), want["score"].as_f64());
+    assert_eq!(r["mean"].as_f64(), want["mean"].as_f64());
+    assert_eq!(r["ci"].as_f64(), want["ci"].as_f64());
+    assert!(
+        r["signature"].as_str().unwrap().starts_with("nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a"),
+        "{r}"
+    );
+}
+
+#[test]
+fn score_bleu_in_table_and_text_modes() {
+    let bleu = repo_golden("bleu.json");
+    let c = bleu["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["pair"] == "en-de" && c["options"]["tokenize"] == "13a" && c["options"]["smooth_method"] == "exp")
+        .unwrap();
+    let out = mteval_ok(&["score", &parquet("en-de"), "-m", "bleu", "--group-by", "system", "-w", "17"]);
+    for (k, sys) in c["systems"].as_array().unwrap().iter().enumerate() {
+        let line = out.lines().find(|l| l.starts_with(&format!("system={}\t", sys.as_str().unwrap()))).unwrap();
+        let score: f64 = line.rsplit_once(" = ").unwrap().1.parse().unwrap();
+        assert!((score - c["corpus"][k].as_f64().unwrap()).abs() < 1e-12, "{line}");
+        assert!(line.contains("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|impl:mteval-"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (refs, systems) = text_files(dir.path(), "en-de");
+    // Two references in one file with --num-refs 2: the same reference twice changes nothing.
+    let doubled: String = std::fs::read_to_string(&refs).unwrap().lines().map(|l| format!("{l}\t{l}\n")).collect();
+    let two = write_file(dir.path(), "two.tsv", doubled);
+    let b = mteval_ok(&[
+        "score",
+        "--hyp",
+        systems[0].to_str().unwrap(),
+        "--ref",
+        two.to_str().unwrap(),
+        "--num-refs",
+        "2",
+        "-m",
+        "bleu",
+        "-b",
+        "-w",
+        "17",
+    ]);
+    let score: f64 = b.trim().parse().unwrap();
+    assert!((score - c["corpus"][0].as_f64().unwrap()).abs() < 1e-12, "{b}");
+}
