@@ -131,9 +131,12 @@ def main():
         opts = mteval_options("bleu", kw)
         t0 = time.time()
         sent = {}
+        # mteval's `bleu` is sacrebleu's recommended sentence BLEU: effective
+        # order on unless the options say eff:no (corpus_bleu keeps BLEU()'s eff:no).
+        skw = {**kw, "effective_order": kw.get("effective_order", True)}
         for c in group:
             try:
-                sent[c["id"]] = BLEU(**kw).sentence_score(c["hyp"], c["refs"]).score
+                sent[c["id"]] = BLEU(**skw).sentence_score(c["hyp"], c["refs"]).score
             except Exception as e:  # noqa: BLE001 - a sacrebleu crash is reported, not compared
                 errors += 1
                 print("sacrebleu error", opts, json.dumps(c, ensure_ascii=False), f"{type(e).__name__}: {e}")

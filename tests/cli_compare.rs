@@ -71,7 +71,7 @@ fn assert_rows(out: &Value, c: &Value, names: &[String]) {
 /// The pair's references and systems as text files in `dir`.
 fn text_files(dir: &Path, pair: &str) -> (PathBuf, Vec<PathBuf>) {
     let p = load_pair(pair, false);
-    let lines = |v: Vec<&str>| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let lines = |v: Vec<&str>| v.iter().fold(String::new(), |acc, l| acc + l + "\n");
     let refs = write_file(dir, "ref.txt", lines(p.refs.iter().map(|r| r[0].as_str()).collect()));
     let systems = p
         .systems
@@ -248,7 +248,8 @@ fn score_bleu_in_table_and_text_modes() {
     let dir = tempfile::tempdir().unwrap();
     let (refs, systems) = text_files(dir.path(), "en-de");
     // Two references in one file with --num-refs 2: the same reference twice changes nothing.
-    let doubled: String = std::fs::read_to_string(&refs).unwrap().lines().map(|l| format!("{l}\t{l}\n")).collect();
+    let doubled =
+        std::fs::read_to_string(&refs).unwrap().lines().fold(String::new(), |acc, l| acc + l + "\t" + l + "\n");
     let two = write_file(dir.path(), "two.tsv", doubled);
     let b = mteval_ok(&[
         "score",

@@ -65,7 +65,7 @@ fn bleu_matches_sacrebleu_on_the_shared_systems() {
                 count += 1;
             }
         }
-        assert_eq!(count, case["sentence_count"].as_u64().unwrap() as usize);
+        assert_eq!(count as u64, case["sentence_count"].as_u64().unwrap());
         assert_eq!(
             digest.to_string(),
             case["sentence_digest"].as_str().unwrap(),

@@ -72,7 +72,7 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
     for case in golden["cases"].as_array().unwrap() {
         let pair = case["pair"].as_str().unwrap();
         let test_kind = case["test"].as_str().unwrap();
-        let n = case["n"].as_u64().unwrap() as usize;
+        let n = usize::try_from(case["n"].as_u64().unwrap()).unwrap();
         let seed = Some(u128::from(case["seed"].as_u64().unwrap()));
         let refs_cols: Vec<&str> = case["refs"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
         let data = common::load_pair(pair, refs_cols.len() > 1);

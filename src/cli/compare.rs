@@ -306,6 +306,13 @@ fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
     Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()) })
 }
 
+/// One row of a table input: the hypothesis, the segment key, the references.
+struct Row {
+    hyp: String,
+    key: Option<String>,
+    refs: Vec<String>,
+}
+
 /// Table mode: one row per (system, segment).
 async fn read_table(a: &CompareArgs) -> Result<Corpus> {
     let [input] = a.inputs.as_slice() else {
@@ -319,7 +326,7 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
     let batches = ctx.table("input").await?.collect().await.with_context(|| format!("cannot read {input}"))?;
     // system -> (segment key -> (hyp, refs)), in order of appearance.
     let mut order: Vec<String> = Vec::new();
-    let mut rows: HashMap<String, Vec<(String, Option<String>, Vec<String>)>> = HashMap::new();
+    let mut rows: HashMap<String, Vec<Row>> = HashMap::new();
     let mut row_no = 0usize;
     for b in &batches {
         let col = |name: &str, role: &str| -> Result<StringArray> {
@@ -354,10 +361,15 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
             if !rows.contains_key(&name) {
                 order.push(name.clone());
             }
-            rows.entry(name).or_default().push((hyp.value(i).to_owned(), key, rr));
+            rows.entry(name).or_default().push(Row { hyp: hyp.value(i).to_owned(), key, refs: rr });
         }
         row_no += b.num_rows();
     }
+    align(a, input, order, &rows)
+}
+
+/// The systems' hypotheses aligned with the baseline's segments and references.
+fn align(a: &CompareArgs, input: &str, mut order: Vec<String>, rows: &HashMap<String, Vec<Row>>) -> Result<Corpus> {
     let Some(first) = order.first() else { bail!("{input}: no rows") };
     let base = match &a.baseline {
         Some(b) if !rows.contains_key(b) => {
@@ -369,7 +381,7 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
     order.retain(|s| *s != base);
     order.insert(0, base.clone());
     let base_rows = &rows[&base];
-    let refs: Vec<Vec<String>> = base_rows.iter().map(|(_, _, r)| r.clone()).collect();
+    let refs: Vec<Vec<String>> = base_rows.iter().map(|r| r.refs.clone()).collect();
     if let Some(i) = refs.iter().position(Vec::is_empty) {
         bail!("{input}: segment {} of the baseline '{base}' has no reference", i + 1);
     }
@@ -378,15 +390,15 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
         let mine = &rows[name];
         let hyps: Vec<String> = if a.segment_col.is_some() {
             let mut by_key: HashMap<&str, &str> = HashMap::new();
-            for (h, k, _) in mine {
-                let k = k.as_deref().unwrap_or_default();
-                if by_key.insert(k, h).is_some() {
+            for r in mine {
+                let k = r.key.as_deref().unwrap_or_default();
+                if by_key.insert(k, &r.hyp).is_some() {
                     bail!("{input}: system '{name}' has segment '{k}' twice");
                 }
             }
             let mut hyps = Vec::with_capacity(base_rows.len());
-            for (_, k, _) in base_rows {
-                let k = k.as_deref().unwrap_or_default();
+            for r in base_rows {
+                let k = r.key.as_deref().unwrap_or_default();
                 let Some(h) = by_key.remove(k) else {
                     bail!("{input}: system '{name}' has no row for segment '{k}', which '{base}' has");
                 };
@@ -404,7 +416,7 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
                     base_rows.len()
                 );
             }
-            mine.iter().map(|(h, _, _)| h.clone()).collect()
+            mine.iter().map(|r| r.hyp.clone()).collect()
         };
         systems.push((name.clone(), hyps));
     }
@@ -426,6 +438,7 @@ fn score_text(r: &TestResult, w: usize) -> String {
 }
 
 /// BLEU's verbose part (`66.3/43.2/30.9/22.7 (BP = 1.000 ratio = 1.014 hyp_len = 10295 ref_len = 10152)`).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "BLEU statistics are counts below 2^53")]
 fn bleu_verbose(cfg: &mteval_kernels::BleuConfig, s: &SegmentStats) -> String {
     let sums: Vec<u64> = s.sums().iter().map(|&x| x as u64).collect();
     let d = cfg.score_details(&sums);

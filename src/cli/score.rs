@@ -282,7 +282,6 @@ fn accumulate(
     groups: &mut [(Option<String>, GroupStats)],
     a: &ScoreArgs,
 ) -> Result<ArrayRef> {
-    let n = batch.num_rows();
     let col = batch.column(n_in + k);
     if let MetricChoice::CharacTer(_) = m {
         // A plain Float64 score per row.
@@ -299,46 +298,7 @@ fn accumulate(
         return Ok(Arc::clone(col));
     }
     if let MetricChoice::TermAcc { lemmatized } = m {
-        // Stanza sentence counts only matter to the lemmatized corpus check.
-        let hyps = if *lemmatized {
-            Some(cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?)
-        } else {
-            None
-        };
-        let hyps = hyps.as_ref().map(datafusion::arrow::array::AsArray::as_string::<i32>);
-        let st = col.as_struct();
-        let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
-        let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
-            bail!("internal: term match result without counts");
-        };
-        let exact = if *lemmatized { int("exact") } else { Some(matched.clone()) };
-        let Some(exact) = exact else { bail!("internal: term match result without exact count") };
-        let dropped = st.column_by_name("dropped").map(|c| c.as_boolean().clone());
-        let Some(dropped) = dropped else { bail!("internal: term match result without dropped flag") };
-        let mut per_row = Vec::with_capacity(n);
-        for (i, &gi) in row_group.iter().enumerate() {
-            if !st.is_valid(i) {
-                per_row.push(None);
-                continue;
-            }
-            let to_u32 = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
-            let c = TermCounts {
-                exact: to_u32(exact.value(i)),
-                lemmatized: to_u32(matched.value(i)),
-                total: to_u32(total.value(i)),
-                dropped: dropped.value(i),
-                lemmatized_below_exact: false,
-                lemma_sentences: match hyps {
-                    Some(h) if !dropped.value(i) => stanza_sentences(h.value(i)),
-                    _ => 0,
-                },
-            };
-            if let CorpusStats::TermAccuracy(t) = &mut groups[gi].1.metrics[k] {
-                t.add(&c);
-            }
-            per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
-        }
-        return Ok(Arc::new(Float64Array::from(per_row)));
+        return accumulate_terms(*lemmatized, k, batch, col, row_group, groups, a);
     }
     let stats = col.as_struct();
     let field = |name: &str| {
@@ -392,6 +352,59 @@ fn accumulate(
         }
     }
     Ok(Arc::new(Float64Array::from(row_scores)))
+}
+
+/// [`accumulate`] for terminology accuracy: the term counts per row.
+fn accumulate_terms(
+    lemmatized: bool,
+    k: usize,
+    batch: &RecordBatch,
+    col: &ArrayRef,
+    row_group: &[usize],
+    groups: &mut [(Option<String>, GroupStats)],
+    a: &ScoreArgs,
+) -> Result<ArrayRef> {
+    let n = batch.num_rows();
+    // Stanza sentence counts only matter to the lemmatized corpus check.
+    let hyps = if lemmatized {
+        Some(cast(batch.column_by_name(&a.hyp_col).context("hypothesis column")?, &DataType::Utf8)?)
+    } else {
+        None
+    };
+    let hyps = hyps.as_ref().map(datafusion::arrow::array::AsArray::as_string::<i32>);
+    let st = col.as_struct();
+    let int = |name: &str| st.column_by_name(name).map(|c| c.as_primitive::<Int64Type>().clone());
+    let (Some(matched), Some(total)) = (int("matched"), int("total")) else {
+        bail!("internal: term match result without counts");
+    };
+    let exact = if lemmatized { int("exact") } else { Some(matched.clone()) };
+    let Some(exact) = exact else { bail!("internal: term match result without exact count") };
+    let dropped = st.column_by_name("dropped").map(|c| c.as_boolean().clone());
+    let Some(dropped) = dropped else { bail!("internal: term match result without dropped flag") };
+    let mut per_row = Vec::with_capacity(n);
+    for (i, &gi) in row_group.iter().enumerate() {
+        if !st.is_valid(i) {
+            per_row.push(None);
+            continue;
+        }
+        let to_u32 = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+        let c = TermCounts {
+            exact: to_u32(exact.value(i)),
+            lemmatized: to_u32(matched.value(i)),
+            total: to_u32(total.value(i)),
+            dropped: dropped.value(i),
+            lemmatized_below_exact: false,
+            lemma_sentences: match hyps {
+                Some(h) if !dropped.value(i) => stanza_sentences(h.value(i)),
+                _ => 0,
+            },
+        };
+        if let CorpusStats::TermAccuracy(t) = &mut groups[gi].1.metrics[k] {
+            t.add(&c);
+        }
+        per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
+    }
+    Ok(Arc::new(Float64Array::from(per_row)))
 }
 
 /// A statistics list of `chrf_stats` / `bleu_stats` as counts.

@@ -198,7 +198,13 @@ impl CorpusBootstrapAccumulator {
 
 impl std::fmt::Debug for CorpusBootstrapAccumulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CorpusBootstrapAccumulator").field("segments", &self.stats.len()).finish()
+        f.debug_struct("CorpusBootstrapAccumulator")
+            .field("segments", &self.stats.len())
+            .field("samples", &self.s.samples)
+            .field("seed", &self.s.seed)
+            .field("nrefs", &self.nrefs)
+            .field("ordered", &self.order.is_some())
+            .finish_non_exhaustive()
     }
 }
 

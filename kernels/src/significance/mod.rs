@@ -476,20 +476,16 @@ impl Scores {
     /// arrays' common type.
     #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss, reason = "numpy's float32 arithmetic")]
     fn count_bootstrap_exceed(sys: &Self, base: &Self, real: f64) -> usize {
-        match (sys, base) {
-            (Self::F32(s), Self::F32(b)) => {
-                let d: Vec<f32> = s.iter().zip(b).map(|(x, y)| (x - y).abs()).collect();
-                let mean = numpy_sum(&d) / d.len() as f32;
-                let real = real as f32;
-                d.iter().filter(|&&x| x - mean > real).count()
-            }
-            _ => {
-                let (s, b) = (sys.widened(), base.widened());
-                let d: Vec<f64> = s.iter().zip(&b).map(|(x, y)| (x - y).abs()).collect();
-                let mean = numpy_sum(&d) / d.len() as f64;
-                d.iter().filter(|&&x| x - mean > real).count()
-            }
+        if let (Self::F32(s), Self::F32(b)) = (sys, base) {
+            let d: Vec<f32> = s.iter().zip(b).map(|(x, y)| (x - y).abs()).collect();
+            let mean = numpy_sum(&d) / d.len() as f32;
+            let real = real as f32;
+            return d.iter().filter(|&&x| x - mean > real).count();
         }
+        let (s, b) = (sys.widened(), base.widened());
+        let d: Vec<f64> = s.iter().zip(&b).map(|(x, y)| (x - y).abs()).collect();
+        let mean = numpy_sum(&d) / d.len() as f64;
+        d.iter().filter(|&&x| x - mean > real).count()
     }
 
     fn widened(&self) -> Vec<f64> {

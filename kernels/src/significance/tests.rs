@@ -1,4 +1,6 @@
-// Unit tests: unwraps here never reach the library.
+// Unit tests (never part of the library): unwraps and exact casts of small
+// counts are fine here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
 use super::*;
 use crate::{BleuConfig, ChrfConfig, Ter};
 

@@ -11,6 +11,7 @@ use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::sums::CountSums;
 
 /// The state fields: `stats` (list of u64) and `segments`.
+#[must_use]
 pub fn count_sums_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
     vec![
         Arc::new(Field::new(
@@ -23,6 +24,7 @@ pub fn count_sums_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
 }
 
 /// `sums` as state values.
+#[must_use]
 pub fn count_sums_state<M>(sums: &CountSums<M>) -> Vec<ScalarValue> {
     let list = ScalarValue::new_list_nullable(
         &sums.stats.iter().map(|&x| ScalarValue::UInt64(Some(x))).collect::<Vec<_>>(),
@@ -32,6 +34,9 @@ pub fn count_sums_state<M>(sums: &CountSums<M>) -> Vec<ScalarValue> {
 }
 
 /// Merges partial states into `sums`.
+///
+/// # Errors
+/// Never in practice; the signature is the accumulator's.
 pub fn merge_count_sums<M>(sums: &mut CountSums<M>, states: &[ArrayRef]) -> Result<()> {
     let lists = states[0].as_list::<i32>();
     let segs = states[1].as_primitive::<UInt64Type>();
@@ -47,6 +52,7 @@ pub fn merge_count_sums<M>(sums: &mut CountSums<M>, states: &[ArrayRef]) -> Resu
 }
 
 /// Memory held by `sums`.
+#[must_use]
 pub fn count_sums_size<M>(sums: &CountSums<M>) -> usize {
     std::mem::size_of_val(sums) + sums.stats.capacity() * 8
 }
