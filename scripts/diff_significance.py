@@ -150,12 +150,11 @@ def sacrebleu_side(case, ref_files, sys_files):
 
 def mteval_cmd(mteval, case, ref_files, sys_files):
     cmd = [mteval, "compare", *ref_files, "-i", *sys_files, "-m", *case["metrics"]]
-    done = set()
-    for _, kind, _ in specs_of(case):
+    for m, kind, _ in specs_of(case):
+        # Options go to each metric by its own name (chrf and chrf++ share the case's chrF options).
         o = mteval_options(kind, case["options"][kind])
-        if o and kind not in done:
-            cmd += ["--options", f"{kind}={o}"]
-            done.add(kind)
+        if o:
+            cmd += ["--options", f"{m}={o}"]
     flag = {"bs": "--paired-bs", "ar": "--paired-ar", "ci": "--confidence"}[case["test"]]
     return cmd + [flag, f"{flag}-n", str(case["n"]), "--seed", str(case["seed"]), "--format", "json"]
 
@@ -186,8 +185,8 @@ def mteval_side(cmd, case, sys_files):
 
 
 def drop_impl(sig):
-    """mteval's signature less what sacrebleu's lacks: `impl:` and BLEU's `ngram:`."""
-    return "|".join(p for p in (sig or "").split("|") if not p.startswith(("impl:", "ngram:")))
+    """mteval's signature less what sacrebleu's lacks: `impl:`, BLEU's `ngram:` and chrF's `beta:`."""
+    return "|".join(p for p in (sig or "").split("|") if not p.startswith(("impl:", "ngram:", "beta:")))
 
 
 def compare(expected, got, signatures):

@@ -268,3 +268,35 @@ fn score_bleu_in_table_and_text_modes() {
     let score: f64 = b.trim().parse().unwrap();
     assert!((score - c["corpus"][0].as_f64().unwrap()).abs() < 1e-12, "{b}");
 }
+
+#[test]
+fn paired_test_in_sql_matches_sacrebleu() {
+    for (test, n, opts) in [("bs", 1000, "bs:1000|seed:12345"), ("ar", 10000, "ar:10000")] {
+        let c = case("en-de", test, n);
+        let base = c["systems"][0].as_str().unwrap();
+        let q = format!(
+            "SELECT s.system, paired_test(s.hyp, b.hyp, s.ref, 'chrf', '{opts}' ORDER BY s.seg_id) AS t \
+             FROM '{p}' s JOIN '{p}' b ON s.seg_id = b.seg_id AND b.system = '{base}' \
+             WHERE s.system <> '{base}' GROUP BY s.system ORDER BY s.system",
+            p = parquet("en-de")
+        );
+        let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        let m = c["metrics"].as_array().unwrap().iter().find(|m| m["name"] == "chrF2").unwrap();
+        assert_eq!(rows.len(), 2);
+        for (k, row) in rows.iter().enumerate() {
+            let want = &m["results"][k + 1];
+            assert_eq!(row["system"], c["systems"][k + 1]);
+            let t = &row["t"];
+            for f in ["score", "p_value", "mean", "ci"] {
+                assert_eq!(t[f].as_f64(), want[f].as_f64(), "{test} {} {f}", row["system"]);
+            }
+            assert_eq!(t["baseline_score"].as_f64(), m["results"][0]["score"].as_f64());
+            let sig = t["signature"].as_str().unwrap();
+            assert_eq!(sig.split("|impl:").next().unwrap(), m["signature"].as_str().unwrap());
+        }
+    }
+    let o = mteval(&["sql", "-c", "SELECT paired_test('a', 'b', 'c', 'charac_ter')"]);
+    assert!(stderr(&o).contains("resampling is for bleu, chrf, chrf++ and ter"), "{}", stderr(&o));
+    let o = mteval(&["sql", "-c", "SELECT corpus_bootstrap('a', 'b', 'bleu', 'ar:10')"]);
+    assert!(!o.status.success(), "corpus_bootstrap takes no ar:");
+}

@@ -6,12 +6,19 @@
 //! and `seed:S` (default 12345; `none` for a fresh seed), so a printed
 //! signature pastes back. Resamples index the rows in the order the
 //! aggregate receives them: the input order with one partition (mteval's
-//! default), or `ORDER BY` inside the call.
+//! default), or `ORDER BY` inside the call, which the accumulator applies
+//! itself (any partitioning).
+//!
+//! [`ResampleFn`] also makes `paired_test` ([`crate::paired_test`]): the
+//! same accumulator with a baseline hypothesis beside each row's.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, Float64Array, StringArray, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BinaryArray, Float64Array, ListArray, StringArray, StructArray,
+};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type, Int64Type};
 use datafusion::arrow::row::{OwnedRow, RowConverter, SortField};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::Accumulator;
@@ -22,7 +29,9 @@ use mteval_kernels::metric::{self, Configured};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
-use crate::common::{RefsCol, StrCol, coerce_metric_args, coerce_options, constant_options, eval_rows, metric_err};
+use crate::common::{
+    RefsCol, StrCol, coerce_metric_args, coerce_options, coerce_string, constant_options, eval_rows, metric_err,
+};
 use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The struct fields of `corpus_bootstrap`.
@@ -36,50 +45,112 @@ pub fn corpus_bootstrap_fields() -> Fields {
     ])
 }
 
-/// `(hyp, ref, metric [, options])`.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(3..=4).contains(&t.len()) {
-        return plan_err!("{name} takes (hyp, ref, metric [, options]), got {} arguments", t.len());
+/// The argument `metric` of the resampling functions.
+pub const ARG_METRIC: (&str, &str) = ("metric", "A constant metric name: bleu, chrf, chrf++ or ter.");
+
+/// The documentation of `corpus_bootstrap`.
+pub const DOC: FunctionDoc = FunctionDoc {
+    description: "A corpus score with its bootstrap 95% confidence interval, exactly as sacrebleu 2.6.0's \
+                  `--confidence` (same resamples for the same seed): `score`, the resamples' `mean`, `ci` (half \
+                  the 2.5–97.5% range) and the signature with `bs:` and `seed:`. Metrics: bleu, chrf, chrf++, \
+                  ter. The options are the metric's plus `bs:N` (default 1000) and `seed:S` (default 12345, \
+                  `none` for a fresh seed). Resamples index rows in the order the aggregate receives them: \
+                  input order with one partition, or `ORDER BY` inside the call.",
+    syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) -> struct{score, mean, ci: float64, \
+             signature: str}",
+    arguments: &[
+        ARG_HYP,
+        ARG_REF,
+        ARG_METRIC,
+        ("options", "Optional constant options: the metric's, plus `bs:N` and `seed:S`."),
+    ],
+    example: "SELECT system, corpus_bootstrap(hyp, ref, 'bleu', 'bs:1000|seed:12345' ORDER BY seg_id).ci FROM t \
+              GROUP BY system;",
+    related: &["paired_test", "corpus_bleu", "corpus_chrf", "corpus_ter", "bleu_stats"],
+};
+
+/// A resampling aggregate: `corpus_bootstrap`, or with `PAIRED`, `paired_test`.
+#[derive(Debug)]
+pub struct ResampleFn<const PAIRED: bool>;
+
+/// The `corpus_bootstrap` aggregate function.
+pub type CorpusBootstrapFn = ResampleFn<false>;
+
+/// The `corpus_bootstrap` aggregate UDF.
+pub type CorpusBootstrapUdaf = Aggregate<CorpusBootstrapFn>;
+
+/// The hypothesis-and-reference arguments before `metric`.
+const fn texts(paired: bool) -> usize {
+    if paired { 3 } else { 2 }
+}
+
+/// `(hyp, ref, metric [, options])`, or `(hyp, baseline_hyp, ref, metric
+/// [, options])` when paired.
+fn coerce<const PAIRED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    let n = texts(PAIRED);
+    if !(n + 1..=n + 2).contains(&t.len()) {
+        let args =
+            if PAIRED { "(hyp, baseline_hyp, ref, metric [, options])" } else { "(hyp, ref, metric [, options])" };
+        return plan_err!("{name} takes {args}, got {} arguments", t.len());
     }
-    let mut out = coerce_metric_args(name, &t[..2])?;
-    for x in &t[2..] {
+    let mut out = coerce_metric_args(name, &[t[0].clone(), t[n - 1].clone()])?;
+    if PAIRED {
+        out.insert(1, coerce_string(name, "the baseline hypothesis", &t[1])?);
+    }
+    for x in &t[n..] {
         out.push(coerce_options(name, x)?);
     }
     Ok(out)
 }
 
-/// The metric, the resamples and the seed of a call.
+/// The metric, the test and the seed of a call.
+#[derive(Debug)]
 struct Settings {
     metric: Configured,
-    samples: usize,
+    /// `bs:N` alone: bootstrap resampling; `ar:N` (paired only):
+    /// approximate randomization, with bootstrap intervals when `bs:N` is there too.
+    test: PairedTest,
     seed: Option<u128>,
 }
 
-/// Splits `bs:` and `seed:` off the options and configures the metric.
-fn settings(metric_name: &str, options: &str) -> std::result::Result<Settings, MetricError> {
+fn count_option(name: &'static str, k: &str, v: &str) -> std::result::Result<usize, MetricError> {
+    v.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| MetricError::InvalidOption { metric: name, reason: format!("{k}:{v}: expected a count ≥ 1") })
+}
+
+/// Splits `bs:`, `ar:` (paired only) and `seed:` off the options and
+/// configures the metric with the rest.
+fn settings(
+    name: &'static str,
+    paired: bool,
+    metric_name: &str,
+    options: &str,
+) -> std::result::Result<Settings, MetricError> {
     let info = metric::lookup(metric_name)?;
     let mut rest = Vec::new();
-    let (mut samples, mut seed) = (significance::DEFAULT_BOOTSTRAP, Some(significance::DEFAULT_SEED));
-    for part in options.split('|').filter(|p| !p.trim().is_empty()) {
-        match part.split_once(':').map(|(k, v)| (k.trim(), v.trim())) {
-            Some(("bs", v)) => {
-                samples = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| MetricError::InvalidOption {
-                    metric: "corpus_bootstrap",
-                    reason: format!("bs:{v}: expected a number of resamples ≥ 1"),
-                })?;
-            }
-            Some(("seed", v)) => seed = significance::parse_seed(v)?,
+    let (mut bs, mut ar, mut seed) = (None, None, Some(significance::DEFAULT_SEED));
+    for part in options.split(['|', ',']).filter(|p| !p.trim().is_empty()) {
+        match part.split_once(':').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim())) {
+            Some((k, v)) if k == "bs" => bs = Some(count_option(name, "bs", v)?),
+            Some((k, v)) if k == "ar" && paired => ar = Some(count_option(name, "ar", v)?),
+            Some((k, v)) if k == "seed" => seed = significance::parse_seed(v)?,
             _ => rest.push(part),
         }
     }
     let metric = info.configure(&rest.join("|"))?;
     if !matches!(metric, Configured::Bleu(_) | Configured::Chrf(_) | Configured::Ter(_)) {
         return Err(MetricError::InvalidOption {
-            metric: "corpus_bootstrap",
-            reason: format!("{}: bootstrap intervals are for bleu, chrf, chrf++ and ter", info.name),
+            metric: name,
+            reason: format!("{}: resampling is for bleu, chrf, chrf++ and ter", info.name),
         });
     }
-    Ok(Settings { metric, samples, seed })
+    let test = match ar {
+        Some(n) => PairedTest::Randomization(n, bs),
+        None => PairedTest::Bootstrap(bs.unwrap_or(significance::DEFAULT_BOOTSTRAP)),
+    };
+    Ok(Settings { metric, test, seed })
 }
 
 fn resample(m: &Configured) -> &dyn Resample {
@@ -91,43 +162,32 @@ fn resample(m: &Configured) -> &dyn Resample {
     }
 }
 
-/// The `corpus_bootstrap` aggregate function.
-#[derive(Debug)]
-pub struct CorpusBootstrapFn;
+fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
+    Arc::new(Field::new(
+        format_state_name(args.name, name),
+        DataType::List(Arc::new(Field::new_list_field(item, true))),
+        true,
+    ))
+}
 
-/// The `corpus_bootstrap` aggregate UDF.
-pub type CorpusBootstrapUdaf = Aggregate<CorpusBootstrapFn>;
-
-impl AggregateSpec for CorpusBootstrapFn {
-    const NAME: &'static str = "corpus_bootstrap";
-    const DOC: FunctionDoc = FunctionDoc {
-        description: "A corpus score with its bootstrap 95% confidence interval, exactly as sacrebleu 2.6.0's \
-                      `--confidence` (same resamples for the same seed): `score`, the resamples' `mean`, `ci` (half \
-                      the 2.5–97.5% range) and the signature with `bs:` and `seed:`. Metrics: bleu, chrf, chrf++, \
-                      ter. The options are the metric's plus `bs:N` (default 1000) and `seed:S` (default 12345, \
-                      `none` for a fresh seed). Resamples index rows in the order the aggregate receives them: \
-                      input order with one partition, or `ORDER BY` inside the call.",
-        syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) -> struct{score, mean, ci: float64, \
-                 signature: str}",
-        arguments: &[
-            ARG_HYP,
-            ARG_REF,
-            ("metric", "A constant metric name: bleu, chrf, chrf++ or ter."),
-            ("options", "Optional constant options: the metric's, plus `bs:N` and `seed:S`."),
-        ],
-        example: "SELECT system, corpus_bootstrap(hyp, ref, 'bleu', 'bs:1000|seed:12345' ORDER BY seg_id).ci FROM t \
-                  GROUP BY system;",
-        related: &["corpus_bleu", "corpus_chrf", "corpus_ter", "bleu_stats"],
+impl<const PAIRED: bool> AggregateSpec for ResampleFn<PAIRED> {
+    const NAME: &'static str = if PAIRED { "paired_test" } else { "corpus_bootstrap" };
+    const DOC: FunctionDoc = if PAIRED { crate::paired_test::DOC } else { DOC };
+    const COERCE: crate::udf::Coerce = coerce::<PAIRED>;
+    const OUTPUT: Output = if PAIRED {
+        || DataType::Struct(crate::paired_test::paired_test_fields())
+    } else {
+        || DataType::Struct(corpus_bootstrap_fields())
     };
-    const COERCE: crate::udf::Coerce = coerce;
-
-    const OUTPUT: Output = || DataType::Struct(corpus_bootstrap_fields());
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let name = Self::NAME;
-        let metric = constant_options(name, args.exprs, 2)?;
-        let opts = constant_options(name, args.exprs, 3)?;
-        let s = settings(&metric, &opts).map_err(|e| metric_err(name, &e))?;
+        let metric = constant_options(name, args.exprs, texts(PAIRED))?;
+        let opts = constant_options(name, args.exprs, texts(PAIRED) + 1)?;
+        let s = settings(name, PAIRED, &metric, &opts).map_err(|e| metric_err(name, &e))?;
+        if !PAIRED && !matches!(s.test, PairedTest::Bootstrap(_)) {
+            return exec_err!("{name}: takes bs:N, not ar:N");
+        }
         let stats = SegmentStats::new(resample(&s.metric).width());
         // `ORDER BY` inside the call: the sort keys arrive as extra columns
         // after the arguments, and the accumulator orders the segments itself.
@@ -141,7 +201,9 @@ impl AggregateSpec for CorpusBootstrapFn {
                 .collect::<Result<Vec<_>>>()?;
             Some(RowConverter::new(fields)?)
         };
-        Ok(Box::new(CorpusBootstrapAccumulator {
+        Ok(Box::new(ResampleAccumulator {
+            name,
+            base: PAIRED.then(|| stats.clone()),
             s,
             stats,
             nrefs: None,
@@ -153,26 +215,21 @@ impl AggregateSpec for CorpusBootstrapFn {
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
         vec![
-            Arc::new(Field::new(
-                format_state_name(args.name, "stats"),
-                DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true))),
-                true,
-            )),
+            list_field(args, "stats", DataType::Float64),
+            list_field(args, "baseline", DataType::Float64),
             Arc::new(Field::new(format_state_name(args.name, "nrefs"), DataType::Int64, true)),
-            Arc::new(Field::new(
-                format_state_name(args.name, "order"),
-                DataType::List(Arc::new(Field::new_list_field(DataType::Binary, true))),
-                true,
-            )),
+            list_field(args, "order", DataType::Binary),
         ]
     }
 }
 
-/// Every segment's statistics of one group, in arrival order, with their
-/// `ORDER BY` keys when the call has one.
-struct CorpusBootstrapAccumulator {
+/// Every segment's statistics of one group (and the baseline's, when
+/// paired), in arrival order, with their `ORDER BY` keys when the call has one.
+struct ResampleAccumulator {
+    name: &'static str,
     s: Settings,
     stats: SegmentStats,
+    base: Option<SegmentStats>,
     nrefs: Option<NRefs>,
     /// Arguments before the `ORDER BY` columns.
     n_args: usize,
@@ -180,32 +237,76 @@ struct CorpusBootstrapAccumulator {
     keys: Vec<OwnedRow>,
 }
 
-impl CorpusBootstrapAccumulator {
-    /// The segments in `ORDER BY` order (stable: ties keep their arrival order).
-    fn ordered(&self) -> SegmentStats {
-        if self.order.is_none() || self.keys.len() != self.stats.len() {
-            return self.stats.clone();
-        }
-        let mut idx: Vec<usize> = (0..self.keys.len()).collect();
-        idx.sort_by(|&a, &b| self.keys[a].cmp(&self.keys[b]));
-        let mut out = SegmentStats::new(self.stats.width());
-        for i in idx {
-            out.push(self.stats.row(i));
-        }
-        out
+impl std::fmt::Debug for ResampleAccumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResampleAccumulator")
+            .field("name", &self.name)
+            .field("settings", &self.s)
+            .field("segments", &self.stats.len())
+            .field("paired", &self.base.is_some())
+            .field("nrefs", &self.nrefs)
+            .field("n_args", &self.n_args)
+            .field("ordered", &self.order.is_some())
+            .field("keys", &self.keys.len())
+            .finish()
     }
 }
 
-impl std::fmt::Debug for CorpusBootstrapAccumulator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CorpusBootstrapAccumulator")
-            .field("segments", &self.stats.len())
-            .field("samples", &self.s.samples)
-            .field("seed", &self.s.seed)
-            .field("nrefs", &self.nrefs)
-            .field("ordered", &self.order.is_some())
-            .finish_non_exhaustive()
+impl ResampleAccumulator {
+    /// `stats` in `ORDER BY` order (stable: ties keep their arrival order).
+    fn ordered(&self, stats: &SegmentStats) -> SegmentStats {
+        if self.order.is_none() || self.keys.len() != stats.len() {
+            return stats.clone();
+        }
+        let mut idx: Vec<usize> = (0..self.keys.len()).collect();
+        idx.sort_by(|&a, &b| self.keys[a].cmp(&self.keys[b]));
+        let mut out = SegmentStats::new(stats.width());
+        for i in idx {
+            out.push(stats.row(i));
+        }
+        out
     }
+
+    /// The statistics (and reference count) of every row with a hypothesis
+    /// and a reference; `None` for the others.
+    #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
+    fn rows(&self, hyp: &ArrayRef, refs: &ArrayRef) -> Result<Vec<Option<Row>>> {
+        let n = hyp.len();
+        let hyp = StrCol::from_array(self.name, hyp.as_ref())?;
+        let refs = RefsCol::from_array(self.name, refs)?;
+        let m = &self.s.metric;
+        let (rows, _) = eval_rows(self.name, &hyp, &refs, n, |h, r| {
+            let row: Option<Vec<f64>> = match m {
+                Configured::Bleu(c) => c.segment(h, r).map(|s| s.iter().map(|&x| x as f64).collect()),
+                Configured::Chrf(c) => c.segment(h, r).map(|s| s.stats.iter().map(|&x| x as f64).collect()),
+                Configured::Ter(t) => t.segment(h, r)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]),
+                _ => None,
+            };
+            Ok(row.map(|v| (v, r.len())))
+        })?;
+        Ok(rows)
+    }
+
+    /// The signature with the test's keys (`None` with no segment).
+    fn signature(&self) -> Option<String> {
+        (!self.stats.is_empty()).then(|| {
+            let sig = self.s.metric.signature(self.nrefs.unwrap_or(NRefs::Fixed(1))).to_string();
+            significance::with_test_keys(&sig, &self.s.test.signature_keys(self.s.seed))
+        })
+    }
+}
+
+/// One segment's statistics and its number of references.
+type Row = (Vec<f64>, usize);
+
+/// A one-row struct value, NULL when its first column is.
+fn struct_scalar(fields: Fields, cols: Vec<ArrayRef>) -> Result<ScalarValue> {
+    let nulls = NullBuffer::from(vec![cols[0].is_valid(0)]);
+    Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(fields, cols, Some(nulls))?)))
+}
+
+fn f64_col(v: Option<f64>) -> ArrayRef {
+    Arc::new(Float64Array::from(vec![v]))
 }
 
 /// `NRefs` as a state value: -1 for a variable count.
@@ -224,28 +325,44 @@ fn merge_nrefs(a: Option<NRefs>, b: Option<NRefs>) -> Option<NRefs> {
     }
 }
 
-impl Accumulator for CorpusBootstrapAccumulator {
-    #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
+/// Appends the flat statistics of state row `i` to `to`.
+fn append_state(name: &str, to: &mut SegmentStats, list: &ListArray, i: usize) -> Result<()> {
+    let w = to.width();
+    let v = list.value(i);
+    let v = v.as_primitive::<Float64Type>().values();
+    if w == 0 || v.len() % w != 0 {
+        return exec_err!("{name}: a partial state of {} values is not whole segments", v.len());
+    }
+    for row in v.chunks_exact(w) {
+        to.push(row);
+    }
+    Ok(())
+}
+
+/// Flat statistics as a state value.
+fn stats_state(s: &SegmentStats) -> ScalarValue {
+    let v: Vec<ScalarValue> =
+        (0..s.len()).flat_map(|i| s.row(i).to_vec()).map(|x| ScalarValue::Float64(Some(x))).collect();
+    ScalarValue::List(ScalarValue::new_list_nullable(&v, &DataType::Float64))
+}
+
+impl Accumulator for ResampleAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let name = CorpusBootstrapFn::NAME;
-        let hyp = StrCol::from_array(name, values[0].as_ref())?;
-        let refs = RefsCol::from_array(name, &values[1])?;
-        let m = &self.s.metric;
         let keys = match &self.order {
             Some(conv) => Some(conv.convert_columns(&values[self.n_args..])?),
             None => None,
         };
-        let (rows, _) = eval_rows(name, &hyp, &refs, values[0].len(), |h, r| {
-            let row: Option<Vec<f64>> = match m {
-                Configured::Bleu(c) => c.segment(h, r).map(|s| s.iter().map(|&x| x as f64).collect()),
-                Configured::Chrf(c) => c.segment(h, r).map(|s| s.stats.iter().map(|&x| x as f64).collect()),
-                Configured::Ter(t) => t.segment(h, r)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]),
-                _ => None,
-            };
-            Ok(row.map(|v| (v, r.len())))
-        })?;
+        let paired = self.base.is_some();
+        let refs = &values[texts(paired) - 1];
+        let rows = self.rows(&values[0], refs)?;
+        let base_rows = if paired { Some(self.rows(&values[1], refs)?) } else { None };
         for (i, row) in rows.into_iter().enumerate() {
             let Some((row, n)) = row else { continue };
+            if let (Some(b), Some(base_rows)) = (self.base.as_mut(), &base_rows) {
+                // A row counts when both hypotheses are there.
+                let Some((brow, _)) = &base_rows[i] else { continue };
+                b.push(brow);
+            }
             self.stats.push(&row);
             self.nrefs = NRefs::observe(self.nrefs, n);
             if let Some(k) = &keys {
@@ -256,73 +373,81 @@ impl Accumulator for CorpusBootstrapAccumulator {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        let name = CorpusBootstrapFn::NAME;
-        let fields = corpus_bootstrap_fields();
-        let (score, mean, ci, sig) = if self.stats.is_empty() {
-            (None, None, None, None)
-        } else {
-            let m = resample(&self.s.metric);
-            let r = significance::confidence(m, &self.ordered(), self.s.samples, self.s.seed)
-                .map_err(|e| metric_err(name, &e))?;
-            let sig = self.s.metric.signature(self.nrefs.unwrap_or(NRefs::Fixed(1))).to_string();
-            let keys = PairedTest::Bootstrap(self.s.samples).signature_keys(self.s.seed);
-            (
-                Some(r.score),
-                r.estimate.map(|e| e.mean),
-                r.estimate.map(|e| e.ci),
-                Some(significance::with_test_keys(&sig, &keys)),
-            )
+        let m = resample(&self.s.metric);
+        let sig: ArrayRef = Arc::new(StringArray::from(vec![self.signature()]));
+        let stats = self.ordered(&self.stats);
+        let err = |e: MetricError| metric_err(self.name, &e);
+        let Some(base) = &self.base else {
+            let PairedTest::Bootstrap(n) = self.s.test else { return exec_err!("{}: takes bs:N", self.name) };
+            let r = if stats.is_empty() {
+                None
+            } else {
+                Some(significance::confidence(m, &stats, n, self.s.seed).map_err(err)?)
+            };
+            let e = r.and_then(|r| r.estimate);
+            return struct_scalar(
+                corpus_bootstrap_fields(),
+                vec![f64_col(r.map(|r| r.score)), f64_col(e.map(|e| e.mean)), f64_col(e.map(|e| e.ci)), sig],
+            );
         };
-        let cols: Vec<ArrayRef> = vec![
-            Arc::new(Float64Array::from(vec![score])),
-            Arc::new(Float64Array::from(vec![mean])),
-            Arc::new(Float64Array::from(vec![ci])),
-            Arc::new(StringArray::from(vec![sig])),
-        ];
-        let nulls = datafusion::arrow::buffer::NullBuffer::from(vec![score.is_some()]);
-        Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(fields, cols, Some(nulls))?)))
+        let r = if stats.is_empty() {
+            None
+        } else {
+            // sacrebleu seeds each compared system with the seed, unless it is 0.
+            let seed = self.s.seed.filter(|&s| s != 0);
+            let base = self.ordered(base);
+            let r = significance::paired(
+                &[m],
+                std::slice::from_ref(&base),
+                std::slice::from_ref(&stats),
+                self.s.test,
+                seed,
+            )
+            .map_err(err)?;
+            Some((r[0], m.score(&base.sums())))
+        };
+        let e = r.and_then(|r| r.0.estimate);
+        struct_scalar(
+            crate::paired_test::paired_test_fields(),
+            vec![
+                f64_col(r.map(|r| r.0.score)),
+                f64_col(r.map(|r| r.1)),
+                f64_col(r.and_then(|r| r.0.p_value)),
+                f64_col(e.map(|e| e.mean)),
+                f64_col(e.map(|e| e.ci)),
+                sig,
+            ],
+        )
     }
 
     fn size(&self) -> usize {
         std::mem::size_of_val(self)
-            + self.stats.len() * self.stats.width() * 8
+            + self.stats.len() * self.stats.width() * 16
             + self.keys.iter().map(|k| k.as_ref().len() + std::mem::size_of::<OwnedRow>()).sum::<usize>()
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        let flat: Vec<ScalarValue> = (0..self.stats.len())
-            .flat_map(|i| self.stats.row(i).to_vec())
-            .map(|x| ScalarValue::Float64(Some(x)))
-            .collect();
         let keys: Vec<ScalarValue> =
             self.keys.iter().map(|k| ScalarValue::Binary(Some(k.as_ref().as_ref().to_vec()))).collect();
         Ok(vec![
-            ScalarValue::List(ScalarValue::new_list_nullable(&flat, &DataType::Float64)),
+            stats_state(&self.stats),
+            stats_state(self.base.as_ref().unwrap_or(&SegmentStats::new(self.stats.width()))),
             ScalarValue::Int64(nrefs_code(self.nrefs)),
             ScalarValue::List(ScalarValue::new_list_nullable(&keys, &DataType::Binary)),
         ])
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let lists = states[0].as_list::<i32>();
-        let nrefs = states[1].as_primitive::<datafusion::arrow::datatypes::Int64Type>();
-        let keys = states[2].as_list::<i32>();
-        let w = self.stats.width();
+        let (lists, base_lists) = (states[0].as_list::<i32>(), states[1].as_list::<i32>());
+        let nrefs = states[2].as_primitive::<Int64Type>();
+        let keys = states[3].as_list::<i32>();
         for i in 0..lists.len() {
             if lists.is_null(i) {
                 continue;
             }
-            let v = lists.value(i);
-            let v = v.as_primitive::<Float64Type>().values();
-            if w == 0 || v.len() % w != 0 {
-                return exec_err!(
-                    "{}: a partial state of {} values is not whole segments",
-                    CorpusBootstrapFn::NAME,
-                    v.len()
-                );
-            }
-            for row in v.chunks_exact(w) {
-                self.stats.push(row);
+            append_state(self.name, &mut self.stats, lists, i)?;
+            if let Some(b) = self.base.as_mut() {
+                append_state(self.name, b, base_lists, i)?;
             }
             if let Some(conv) = &self.order
                 && keys.is_valid(i)

@@ -26,6 +26,7 @@ pub mod edit_distance;
 pub mod mbr_chrf;
 pub mod mbr_chrf_aggregate;
 pub mod mteval_signature;
+pub mod paired_test;
 pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
@@ -83,6 +84,7 @@ pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<Aggregat
         Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::on(device))),
         Arc::new(AggregateUDF::from(corpus_bleu::CorpusBleuUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_bootstrap::CorpusBootstrapUdaf::default())),
+        Arc::new(AggregateUDF::from(paired_test::PairedTestUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),

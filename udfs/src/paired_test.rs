@@ -1,0 +1,56 @@
+//! `paired_test(hyp, baseline_hyp, ref, metric [, options]) -> Struct{score,
+//! baseline_score, p_value, mean, ci, signature}`: sacrebleu 2.6.0's paired
+//! significance test of a system against a baseline on the same segments,
+//! as an aggregate over rows that hold both hypotheses (a self-join on the
+//! segment). Options: the metric's, plus `bs:N` (paired bootstrap
+//! resampling, the default with N = 1000) or `ar:N` (paired approximate
+//! randomization; with `bs:M` beside it, bootstrap intervals too), and
+//! `seed:S` — the keys of sacrebleu's signature, so a printed signature
+//! pastes back. Resamples follow the rows' order: `ORDER BY` inside the call
+//! (e.g. the segment id) makes it the order sacrebleu reads its files in.
+
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+
+use crate::corpus_bootstrap::{ARG_METRIC, ResampleFn};
+use crate::udf::{ARG_HYP, ARG_REF, Aggregate, FunctionDoc};
+
+/// The `paired_test` aggregate function.
+pub type PairedTestFn = ResampleFn<true>;
+
+/// The `paired_test` aggregate UDF.
+pub type PairedTestUdaf = Aggregate<PairedTestFn>;
+
+/// The struct fields of `paired_test`.
+#[must_use]
+pub fn paired_test_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("score", DataType::Float64, true),
+        Field::new("baseline_score", DataType::Float64, true),
+        Field::new("p_value", DataType::Float64, true),
+        Field::new("mean", DataType::Float64, true),
+        Field::new("ci", DataType::Float64, true),
+        Field::new("signature", DataType::Utf8, true),
+    ])
+}
+
+/// The documentation of `paired_test`.
+pub const DOC: FunctionDoc = FunctionDoc {
+    description: "sacrebleu 2.6.0's paired significance test of a system against a baseline, with its numbers for \
+                  the same seed: over rows holding both hypotheses of a segment, the system's corpus `score`, the \
+                  `baseline_score`, the `p_value`, and the bootstrap `mean` and `ci` (95%). Options: the metric's \
+                  plus `bs:N` (paired bootstrap resampling, default 1000), or `ar:N` (approximate randomization; \
+                  `bs:M` beside it adds intervals), and `seed:S` (default 12345). Rows with a NULL hypothesis on \
+                  either side are skipped; `ORDER BY` inside the call orders the segments.",
+    syntax: "paired_test(hyp, baseline_hyp, ref, metric: str, options?: str) -> struct{score, baseline_score, \
+             p_value, mean, ci: float64, signature: str}",
+    arguments: &[
+        ARG_HYP,
+        ("baseline_hyp", "The baseline's hypothesis of the same segment: a string column."),
+        ARG_REF,
+        ARG_METRIC,
+        ("options", "Optional constant options: the metric's, plus `bs:N` or `ar:N`, and `seed:S`."),
+    ],
+    example: "SELECT s.system, paired_test(s.hyp, b.hyp, s.ref, 'bleu', 'bs:1000' ORDER BY s.seg_id) AS t FROM t s \
+              JOIN t b ON s.seg_id = b.seg_id AND b.system = 'base' GROUP BY s.system;",
+    related: &["corpus_bootstrap", "corpus_bleu", "bleu_stats"],
+};
