@@ -71,8 +71,16 @@ impl<'a> Iterator for PySplit<'a> {
             }
         }
         let start = i;
-        while i < n && self.space_at(i) == 0 {
-            i += 1;
+        let bytes = self.s.as_bytes();
+        while i < n {
+            // Most bytes of a word are printable ASCII or continuation
+            // bytes (0x80..0xC0), which are never whitespace.
+            let b = bytes[i];
+            if (0x21..0x7F).contains(&b) || (0x80..0xC0).contains(&b) || self.space_at(i) == 0 {
+                i += 1;
+            } else {
+                break;
+            }
         }
         self.at = i;
         Some(&self.s[start..i])

@@ -308,7 +308,7 @@ impl BleuConfig {
             return None;
         }
         let refs: Vec<String> = refs.iter().map(|r| self.preprocess(r)).collect();
-        Some(self.segment_preprocessed(&self.preprocess(hyp), &refs))
+        Some(self.count(&self.preprocess(hyp), &refs, self.tokenizer.joins_words()))
     }
 
     /// [`Self::segment`] of a hypothesis and references already through
@@ -316,11 +316,18 @@ impl BleuConfig {
     /// With no reference, `ref_len` is 0 and nothing matches.
     #[must_use]
     pub fn segment_preprocessed<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> Vec<u64> {
+        self.count(hyp, refs, false)
+    }
+
+    /// [`Self::segment_preprocessed`]; `joined`: the texts are words joined
+    /// by single spaces (a tokenizer's output), so splitting at `' '` is
+    /// Python's `str.split()`.
+    fn count<R: AsRef<str>>(&self, hyp: &str, refs: &[R], joined: bool) -> Vec<u64> {
         let n_max = self.max_ngram_order;
-        let hyp_words: Vec<&str> = py_split(hyp).collect();
+        let hyp_words: Vec<&str> = words(hyp, joined).collect();
         // Word ids of the hypothesis's words; reference words it lacks get
         // `u32::MAX`, so their n-grams never meet the hypothesis's.
-        let mut ids: FastMap<&str, u32> = FastMap::default();
+        let mut ids: FastMap<&str, u32> = FastMap::with_capacity_and_hasher(hyp_words.len(), Default::default());
         let hyp_ids: Vec<u32> = hyp_words
             .iter()
             .map(|w| {
@@ -328,18 +335,28 @@ impl BleuConfig {
                 *ids.entry(w).or_insert(next)
             })
             .collect();
+        let refs_ids: Vec<Vec<u32>> = refs
+            .iter()
+            .map(|t| words(t.as_ref(), joined).map(|w| ids.get(w).copied().unwrap_or(u32::MAX)).collect())
+            .collect();
+        let ref_lens: Vec<usize> = refs_ids.iter().map(Vec::len).collect();
+        let mut stats = vec![0u64; self.stats_len()];
+        stats[0] = hyp_words.len() as u64;
+        stats[1] = closest_ref_len(hyp_words.len(), &ref_lens) as u64;
+        if n_max <= 4 && ids.len() < 0xFFFF {
+            tally_packed(n_max, &hyp_ids, &refs_ids, &mut stats);
+            return stats;
+        }
         // Hypothesis n-gram -> its count, its highest count in one reference,
         // and the count in the reference being read (valid when `seen` is it).
-        let mut grams: FastMap<&[u32], Gram> = FastMap::default();
+        let mut grams: FastMap<&[u32], Gram> =
+            FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max.min(hyp_ids.len().max(1)), Default::default());
         for n in 1..=n_max.min(hyp_ids.len()) {
             for g in hyp_ids.windows(n) {
                 grams.entry(g).or_default().hyp += 1;
             }
         }
-        let mut ref_lens = Vec::with_capacity(refs.len());
-        for (r, text) in refs.iter().enumerate() {
-            let r_ids: Vec<u32> = py_split(text.as_ref()).map(|w| ids.get(w).copied().unwrap_or(u32::MAX)).collect();
-            ref_lens.push(r_ids.len());
+        for (r, r_ids) in refs_ids.iter().enumerate() {
             for n in 1..=n_max.min(r_ids.len()) {
                 for g in r_ids.windows(n) {
                     if let Some(e) = grams.get_mut(g) {
@@ -353,9 +370,6 @@ impl BleuConfig {
                 }
             }
         }
-        let mut stats = vec![0u64; self.stats_len()];
-        stats[0] = hyp_words.len() as u64;
-        stats[1] = closest_ref_len(hyp_words.len(), &ref_lens) as u64;
         for (g, e) in &grams {
             let o = g.len() - 1;
             stats[2 + o] += e.hyp.min(e.ref_max);
@@ -388,6 +402,50 @@ impl BleuConfig {
     pub fn sentence_score(&self, hyp: &str, refs: &[&str]) -> Option<f64> {
         self.segment(hyp, refs).map(|s| self.score(&s))
     }
+}
+
+/// The n-gram counting of [`BleuConfig::segment`] for orders up to 4 and
+/// fewer than 65,535 distinct hypothesis words: an n-gram is one `u64`
+/// (16 bits per word id + 1, so n-grams of different orders differ), and
+/// reference n-grams with a word the hypothesis lacks are skipped.
+fn tally_packed(n_max: usize, hyp_ids: &[u32], refs_ids: &[Vec<u32>], stats: &mut [u64]) {
+    let pack = |g: &[u32]| g.iter().fold(0u64, |k, &id| (k << 16) | u64::from(id + 1));
+    let mut grams: FastMap<u64, (Gram, usize)> =
+        FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max, Default::default());
+    for n in 1..=n_max.min(hyp_ids.len()) {
+        for g in hyp_ids.windows(n) {
+            grams.entry(pack(g)).or_insert((Gram::default(), n - 1)).0.hyp += 1;
+        }
+    }
+    for (r, r_ids) in refs_ids.iter().enumerate() {
+        for n in 1..=n_max.min(r_ids.len()) {
+            for g in r_ids.windows(n) {
+                if g.contains(&u32::MAX) {
+                    continue;
+                }
+                if let Some((e, _)) = grams.get_mut(&pack(g)) {
+                    if e.seen != r + 1 {
+                        e.seen = r + 1;
+                        e.cur = 0;
+                    }
+                    e.cur += 1;
+                    e.ref_max = e.ref_max.max(e.cur);
+                }
+            }
+        }
+    }
+    for (e, o) in grams.values() {
+        stats[2 + o] += e.hyp.min(e.ref_max);
+        stats[2 + n_max + o] += e.hyp;
+    }
+}
+
+/// The words of `s`: Python's `str.split()`, or for a tokenizer's output
+/// (`joined`: words joined by single spaces) a split at `' '`.
+fn words(s: &str, joined: bool) -> impl Iterator<Item = &str> {
+    let fast = joined.then(|| s.split(' ').filter(|w| !w.is_empty()));
+    let slow = (!joined).then(|| py_split(s));
+    fast.into_iter().flatten().chain(slow.into_iter().flatten())
 }
 
 /// Counts of one hypothesis n-gram while a segment is scored.

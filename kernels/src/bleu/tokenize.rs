@@ -100,6 +100,13 @@ impl BleuTokenizer {
         Err(MetricError::InvalidOption { metric: METRIC, reason })
     }
 
+    /// Whether the output is words joined by single spaces (every tokenizer
+    /// but `none` and `char`, which keep the line's own whitespace).
+    #[must_use]
+    pub const fn joins_words(self) -> bool {
+        !matches!(self, Self::None | Self::Char)
+    }
+
     /// sacrebleu's `tokenizer(line)`: the tokenized line, words separated by
     /// single spaces (`none` returns `line` as it is).
     #[must_use]
@@ -116,11 +123,21 @@ impl BleuTokenizer {
 
 /// `Tokenizer13a.__call__`.
 fn tokenize_13a(line: &str) -> String {
-    let mut s = line.replace("<skipped>", "").replace("-\n", "").replace('\n', " ");
-    if s.contains('&') {
-        s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
+    let mut s = std::borrow::Cow::Borrowed(line);
+    if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
+        // Nothing to remove or unescape.
+    } else if line.contains(['<', '\n']) {
+        s = s.replace("<skipped>", "").replace("-\n", "").replace('\n', " ").into();
     }
-    post_tokenize(&format!(" {s} "))
+    if s.contains('&') {
+        s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").into();
+    }
+    // The post-tokenizer on ` {s} `: the first pass writes the padding.
+    let mut a = String::with_capacity(s.len() + s.len() / 2 + 8);
+    a.push(' ');
+    pad_ascii(&s, is_13a_punct_byte, &mut a);
+    a.push(' ');
+    post_tokenize_padded(a)
 }
 
 /// `TokenizerChar.__call__`: `" ".join(line)`.
@@ -150,13 +167,122 @@ fn tokenize_intl(line: &str) -> String {
 
 /// `TokenizerRegexp.__call__`.
 fn post_tokenize(line: &str) -> String {
-    let is_point = |c: char| c == '.' || c == ',';
-    let not_digit = |c: char| !c.is_ascii_digit();
-    let s = pad_chars(line, is_13a_punct);
-    let s = sub2(&s, not_digit, is_point, Pad::After);
-    let s = sub2(&s, is_point, not_digit, Pad::Before);
-    let s = sub2(&s, |c: char| c.is_ascii_digit(), |c| c == '-', Pad::After);
-    join_words(&s)
+    let mut a = String::with_capacity(line.len() + line.len() / 2 + 8);
+    pad_ascii(line, is_13a_punct_byte, &mut a);
+    post_tokenize_padded(a)
+}
+
+/// `TokenizerRegexp.__call__` after its first substitution (the padding
+/// of punctuation, already in `a`). Its patterns are ASCII, so the passes
+/// work on bytes, copying every non-ASCII character whole.
+fn post_tokenize_padded(a: String) -> String {
+    let is_point = |b: u8| b == b'.' || b == b',';
+    let not_digit = |b: u8| !b.is_ascii_digit();
+    let mut b = String::with_capacity(a.len() + 16);
+    let mut a = a;
+    // A pass whose second class is absent from the text changes nothing.
+    if a.bytes().any(is_point) {
+        // `([^0-9])([\.,])` (a non-ASCII character is not a digit).
+        sub2_ascii(&a, (not_digit, true), is_point, Pad::After, &mut b);
+        a.clear();
+        // `([\.,])([^0-9])`
+        sub2_ascii_any(&b, is_point, not_digit, Pad::Before, &mut a);
+    }
+    if a.contains('-') {
+        // `([0-9])(-)`
+        b.clear();
+        sub2_ascii(&a, (|b: u8| b.is_ascii_digit(), false), |b| b == b'-', Pad::After, &mut b);
+        return join_words(&b);
+    }
+    join_words(&a)
+}
+
+/// `pad_chars` for an ASCII class: ` \1 ` around every byte in it.
+fn pad_ascii(s: &str, pred: impl Fn(u8) -> bool, out: &mut String) {
+    let mut start = 0;
+    for (i, &c) in s.as_bytes().iter().enumerate() {
+        if c < 0x80 && pred(c) {
+            out.push_str(&s[start..i]);
+            out.push(' ');
+            out.push(char::from(c));
+            out.push(' ');
+            start = i + 1;
+        }
+    }
+    out.push_str(&s[start..]);
+}
+
+/// Bytes in the UTF-8 sequence a lead byte starts.
+const fn utf8_len(b: u8) -> usize {
+    match b {
+        0..0x80 => 1,
+        0xC0..0xE0 => 2,
+        0xE0..0xF0 => 3,
+        _ => 4,
+    }
+}
+
+/// Writes a `sub2` replacement of the pair `c`, `d`.
+fn push_pair(out: &mut String, c: &str, d: &str, pad: Pad) {
+    match pad {
+        Pad::After => {
+            out.push_str(c);
+            out.push(' ');
+            out.push_str(d);
+            out.push(' ');
+        }
+        Pad::Before => {
+            out.push(' ');
+            out.push_str(c);
+            out.push(' ');
+            out.push_str(d);
+        }
+    }
+}
+
+/// [`sub2`] for a class `A` given as (ASCII predicate, value for any
+/// non-ASCII character) and an ASCII class `B`. Unchanged runs are copied
+/// whole.
+fn sub2_ascii(s: &str, a: (impl Fn(u8) -> bool, bool), b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
+    let bytes = s.as_bytes();
+    let n = bytes.len();
+    let (mut i, mut start) = (0, 0);
+    while i < n {
+        let len = utf8_len(bytes[i]);
+        let is_a = if len == 1 { a.0(bytes[i]) } else { a.1 };
+        if is_a && i + len < n && bytes[i + len] < 0x80 && b(bytes[i + len]) {
+            out.push_str(&s[start..i]);
+            push_pair(out, &s[i..i + len], &s[i + len..=i + len], pad);
+            i += len + 1;
+            start = i;
+        } else {
+            i += len;
+        }
+    }
+    out.push_str(&s[start..]);
+}
+
+/// [`sub2`] for an ASCII class `A` and a class `B` that every non-ASCII
+/// character belongs to (`[^0-9]`).
+fn sub2_ascii_any(s: &str, a: impl Fn(u8) -> bool, b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
+    let bytes = s.as_bytes();
+    let n = bytes.len();
+    let (mut i, mut start) = (0, 0);
+    while i < n {
+        let c = bytes[i];
+        if c < 0x80 && a(c) && i + 1 < n {
+            let len = utf8_len(bytes[i + 1]);
+            if len > 1 || b(bytes[i + 1]) {
+                out.push_str(&s[start..i]);
+                push_pair(out, &s[i..=i], &s[i + 1..i + 1 + len], pad);
+                i += 1 + len;
+                start = i;
+                continue;
+            }
+        }
+        i += utf8_len(c);
+    }
+    out.push_str(&s[start..]);
 }
 
 /// `' '.join(line.split())`.
@@ -172,8 +298,8 @@ fn join_words(s: &str) -> String {
 }
 
 /// ``[\{-\~\[-\` -\&\(-\+\:-\@\/]``.
-const fn is_13a_punct(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
+const fn is_13a_punct_byte(c: u8) -> bool {
+    matches!(c, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
 /// Where a two-group substitution puts its spaces.
