@@ -50,6 +50,8 @@ mod unicode;
 
 pub use tokenize::BleuTokenizer;
 
+use std::hash::BuildHasherDefault;
+
 use crate::hash::FastMap;
 use crate::options::OptionKey;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
@@ -327,7 +329,8 @@ impl BleuConfig {
         let hyp_words: Vec<&str> = words(hyp, joined).collect();
         // Word ids of the hypothesis's words; reference words it lacks get
         // `u32::MAX`, so their n-grams never meet the hypothesis's.
-        let mut ids: FastMap<&str, u32> = FastMap::with_capacity_and_hasher(hyp_words.len(), Default::default());
+        let mut ids: FastMap<&str, u32> =
+            FastMap::with_capacity_and_hasher(hyp_words.len(), BuildHasherDefault::default());
         let hyp_ids: Vec<u32> = hyp_words
             .iter()
             .map(|w| {
@@ -349,8 +352,10 @@ impl BleuConfig {
         }
         // Hypothesis n-gram -> its count, its highest count in one reference,
         // and the count in the reference being read (valid when `seen` is it).
-        let mut grams: FastMap<&[u32], Gram> =
-            FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max.min(hyp_ids.len().max(1)), Default::default());
+        let mut grams: FastMap<&[u32], Gram> = FastMap::with_capacity_and_hasher(
+            hyp_ids.len() * n_max.min(hyp_ids.len().max(1)),
+            BuildHasherDefault::default(),
+        );
         for n in 1..=n_max.min(hyp_ids.len()) {
             for g in hyp_ids.windows(n) {
                 grams.entry(g).or_default().hyp += 1;
@@ -411,7 +416,7 @@ impl BleuConfig {
 fn tally_packed(n_max: usize, hyp_ids: &[u32], refs_ids: &[Vec<u32>], stats: &mut [u64]) {
     let pack = |g: &[u32]| g.iter().fold(0u64, |k, &id| (k << 16) | u64::from(id + 1));
     let mut grams: FastMap<u64, (Gram, usize)> =
-        FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max, Default::default());
+        FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max, BuildHasherDefault::default());
     for n in 1..=n_max.min(hyp_ids.len()) {
         for g in hyp_ids.windows(n) {
             grams.entry(pack(g)).or_insert((Gram::default(), n - 1)).0.hyp += 1;

@@ -183,7 +183,7 @@ fn post_tokenize_padded(a: String) -> String {
     // A pass whose second class is absent from the text changes nothing.
     if a.bytes().any(is_point) {
         // `([^0-9])([\.,])` (a non-ASCII character is not a digit).
-        sub2_ascii(&a, (not_digit, true), is_point, Pad::After, &mut b);
+        sub2_ascii(&a, not_digit, true, is_point, Pad::After, &mut b);
         a.clear();
         // `([\.,])([^0-9])`
         sub2_ascii_any(&b, is_point, not_digit, Pad::Before, &mut a);
@@ -191,7 +191,7 @@ fn post_tokenize_padded(a: String) -> String {
     if a.contains('-') {
         // `([0-9])(-)`
         b.clear();
-        sub2_ascii(&a, (|b: u8| b.is_ascii_digit(), false), |b| b == b'-', Pad::After, &mut b);
+        sub2_ascii(&a, |b: u8| b.is_ascii_digit(), false, |b| b == b'-', Pad::After, &mut b);
         return join_words(&b);
     }
     join_words(&a)
@@ -240,16 +240,16 @@ fn push_pair(out: &mut String, c: &str, d: &str, pad: Pad) {
     }
 }
 
-/// [`sub2`] for a class `A` given as (ASCII predicate, value for any
-/// non-ASCII character) and an ASCII class `B`. Unchanged runs are copied
+/// [`sub2`] for a class `A` given as an ASCII predicate and its value for
+/// every non-ASCII character (`a_other`), and an ASCII class `B`. Unchanged runs are copied
 /// whole.
-fn sub2_ascii(s: &str, a: (impl Fn(u8) -> bool, bool), b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
+fn sub2_ascii(s: &str, a: impl Fn(u8) -> bool, a_other: bool, b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
     let bytes = s.as_bytes();
     let n = bytes.len();
     let (mut i, mut start) = (0, 0);
     while i < n {
         let len = utf8_len(bytes[i]);
-        let is_a = if len == 1 { a.0(bytes[i]) } else { a.1 };
+        let is_a = if len == 1 { a(bytes[i]) } else { a_other };
         if is_a && i + len < n && bytes[i + len] < 0x80 && b(bytes[i + len]) {
             out.push_str(&s[start..i]);
             push_pair(out, &s[i..i + len], &s[i + len..=i + len], pad);
