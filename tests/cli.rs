@@ -338,8 +338,8 @@ fn bad_input_fails_cleanly_without_output() {
             "norm:perhaps",
         ),
         (
-            vec!["score".into(), wmt("en-de", "parquet"), "-m".into(), "bleu".into(), "-o".into(), outs.into()],
-            "unknown metric 'bleu'",
+            vec!["score".into(), wmt("en-de", "parquet"), "-m".into(), "bleurt".into(), "-o".into(), outs.into()],
+            "unknown metric 'bleurt'",
         ),
         (
             vec!["score".into(), wmt("en-de", "parquet"), "-o".into(), "/nonexistent-dir/o.parquet".into()],
