@@ -330,6 +330,36 @@ impl Configured {
     }
 }
 
+impl Configured {
+    /// The metric as the significance tests resample it (BLEU, chrF, chrF++
+    /// and TER); `None` for the others.
+    #[must_use]
+    pub fn resample(&self) -> Option<&dyn crate::significance::Resample> {
+        match self {
+            Self::Bleu(c) => Some(c),
+            Self::Chrf(c) => Some(c),
+            Self::Ter(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// One segment's statistics as the significance tests hold them (see
+    /// [`crate::significance::SegmentStats`]); `None` with no reference or
+    /// for a metric without [`Self::resample`].
+    ///
+    /// # Errors
+    /// A segment over TER's length limit.
+    #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
+    pub fn segment_stats(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Ok(match self {
+            Self::Bleu(c) => c.segment(hyp, refs).map(|s| s.iter().map(|&x| x as f64).collect()),
+            Self::Chrf(c) => c.segment(hyp, refs).map(|s| s.stats.iter().map(|&x| x as f64).collect()),
+            Self::Ter(t) => t.segment(hyp, refs)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]),
+            _ => None,
+        })
+    }
+}
+
 /// The corpus state of a metric, sacrebleu's shape: sentence statistics
 /// summed, the corpus score computed from the sums (`score(Σ stats)`), so
 /// states merge in any grouping. The aggregate SQL functions keep the same

@@ -15,6 +15,7 @@ use datafusion::arrow::array::{Array, AsArray, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use mteval_kernels::NRefs;
+use mteval_kernels::metric::Configured;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 use rayon::prelude::*;
 
@@ -116,34 +117,12 @@ struct Corpus {
     nrefs: NRefs,
 }
 
-/// A metric of the comparison: its choice and its resampling view.
-enum Compared {
-    Bleu(mteval_kernels::BleuConfig),
-    Chrf(mteval_kernels::ChrfConfig),
-    Ter(mteval_kernels::Ter),
-}
-
-impl Compared {
-    fn resample(&self) -> &dyn Resample {
-        match self {
-            Self::Bleu(c) => c,
-            Self::Chrf(c) => c,
-            Self::Ter(t) => t,
-        }
-    }
-}
-
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    let compared: Vec<Compared> = metrics
-        .iter()
-        .map(|m| match m {
-            MetricChoice::Bleu(c) => Ok(Compared::Bleu(*c)),
-            MetricChoice::Chrf { cfg, .. } => Ok(Compared::Chrf(*cfg)),
-            MetricChoice::Ter(t) => Ok(Compared::Ter(*t)),
-            _ => bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.column()),
-        })
-        .collect::<Result<_>>()?;
+    let compared: Vec<Configured> = metrics.iter().map(MetricChoice::configured).collect();
+    if let Some(m) = metrics.iter().zip(&compared).find(|(_, c)| c.resample().is_none()) {
+        bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.0.column());
+    }
     let seed = match &a.seed {
         Some(s) => significance::parse_seed(s)?,
         None => match std::env::var("SACREBLEU_SEED") {
@@ -179,7 +158,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     }
     let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
-    let views: Vec<&dyn Resample> = compared.iter().map(Compared::resample).collect();
+    let views: Vec<&dyn Resample> = compared.iter().filter_map(Configured::resample).collect();
     let out = if n_sys == 1 {
         let results: Vec<TestResult> = if a.confidence {
             views
@@ -227,38 +206,36 @@ fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
     TestResult { score: m.score(&s.sums()), p_value: None, estimate: None }
 }
 
-/// Statistics of every segment of one system for one metric.
+/// Statistics of every segment of one system for one metric (chrF and TER
+/// through the backend, which batches them on a GPU).
 #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
 fn segment_stats(
-    m: &Compared,
+    m: &Configured,
     hyps: &[String],
     refs: &[Vec<String>],
     backend: &dyn mteval_kernels::backend::Backend,
 ) -> Result<SegmentStats> {
     let rows: Vec<(&str, Vec<&str>)> =
         hyps.iter().zip(refs).map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
-    let mut out = SegmentStats::new(m.resample().width());
+    let width = m.resample().map_or(0, Resample::width);
+    let mut out = SegmentStats::new(width);
     let line = |i: usize| format!("segment {}", i + 1);
-    match m {
-        Compared::Bleu(cfg) => {
-            let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
-            for (i, s) in segs.into_iter().enumerate() {
-                let s = s.with_context(|| format!("{}: no reference", line(i)))?;
-                out.push(&s.iter().map(|&x| x as f64).collect::<Vec<_>>());
-            }
-        }
-        Compared::Chrf(cfg) => {
-            for (i, s) in cfg.segments_on(backend, &rows).into_iter().enumerate() {
-                let s = s.with_context(|| format!("{}: no reference", line(i)))?;
-                out.push(&s.stats.iter().map(|&x| x as f64).collect::<Vec<_>>());
-            }
-        }
-        Compared::Ter(ter) => {
-            for (i, s) in ter.segments_on(backend, &rows).into_iter().enumerate() {
-                let s = s.with_context(|| line(i))?.with_context(|| format!("{}: no reference", line(i)))?;
-                out.push(&[f64::from(s.num_edits), s.ref_len]);
-            }
-        }
+    let stats: Vec<Result<Option<Vec<f64>>>> = match m {
+        Configured::Chrf(cfg) => cfg
+            .segments_on(backend, &rows)
+            .into_iter()
+            .map(|s| Ok(s.map(|s| s.stats.iter().map(|&x| x as f64).collect())))
+            .collect(),
+        Configured::Ter(ter) => ter
+            .segments_on(backend, &rows)
+            .into_iter()
+            .map(|s| Ok(s?.map(|s| vec![f64::from(s.num_edits), s.ref_len])))
+            .collect(),
+        _ => rows.par_iter().map(|(h, r)| Ok(m.segment_stats(h, r)?)).collect(),
+    };
+    for (i, s) in stats.into_iter().enumerate() {
+        let s = s.with_context(|| line(i))?.with_context(|| format!("{}: no reference", line(i)))?;
+        out.push(&s);
     }
     Ok(out)
 }
@@ -459,7 +436,7 @@ fn single_report(
     names: &[String],
     sigs: &[String],
     results: &[TestResult],
-    compared: &[Compared],
+    compared: &[Configured],
     stats: &[SegmentStats],
 ) -> String {
     let w = a.width;
@@ -467,7 +444,7 @@ fn single_report(
         .iter()
         .zip(stats)
         .map(|(m, s)| match m {
-            Compared::Bleu(cfg) => Some(bleu_verbose(cfg, s)),
+            Configured::Bleu(cfg) => Some(bleu_verbose(cfg, s)),
             _ => None,
         })
         .collect();

@@ -140,7 +140,7 @@ fn settings(
         }
     }
     let metric = info.configure(&rest.join("|"))?;
-    if !matches!(metric, Configured::Bleu(_) | Configured::Chrf(_) | Configured::Ter(_)) {
+    if metric.resample().is_none() {
         return Err(MetricError::InvalidOption {
             metric: name,
             reason: format!("{}: resampling is for bleu, chrf, chrf++ and ter", info.name),
@@ -153,13 +153,10 @@ fn settings(
     Ok(Settings { metric, test, seed })
 }
 
+/// The resampling view of a metric `settings()` admitted.
 fn resample(m: &Configured) -> &dyn Resample {
-    match m {
-        Configured::Bleu(c) => c,
-        Configured::Chrf(c) => c,
-        Configured::Ter(t) => t,
-        _ => unreachable!("settings() admits only bleu, chrf and ter"),
-    }
+    // `settings()` refuses every metric without one before an accumulator exists.
+    m.resample().unwrap_or_else(|| unreachable!("settings() admits only bleu, chrf and ter"))
 }
 
 fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
@@ -269,21 +266,12 @@ impl ResampleAccumulator {
 
     /// The statistics (and reference count) of every row with a hypothesis
     /// and a reference; `None` for the others.
-    #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
     fn rows(&self, hyp: &ArrayRef, refs: &ArrayRef) -> Result<Vec<Option<Row>>> {
         let n = hyp.len();
         let hyp = StrCol::from_array(self.name, hyp.as_ref())?;
         let refs = RefsCol::from_array(self.name, refs)?;
         let m = &self.s.metric;
-        let (rows, _) = eval_rows(self.name, &hyp, &refs, n, |h, r| {
-            let row: Option<Vec<f64>> = match m {
-                Configured::Bleu(c) => c.segment(h, r).map(|s| s.iter().map(|&x| x as f64).collect()),
-                Configured::Chrf(c) => c.segment(h, r).map(|s| s.stats.iter().map(|&x| x as f64).collect()),
-                Configured::Ter(t) => t.segment(h, r)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]),
-                _ => None,
-            };
-            Ok(row.map(|v| (v, r.len())))
-        })?;
+        let (rows, _) = eval_rows(self.name, &hyp, &refs, n, |h, r| Ok(m.segment_stats(h, r)?.map(|v| (v, r.len()))))?;
         Ok(rows)
     }
 

@@ -277,6 +277,9 @@ impl SegmentStats {
     /// # Panics
     /// When `row` does not have [`Self::width`] values.
     pub fn push(&mut self, row: &[f64]) {
+        // Every caller builds rows from the metric whose width made this
+        // set (`Resample::width`), so a row of another width is a bug of
+        // the caller, not of the data.
         assert_eq!(row.len(), self.width, "segment statistics of another width");
         self.data.extend_from_slice(row);
     }
