@@ -10,7 +10,8 @@ use clap::Parser;
 const CLOSED_PIPE: u8 = 141;
 
 fn main() -> ExitCode {
-    let args = match mteval::cli::Cli::try_parse() {
+    let argv = mteval::cli::sacrebleu_short_flags(std::env::args_os().collect());
+    let args = match mteval::cli::Cli::try_parse_from(argv) {
         Ok(a) => a,
         // `--help` and `--version` into a pipe or a file: written as any
         // other output, so a closed pipe ends quietly and a full disk is an

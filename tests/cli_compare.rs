@@ -300,3 +300,39 @@ fn paired_test_in_sql_matches_sacrebleu() {
     let o = mteval(&["sql", "-c", "SELECT corpus_bootstrap('a', 'b', 'bleu', 'ar:10')"]);
     assert!(!o.status.success(), "corpus_bootstrap takes no ar:");
 }
+
+#[test]
+fn compare_takes_sacrebleus_metric_flags() {
+    // `-tok intl -lc` and `-cw 2` as sacrebleu spells them, against the same
+    // options written as `--options`.
+    let dir = tempfile::tempdir().unwrap();
+    let (refs, systems) = text_files(dir.path(), "en-de");
+    let (r, s0, s1) = (refs.to_str().unwrap(), systems[0].to_str().unwrap(), systems[1].to_str().unwrap());
+    let flags = mteval_ok(&[
+        "compare", r, "-i", s0, s1, "-m", "bleu", "chrf", "-tok", "intl", "-lc", "-cw", "2", "-pbs", "-pbsn", "100",
+        "-f", "json",
+    ]);
+    let opts = mteval_ok(&[
+        "compare",
+        r,
+        "-i",
+        s0,
+        s1,
+        "-m",
+        "bleu",
+        "chrf",
+        "--options",
+        "bleu=tok:intl|case:lc",
+        "--options",
+        "chrf=nw:2",
+        "--paired-bs",
+        "--paired-bs-n",
+        "100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(flags, opts);
+    assert!(flags.contains("\"chrF2++\"") && flags.contains("tok:intl") && flags.contains("case:lc"), "{flags}");
+    let o = mteval(&["compare", r, "-i", s0, "-m", "bleu", "--ter-normalized"]);
+    assert!(stderr(&o).contains("-m does not choose ter"), "{}", stderr(&o));
+}

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use super::text::{read_lines, split_refs};
 use super::{MetricChoice, resolve_metrics};
 use crate::session::{SessionOptions, new_context, register_input};
+use mteval_kernels::metric::MetricKind;
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -105,6 +106,167 @@ pub struct CompareArgs {
     /// Table mode: the baseline system (default: the first system in the input).
     #[arg(long)]
     pub baseline: Option<String>,
+    /// sacrebleu's metric flags, for the metrics they belong to (the same as `--options`).
+    #[command(flatten)]
+    pub sacrebleu: SacrebleuFlags,
+}
+
+/// sacrebleu's per-metric command-line flags, turned into mteval options.
+/// sacrebleu's multi-letter short forms (`-tok`, `-lc`, `-s`, `-sv`, `-cc`,
+/// `-cw`) are accepted too ([`sacrebleu_short_flags`]).
+#[derive(Debug, Default, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "sacrebleu's flags, one field each")]
+pub struct SacrebleuFlags {
+    /// BLEU tokenizer (`-tok`; bleu's `tok`).
+    #[arg(long = "tokenize")]
+    pub tokenize: Option<String>,
+    /// BLEU: lower-case (`-lc`; bleu's `case:lc`).
+    #[arg(long = "lowercase")]
+    pub lowercase: bool,
+    /// BLEU smoothing method (`-s`; bleu's `smooth`).
+    #[arg(long = "smooth-method")]
+    pub smooth_method: Option<String>,
+    /// BLEU smoothing value (`-sv`; bleu's `smooth_value`).
+    #[arg(long = "smooth-value")]
+    pub smooth_value: Option<String>,
+    /// chrF character order (`-cc`; chrf's `nc`).
+    #[arg(long = "chrf-char-order")]
+    pub chrf_char_order: Option<usize>,
+    /// chrF word order (`-cw`; chrf's `nw`; 2 = chrF++).
+    #[arg(long = "chrf-word-order")]
+    pub chrf_word_order: Option<usize>,
+    /// chrF beta (chrf's `beta`).
+    #[arg(long = "chrf-beta")]
+    pub chrf_beta: Option<String>,
+    /// chrF: keep whitespace (chrf's `space:yes`).
+    #[arg(long = "chrf-whitespace")]
+    pub chrf_whitespace: bool,
+    /// chrF: lower-case (chrf's `case:lc`).
+    #[arg(long = "chrf-lowercase")]
+    pub chrf_lowercase: bool,
+    /// chrF: eps smoothing (chrf's `eff:no`).
+    #[arg(long = "chrf-eps-smoothing")]
+    pub chrf_eps_smoothing: bool,
+    /// TER: case-sensitive (ter's `case:mixed`).
+    #[arg(long = "ter-case-sensitive")]
+    pub ter_case_sensitive: bool,
+    /// TER: Asian support (ter's `asian:yes`).
+    #[arg(long = "ter-asian-support")]
+    pub ter_asian_support: bool,
+    /// TER: remove punctuation (ter's `punct:no`).
+    #[arg(long = "ter-no-punct")]
+    pub ter_no_punct: bool,
+    /// TER: normalize (ter's `norm:yes`).
+    #[arg(long = "ter-normalized")]
+    pub ter_normalized: bool,
+}
+
+impl SacrebleuFlags {
+    /// `(metric family, options)` of the flags given: `bleu`, `chrf` (also
+    /// chrF++) and `ter`.
+    fn options(&self) -> [(&'static str, String); 3] {
+        let mut bleu = Vec::new();
+        if let Some(t) = &self.tokenize {
+            bleu.push(format!("tok:{t}"));
+        }
+        if self.lowercase {
+            bleu.push("case:lc".to_owned());
+        }
+        if let Some(m) = &self.smooth_method {
+            bleu.push(format!("smooth:{m}"));
+        }
+        if let Some(v) = &self.smooth_value {
+            bleu.push(format!("smooth_value:{v}"));
+        }
+        let mut chrf = Vec::new();
+        if let Some(n) = self.chrf_char_order {
+            chrf.push(format!("nc:{n}"));
+        }
+        if let Some(n) = self.chrf_word_order {
+            chrf.push(format!("nw:{n}"));
+        }
+        if let Some(b) = &self.chrf_beta {
+            chrf.push(format!("beta:{b}"));
+        }
+        for (on, kv) in
+            [(self.chrf_whitespace, "space:yes"), (self.chrf_lowercase, "case:lc"), (self.chrf_eps_smoothing, "eff:no")]
+        {
+            if on {
+                chrf.push(kv.to_owned());
+            }
+        }
+        let mut ter = Vec::new();
+        for (on, kv) in [
+            (self.ter_case_sensitive, "case:mixed"),
+            (self.ter_asian_support, "asian:yes"),
+            (self.ter_no_punct, "punct:no"),
+            (self.ter_normalized, "norm:yes"),
+        ] {
+            if on {
+                ter.push(kv.to_owned());
+            }
+        }
+        [("bleu", bleu.join("|")), ("chrf", chrf.join("|")), ("ter", ter.join("|"))]
+    }
+
+    /// `--options` entries for the chosen `metrics` (names of the metric table).
+    ///
+    /// # Errors
+    /// A flag of a metric that is not chosen.
+    fn metric_options(&self, metrics: &[String]) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for (family, opts) in self.options() {
+            if opts.is_empty() {
+                continue;
+            }
+            let chosen: Vec<&String> = metrics
+                .iter()
+                .filter(|m| {
+                    mteval_kernels::metric::lookup(m).is_ok_and(|i| match family {
+                        "chrf" => matches!(i.kind, MetricKind::Chrf | MetricKind::ChrfPlusPlus),
+                        "bleu" => i.kind == MetricKind::Bleu,
+                        _ => i.kind == MetricKind::Ter,
+                    })
+                })
+                .collect();
+            if chosen.is_empty() {
+                bail!("sacrebleu flags for {family} ({opts}) given, but -m does not choose {family}");
+            }
+            out.extend(chosen.into_iter().map(|m| format!("{m}={opts}")));
+        }
+        Ok(out)
+    }
+}
+
+/// sacrebleu's multi-letter short flags in `mteval compare`'s arguments,
+/// written as the long flags clap knows (`-tok` → `--tokenize`); other
+/// arguments are left as they are.
+#[must_use]
+pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).and_then(|a| a.to_str()) != Some("compare") {
+        return args;
+    }
+    args.into_iter()
+        .map(|a| {
+            let long = match a.to_str() {
+                Some("-tok") => "--tokenize",
+                Some("-lc") => "--lowercase",
+                Some("-s") => "--smooth-method",
+                Some("-sv") => "--smooth-value",
+                Some("-cc") => "--chrf-char-order",
+                Some("-cw") => "--chrf-word-order",
+                Some("-ci") => "--confidence",
+                Some("-cin") => "--confidence-n",
+                Some("-pbs") => "--paired-bs",
+                Some("-par") => "--paired-ar",
+                Some("-pbsn") => "--paired-bs-n",
+                Some("-parn") => "--paired-ar-n",
+                Some("-nr") => "--num-refs",
+                _ => return a,
+            };
+            long.into()
+        })
+        .collect()
 }
 
 /// Systems with their hypotheses, aligned with one set of references.
@@ -118,7 +280,9 @@ struct Corpus {
 }
 
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
-    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let mut options = a.options.clone();
+    options.extend(a.sacrebleu.metric_options(&a.metrics)?);
+    let metrics = resolve_metrics(&a.metrics, &options)?;
     let compared: Vec<Configured> = metrics.iter().map(MetricChoice::configured).collect();
     if let Some(m) = metrics.iter().zip(&compared).find(|(_, c)| c.resample().is_none()) {
         bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.0.column());

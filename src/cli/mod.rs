@@ -3,6 +3,8 @@
 
 mod calculate_cer;
 mod compare;
+
+pub use compare::sacrebleu_short_flags;
 mod mbr;
 mod report;
 mod score;
