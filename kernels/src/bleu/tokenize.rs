@@ -132,12 +132,12 @@ fn tokenize_13a(line: &str) -> String {
     if s.contains('&') {
         s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").into();
     }
-    // The post-tokenizer on ` {s} `: the first pass writes the padding.
-    let mut a = String::with_capacity(s.len() + s.len() / 2 + 8);
-    a.push(' ');
-    pad_ascii(&s, is_13a_punct_byte, &mut a);
-    a.push(' ');
-    post_tokenize_padded(a)
+    // The post-tokenizer on ` {s} `.
+    let mut p = PostTokenizer::with_capacity(s.len() + s.len() / 4 + 8);
+    p.p1(" ");
+    p.feed(&s);
+    p.p1(" ");
+    p.finish()
 }
 
 /// `TokenizerChar.__call__`: `" ".join(line)`.
@@ -167,49 +167,148 @@ fn tokenize_intl(line: &str) -> String {
 
 /// `TokenizerRegexp.__call__`.
 fn post_tokenize(line: &str) -> String {
-    let mut a = String::with_capacity(line.len() + line.len() / 2 + 8);
-    pad_ascii(line, is_13a_punct_byte, &mut a);
-    post_tokenize_padded(a)
+    let mut p = PostTokenizer::with_capacity(line.len() + line.len() / 4 + 8);
+    p.feed(line);
+    p.finish()
 }
 
-/// `TokenizerRegexp.__call__` after its first substitution (the padding
-/// of punctuation, already in `a`). Its patterns are ASCII, so the passes
-/// work on bytes, copying every non-ASCII character whole.
-fn post_tokenize_padded(a: String) -> String {
-    let is_point = |b: u8| b == b'.' || b == b',';
-    let not_digit = |b: u8| !b.is_ascii_digit();
-    let mut b = String::with_capacity(a.len() + 16);
-    let mut a = a;
-    // A pass whose second class is absent from the text changes nothing.
-    if a.bytes().any(is_point) {
-        // `([^0-9])([\.,])` (a non-ASCII character is not a digit).
-        sub2_ascii(&a, not_digit, true, is_point, Pad::After, &mut b);
-        a.clear();
-        // `([\.,])([^0-9])`
-        sub2_ascii_any(&b, is_point, not_digit, Pad::Before, &mut a);
-    }
-    if a.contains('-') {
-        // `([0-9])(-)`
-        b.clear();
-        sub2_ascii(&a, |b: u8| b.is_ascii_digit(), false, |b| b == b'-', Pad::After, &mut b);
-        return join_words(&b);
-    }
-    join_words(&a)
+/// `TokenizerRegexp`'s four substitutions and the final split-and-join in
+/// one pass: each substitution is a stage that sees the previous stage's
+/// output one character at a time, with the state its left-to-right,
+/// non-overlapping scan needs (a match consumes both characters, so the
+/// second one cannot start the next match):
+/// 1. ``[{-~[-` -&(-+:-@/]`` → ` \1 `;
+/// 2. `([^0-9])([.,])` → `\1 \2 `: a point after a non-digit that no match consumed;
+/// 3. `([.,])([^0-9])` → ` \1 \2`: a point waits for the next character;
+/// 4. `([0-9])(-)` → `\1 \2 `;
+///
+/// then Python's `str.split()` and `' '.join`. The patterns are ASCII, so a
+/// non-ASCII character passes every stage whole (it is a non-digit).
+struct PostTokenizer {
+    out: String,
+    /// Stage 2: the previous character is a non-digit not consumed by a match.
+    after_free_non_digit: bool,
+    /// Stage 3: a point waiting for the next character.
+    pending_point: Option<&'static str>,
+    /// Stage 4: the previous character is a digit not consumed by a match.
+    after_free_digit: bool,
+    /// The split: a separator is due before the next word character.
+    space: bool,
 }
 
-/// `pad_chars` for an ASCII class: ` \1 ` around every byte in it.
-fn pad_ascii(s: &str, pred: impl Fn(u8) -> bool, out: &mut String) {
-    let mut start = 0;
-    for (i, &c) in s.as_bytes().iter().enumerate() {
-        if c < 0x80 && pred(c) {
-            out.push_str(&s[start..i]);
-            out.push(' ');
-            out.push(char::from(c));
-            out.push(' ');
-            start = i + 1;
+const fn is_digit_unit(u: &str) -> bool {
+    u.len() == 1 && u.as_bytes()[0].is_ascii_digit()
+}
+
+fn point_unit(u: &str) -> Option<&'static str> {
+    match u {
+        "." => Some("."),
+        "," => Some(","),
+        _ => None,
+    }
+}
+
+/// Whether the character `u` is Python whitespace.
+fn is_space_unit(u: &str) -> bool {
+    let b = u.as_bytes()[0];
+    match u.len() {
+        1 => matches!(b, 0x09..=0x0D | 0x1C..=0x20),
+        _ if matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3) => u.chars().next().is_some_and(crate::text::is_py_space),
+        _ => false,
+    }
+}
+
+impl PostTokenizer {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            out: String::with_capacity(n),
+            after_free_non_digit: false,
+            pending_point: None,
+            after_free_digit: false,
+            space: false,
         }
     }
-    out.push_str(&s[start..]);
+
+    /// Every character of `s` through the stages.
+    fn feed(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let len = utf8_len(bytes[i]);
+            self.p1(&s[i..i + len]);
+            i += len;
+        }
+    }
+
+    fn p1(&mut self, u: &str) {
+        if u.len() == 1 && is_13a_punct_byte(u.as_bytes()[0]) {
+            self.p2(" ");
+            self.p2(u);
+            self.p2(" ");
+        } else {
+            self.p2(u);
+        }
+    }
+
+    fn p2(&mut self, u: &str) {
+        if point_unit(u).is_some() && self.after_free_non_digit {
+            self.p3(" ");
+            self.p3(u);
+            self.p3(" ");
+            self.after_free_non_digit = false;
+        } else {
+            self.p3(u);
+            self.after_free_non_digit = !is_digit_unit(u);
+        }
+    }
+
+    fn p3(&mut self, u: &str) {
+        if let Some(p) = self.pending_point.take() {
+            if !is_digit_unit(u) {
+                self.p4(" ");
+                self.p4(p);
+                self.p4(" ");
+                self.p4(u);
+                return;
+            }
+            self.p4(p);
+        }
+        match point_unit(u) {
+            Some(p) => self.pending_point = Some(p),
+            None => self.p4(u),
+        }
+    }
+
+    fn p4(&mut self, u: &str) {
+        if u == "-" && self.after_free_digit {
+            self.split(" ");
+            self.split(u);
+            self.split(" ");
+            self.after_free_digit = false;
+        } else {
+            self.split(u);
+            self.after_free_digit = is_digit_unit(u);
+        }
+    }
+
+    fn split(&mut self, u: &str) {
+        if is_space_unit(u) {
+            self.space = !self.out.is_empty();
+        } else {
+            if self.space {
+                self.out.push(' ');
+                self.space = false;
+            }
+            self.out.push_str(u);
+        }
+    }
+
+    fn finish(mut self) -> String {
+        if let Some(p) = self.pending_point.take() {
+            self.p4(p);
+        }
+        self.out
+    }
 }
 
 /// Bytes in the UTF-8 sequence a lead byte starts.
@@ -220,69 +319,6 @@ const fn utf8_len(b: u8) -> usize {
         0xE0..0xF0 => 3,
         _ => 4,
     }
-}
-
-/// Writes a `sub2` replacement of the pair `c`, `d`.
-fn push_pair(out: &mut String, c: &str, d: &str, pad: Pad) {
-    match pad {
-        Pad::After => {
-            out.push_str(c);
-            out.push(' ');
-            out.push_str(d);
-            out.push(' ');
-        }
-        Pad::Before => {
-            out.push(' ');
-            out.push_str(c);
-            out.push(' ');
-            out.push_str(d);
-        }
-    }
-}
-
-/// [`sub2`] for a class `A` given as an ASCII predicate and its value for
-/// every non-ASCII character (`a_other`), and an ASCII class `B`. Unchanged runs are copied
-/// whole.
-fn sub2_ascii(s: &str, a: impl Fn(u8) -> bool, a_other: bool, b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
-    let bytes = s.as_bytes();
-    let n = bytes.len();
-    let (mut i, mut start) = (0, 0);
-    while i < n {
-        let len = utf8_len(bytes[i]);
-        let is_a = if len == 1 { a(bytes[i]) } else { a_other };
-        if is_a && i + len < n && bytes[i + len] < 0x80 && b(bytes[i + len]) {
-            out.push_str(&s[start..i]);
-            push_pair(out, &s[i..i + len], &s[i + len..=i + len], pad);
-            i += len + 1;
-            start = i;
-        } else {
-            i += len;
-        }
-    }
-    out.push_str(&s[start..]);
-}
-
-/// [`sub2`] for an ASCII class `A` and a class `B` that every non-ASCII
-/// character belongs to (`[^0-9]`).
-fn sub2_ascii_any(s: &str, a: impl Fn(u8) -> bool, b: impl Fn(u8) -> bool, pad: Pad, out: &mut String) {
-    let bytes = s.as_bytes();
-    let n = bytes.len();
-    let (mut i, mut start) = (0, 0);
-    while i < n {
-        let c = bytes[i];
-        if c < 0x80 && a(c) && i + 1 < n {
-            let len = utf8_len(bytes[i + 1]);
-            if len > 1 || b(bytes[i + 1]) {
-                out.push_str(&s[start..i]);
-                push_pair(out, &s[i..=i], &s[i + 1..i + 1 + len], pad);
-                i += 1 + len;
-                start = i;
-                continue;
-            }
-        }
-        i += utf8_len(c);
-    }
-    out.push_str(&s[start..]);
 }
 
 /// `' '.join(line.split())`.
