@@ -336,3 +336,33 @@ fn compare_takes_sacrebleus_metric_flags() {
     let o = mteval(&["compare", r, "-i", s0, "-m", "bleu", "--ter-normalized"]);
     assert!(stderr(&o).contains("-m does not choose ter"), "{}", stderr(&o));
 }
+
+#[test]
+fn compare_text_table_is_sacrebleus() {
+    // `sacrebleu ref.txt -i JDExploreAcademy.txt Online-B.txt Online-W.txt -m bleu chrf ter
+    // --paired-bs -f text --no-color` (sacrebleu 2.6.0) printed this table, run in the files' folder.
+    let want = "\
+╒════════════════════════════════╤═════════════════════╤══════════════════════╤════════════════════╕
+│                         System │  BLEU (μ ± 95% CI)  │  chrF2 (μ ± 95% CI)  │  TER (μ ± 95% CI)  │
+╞════════════════════════════════╪═════════════════════╪══════════════════════╪════════════════════╡
+│ Baseline: JDExploreAcademy.txt │  37.6 (37.6 ± 1.9)  │  64.0 (64.0 ± 1.2)   │ 50.9 (50.9 ± 1.9)  │
+├────────────────────────────────┼─────────────────────┼──────────────────────┼────────────────────┤
+│                   Online-B.txt │  37.8 (37.8 ± 1.9)  │  64.5 (64.4 ± 1.2)   │ 49.8 (49.8 ± 1.9)  │
+│                                │    (p = 0.2747)     │     (p = 0.0919)     │   (p = 0.0300)*    │
+├────────────────────────────────┼─────────────────────┼──────────────────────┼────────────────────┤
+│                   Online-W.txt │  36.3 (36.3 ± 1.9)  │  63.7 (63.6 ± 1.3)   │ 51.2 (51.2 ± 1.9)  │
+│                                │    (p = 0.0310)*    │     (p = 0.1379)     │    (p = 0.2218)    │
+╘════════════════════════════════╧═════════════════════╧══════════════════════╧════════════════════╛
+";
+    let dir = tempfile::tempdir().unwrap();
+    text_files(dir.path(), "en-de");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .current_dir(dir.path())
+        .args(["compare", "ref.txt", "-i", "JDExploreAcademy.txt", "Online-B.txt", "Online-W.txt"])
+        .args(["-m", "bleu", "chrf", "ter", "--paired-bs", "-f", "text"])
+        .env("SACREBLEU_SEED", "12345")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with(want), "{out}");
+}

@@ -768,13 +768,14 @@ const EXPLANATION: &str = "
 
 ";
 
-/// tabulate's `fancy_grid`: the first column right-aligned, the others
+/// tabulate's `fancy_grid` with headers: columns at least two wider than
+/// their header, the first column right-aligned, the others
 /// centred (`{:^}`: the odd space on the right), one space of padding,
 /// multi-line cells.
 fn fancy_grid(header: &[String], rows: &[Vec<String>]) -> String {
     let len = |s: &str| s.chars().count();
-    let cols = header.len();
-    let mut width = vec![0usize; cols];
+    // tabulate pads every column to its header's width plus 2 (MIN_PADDING).
+    let mut width: Vec<usize> = header.iter().map(|h| h.lines().map(len).max().unwrap_or(0) + 2).collect();
     for r in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
         for (c, cell) in r.iter().enumerate() {
             width[c] = width[c].max(cell.lines().map(len).max().unwrap_or(0));
