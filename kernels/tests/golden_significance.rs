@@ -6,59 +6,24 @@
 
 mod common;
 
+use mteval_kernels::NRefs;
+use mteval_kernels::metric::{self, Configured};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
-use mteval_kernels::{BleuConfig, ChrfConfig, NRefs, Ter};
 use serde_json::Value;
 
-enum Metric {
-    Bleu(BleuConfig),
-    Chrf(ChrfConfig),
-    Ter(Ter),
+/// The metric of a golden case: `kind` (bleu, chrf, ter) with mteval options.
+fn metric(kind: &str, opts: &str) -> Configured {
+    metric::lookup(kind).unwrap().configure(opts).unwrap()
 }
 
-impl Metric {
-    fn new(kind: &str, opts: &str) -> Self {
-        match kind {
-            "bleu" => Self::Bleu(BleuConfig::parse(opts).unwrap()),
-            "chrf" => Self::Chrf(ChrfConfig::parse(opts).unwrap()),
-            "ter" => Self::Ter(Ter::from_options(opts).unwrap()),
-            k => panic!("unknown metric {k}"),
-        }
+/// Per-segment statistics of `hyps` against `refs`.
+fn stats(m: &Configured, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
+    let mut out = SegmentStats::new(m.resample().unwrap().width());
+    for (h, r) in hyps.iter().zip(refs) {
+        let r: Vec<&str> = r.iter().map(String::as_str).collect();
+        out.push(&m.segment_stats(h, &r).unwrap().unwrap());
     }
-
-    fn view(&self) -> &dyn Resample {
-        match self {
-            Self::Bleu(c) => c,
-            Self::Chrf(c) => c,
-            Self::Ter(t) => t,
-        }
-    }
-
-    fn signature(&self, n: NRefs) -> String {
-        match self {
-            Self::Bleu(c) => c.signature(n).to_string(),
-            Self::Chrf(c) => c.signature(n).to_string(),
-            Self::Ter(t) => t.config.signature(n).to_string(),
-        }
-    }
-
-    #[allow(clippy::cast_precision_loss)]
-    fn stats(&self, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
-        let mut out = SegmentStats::new(self.view().width());
-        for (h, r) in hyps.iter().zip(refs) {
-            let r: Vec<&str> = r.iter().map(String::as_str).collect();
-            let row: Vec<f64> = match self {
-                Self::Bleu(c) => c.segment(h, &r).unwrap().iter().map(|&x| x as f64).collect(),
-                Self::Chrf(c) => c.segment(h, &r).unwrap().stats.iter().map(|&x| x as f64).collect(),
-                Self::Ter(t) => {
-                    let s = t.segment(h, &r).unwrap().unwrap();
-                    vec![f64::from(s.num_edits), s.ref_len]
-                }
-            };
-            out.push(&row);
-        }
-        out
-    }
+    out
 }
 
 fn opt(v: &Value) -> Option<f64> {
@@ -80,19 +45,19 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
         let systems: Vec<&Vec<String>> =
             names.iter().map(|n| &data.systems.iter().find(|(s, _)| s == n).unwrap().1).collect();
         let nondeterministic = case["nondeterministic_systems"].as_bool().unwrap_or(false);
-        let metrics: Vec<(Metric, &Value)> = case["metrics"]
+        let metrics: Vec<(Configured, &Value)> = case["metrics"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| (Metric::new(m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()), m))
+            .map(|m| (metric(m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()), m))
             .collect();
-        let views: Vec<&dyn Resample> = metrics.iter().map(|(m, _)| m.view()).collect();
+        let views: Vec<&dyn Resample> = metrics.iter().map(|(m, _)| m.resample().unwrap()).collect();
         let nrefs = NRefs::Fixed(refs_cols.len());
         let ctx = format!("{pair} {test_kind} n={n} seed={seed:?}");
         if test_kind == "ci" {
             for (m, g) in &metrics {
-                let s = m.stats(systems[0], &data.refs);
-                let r = significance::confidence(m.view(), &s, n, seed).unwrap();
+                let s = stats(m, systems[0], &data.refs);
+                let r = significance::confidence(m.resample().unwrap(), &s, n, seed).unwrap();
                 let want = &g["results"][0];
                 assert_eq!(r.score, want["score"].as_f64().unwrap(), "{ctx} {}", g["name"]);
                 let e = r.estimate.unwrap();
@@ -103,7 +68,7 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
                     g["name"]
                 );
                 let keys = PairedTest::Bootstrap(n).signature_keys(seed);
-                let sig = significance::with_test_keys(&m.signature(nrefs), &keys);
+                let sig = significance::with_test_keys(&m.signature(nrefs).to_string(), &keys);
                 assert_eq!(sig.split("|impl:").next().unwrap(), g["signature"].as_str().unwrap(), "{ctx}");
                 checked += 1;
             }
@@ -116,10 +81,10 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
             PairedTest::Randomization(n, usize::try_from(c).ok().filter(|&c| c > 0))
         };
         let stats: Vec<Vec<SegmentStats>> =
-            systems.iter().map(|hyps| metrics.iter().map(|(m, _)| m.stats(hyps, &data.refs)).collect()).collect();
+            systems.iter().map(|hyps| metrics.iter().map(|(m, _)| stats(m, hyps, &data.refs)).collect()).collect();
         let results = significance::compare(&views, &stats, test, seed).unwrap();
         for (k, (m, g)) in metrics.iter().enumerate() {
-            let sig = significance::with_test_keys(&m.signature(nrefs), &test.signature_keys(seed));
+            let sig = significance::with_test_keys(&m.signature(nrefs).to_string(), &test.signature_keys(seed));
             assert_eq!(sig.split("|impl:").next().unwrap(), g["signature"].as_str().unwrap(), "{ctx}");
             for (s, want) in g["results"].as_array().unwrap().iter().enumerate() {
                 if s > 0 && nondeterministic {

@@ -92,6 +92,11 @@ fn count(x: f64) -> u64 {
     x as u64
 }
 
+/// Summed counts held in `f64`s, as integers.
+fn counts(sums: &[f64]) -> Vec<u64> {
+    sums.iter().map(|&x| count(x)).collect()
+}
+
 /// Python's `int(np.float32(x))`: truncation toward zero.
 #[allow(clippy::cast_possible_truncation, reason = "float32 sums of lengths are far below 2^63")]
 fn py_int(x: f32) -> i64 {
@@ -104,8 +109,7 @@ impl Resample for BleuConfig {
     }
 
     fn score(&self, sums: &[f64]) -> f64 {
-        let v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
-        BleuConfig::score(self, &v)
+        BleuConfig::score(self, &counts(sums))
     }
 
     /// `correct[n-1] += k` on an `int64` row stores `int(c + k)`: add-k
@@ -113,7 +117,7 @@ impl Resample for BleuConfig {
     fn score_ar(&self, sums: &[f64]) -> f64 {
         let Smoothing::AddK(k) = self.smooth else { return Resample::score(self, sums) };
         let n = self.max_ngram_order;
-        let mut v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
+        let mut v = counts(sums);
         if v[2..2 + n].iter().all(|&c| c == 0) {
             return 0.0;
         }
@@ -185,8 +189,7 @@ impl Resample for ChrfConfig {
     }
 
     fn score(&self, sums: &[f64]) -> f64 {
-        let v: Vec<u64> = sums.iter().map(|&x| count(x)).collect();
-        ChrfConfig::score(self, &v)
+        ChrfConfig::score(self, &counts(sums))
     }
 
     fn score_f32(&self, sums: &[f32]) -> Py {

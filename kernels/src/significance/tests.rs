@@ -1,5 +1,6 @@
-// Unit tests (never part of the library): unwraps and exact casts of small
-// counts are fine here.
+//! Unit tests of the significance tests. Test code only: `mod.rs` declares
+//! this module as `#[cfg(test)] mod tests;`, so its unwraps (and exact casts
+//! of small counts) never reach the library.
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
 use super::*;
 use crate::{BleuConfig, ChrfConfig, Ter};
