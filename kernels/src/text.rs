@@ -26,7 +26,8 @@ pub const fn is_py_space(c: char) -> bool {
 }
 
 /// Python `s.split()` (no argument): maximal runs of non-whitespace.
-pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
+#[must_use]
+pub const fn py_split(s: &str) -> PySplit<'_> {
     PySplit { s, at: 0 }
 }
 
@@ -34,7 +35,7 @@ pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
 /// directly, and only the lead bytes of the multi-byte whitespace characters
 /// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000) are decoded; every other
 /// byte, continuation bytes included, is part of a word.
-struct PySplit<'a> {
+pub struct PySplit<'a> {
     s: &'a str,
     at: usize,
 }

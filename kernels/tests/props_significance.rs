@@ -31,8 +31,9 @@ proptest! {
         }
         let corpus = BleuConfig::default();
         let st = stats(&corpus, &texts, &texts);
-        let total: usize = texts.iter().map(|t| t.split_whitespace().count()).sum();
-        if total >= 4 {
+        // Corpus BLEU without effective order is 0 when no segment has a
+        // 4-gram (sacrebleu's log of a zero precision), however many words.
+        if texts.iter().any(|t| t.split_whitespace().count() >= 4) {
             prop_assert!((Resample::score(&corpus, &st.sums()) - 100.0).abs() < 1e-9);
         }
     }

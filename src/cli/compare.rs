@@ -19,7 +19,7 @@ use mteval_kernels::metric::Configured;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 use rayon::prelude::*;
 
-use super::text::{read_lines, split_refs};
+use super::text::{read_lines, read_utf8, split_lines, split_refs};
 use super::{MetricChoice, resolve_metrics};
 use crate::session::{SessionOptions, new_context, register_input};
 use mteval_kernels::metric::MetricKind;
@@ -415,7 +415,9 @@ fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
     }
     let mut streams: Vec<Vec<String>> = Vec::new();
     for f in &ref_files {
-        streams.extend(split_refs(f, read_lines(f)?, a.num_refs)?);
+        let text = read_utf8(f)?;
+        let split = split_refs(f, split_lines(&text), a.num_refs)?;
+        streams.extend(split.into_iter().map(|s| s.into_iter().map(str::to_owned).collect::<Vec<String>>()));
     }
     let n = streams[0].len();
     let mut systems: Vec<(String, Vec<String>)> = Vec::new();

@@ -30,37 +30,77 @@ pub(crate) fn read_utf8(path: &Path) -> Result<String> {
     })
 }
 
-/// Reads `path` as lines, as sacrebleu's command line does: split at `\n`
-/// only, then each line `rstrip()`ped (Python's whitespace, so `\r`, tabs,
-/// U+3000 and U+001C go too). Only chrF with `space:yes` sees the
-/// difference; every other metric splits or drops whitespace itself.
-pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
-    let text = read_utf8(path)?;
-    // A final `\n` ends the last line; it does not start another.
-    let body = text.strip_suffix('\n').unwrap_or(&text);
+/// The lines of a text file's contents as sacrebleu's command line reads
+/// them: split at `\n` only, then each line `rstrip()`ped (Python's
+/// whitespace, so `\r`, tabs, U+3000 and U+001C go too). Only chrF with
+/// `space:yes` sees the difference; every other metric splits or drops
+/// whitespace itself.
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
-    Ok(body.split('\n').map(|l| mteval_kernels::text::py_rstrip(l).to_owned()).collect())
+    // A final `\n` ends the last line; it does not start another.
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n').map(mteval_kernels::text::py_rstrip).collect()
+}
+
+/// Reads `path` as lines ([`split_lines`]), each its own string.
+pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
+    Ok(split_lines(&read_utf8(path)?).into_iter().map(str::to_owned).collect())
 }
 
 /// The `n` tab-separated references of every line (sacrebleu's
 /// `--num-refs`: split at the first `n - 1` tabs), as `n` streams.
-pub(crate) fn split_refs(path: &Path, lines: Vec<String>, n: usize) -> Result<Vec<Vec<String>>> {
+pub(crate) fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Result<Vec<Vec<&'a str>>> {
     if n == 1 {
         return Ok(vec![lines]);
     }
-    let mut streams: Vec<Vec<String>> = vec![Vec::with_capacity(lines.len()); n];
+    let mut streams: Vec<Vec<&str>> = vec![Vec::with_capacity(lines.len()); n];
     for (i, l) in lines.iter().enumerate() {
         let fields: Vec<&str> = l.splitn(n, '\t').collect();
         if fields.len() != n {
             bail!("{}: line {}: expected {n} tab-separated references, found {}", path.display(), i + 1, fields.len());
         }
         for (s, x) in streams.iter_mut().zip(fields) {
-            s.push(x.to_owned());
+            s.push(x);
         }
     }
     Ok(streams)
+}
+
+/// Corpus BLEU of `rows` and its segment count; with `sentence`, each
+/// line's sentence BLEU (effective order, as `sacrebleu -sl`) written there.
+fn bleu(
+    cfg: &mteval_kernels::BleuConfig,
+    rows: &[(&str, Vec<&str>)],
+    sentence: Option<&mut Vec<u8>>,
+    w: usize,
+) -> Result<(Option<f64>, u64)> {
+    let Some(out) = sentence else {
+        // Integer sums: summed in any order, with no per-line vectors kept.
+        let st = rows
+            .par_iter()
+            .fold(mteval_kernels::BleuStats::default, |mut st, (h, r)| {
+                if let Some(s) = cfg.segment(h, r) {
+                    st.add(&s);
+                }
+                st
+            })
+            .reduce(mteval_kernels::BleuStats::default, |mut a, b| {
+                a.merge(&b);
+                a
+            });
+        return Ok((st.score(cfg), st.segments));
+    };
+    let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
+    let sentence = mteval_kernels::BleuConfig { effective_order: true, ..*cfg };
+    let mut st = mteval_kernels::BleuStats::default();
+    for (i, s) in segs.iter().enumerate() {
+        let Some(s) = s else { continue };
+        st.add(s);
+        writeln!(out, "{}\t{:.w$}", i + 1, sentence.score(s))?;
+    }
+    Ok((st.score(cfg), st.segments))
 }
 
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
@@ -75,13 +115,16 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     if let Some(m) = metrics.iter().find(|m| matches!(m, MetricChoice::TermAcc { .. })) {
         bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column());
     }
-    let hyps = read_lines(hyp_path)?;
+    // Lines are slices of the files' contents: no string per line.
+    let hyp_text = read_utf8(hyp_path)?;
+    let hyps = split_lines(&hyp_text);
     if a.num_refs == 0 || (a.num_refs > 1 && a.refs.len() > 1) {
         bail!("--num-refs N reads N tab-separated references per line of one --ref file");
     }
+    let ref_texts = a.refs.iter().map(|r| read_utf8(r)).collect::<Result<Vec<String>>>()?;
     let mut refs = Vec::new();
-    for r in &a.refs {
-        let lines = read_lines(r)?;
+    for (r, text) in a.refs.iter().zip(&ref_texts) {
+        let lines = split_lines(text);
         if lines.len() != hyps.len() {
             bail!("{} has {} lines but {} has {}", r.display(), lines.len(), hyp_path.display(), hyps.len());
         }
@@ -91,7 +134,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let w = a.width;
     let backend = super::backend()?;
     let rows: Vec<(&str, Vec<&str>)> =
-        (0..hyps.len()).map(|i| (hyps[i].as_str(), refs.iter().map(|r| r[i].as_str()).collect())).collect();
+        (0..hyps.len()).map(|i| (hyps[i], refs.iter().map(|r| r[i]).collect())).collect();
     // Every metric is computed before anything is printed, so that an error
     // (a line over a length limit) leaves no partial output behind.
     let mut results = Vec::with_capacity(metrics.len());
@@ -99,19 +142,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         // Sentence lines, printed with the corpus score.
         let mut out = Vec::new();
         let (score, segments) = match m {
-            MetricChoice::Bleu(cfg) => {
-                let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
-                let sentence = mteval_kernels::BleuConfig { effective_order: true, ..*cfg };
-                let mut st = mteval_kernels::BleuStats::default();
-                for (i, s) in segs.iter().enumerate() {
-                    let Some(s) = s else { continue };
-                    st.add(s);
-                    if a.sentence {
-                        writeln!(out, "{}\t{:.w$}", i + 1, sentence.score(s))?;
-                    }
-                }
-                (st.score(cfg), st.segments)
-            }
+            MetricChoice::Bleu(cfg) => bleu(cfg, &rows, a.sentence.then_some(&mut out), w)?,
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = ter
                     .segments_on(backend.as_ref(), &rows)
@@ -146,7 +177,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     .into_par_iter()
                     .with_min_len(16)
                     .map(|i| {
-                        let s = cfg.sentence_multi(&hyps[i], refs.iter().map(|r| r[i].as_str()));
+                        let s = cfg.sentence_multi(hyps[i], refs.iter().map(|r| r[i]));
                         Ok(s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))?.unwrap_or(1.0))
                     })
                     .collect::<Result<_>>()?;

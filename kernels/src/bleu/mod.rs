@@ -326,61 +326,39 @@ impl BleuConfig {
     /// Python's `str.split()`.
     fn count<R: AsRef<str>>(&self, hyp: &str, refs: &[R], joined: bool) -> Vec<u64> {
         let n_max = self.max_ngram_order;
-        let hyp_words: Vec<&str> = words(hyp, joined).collect();
-        // Word ids of the hypothesis's words; reference words it lacks get
-        // `u32::MAX`, so their n-grams never meet the hypothesis's.
-        let mut ids: FastMap<&str, u32> =
-            FastMap::with_capacity_and_hasher(hyp_words.len(), BuildHasherDefault::default());
-        let hyp_ids: Vec<u32> = hyp_words
-            .iter()
-            .map(|w| {
-                let next = u32::try_from(ids.len()).unwrap_or(u32::MAX - 1);
-                *ids.entry(w).or_insert(next)
-            })
-            .collect();
-        let refs_ids: Vec<Vec<u32>> = refs
-            .iter()
-            .map(|t| words(t.as_ref(), joined).map(|w| ids.get(w).copied().unwrap_or(u32::MAX)).collect())
-            .collect();
-        let ref_lens: Vec<usize> = refs_ids.iter().map(Vec::len).collect();
-        let mut stats = vec![0u64; self.stats_len()];
-        stats[0] = hyp_words.len() as u64;
-        stats[1] = closest_ref_len(hyp_words.len(), &ref_lens) as u64;
-        if n_max <= 4 && ids.len() < 0xFFFF {
-            tally_packed(n_max, &hyp_ids, &refs_ids, &mut stats);
-            return stats;
-        }
-        // Hypothesis n-gram -> its count, its highest count in one reference,
-        // and the count in the reference being read (valid when `seen` is it).
-        let mut grams: FastMap<&[u32], Gram> = FastMap::with_capacity_and_hasher(
-            hyp_ids.len() * n_max.min(hyp_ids.len().max(1)),
-            BuildHasherDefault::default(),
-        );
-        for n in 1..=n_max.min(hyp_ids.len()) {
-            for g in hyp_ids.windows(n) {
-                grams.entry(g).or_default().hyp += 1;
+        WORDS.with_borrow_mut(|sc| {
+            // Word ids of the hypothesis's words; reference words it lacks
+            // get `u32::MAX`, so their n-grams never meet the hypothesis's.
+            let WordScratch { table, hyp_ids, ref_ids, ref_ends } = sc;
+            table.reset(hyp.len() / 2 + 1);
+            hyp_ids.clear();
+            hyp_ids.extend(words(hyp, joined).map(|w| table.intern(hyp, w)));
+            ref_ids.clear();
+            ref_ends.clear();
+            for t in refs {
+                ref_ids.extend(words(t.as_ref(), joined).map(|w| table.get(hyp, w)));
+                ref_ends.push(ref_ids.len());
             }
-        }
-        for (r, r_ids) in refs_ids.iter().enumerate() {
-            for n in 1..=n_max.min(r_ids.len()) {
-                for g in r_ids.windows(n) {
-                    if let Some(e) = grams.get_mut(g) {
-                        if e.seen != r + 1 {
-                            e.seen = r + 1;
-                            e.cur = 0;
-                        }
-                        e.cur += 1;
-                        e.ref_max = e.ref_max.max(e.cur);
-                    }
-                }
+            let ref_lens: Vec<usize> = std::iter::once(0)
+                .chain(ref_ends.iter().copied())
+                .zip(ref_ends.iter())
+                .map(|(start, &end)| end - start)
+                .collect();
+            let refs_ids: Vec<&[u32]> = std::iter::once(0)
+                .chain(ref_ends.iter().copied())
+                .zip(ref_ends.iter())
+                .map(|(start, &end)| &ref_ids[start..end])
+                .collect();
+            let mut stats = vec![0u64; self.stats_len()];
+            stats[0] = hyp_ids.len() as u64;
+            stats[1] = closest_ref_len(hyp_ids.len(), &ref_lens) as u64;
+            if n_max <= 4 && table.len() < 0xFFFF {
+                tally_packed(n_max, hyp_ids, &refs_ids, &mut stats);
+            } else {
+                tally_slices(n_max, hyp_ids, &refs_ids, &mut stats);
             }
-        }
-        for (g, e) in &grams {
-            let o = g.len() - 1;
-            stats[2 + o] += e.hyp.min(e.ref_max);
-            stats[2 + n_max + o] += e.hyp;
-        }
-        stats
+            stats
+        })
     }
 
     /// The score of (summed) statistics, sacrebleu's `compute_bleu`.
@@ -409,26 +387,24 @@ impl BleuConfig {
     }
 }
 
-/// The n-gram counting of [`BleuConfig::segment`] for orders up to 4 and
-/// fewer than 65,535 distinct hypothesis words: an n-gram is one `u64`
-/// (16 bits per word id + 1, so n-grams of different orders differ), and
-/// reference n-grams with a word the hypothesis lacks are skipped.
-fn tally_packed(n_max: usize, hyp_ids: &[u32], refs_ids: &[Vec<u32>], stats: &mut [u64]) {
-    let pack = |g: &[u32]| g.iter().fold(0u64, |k, &id| (k << 16) | u64::from(id + 1));
-    let mut grams: FastMap<u64, (Gram, usize)> =
-        FastMap::with_capacity_and_hasher(hyp_ids.len() * n_max, BuildHasherDefault::default());
+/// The n-gram counting of [`BleuConfig::segment`] for any order: an n-gram
+/// is its slice of word ids.
+fn tally_slices(n_max: usize, hyp_ids: &[u32], refs_ids: &[&[u32]], stats: &mut [u64]) {
+    // Hypothesis n-gram -> its count, its highest count in one reference,
+    // and the count in the reference being read (valid when `seen` is it).
+    let mut grams: FastMap<&[u32], Gram> = FastMap::with_capacity_and_hasher(
+        hyp_ids.len() * n_max.min(hyp_ids.len().max(1)),
+        BuildHasherDefault::default(),
+    );
     for n in 1..=n_max.min(hyp_ids.len()) {
         for g in hyp_ids.windows(n) {
-            grams.entry(pack(g)).or_insert((Gram::default(), n - 1)).0.hyp += 1;
+            grams.entry(g).or_default().hyp += 1;
         }
     }
     for (r, r_ids) in refs_ids.iter().enumerate() {
         for n in 1..=n_max.min(r_ids.len()) {
             for g in r_ids.windows(n) {
-                if g.contains(&u32::MAX) {
-                    continue;
-                }
-                if let Some((e, _)) = grams.get_mut(&pack(g)) {
+                if let Some(e) = grams.get_mut(g) {
                     if e.seen != r + 1 {
                         e.seen = r + 1;
                         e.cur = 0;
@@ -439,18 +415,276 @@ fn tally_packed(n_max: usize, hyp_ids: &[u32], refs_ids: &[Vec<u32>], stats: &mu
             }
         }
     }
-    for (e, o) in grams.values() {
+    for (g, e) in &grams {
+        let o = g.len() - 1;
         stats[2 + o] += e.hyp.min(e.ref_max);
         stats[2 + n_max + o] += e.hyp;
     }
 }
 
+/// The n-gram counting of [`BleuConfig::segment`] for orders up to 4 and
+/// fewer than 65,535 distinct hypothesis words: an n-gram is one `u64`
+/// (16 bits per word id + 1, so n-grams of different orders differ and none
+/// is 0), counted in this thread's [`GramTable`]; reference n-grams with a
+/// word the hypothesis lacks are skipped.
+fn tally_packed(n_max: usize, hyp_ids: &[u32], refs_ids: &[&[u32]], stats: &mut [u64]) {
+    GRAMS.with_borrow_mut(|t| {
+        t.reset(hyp_ids.len() * n_max);
+        // The n-grams starting at each word, each key the one before it
+        // shifted by a word.
+        for i in 0..hyp_ids.len() {
+            let mut key = 0u64;
+            for &id in &hyp_ids[i..(i + n_max).min(hyp_ids.len())] {
+                key = (key << 16) | u64::from(id + 1);
+                t.entry(key).hyp += 1;
+            }
+        }
+        for (r, r_ids) in refs_ids.iter().enumerate() {
+            let r = u32::try_from(r + 1).unwrap_or(u32::MAX);
+            for i in 0..r_ids.len() {
+                let mut key = 0u64;
+                for &id in &r_ids[i..(i + n_max).min(r_ids.len())] {
+                    // An n-gram whose first n - 1 words are no hypothesis
+                    // n-gram is none either (nor is one with a word the
+                    // hypothesis lacks).
+                    if id == u32::MAX {
+                        break;
+                    }
+                    key = (key << 16) | u64::from(id + 1);
+                    let Some(e) = t.get_mut(key) else { break };
+                    if e.seen != r {
+                        e.seen = r;
+                        e.cur = 0;
+                    }
+                    e.cur += 1;
+                    e.ref_max = e.ref_max.max(e.cur);
+                }
+            }
+        }
+        for &slot in &t.used {
+            let (key, e) = (t.keys[slot as usize], t.vals[slot as usize]);
+            // The n-gram's order: its number of non-zero 16-bit groups.
+            let o = (63 - key.leading_zeros() as usize) / 16;
+            stats[2 + o] += u64::from(e.hyp.min(e.ref_max));
+            stats[2 + n_max + o] += u64::from(e.hyp);
+        }
+    });
+}
+
+thread_local! {
+    /// [`tally_packed`]'s table, kept between segments.
+    static GRAMS: std::cell::RefCell<GramTable> = std::cell::RefCell::new(GramTable::default());
+}
+
+/// Counts of one packed hypothesis n-gram.
+#[derive(Default, Clone, Copy)]
+struct PackedGram {
+    hyp: u32,
+    ref_max: u32,
+    /// The count in the reference `seen` (1-based; 0: none yet).
+    cur: u32,
+    seen: u32,
+}
+
+/// An open-addressing table from packed n-grams (never 0: 0 marks a free
+/// slot) to their counts, sized for one segment at a time within a buffer
+/// that only grows; `used` lists the filled slots, which are all a reset
+/// clears.
+#[derive(Default)]
+struct GramTable {
+    keys: Vec<u64>,
+    vals: Vec<PackedGram>,
+    used: Vec<u32>,
+    /// This segment's slot count is `1 << bits`.
+    bits: u32,
+}
+
+impl GramTable {
+    /// Empties the table for a segment of at most `n` distinct n-grams.
+    fn reset(&mut self, n: usize) {
+        for &slot in &self.used {
+            self.keys[slot as usize] = 0;
+        }
+        self.used.clear();
+        let slots = (2 * n).next_power_of_two().max(16);
+        if self.keys.len() < slots {
+            self.keys.resize(slots, 0);
+            self.vals.resize(slots, PackedGram::default());
+        }
+        self.bits = slots.trailing_zeros();
+    }
+
+    /// The slot of `key`, or the free slot where it goes. The table is never
+    /// more than half full, so the probe ends.
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        let mask = (1usize << self.bits) - 1;
+        // Fibonacci hashing: the top bits of the product mix every key bit.
+        #[allow(clippy::cast_possible_truncation, reason = "a slot index of at most `bits` bits")]
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
+        loop {
+            let k = self.keys[i];
+            if k == key || k == 0 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn entry(&mut self, key: u64) -> &mut PackedGram {
+        let i = self.slot(key);
+        if self.keys[i] == 0 {
+            self.keys[i] = key;
+            self.vals[i] = PackedGram::default();
+            #[allow(clippy::cast_possible_truncation, reason = "slots are fewer than 2^32: a segment's n-grams")]
+            self.used.push(i as u32);
+        }
+        &mut self.vals[i]
+    }
+
+    fn get_mut(&mut self, key: u64) -> Option<&mut PackedGram> {
+        let i = self.slot(key);
+        (self.keys[i] != 0).then(|| &mut self.vals[i])
+    }
+}
+
+thread_local! {
+    /// [`BleuConfig::count`]'s buffers, kept between segments.
+    static WORDS: std::cell::RefCell<WordScratch> = std::cell::RefCell::new(WordScratch::default());
+}
+
+/// Word ids of one segment: the hypothesis's, then every reference's, one
+/// after another (`ref_ends[r]`: where reference `r`'s end).
+#[derive(Default)]
+struct WordScratch {
+    table: WordTable,
+    hyp_ids: Vec<u32>,
+    ref_ids: Vec<u32>,
+    ref_ends: Vec<usize>,
+}
+
+/// The distinct words of a hypothesis, numbered in order of appearance: an
+/// open-addressing table of (hash, position in the hypothesis, length, id),
+/// sized for one segment at a time within a buffer that only grows.
+#[derive(Default)]
+struct WordTable {
+    /// `(hash | 1, start, len, id)`; a hash of 0 marks a free slot.
+    slots: Vec<(u64, usize, usize, u32)>,
+    used: Vec<usize>,
+    bits: u32,
+}
+
+impl WordTable {
+    /// Empties the table for a hypothesis of at most `n` distinct words.
+    fn reset(&mut self, n: usize) {
+        for &slot in &self.used {
+            self.slots[slot].0 = 0;
+        }
+        self.used.clear();
+        let slots = (2 * n).next_power_of_two().max(16);
+        if self.slots.len() < slots {
+            self.slots.resize(slots, (0, 0, 0, 0));
+        }
+        self.bits = slots.trailing_zeros();
+    }
+
+    /// Distinct words so far.
+    fn len(&self) -> usize {
+        self.used.len()
+    }
+
+    /// The slot of `w` (a word; `hyp` holds the words in the table), or the
+    /// free slot where it goes, and the word's hash.
+    #[inline]
+    fn find(&self, hyp: &str, w: &str) -> (usize, u64) {
+        let mut h = crate::hash::FastHasher::default();
+        std::hash::Hasher::write(&mut h, w.as_bytes());
+        // Never 0; the top bits pick the slot.
+        let hash = std::hash::Hasher::finish(&h).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mask = (1usize << self.bits) - 1;
+        #[allow(clippy::cast_possible_truncation, reason = "a slot index of at most `bits` bits")]
+        let mut i = (hash >> (64 - self.bits)) as usize;
+        loop {
+            let (k, start, len, _) = self.slots[i];
+            if k == 0 || (k == hash && hyp.as_bytes().get(start..start + len) == Some(w.as_bytes())) {
+                return (i, hash);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The id of `w`, a word of `hyp` (a slice of it), numbered if new
+    /// (ids past `u32::MAX - 1` stay there, as [`BleuConfig::count`]
+    /// counts such a hypothesis with the slices of ids).
+    fn intern(&mut self, hyp: &str, w: &str) -> u32 {
+        let (i, hash) = self.find(hyp, w);
+        if self.slots[i].0 == 0 {
+            let start = w.as_ptr() as usize - hyp.as_ptr() as usize;
+            let id = u32::try_from(self.used.len()).unwrap_or(u32::MAX - 1);
+            self.slots[i] = (hash, start, w.len(), id);
+            self.used.push(i);
+        }
+        self.slots[i].3
+    }
+
+    /// The id of `w`, or `u32::MAX` for a word the hypothesis lacks.
+    fn get(&self, hyp: &str, w: &str) -> u32 {
+        let (i, _) = self.find(hyp, w);
+        if self.slots[i].0 == 0 { u32::MAX } else { self.slots[i].3 }
+    }
+}
+
 /// The words of `s`: Python's `str.split()`, or for a tokenizer's output
 /// (`joined`: words joined by single spaces) a split at `' '`.
-fn words(s: &str, joined: bool) -> impl Iterator<Item = &str> {
-    let fast = joined.then(|| s.split(' ').filter(|w| !w.is_empty()));
-    let slow = (!joined).then(|| py_split(s));
-    fast.into_iter().flatten().chain(slow.into_iter().flatten())
+fn words(s: &str, joined: bool) -> Words<'_> {
+    if joined { Words::Joined(JoinedWords { s, at: 0 }) } else { Words::Py(py_split(s)) }
+}
+
+/// [`words`]' iterator.
+enum Words<'a> {
+    Joined(JoinedWords<'a>),
+    Py(crate::text::PySplit<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Self::Joined(w) => w.next(),
+            Self::Py(w) => w.next(),
+        }
+    }
+}
+
+/// The words of a text of words joined by single spaces (no space at either
+/// end: a tokenizer's output; an empty text has none).
+struct JoinedWords<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for JoinedWords<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.s.as_bytes();
+        // Tolerate extra spaces all the same.
+        while self.at < b.len() && b[self.at] == b' ' {
+            self.at += 1;
+        }
+        if self.at == b.len() {
+            return None;
+        }
+        let start = self.at;
+        while self.at < b.len() && b[self.at] != b' ' {
+            self.at += 1;
+        }
+        // Both ends are at a space or the text's ends: character boundaries.
+        self.s.get(start..self.at)
+    }
 }
 
 /// Counts of one hypothesis n-gram while a segment is scored.

@@ -124,12 +124,12 @@ impl BleuTokenizer {
 /// `Tokenizer13a.__call__`.
 fn tokenize_13a(line: &str) -> String {
     let mut s = std::borrow::Cow::Borrowed(line);
-    if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
-        // Nothing to remove or unescape.
-    } else if line.contains(['<', '\n']) {
+    // Most lines have nothing to remove or unescape: one scan tells.
+    let special = line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&'));
+    if special && line.contains(['<', '\n']) {
         s = s.replace("<skipped>", "").replace("-\n", "").replace('\n', " ").into();
     }
-    if s.contains('&') {
+    if special && s.contains('&') {
         s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").into();
     }
     // The post-tokenizer on ` {s} `.
@@ -229,14 +229,36 @@ impl PostTokenizer {
         }
     }
 
-    /// Every character of `s` through the stages.
+    /// Every character of `s` through the stages. A run of plain characters
+    /// (see [`PLAIN`]) goes through them as its first character does, and
+    /// the rest of the run is copied: once one plain character has passed,
+    /// every stage is in the state a plain character leaves it in (no point
+    /// waiting, no digit or space before), so the next one passes unchanged.
     fn feed(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
+            if bytes[i] == b' ' && self.pending_point.is_none() {
+                // What the stages do with a space when no point waits: a
+                // non-digit, not `-`, whitespace for the split.
+                self.after_free_non_digit = true;
+                self.after_free_digit = false;
+                self.space = !self.out.is_empty();
+                i += 1;
+                continue;
+            }
             let len = utf8_len(bytes[i]);
             self.p1(&s[i..i + len]);
-            i += len;
+            if PLAIN[usize::from(bytes[i])] {
+                // A run ends at a byte that is not plain: never a
+                // continuation byte, so always at a character boundary.
+                let end =
+                    bytes[i + len..].iter().position(|&b| !PLAIN[usize::from(b)]).map_or(bytes.len(), |k| i + len + k);
+                self.out.push_str(&s[i + len..end]);
+                i = end;
+            } else {
+                i += len;
+            }
         }
     }
 
@@ -310,6 +332,28 @@ impl PostTokenizer {
         self.out
     }
 }
+
+/// Bytes that start (or continue) a character every stage passes unchanged
+/// and that is not a space: ASCII other than punctuation, digits, `.`, `,`,
+/// `-` and whitespace; every non-ASCII byte except the lead bytes of the
+/// non-ASCII whitespace characters (U+0085 and U+00A0 start with `0xC2`,
+/// U+1680 with `0xE1`, U+2000..U+205F with `0xE2`, U+3000 with `0xE3`).
+/// Continuation bytes (`0x80..0xC0`) are plain.
+static PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c: u8 = 0;
+    loop {
+        t[c as usize] = if c < 0x80 {
+            !is_13a_punct_byte(c) && !c.is_ascii_digit() && !matches!(c, b'.' | b',' | b'-' | 0x09..=0x0D | 0x1C..=0x20)
+        } else {
+            !matches!(c, 0xC2 | 0xE1 | 0xE2 | 0xE3)
+        };
+        if c == u8::MAX {
+            break t;
+        }
+        c += 1;
+    }
+};
 
 /// Bytes in the UTF-8 sequence a lead byte starts.
 const fn utf8_len(b: u8) -> usize {
@@ -435,6 +479,35 @@ fn is_symbol(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`PostTokenizer::feed`] without its fast paths: every character
+    /// through every stage.
+    fn post_tokenize_per_char(line: &str) -> String {
+        let mut p = PostTokenizer::with_capacity(line.len());
+        for (i, c) in line.char_indices() {
+            p.p1(&line[i..i + c.len_utf8()]);
+        }
+        p.finish()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The plain-run copy and the space shortcut change nothing: runs of
+        /// letters, digits, points, dashes, punctuation, ASCII and Unicode
+        /// whitespace (the lead bytes `PLAIN` excludes) and other non-ASCII.
+        #[test]
+        fn feed_fast_paths_equal_the_stages(
+            parts in prop::collection::vec(
+                "[a-z]{1,4}|[0-9]{1,3}|[.,\\-]|[ !&<>;'/]|[\t\n\r]|\u{85}|\u{a0}|\u{1680}|\u{2009}|\u{3000}|é|ß|中|€|—|\u{1F600}",
+                0..24,
+            )
+        ) {
+            let line = parts.concat();
+            prop_assert_eq!(post_tokenize(&line), post_tokenize_per_char(&line), "{:?}", line);
+        }
+    }
 
     #[test]
     fn tables_are_sorted_and_disjoint_and_ascii_fast_paths_agree() {
