@@ -1,0 +1,55 @@
+"""Type stubs of mteval's extension module (Rust, pyo3)."""
+
+from typing import Any, Optional, Sequence
+
+__version__: str
+
+class Metric:
+    """BLEU, chrF, chrF++ or TER configured by mteval options (``key:value|...``)."""
+
+    def __init__(self, name: str, options: str = "") -> None: ...
+    @property
+    def name(self) -> str: ...
+    def signature(self, nrefs: int) -> str:
+        """The signature for ``nrefs`` references (-1: a variable number)."""
+    def corpus(self, hyps: Sequence[str], refs: Sequence[Sequence[Optional[str]]]) -> dict[str, Any]:
+        """Corpus score and the fields of sacrebleu's score object, over reference streams."""
+
+class ArrowStream:
+    """Record batches readable once through ``__arrow_c_stream__``."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+
+class ScalarFunction:
+    @property
+    def name(self) -> str: ...
+    def __datafusion_scalar_udf__(self) -> object: ...
+
+class AggregateFunction:
+    @property
+    def name(self) -> str: ...
+    def __datafusion_aggregate_udf__(self) -> object: ...
+
+class WindowFunction:
+    @property
+    def name(self) -> str: ...
+    def __datafusion_window_udf__(self) -> object: ...
+
+def scalar_functions() -> list[ScalarFunction]: ...
+def aggregate_functions() -> list[AggregateFunction]: ...
+def window_functions() -> list[WindowFunction]: ...
+def sql(query: str) -> ArrowStream: ...
+def score(data: object, metrics: Sequence[str], hyp: str, refs: Sequence[str],
+          options: Sequence[str] = ...) -> ArrowStream: ...
+def pairwise_chrf(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]], char_order: int = 6,
+                  beta: float = 2.0, remove_whitespace: bool = True,
+                  eps_smoothing: bool = False) -> list[list[list[float]]]:
+    """fastchrf's ``pairwise_chrf``: batch x hypotheses x references."""
+def aggregate_chrf(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]], char_order: int = 6,
+                   beta: float = 2.0, remove_whitespace: bool = True,
+                   eps_smoothing: bool = False) -> list[list[float]]:
+    """fastchrf's ``aggregate_chrf``: batch x hypotheses."""
+def calculate_cer(hyp_words: Sequence[str], ref_words: Sequence[str]) -> float:
+    """cer's ``calculate_cer``: CharacTER of one sentence given as words."""
+def calculate_cer_corpus(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """cer's ``calculate_cer_corpus``: count, mean, median, std, min, max, cer_scores."""

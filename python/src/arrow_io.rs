@@ -1,0 +1,194 @@
+//! Tables in and out through the Arrow C stream interface, and
+//! [`score`]: per-row score columns appended to any Arrow-compatible table.
+
+use std::ffi::CStr;
+use std::sync::{Arc, Mutex};
+
+use arrow::array::{ArrayRef, Float64Array, RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+use mteval::cli::MetricChoice;
+use mteval_udfs::common::StrCol;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyCapsuleMethods};
+use rayon::prelude::*;
+
+const STREAM: &CStr = c"arrow_array_stream";
+
+/// Record batches that Python reads once through `__arrow_c_stream__`
+/// (`pyarrow.table(stream)`, `polars.from_arrow`, ...).
+#[pyclass(module = "mteval._native")]
+pub struct ArrowStream {
+    schema: SchemaRef,
+    batches: Mutex<Option<Vec<RecordBatch>>>,
+}
+
+impl ArrowStream {
+    pub(crate) fn new(schema: SchemaRef, batches: Vec<RecordBatch>) -> Self {
+        Self { schema, batches: Mutex::new(Some(batches)) }
+    }
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The Arrow `PyCapsule` interface: the batches as an `ArrowArrayStream`
+    /// capsule (the schema as it is; a requested schema is not applied).
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let batches = self
+            .batches
+            .lock()
+            .map_err(|_| PyValueError::new_err("the stream's lock is poisoned"))?
+            .take()
+            .ok_or_else(|| PyValueError::new_err("this Arrow stream was already read"))?;
+        let reader: Box<dyn RecordBatchReader + Send> =
+            Box::new(RecordBatchIterator::new(batches.into_iter().map(Ok), Arc::clone(&self.schema)));
+        PyCapsule::new_with_value(py, FFI_ArrowArrayStream::new(reader), STREAM)
+    }
+}
+
+/// Reads every batch of `data`, an object with `__arrow_c_stream__`
+/// (pyarrow `Table` or `RecordBatchReader`, polars `DataFrame`, pandas ≥ 2.2
+/// `DataFrame`, ...). The buffers are the producer's: nothing is copied.
+fn import(data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
+    if !data.hasattr("__arrow_c_stream__")? {
+        return Err(PyTypeError::new_err(format!(
+            "expected a table with the Arrow PyCapsule interface (__arrow_c_stream__: pyarrow, polars, pandas >= 2.2), \
+             got {}",
+            data.get_type().name()?
+        )));
+    }
+    let capsule = data.call_method0("__arrow_c_stream__")?;
+    let capsule =
+        capsule.cast::<PyCapsule>().map_err(|_| PyTypeError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+    let ptr = capsule.pointer_checked(Some(STREAM))?;
+    // SAFETY: a capsule named "arrow_array_stream" holds an
+    // `ArrowArrayStream` (the Arrow PyCapsule interface); `from_raw` moves
+    // it out and leaves a released stream behind, which the capsule's own
+    // destructor then ignores, as the interface prescribes.
+    #[allow(unsafe_code)]
+    let reader = unsafe { ArrowArrayStreamReader::from_raw(ptr.as_ptr().cast::<FFI_ArrowArrayStream>()) }
+        .map_err(|e| PyValueError::new_err(format!("cannot read the Arrow stream: {e}")))?;
+    let schema = reader.schema();
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| PyValueError::new_err(format!("cannot read the Arrow stream: {e}")))?;
+    Ok((schema, batches))
+}
+
+/// `mteval.score`: `data` with one float64 column per metric appended
+/// (named as `mteval score` names them: `bleu`, `ter`, `chrf`, `chrfpp`,
+/// `charac_ter`), the same per-row scores as the CLI. `options`: CLI
+/// `--options` entries (`METRIC=key:value|...`). NULL hypothesis, or no
+/// non-NULL reference: NULL score.
+#[pyfunction]
+#[pyo3(signature = (data, metrics, hyp, refs, options = Vec::new()))]
+pub fn score(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    metrics: Vec<String>,
+    hyp: String,
+    refs: Vec<String>,
+    options: Vec<String>,
+) -> PyResult<ArrowStream> {
+    let choices = mteval::cli::resolve_metrics(&metrics, &options).map_err(|e| crate::value_error(&e))?;
+    if let Some(m) = choices.iter().find(|m| !m.uses_refs()) {
+        return Err(PyValueError::new_err(format!(
+            "{}: terminology accuracy needs a terms column; use mteval.sql with corpus_term_accuracy",
+            m.column()
+        )));
+    }
+    if refs.is_empty() {
+        return Err(PyValueError::new_err("refs: give at least one reference column"));
+    }
+    let (schema, batches) = import(data)?;
+    for (col, role) in std::iter::once((&hyp, "hypothesis")).chain(refs.iter().map(|r| (r, "reference"))) {
+        match schema.field_with_name(col) {
+            Ok(f) if matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) => {}
+            Ok(f) => {
+                return Err(PyValueError::new_err(format!(
+                    "{role} column '{col}' is {}, not a string column",
+                    f.data_type()
+                )));
+            }
+            Err(_) => {
+                let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+                return Err(PyValueError::new_err(format!(
+                    "{role} column '{col}' not found; the table has: {}",
+                    names.join(", ")
+                )));
+            }
+        }
+    }
+    let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();
+    for m in &choices {
+        if schema.field_with_name(m.column()).is_ok() {
+            return Err(PyValueError::new_err(format!(
+                "the table already has a column '{}': rename it before scoring",
+                m.column()
+            )));
+        }
+        fields.push(Arc::new(Field::new(m.column(), DataType::Float64, true)));
+    }
+    let out_schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    let out = py.detach(|| {
+        let mut row_base = 0;
+        let mut out = Vec::with_capacity(batches.len());
+        for b in &batches {
+            let mut cols = b.columns().to_vec();
+            for m in &choices {
+                cols.push(score_column(b, m, &hyp, &refs, row_base)?);
+            }
+            row_base += b.num_rows();
+            out.push(RecordBatch::try_new(Arc::clone(&out_schema), cols).map_err(|e| e.to_string())?);
+        }
+        Ok::<_, String>(out)
+    });
+    Ok(ArrowStream::new(out_schema, out.map_err(PyValueError::new_err)?))
+}
+
+/// The per-row scores of metric `m` over one batch, on all cores.
+fn score_column(
+    b: &RecordBatch,
+    m: &MetricChoice,
+    hyp: &str,
+    refs: &[String],
+    row_base: usize,
+) -> Result<ArrayRef, String> {
+    let col = |name: &str| {
+        let a = b.column_by_name(name).ok_or_else(|| format!("column '{name}' not found"))?;
+        StrCol::from_array(name, a.as_ref()).map_err(|e| e.to_string())
+    };
+    let h = col(hyp)?;
+    let rs = refs.iter().map(|r| col(r)).collect::<Result<Vec<_>, _>>()?;
+    let sentence_bleu = match m {
+        MetricChoice::Bleu(c) => Some(mteval_kernels::BleuConfig { effective_order: true, ..*c }),
+        _ => None,
+    };
+    let scores: Vec<Option<f64>> = (0..b.num_rows())
+        .into_par_iter()
+        .with_min_len(16)
+        .map(|i| {
+            let Some(hyp) = h.get(i) else { return Ok(None) };
+            let r: Vec<&str> = rs.iter().filter_map(|c| c.get(i)).collect();
+            if r.is_empty() {
+                return Ok(None);
+            }
+            let at = |e: mteval_kernels::MetricError| format!("row {}: {e}", row_base + i);
+            Ok(match m {
+                MetricChoice::Bleu(_) => sentence_bleu.and_then(|c| c.sentence_score(hyp, &r)),
+                MetricChoice::Ter(t) => t.segment(hyp, &r).map_err(at)?.map(|s| t.sentence_score(&s)),
+                MetricChoice::Chrf { cfg, .. } => cfg.sentence_score(hyp, &r),
+                MetricChoice::CharacTer(cfg) => cfg.sentence_multi(hyp, r.iter().copied()).map_err(at)?,
+                MetricChoice::TermAcc { .. } => None,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Arc::new(Float64Array::from(scores)))
+}

@@ -1,0 +1,170 @@
+//! `mteval._native`: the extension module behind the `mteval` Python package.
+//!
+//! Everything here is computed by the kernels (`mteval-kernels`), with the
+//! interpreter released (`Python::detach`) and the rows spread over all cores
+//! (rayon); the Python layer (`python/mteval/__init__.py`) gives it the
+//! shapes sacrebleu, fastchrf and cer users call. Tables travel through the
+//! Arrow C stream interface (`__arrow_c_stream__` capsules), so string
+//! columns are read where pyarrow, pandas or polars keep them, not copied.
+//! [`sql`] runs a query in the session the CLI uses; the function objects of
+//! [`scalar_functions`], [`aggregate_functions`] and [`window_functions`]
+//! export mteval's SQL functions to datafusion-python through datafusion-ffi.
+
+// pyo3 converts every argument into an owned value; taking them by value is
+// the binding's shape, not a needless copy.
+#![allow(clippy::needless_pass_by_value)]
+
+mod arrow_io;
+mod metrics;
+
+use std::sync::Arc;
+
+use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
+use datafusion_ffi::udaf::FFI_AggregateUDF;
+use datafusion_ffi::udf::FFI_ScalarUDF;
+use datafusion_ffi::udwf::FFI_WindowUDF;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+/// A Python `ValueError` with the message mteval's CLI prints for the same
+/// mistake (the whole chain of causes, as `anyhow` shows it with `{:#}`).
+pub(crate) fn value_error(e: &anyhow::Error) -> PyErr {
+    PyValueError::new_err(format!("{e:#}"))
+}
+
+/// One of mteval's scalar SQL functions, exportable to datafusion-python
+/// (`datafusion.udf(f)`).
+#[pyclass(frozen, module = "mteval._native")]
+struct ScalarFunction(Arc<ScalarUDF>);
+
+#[pymethods]
+impl ScalarFunction {
+    /// The function's SQL name.
+    #[getter]
+    fn name(&self) -> String {
+        self.0.name().to_owned()
+    }
+
+    fn __datafusion_scalar_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        PyCapsule::new_with_value(py, FFI_ScalarUDF::from(Arc::clone(&self.0)), c"datafusion_scalar_udf")
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<mteval scalar function {}>", self.0.name())
+    }
+}
+
+/// One of mteval's aggregate SQL functions (`datafusion.udaf(f)`).
+#[pyclass(frozen, module = "mteval._native")]
+struct AggregateFunction(Arc<AggregateUDF>);
+
+#[pymethods]
+impl AggregateFunction {
+    /// The function's SQL name.
+    #[getter]
+    fn name(&self) -> String {
+        self.0.name().to_owned()
+    }
+
+    fn __datafusion_aggregate_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        PyCapsule::new_with_value(py, FFI_AggregateUDF::from(Arc::clone(&self.0)), c"datafusion_aggregate_udf")
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<mteval aggregate function {}>", self.0.name())
+    }
+}
+
+/// One of mteval's window SQL functions (`datafusion.udwf(f)`).
+#[pyclass(frozen, module = "mteval._native")]
+struct WindowFunction(Arc<WindowUDF>);
+
+#[pymethods]
+impl WindowFunction {
+    /// The function's SQL name.
+    #[getter]
+    fn name(&self) -> String {
+        self.0.name().to_owned()
+    }
+
+    fn __datafusion_window_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        PyCapsule::new_with_value(py, FFI_WindowUDF::from(Arc::clone(&self.0)), c"datafusion_window_udf")
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<mteval window function {}>", self.0.name())
+    }
+}
+
+/// Every mteval scalar function, for `datafusion.udf`.
+#[pyfunction]
+fn scalar_functions() -> Vec<ScalarFunction> {
+    mteval_udfs::scalar_functions().into_iter().map(ScalarFunction).collect()
+}
+
+/// Every mteval aggregate function, for `datafusion.udaf`.
+#[pyfunction]
+fn aggregate_functions() -> Vec<AggregateFunction> {
+    mteval_udfs::aggregate_functions().into_iter().map(AggregateFunction).collect()
+}
+
+/// Every mteval window function, for `datafusion.udwf`.
+#[pyfunction]
+fn window_functions() -> Vec<WindowFunction> {
+    mteval_udfs::window_functions().into_iter().map(WindowFunction).collect()
+}
+
+/// The runtime the queries of [`sql`] run on (built once per process).
+fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+    static RT: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    if let Some(rt) = RT.get() {
+        return Ok(rt);
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the query runtime: {e}")))?;
+    Ok(RT.get_or_init(|| rt))
+}
+
+/// Runs `query` in a session like `mteval sql`'s (every mteval function,
+/// files queryable by path, object stores from the environment) and returns
+/// the result as an Arrow stream object for `pyarrow.table`.
+#[pyfunction]
+fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
+    let rt = runtime()?;
+    let (schema, batches) = py
+        .detach(|| {
+            rt.block_on(async {
+                let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default())?;
+                let df = ctx.sql(&query).await?;
+                let schema = Arc::new(df.schema().as_arrow().clone());
+                let batches = df.collect().await?;
+                anyhow::Ok((schema, batches))
+            })
+        })
+        .map_err(|e| value_error(&e))?;
+    Ok(arrow_io::ArrowStream::new(schema, batches))
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<metrics::Metric>()?;
+    m.add_class::<ScalarFunction>()?;
+    m.add_class::<AggregateFunction>()?;
+    m.add_class::<WindowFunction>()?;
+    m.add_class::<arrow_io::ArrowStream>()?;
+    m.add_function(wrap_pyfunction!(scalar_functions, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate_functions, m)?)?;
+    m.add_function(wrap_pyfunction!(window_functions, m)?)?;
+    m.add_function(wrap_pyfunction!(sql, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::pairwise_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::aggregate_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::calculate_cer, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::calculate_cer_corpus, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,269 @@
+//! The metric objects and functions: sacrebleu's BLEU, chrF and TER
+//! ([`Metric`]), fastchrf's `pairwise_chrf` / `aggregate_chrf` and cer's
+//! `calculate_cer` / `calculate_cer_corpus`.
+
+use mteval_kernels::metric::{self, Configured};
+use mteval_kernels::{BleuStats, CharacTerConfig, ChrfStats, CorpusSummary, FastChrfOptions, NRefs, TerStats};
+use pyo3::exceptions::{PyValueError, PyZeroDivisionError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+fn metric_error(e: &mteval_kernels::MetricError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A metric configured by mteval's options (`key:value|...`, the signature's
+/// syntax): BLEU, chrF, chrF++ or TER. The Python classes `BLEU`, `CHRF`
+/// and `TER` build one from sacrebleu's keyword arguments.
+#[pyclass(frozen, module = "mteval._native")]
+pub struct Metric {
+    cfg: Configured,
+}
+
+/// One segment's statistics, of the metric's kind.
+enum Segment {
+    Bleu(Vec<u64>),
+    Ter(mteval_kernels::TerSegment),
+    Chrf(Vec<u64>),
+}
+
+#[pymethods]
+impl Metric {
+    /// `name`: `bleu`, `chrf`, `chrf++` or `ter`; `options`: mteval's
+    /// options for it. Unknown keys and bad values raise `ValueError`
+    /// naming them.
+    #[new]
+    #[pyo3(signature = (name, options = ""))]
+    fn new(name: &str, options: &str) -> PyResult<Self> {
+        let cfg = metric::lookup(name).and_then(|m| m.configure(options)).map_err(|e| metric_error(&e))?;
+        match cfg {
+            Configured::Bleu(_) | Configured::Chrf(_) | Configured::Ter(_) => Ok(Self { cfg }),
+            _ => Err(PyValueError::new_err(format!(
+                "{name}: the metric objects are BLEU, chrF, chrF++ and TER (see mteval.score for the others)"
+            ))),
+        }
+    }
+
+    /// The name sacrebleu prints (`BLEU`, `chrF2`, `chrF2++`, `TER`).
+    #[getter]
+    fn name(&self) -> String {
+        self.cfg.display()
+    }
+
+    /// The signature for `nrefs` references (`-1`: a variable number).
+    fn signature(&self, nrefs: i64) -> String {
+        let n = usize::try_from(nrefs).map_or(NRefs::Var, NRefs::Fixed);
+        self.cfg.signature(n).to_string()
+    }
+
+    /// The corpus score of `hyps` against the reference streams `refs`
+    /// (each as long as `hyps`; `None` marks a missing reference, as in
+    /// sacrebleu), with its statistics, as a dict; a segment with no
+    /// reference is skipped.
+    fn corpus<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: Vec<String>,
+        refs: Vec<Vec<Option<String>>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if let Some(s) = refs.iter().find(|s| s.len() != hyps.len()) {
+            return Err(PyValueError::new_err(format!(
+                "a reference stream has {} segments but there are {} hypotheses",
+                s.len(),
+                hyps.len()
+            )));
+        }
+        let segs = py.detach(|| self.segments(&hyps, &refs)).map_err(|e| metric_error(&e))?;
+        self.details(py, &segs)
+    }
+}
+
+impl Metric {
+    /// Every segment's statistics, in order, on all cores.
+    fn segments(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<Option<String>>],
+    ) -> Result<Vec<Option<Segment>>, mteval_kernels::MetricError> {
+        hyps.par_iter()
+            .enumerate()
+            .with_min_len(16)
+            .map(|(i, h)| {
+                let r: Vec<&str> = refs.iter().filter_map(|s| s[i].as_deref()).collect();
+                if r.is_empty() {
+                    return Ok(None);
+                }
+                Ok(match &self.cfg {
+                    Configured::Bleu(c) => c.segment(h, &r).map(Segment::Bleu),
+                    Configured::Chrf(c) => c.segment(h, &r).map(|s| Segment::Chrf(s.stats)),
+                    Configured::Ter(t) => t.segment(h, &r)?.map(Segment::Ter),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
+    /// The corpus score of `segs` (summed in order, as sacrebleu does) and
+    /// the fields of sacrebleu's score object.
+    fn details<'py>(&self, py: Python<'py>, segs: &[Option<Segment>]) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let empty = || PyValueError::new_err("no segment to score: every segment lacks a reference");
+        match &self.cfg {
+            Configured::Bleu(cfg) => {
+                let mut st = BleuStats::default();
+                for s in segs.iter().flatten() {
+                    if let Segment::Bleu(v) = s {
+                        st.add(v);
+                    }
+                }
+                let stats = st.padded(cfg.stats_len()).ok_or_else(empty)?;
+                let n = cfg.max_ngram_order;
+                let b = cfg.score_details(&stats);
+                d.set_item("score", b.score)?;
+                d.set_item("counts", &stats[2..2 + n])?;
+                d.set_item("totals", &stats[2 + n..2 + 2 * n])?;
+                d.set_item("precisions", b.precisions)?;
+                d.set_item("bp", b.bp)?;
+                d.set_item("sys_len", b.sys_len)?;
+                d.set_item("ref_len", b.ref_len)?;
+            }
+            Configured::Chrf(cfg) => {
+                let mut st = ChrfStats::default();
+                for s in segs.iter().flatten() {
+                    if let Segment::Chrf(v) = s {
+                        st.add(v);
+                    }
+                }
+                d.set_item("score", st.score(cfg).ok_or_else(empty)?)?;
+                d.set_item("char_order", cfg.char_order)?;
+                d.set_item("word_order", cfg.word_order)?;
+                d.set_item("beta", cfg.beta)?;
+            }
+            Configured::Ter(t) => {
+                let mut st = TerStats::default();
+                for s in segs.iter().flatten() {
+                    if let Segment::Ter(v) = s {
+                        st.add(v);
+                    }
+                }
+                if st.segments == 0 {
+                    return Err(empty());
+                }
+                d.set_item("score", t.score(&st))?;
+                d.set_item("num_edits", st.num_edits)?;
+                d.set_item("ref_length", st.ref_len)?;
+            }
+            _ => {}
+        }
+        Ok(d)
+    }
+}
+
+/// fastchrf's options from its keyword arguments.
+fn fast_options(char_order: usize, beta: f64, remove_whitespace: bool, eps_smoothing: bool) -> FastChrfOptions {
+    FastChrfOptions { char_order, beta, remove_whitespace, eps_smoothing, ..FastChrfOptions::default() }
+}
+
+/// fastchrf's `pairwise_chrf`: `out[b][j][k]`, the chrF of hypothesis `j`
+/// against reference `k` of batch row `b`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, char_order = 6, beta = 2.0, remove_whitespace = true, eps_smoothing = false))]
+pub fn pairwise_chrf(
+    py: Python<'_>,
+    hypotheses: Vec<Vec<String>>,
+    references: Vec<Vec<String>>,
+    char_order: usize,
+    beta: f64,
+    remove_whitespace: bool,
+    eps_smoothing: bool,
+) -> PyResult<Vec<Vec<Vec<f64>>>> {
+    let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
+    py.detach(|| mteval_kernels::chrf::group::pairwise_chrf(&hypotheses, &references, &opts))
+        .map_err(|e| metric_error(&e))
+}
+
+/// fastchrf's `aggregate_chrf`: `out[b][j]`, the chrF of hypothesis `j`
+/// against the aggregated references of batch row `b`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, char_order = 6, beta = 2.0, remove_whitespace = true, eps_smoothing = false))]
+pub fn aggregate_chrf(
+    py: Python<'_>,
+    hypotheses: Vec<Vec<String>>,
+    references: Vec<Vec<String>>,
+    char_order: usize,
+    beta: f64,
+    remove_whitespace: bool,
+    eps_smoothing: bool,
+) -> PyResult<Vec<Vec<f64>>> {
+    let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
+    py.detach(|| mteval_kernels::chrf::group::aggregate_chrf(&hypotheses, &references, &opts))
+        .map_err(|e| metric_error(&e))
+}
+
+/// cer 1.2.0's arithmetic (`compat:cer`).
+fn cer_config() -> CharacTerConfig {
+    CharacTerConfig { compat: mteval_kernels::charac_ter::Compat::Cer, ..CharacTerConfig::default() }
+}
+
+/// The words of one side as one text the kernel splits back into the same
+/// words: each word must be what `str.split()` gives (not empty, no
+/// whitespace), else joining them would change them.
+fn join_words(side: &str, row: Option<usize>, words: &[String]) -> PyResult<String> {
+    let at = |i: usize| row.map_or_else(|| format!("{side} word {i}"), |r| format!("{side} {r}, word {i}"));
+    for (i, w) in words.iter().enumerate() {
+        if w.is_empty() || w.chars().any(mteval_kernels::text::is_py_space) {
+            return Err(PyValueError::new_err(format!(
+                "{}: {w:?} is not a word (words are what str.split() gives: not empty, no whitespace)",
+                at(i)
+            )));
+        }
+    }
+    Ok(words.join(" "))
+}
+
+/// cer's `calculate_cer(hyp_words, ref_words)`: the sentence `CharacTER`.
+#[pyfunction]
+pub fn calculate_cer(py: Python<'_>, hyp_words: Vec<String>, ref_words: Vec<String>) -> PyResult<f64> {
+    if ref_words.is_empty() {
+        // cer divides by the reference length.
+        return Err(PyZeroDivisionError::new_err("division by zero"));
+    }
+    let (h, r) = (join_words("hypothesis", None, &hyp_words)?, join_words("reference", None, &ref_words)?);
+    py.detach(|| cer_config().sentence(&h, &r)).map_err(|e| metric_error(&e))
+}
+
+/// cer's `calculate_cer_corpus(hyps, refs)`: `count`, `mean`, `median`,
+/// `std` (`None` for one sentence), `min`, `max` and `cer_scores`.
+#[pyfunction]
+pub fn calculate_cer_corpus(
+    py: Python<'_>,
+    hyps: Vec<Vec<String>>,
+    refs: Vec<Vec<String>>,
+) -> PyResult<Bound<'_, PyDict>> {
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err("Number of references and hypotheses need to be equal"));
+    }
+    let mut pairs = Vec::with_capacity(hyps.len());
+    for (i, (h, r)) in hyps.iter().zip(&refs).enumerate() {
+        if r.is_empty() {
+            return Err(PyZeroDivisionError::new_err(format!("division by zero (reference {i} is empty)")));
+        }
+        pairs.push((join_words("hypothesis", Some(i), h)?, join_words("reference", Some(i), r)?));
+    }
+    let cfg = cer_config();
+    let scores: Vec<f64> = py
+        .detach(|| pairs.par_iter().with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).collect::<Result<_, _>>())
+        .map_err(|e| metric_error(&e))?;
+    let st = CorpusSummary::from_scores(&scores)
+        .ok_or_else(|| PyValueError::new_err("mean requires at least one data point"))?;
+    let d = PyDict::new(py);
+    d.set_item("count", st.count)?;
+    d.set_item("mean", st.mean)?;
+    d.set_item("median", st.median)?;
+    d.set_item("std", st.std)?;
+    d.set_item("min", st.min)?;
+    d.set_item("max", st.max)?;
+    d.set_item("cer_scores", scores)?;
+    Ok(d)
+}
