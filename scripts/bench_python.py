@@ -4,10 +4,11 @@ BLEU / chrF / TER corpus_score, fastchrf 0.2.1's pairwise_chrf and cer 1.2.0's c
 next to mteval's call with the same arguments. Checks the numbers are equal, prints seconds and ratios.
 
 Data: the shared WMT rows (all 5 pairs x 3 systems, 7,500 rows; TER on the first --ter-rows of them, as
-sacrebleu's TER runs at about 200 rows/s), and for pairwise chrF the shared MBR groups' hypotheses.
+sacrebleu's TER runs at about 200 rows/s), for pairwise chrF the shared MBR groups' hypotheses and
+MBR-sized groups (--mbr-groups x --mbr-n consecutive WMT hypotheses, every sample against every sample).
 
 Usage (the venv of scripts/test-python.sh, which has the wheel and the tools):
-    target/pyvenv/bin/python scripts/bench_python.py [--repeats 3] [--ter-rows 2000]
+    target/pyvenv/bin/python scripts/bench_python.py [--repeats 3] [--ter-rows 2000] [--mbr-n 256] [--mbr-groups 8]
 """
 import argparse, json, os, sys, time
 
@@ -28,6 +29,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--ter-rows", type=int, default=2000)
+    ap.add_argument("--mbr-n", type=int, default=256, help="samples per source of the large pairwise case")
+    ap.add_argument("--mbr-groups", type=int, default=8, help="sources of the large pairwise case")
     args = ap.parse_args()
     import cer, fastchrf, mteval
     from sacrebleu.metrics import BLEU, CHRF, TER
@@ -40,6 +43,9 @@ def main():
             g = json.loads(line)
             groups.append(g.get("hyps") or g.get("candidates"))
     groups = [g for g in groups if g][:100]
+    # MBR-sized: --mbr-groups sources x --mbr-n samples, the samples being consecutive WMT hypotheses
+    n = args.mbr_n
+    big = [hyps[i * n:(i + 1) * n] for i in range(min(args.mbr_groups, len(hyps) // n))]
     cases = [
         ("BLEU().corpus_score, 7,500 rows, 2 refs", lambda: BLEU().corpus_score(hyps, refs).score,
          lambda: mteval.BLEU().corpus_score(hyps, refs).score),
@@ -49,6 +55,10 @@ def main():
          lambda: mteval.TER().corpus_score(th, tr).score),
         (f"pairwise_chrf, {len(groups)} MBR groups (self)", lambda: fastchrf.pairwise_chrf(groups, groups),
          lambda: mteval.pairwise_chrf(groups, groups)),
+        (f"pairwise_chrf, {len(big)} groups x {n}x{n}", lambda: fastchrf.pairwise_chrf(big, big),
+         lambda: mteval.pairwise_chrf(big, big)),
+        (f"aggregate_chrf, {len(big)} groups x {n}x{n}", lambda: fastchrf.aggregate_chrf(big, big),
+         lambda: mteval.aggregate_chrf(big, big)),
         ("calculate_cer_corpus, 7,500 rows", lambda: cer.calculate_cer_corpus([h.split() for h in hyps], [r.split() for r in refs[0]]),
          lambda: mteval.calculate_cer_corpus([h.split() for h in hyps], [r.split() for r in refs[0]])),
     ]

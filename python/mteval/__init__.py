@@ -237,13 +237,16 @@ def _table(stream: Any) -> Any:
 
 
 def score(data: Any, metrics: Iterable[str], hyp: str = "hyp", refs: Iterable[str] = ("ref",),
-          options: Optional[Mapping[str, str]] = None) -> Any:
+          options: Optional[Mapping[str, str]] = None, terms: str = "terms", lemmas: str = "lemmas") -> Any:
     """``data`` (any Arrow-compatible table) with the per-row score columns of ``metrics``
     appended, as ``mteval score`` writes them (``bleu``, ``ter``, ``chrf``, ``chrfpp``,
-    ``charac_ter``), as a ``pyarrow.Table``. ``options``: metric name -> mteval options
-    (``{"ter": "norm:yes"}``). A NULL hypothesis or no reference gives NULL."""
+    ``charac_ter``, ``term_acc``, ``term_acc_lemmatized``), as a ``pyarrow.Table``.
+    ``options``: metric name -> mteval options (``{"ter": "norm:yes"}``). A NULL hypothesis
+    or no reference gives NULL. ``term-acc`` reads the column ``terms`` (per row a list of
+    terms, each a list of alternatives) instead of the references; ``term-acc-lemmatized``
+    also reads ``lemmas`` (per row a list of ``{lemma, start, end}``)."""
     opts = [f"{m}={o}" for m, o in (options or {}).items()]
-    return _table(_native.score(_arrow_source(data), list(metrics), hyp, list(refs), opts))
+    return _table(_native.score(_arrow_source(data), list(metrics), hyp, list(refs), opts, terms, lemmas))
 
 
 def sql(query: str) -> Any:

@@ -9,6 +9,7 @@ use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use mteval::cli::MetricChoice;
 use mteval_udfs::common::StrCol;
+use mteval_udfs::term_cols::{LemmasCol, TermsCol};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods};
@@ -82,13 +83,23 @@ fn import(data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
     Ok((schema, batches))
 }
 
+/// The input columns of [`score`].
+pub struct Columns {
+    hyp: String,
+    refs: Vec<String>,
+    terms: String,
+    lemmas: String,
+}
+
 /// `mteval.score`: `data` with one float64 column per metric appended
 /// (named as `mteval score` names them: `bleu`, `ter`, `chrf`, `chrfpp`,
-/// `charac_ter`), the same per-row scores as the CLI. `options`: CLI
-/// `--options` entries (`METRIC=key:value|...`). NULL hypothesis, or no
-/// non-NULL reference: NULL score.
+/// `charac_ter`, `term_acc`, `term_acc_lemmatized`), the same per-row scores
+/// as the CLI. `options`: CLI `--options` entries (`METRIC=key:value|...`).
+/// NULL hypothesis, or no non-NULL reference: NULL score. The terminology
+/// metrics read `terms` (and `lemmas`) instead of the references.
 #[pyfunction]
-#[pyo3(signature = (data, metrics, hyp, refs, options = Vec::new()))]
+#[pyo3(signature = (data, metrics, hyp, refs, options = Vec::new(), terms = "terms".to_owned(), lemmas = "lemmas".to_owned()))]
+#[allow(clippy::too_many_arguments, reason = "the keyword arguments of the Python function")]
 pub fn score(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -96,21 +107,30 @@ pub fn score(
     hyp: String,
     refs: Vec<String>,
     options: Vec<String>,
+    terms: String,
+    lemmas: String,
 ) -> PyResult<ArrowStream> {
     let choices = mteval::cli::resolve_metrics(&metrics, &options).map_err(|e| crate::value_error(&e))?;
-    if let Some(m) = choices.iter().find(|m| !m.uses_refs()) {
-        return Err(PyValueError::new_err(format!(
-            "{}: terminology accuracy needs a terms column; use mteval.sql with corpus_term_accuracy",
-            m.column()
-        )));
-    }
-    if refs.is_empty() {
+    let uses_refs = choices.iter().any(MetricChoice::uses_refs);
+    if uses_refs && refs.is_empty() {
         return Err(PyValueError::new_err("refs: give at least one reference column"));
     }
     let (schema, batches) = import(data)?;
-    for (col, role) in std::iter::once((&hyp, "hypothesis")).chain(refs.iter().map(|r| (r, "reference"))) {
+    let mut needed: Vec<(&String, &str, bool)> = vec![(&hyp, "hypothesis", true)];
+    if uses_refs {
+        needed.extend(refs.iter().map(|r| (r, "reference", true)));
+    }
+    for m in &choices {
+        if let MetricChoice::TermAcc { lemmatized } = m {
+            needed.push((&terms, "terms", false));
+            if *lemmatized {
+                needed.push((&lemmas, "lemmas", false));
+            }
+        }
+    }
+    for (col, role, string) in needed {
         match schema.field_with_name(col) {
-            Ok(f) if matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) => {}
+            Ok(f) if !string || matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) => {}
             Ok(f) => {
                 return Err(PyValueError::new_err(format!(
                     "{role} column '{col}' is {}, not a string column",
@@ -126,6 +146,7 @@ pub fn score(
             }
         }
     }
+    let cols = Columns { hyp, refs, terms, lemmas };
     let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();
     for m in &choices {
         if schema.field_with_name(m.column()).is_ok() {
@@ -137,13 +158,14 @@ pub fn score(
         fields.push(Arc::new(Field::new(m.column(), DataType::Float64, true)));
     }
     let out_schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    let names = cols;
     let out = py.detach(|| {
         let mut row_base = 0;
         let mut out = Vec::with_capacity(batches.len());
         for b in &batches {
             let mut cols = b.columns().to_vec();
             for m in &choices {
-                cols.push(score_column(b, m, &hyp, &refs, row_base)?);
+                cols.push(score_column(b, m, &names, row_base)?);
             }
             row_base += b.num_rows();
             out.push(RecordBatch::try_new(Arc::clone(&out_schema), cols).map_err(|e| e.to_string())?);
@@ -154,19 +176,16 @@ pub fn score(
 }
 
 /// The per-row scores of metric `m` over one batch, on all cores.
-fn score_column(
-    b: &RecordBatch,
-    m: &MetricChoice,
-    hyp: &str,
-    refs: &[String],
-    row_base: usize,
-) -> Result<ArrayRef, String> {
+fn score_column(b: &RecordBatch, m: &MetricChoice, c: &Columns, row_base: usize) -> Result<ArrayRef, String> {
     let col = |name: &str| {
         let a = b.column_by_name(name).ok_or_else(|| format!("column '{name}' not found"))?;
         StrCol::from_array(name, a.as_ref()).map_err(|e| e.to_string())
     };
-    let h = col(hyp)?;
-    let rs = refs.iter().map(|r| col(r)).collect::<Result<Vec<_>, _>>()?;
+    let h = col(&c.hyp)?;
+    if let MetricChoice::TermAcc { lemmatized } = m {
+        return term_column(b, &h, *lemmatized, c, row_base);
+    }
+    let rs = c.refs.iter().map(|r| col(r)).collect::<Result<Vec<_>, _>>()?;
     let sentence_bleu = match m {
         MetricChoice::Bleu(c) => Some(mteval_kernels::BleuConfig { effective_order: true, ..*c }),
         _ => None,
@@ -186,9 +205,47 @@ fn score_column(
                 MetricChoice::Ter(t) => t.segment(hyp, &r).map_err(at)?.map(|s| t.sentence_score(&s)),
                 MetricChoice::Chrf { cfg, .. } => cfg.sentence_score(hyp, &r),
                 MetricChoice::CharacTer(cfg) => cfg.sentence_multi(hyp, r.iter().copied()).map_err(at)?,
-                MetricChoice::TermAcc { .. } => None,
+                MetricChoice::TermAcc { .. } => None, // term_column
             })
         })
         .collect::<Result<_, String>>()?;
     Ok(Arc::new(Float64Array::from(scores)))
+}
+
+/// The per-row terminology accuracy of one batch, as the CLI's column:
+/// matched terms / terms (NULL for a NULL row or a row without terms).
+fn term_column(
+    b: &RecordBatch,
+    h: &StrCol<'_>,
+    lemmatized: bool,
+    c: &Columns,
+    row_base: usize,
+) -> Result<ArrayRef, String> {
+    let cast_to = |name: &str, t: &DataType| {
+        let a = b.column_by_name(name).ok_or_else(|| format!("column '{name}' not found"))?;
+        arrow::compute::cast(a, t).map_err(|e| format!("{name} column '{name}' cannot be read as {t}: {e}"))
+    };
+    let name = if lemmatized { "term_acc_lemmatized" } else { "term_acc" };
+    let terms_a = cast_to(&c.terms, &mteval_udfs::term_cols::terms_type())?;
+    let terms = TermsCol::from_array(name, &terms_a, false).map_err(|e| e.to_string())?;
+    // map_rows numbers the rows within the batch.
+    let at = |e: datafusion::error::DataFusionError| match row_base {
+        0 => e.to_string(),
+        _ => format!("{e} (rows counted from the batch that starts at row {row_base})"),
+    };
+    let counts = if lemmatized {
+        let t = b.column_by_name(&c.lemmas).ok_or_else(|| format!("column '{}' not found", c.lemmas))?;
+        let t = mteval_udfs::term_cols::coerce_lemmas(name, t.data_type()).map_err(|e| e.to_string())?;
+        let lemmas_a = cast_to(&c.lemmas, &t)?;
+        let lemmas = LemmasCol::from_array(name, &lemmas_a, false).map_err(|e| e.to_string())?;
+        mteval_udfs::term_match_lemmatized::lemmatized_rows(name, h, &lemmas, &terms, b.num_rows()).map_err(at)?
+    } else {
+        mteval_udfs::term_match::exact_rows(name, h, &terms, b.num_rows()).map_err(at)?
+    };
+    let scores = counts.iter().map(|v| {
+        v.as_ref()
+            .filter(|t| t.total > 0)
+            .map(|t| f64::from(if lemmatized { t.lemmatized } else { t.exact }) / f64::from(t.total))
+    });
+    Ok(Arc::new(scores.collect::<Float64Array>()))
 }

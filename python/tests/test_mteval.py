@@ -230,6 +230,49 @@ def test_score_appends_the_cli_columns_without_touching_the_table():
         assert out["chrf"][i].as_py() == chrf.sentence_score(h, [r]).score
 
 
+def test_score_equals_the_sentence_golden_files_on_every_golden_row():
+    ters = {(g["pair"], g["system"], g["seg_id"]): g for g in golden("ter_sentence.jsonl")}
+    chrfs = {(g["pair"], g["system"], g["seg_id"]): g for g in golden("chrf_sentence.jsonl")}
+    cers = {(g["pair"], g["system"], g["seg_id"]): g for g in golden("cer_sentence.jsonl")}
+    assert len(ters) == len(chrfs) == len(cers) == 7500
+    seen = multi_seen = 0
+    for pair in PAIRS:
+        t = table_of(pair)
+        one = mteval.score(t, ["ter", "chrf", "chrf++", "characTER"], refs=["ref"]).to_pylist()
+        multi = mteval.score(t, ["ter", "chrf", "chrf++"], refs=["ref", "ref2"]).to_pylist()
+        for r, m in zip(one, multi):
+            key = (pair, r["system"], r["seg_id"])
+            if key not in ters:
+                continue
+            seen += 1
+            assert r["ter"] == ters[key]["ter"]["default"][0], key
+            assert (r["chrf"], r["chrfpp"]) == (chrfs[key]["chrf"]["chrf"], chrfs[key]["chrf"]["chrfpp"]), key
+            if ters[key]["ter_multi"] is None:  # no second reference in this pair: a NULL ref2 is skipped
+                assert m["ref2"] is None and (m["ter"], m["chrf"], m["chrfpp"]) == (r["ter"], r["chrf"], r["chrfpp"])
+            else:
+                multi_seen += 1
+                assert m["ter"] == ters[key]["ter_multi"]["default"][0], key
+                assert (m["chrf"], m["chrfpp"]) == (chrfs[key]["chrf_multi"]["chrf"], chrfs[key]["chrf_multi"]["chrfpp"]), key
+            assert r["charac_ter"] == cers[key]["cer"], key
+    assert seen == 7500 and multi_seen > 0
+
+
+def test_score_term_accuracy_equals_the_terminology_golden_cases():
+    cases = [c for c in golden("terms_cases.jsonl") if c["source"] == "wmt"]
+    assert len(cases) == 600
+    t = pa.table({"hyp": [c["hyp"] for c in cases], "terms": [c["terms"] for c in cases],
+                  "lemmas": [c["lemmas"] for c in cases]})
+    out = mteval.score(t, ["term-acc", "term-acc-lemmatized"], refs=[])
+    for c, e, l in zip(cases, out["term_acc"].to_pylist(), out["term_acc_lemmatized"].to_pylist()):
+        assert e == c["exact_matched"] / c["n_terms"], c["id"]
+        assert l == c["lemmatized_matched"] / c["n_terms"], c["id"]
+    # NULL terms give NULL; a missing terms column is a ValueError naming it
+    t2 = pa.table({"hyp": ["a b", "a b"], "terms": [[["a"], ["c", "b"]], None]})
+    assert mteval.score(t2, ["term-acc"], refs=[])["term_acc"].to_pylist() == [1.0, None]
+    with pytest.raises(ValueError, match="terms column 'glossary' not found"):
+        mteval.score(t2, ["term-acc"], refs=[], terms="glossary")
+
+
 def test_score_takes_polars_pandas_and_readers_and_keeps_nulls():
     t = pa.table({"hyp": ["a b c", None, "x"], "ref": ["a b d", "q", None], "ref2": ["a b c", "q", None]})
     want = mteval.score(t, ["ter"], refs=["ref", "ref2"])["ter"].to_pylist()
