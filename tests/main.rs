@@ -16,6 +16,7 @@ mod cli_object_store;
 mod cli_reliability;
 mod cluster;
 mod readme;
+mod report;
 mod sql;
 mod sql_cer;
 mod sql_chrf;

@@ -270,13 +270,35 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
 }
 
 /// Systems with their hypotheses, aligned with one set of references.
-struct Corpus {
+pub(crate) struct Corpus {
     /// (name, hypotheses), the baseline first.
-    systems: Vec<(String, Vec<String>)>,
+    pub systems: Vec<(String, Vec<String>)>,
     /// Per segment, its references.
-    refs: Vec<Vec<String>>,
+    pub refs: Vec<Vec<String>>,
     /// The `nrefs` of the signatures.
-    nrefs: NRefs,
+    pub nrefs: NRefs,
+    /// Per [`TableSpec::extra_cols`] column, its text per segment (the
+    /// baseline's rows; `None` for NULL). Empty in text mode.
+    pub extra: Vec<Vec<Option<String>>>,
+}
+
+/// Where a table input keeps what [`read_table`] reads.
+pub(crate) struct TableSpec<'a> {
+    /// The table (path or URL).
+    pub input: &'a str,
+    /// The column naming the system of each row (`None`: one system, `all`).
+    pub system_col: Option<&'a str>,
+    /// The hypothesis column.
+    pub hyp_col: &'a str,
+    /// The reference columns (NULLs are skipped).
+    pub ref_cols: &'a [String],
+    /// The column aligning the systems' rows (else input order).
+    pub segment_col: Option<&'a str>,
+    /// The baseline system (else the first).
+    pub baseline: Option<&'a str>,
+    /// More columns to keep per segment, as text: (name, required); a
+    /// column not required and not in the table reads as NULL.
+    pub extra_cols: &'a [(String, bool)],
 }
 
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
@@ -302,7 +324,24 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         )),
         _ => None,
     };
-    let corpus = if a.systems.is_empty() { read_table(a).await? } else { read_text(a, test.is_some())? };
+    if a.systems.is_empty() && a.inputs.len() != 1 {
+        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
+    }
+    let corpus = if a.systems.is_empty() {
+        read_table(&TableSpec {
+            input: a.inputs.first().map_or("", String::as_str),
+            system_col: Some(&a.system_col),
+            hyp_col: &a.hyp_col,
+            ref_cols: &a.ref_cols,
+            segment_col: a.segment_col.as_deref(),
+            baseline: a.baseline.as_deref(),
+            extra_cols: &[],
+        })
+        .await?
+    } else {
+        read_text(a, test.is_some())?
+    };
+
     let n_sys = corpus.systems.len();
     if test.is_some() && n_sys < 2 {
         bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
@@ -373,7 +412,7 @@ fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
 /// Statistics of every segment of one system for one metric (chrF and TER
 /// through the backend, which batches them on a GPU).
 #[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
-fn segment_stats(
+pub(crate) fn segment_stats(
     m: &Configured,
     hyps: &[String],
     refs: &[Vec<String>],
@@ -446,24 +485,25 @@ fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
         systems[0].0 = format!("Baseline: {}", systems[0].0);
     }
     let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
-    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()) })
+    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new() })
 }
 
-/// One row of a table input: the hypothesis, the segment key, the references.
+/// One row of a table input: the hypothesis, the segment key, the
+/// references, the extra columns.
 struct Row {
     hyp: String,
     key: Option<String>,
     refs: Vec<String>,
+    extra: Vec<Option<String>>,
 }
 
 /// Table mode: one row per (system, segment).
-async fn read_table(a: &CompareArgs) -> Result<Corpus> {
-    let [input] = a.inputs.as_slice() else {
-        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
-    };
+pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
+    let input = a.input;
     let ctx =
         new_context(&SessionOptions { target_partitions: Some(1), device: super::device(), ..Default::default() })?;
-    let mut text_cols = vec![a.hyp_col.as_str(), a.system_col.as_str()];
+    let mut text_cols = vec![a.hyp_col];
+    text_cols.extend(a.system_col);
     text_cols.extend(a.ref_cols.iter().map(String::as_str));
     register_input(&ctx, "input", input, &text_cols).await?;
     let batches = ctx.table("input").await?.collect().await.with_context(|| format!("cannot read {input}"))?;
@@ -482,16 +522,31 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
                 .as_string::<i32>()
                 .clone())
         };
-        let sys = col(&a.system_col, "system")?;
-        let hyp = col(&a.hyp_col, "hypothesis")?;
-        let seg = a.segment_col.as_deref().map(|c| col(c, "segment")).transpose()?;
+        let sys = a.system_col.map(|c| col(c, "system")).transpose()?;
+        let hyp = col(a.hyp_col, "hypothesis")?;
+        let seg = a.segment_col.map(|c| col(c, "segment")).transpose()?;
         let refs: Vec<StringArray> = a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()?;
+        let extra: Vec<Option<StringArray>> = a
+            .extra_cols
+            .iter()
+            .map(
+                |(c, required)| {
+                    if *required || b.column_by_name(c).is_some() { col(c, "requested").map(Some) } else { Ok(None) }
+                },
+            )
+            .collect::<Result<_>>()?;
         for i in 0..b.num_rows() {
             let r = row_no + i;
-            if sys.is_null(i) {
-                bail!("{input}: row {r} (counting from 0): the system column '{}' is NULL", a.system_col);
-            }
-            let name = sys.value(i).to_owned();
+            let name = match &sys {
+                Some(sys) if sys.is_null(i) => {
+                    bail!(
+                        "{input}: row {r} (counting from 0): the system column '{}' is NULL",
+                        a.system_col.unwrap_or("")
+                    )
+                }
+                Some(sys) => sys.value(i).to_owned(),
+                None => "all".to_owned(),
+            };
             let key = match &seg {
                 Some(s) if s.is_null(i) => bail!("{input}: row {r}: the segment column is NULL"),
                 Some(s) => Some(s.value(i).to_owned()),
@@ -504,7 +559,9 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
             if !rows.contains_key(&name) {
                 order.push(name.clone());
             }
-            rows.entry(name).or_default().push(Row { hyp: hyp.value(i).to_owned(), key, refs: rr });
+            let ex =
+                extra.iter().map(|c| c.as_ref().and_then(|c| c.is_valid(i).then(|| c.value(i).to_owned()))).collect();
+            rows.entry(name).or_default().push(Row { hyp: hyp.value(i).to_owned(), key, refs: rr, extra: ex });
         }
         row_no += b.num_rows();
     }
@@ -512,13 +569,13 @@ async fn read_table(a: &CompareArgs) -> Result<Corpus> {
 }
 
 /// The systems' hypotheses aligned with the baseline's segments and references.
-fn align(a: &CompareArgs, input: &str, mut order: Vec<String>, rows: &HashMap<String, Vec<Row>>) -> Result<Corpus> {
+fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<String, Vec<Row>>) -> Result<Corpus> {
     let Some(first) = order.first() else { bail!("{input}: no rows") };
-    let base = match &a.baseline {
+    let base = match a.baseline {
         Some(b) if !rows.contains_key(b) => {
             bail!("--baseline '{b}' is not a system of {input} (systems: {})", order.join(", "))
         }
-        Some(b) => b.clone(),
+        Some(b) => b.to_owned(),
         None => first.clone(),
     };
     order.retain(|s| *s != base);
@@ -567,7 +624,8 @@ fn align(a: &CompareArgs, input: &str, mut order: Vec<String>, rows: &HashMap<St
         .iter()
         .skip(1)
         .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
-    Ok(Corpus { systems, refs, nrefs })
+    let extra = (0..a.extra_cols.len()).map(|c| base_rows.iter().map(|r| r.extra[c].clone()).collect()).collect();
+    Ok(Corpus { systems, refs, nrefs, extra })
 }
 
 /// sacrebleu's `Score.format`: `score (μ = mean ± ci)` with `width` decimals

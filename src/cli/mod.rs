@@ -7,6 +7,7 @@ mod compare;
 pub use compare::sacrebleu_short_flags;
 mod mbr;
 mod report;
+mod report_html;
 mod score;
 mod sql;
 mod text;
@@ -71,6 +72,9 @@ pub enum Command {
     /// Compare systems as sacrebleu does: corpus scores, paired significance tests
     /// (--paired-bs, --paired-ar) and confidence intervals (--confidence).
     Compare(compare::CompareArgs),
+    /// One self-contained HTML page comparing systems: scores with intervals, significance,
+    /// charts, a breakdown by column and a segment browser with TER's alignment.
+    Report(report_html::ReportArgs),
     /// `CharacTER` of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
@@ -204,6 +208,10 @@ pub struct ScoreArgs {
     /// Rows per batch.
     #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH), conflicts_with = "hyp")]
     pub batch_size: usize,
+    /// Also write the HTML report of the scores (`mteval report`): the systems are the
+    /// `--group-by` values (one system without it), bleu/chrf/chrf++/ter only. Table inputs only.
+    #[arg(long, conflicts_with = "hyp")]
+    pub report: Option<PathBuf>,
     /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.
     #[arg(long, conflicts_with = "hyp")]
     pub cluster: Option<String>,
@@ -244,6 +252,10 @@ pub fn run(cli: Cli) -> Result<()> {
             rt.block_on(mbr::run(a))
         }
         Command::Compare(a) => rt.block_on(compare::run(&a)),
+        Command::Report(a) => {
+            on_interrupt_remove_temp_files();
+            rt.block_on(report_html::run(&a))
+        }
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
         Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a)),

@@ -67,6 +67,11 @@ impl GroupStats {
 pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
+    if a.report.is_some()
+        && let Some(m) = metrics.iter().find(|m| m.configured().resample().is_none())
+    {
+        bail!("--report: {} is not in the report; it compares bleu, chrf, chrf++ and ter", m.column());
+    }
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
     let opts = SessionOptions {
@@ -137,7 +142,30 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             crate::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    report::print(&lines, a.json, a.width, a.score_only)
+    report::print(&lines, a.json, a.width, a.score_only)?;
+    if let Some(out) = &a.report {
+        // The page of `mteval report INPUT --system-col GROUP -m ...`.
+        let setup = super::report_html::Setup {
+            metrics,
+            test: mteval_kernels::significance::PairedTest::Bootstrap(mteval_kernels::significance::DEFAULT_BOOTSTRAP),
+            seed: super::report_html::seed_of(None)?,
+            segments: 10,
+            title: input.clone(),
+            input: input.clone(),
+        };
+        let inputs = super::report_html::Inputs {
+            input: &input,
+            system_col: a.group_by.as_deref(),
+            hyp_col: &a.hyp_col,
+            ref_cols: &a.ref_cols,
+            src_col: None,
+            segment_col: None,
+            baseline: None,
+            by: &[],
+        };
+        super::report_html::write_from_table(&setup, &inputs, out).await?;
+    }
+    Ok(())
 }
 
 /// Step 1: the input has the columns the metrics read, of usable types,

@@ -553,21 +553,41 @@ fn bootstrap_sums(
     if n == 0 || samples == 0 {
         return Ok(out);
     }
+    // The sets side by side, one row per segment: a drawn segment is one
+    // contiguous read for every set. Each column is still summed in draw
+    // order, so the sums are those of one set at a time.
+    let total: usize = sets.iter().map(|&(_, w)| w).sum();
+    let mut wide = vec![0.0f32; n * total];
+    let mut at = 0;
+    for &(data, w) in sets {
+        for (row, src) in wide.chunks_exact_mut(total).zip(data.chunks_exact(w)) {
+            row[at..at + w].copy_from_slice(src);
+        }
+        at += w;
+    }
     let rows = (CHUNK_DRAWS / n).max(1);
     let mut idx = vec![0usize; rows.min(samples) * n];
+    let mut acc = vec![0.0f32; rows.min(samples) * total];
     let mut start = 0;
     while start < samples {
         let r = rows.min(samples - start);
         let idx = &mut idx[..r * n];
         rng.choice_fill(n, idx)?;
-        for (&(data, w), o) in sets.iter().zip(out.iter_mut()) {
-            o[start * w..(start + r) * w].par_chunks_mut(w).zip(idx.par_chunks(n)).for_each(|(acc, row)| {
-                for &j in row {
-                    for (a, &x) in acc.iter_mut().zip(&data[j * w..(j + 1) * w]) {
-                        *a += x;
-                    }
+        let acc = &mut acc[..r * total];
+        acc.par_chunks_mut(total).zip(idx.par_chunks(n)).for_each(|(acc, row)| {
+            acc.fill(0.0);
+            for &j in row {
+                for (a, &x) in acc.iter_mut().zip(&wide[j * total..(j + 1) * total]) {
+                    *a += x;
                 }
-            });
+            }
+        });
+        for (s, sums) in acc.chunks_exact(total).enumerate() {
+            let mut at = 0;
+            for (&(_, w), o) in sets.iter().zip(out.iter_mut()) {
+                o[(start + s) * w..(start + s + 1) * w].copy_from_slice(&sums[at..at + w]);
+                at += w;
+            }
         }
         start += r;
     }
@@ -798,6 +818,77 @@ pub fn compare(
         out.push(paired(metrics, base, s, test, sys_seed)?);
     }
     Ok(out)
+}
+
+/// Paired bootstrap resampling of every pair of systems, for a significance
+/// matrix. sacrebleu seeds every paired test's generator alike, so all tests
+/// draw the same resamples: each system's resampled scores are computed once
+/// and every pair compares them. `results[s][k]` equals
+/// [`compare`]`(metrics, systems, PairedTest::Bootstrap(samples), seed)`;
+/// `p[i][j][k]` (`None` where `i == j`) is the p-value of system `j` against
+/// `i` as the baseline, as [`compare`] gives it with `i` first.
+///
+/// # Errors
+/// No system; statistics of the wrong width or of different segment counts;
+/// a seed of 0, for which sacrebleu draws the systems' resamples from fresh
+/// generators (use [`compare`] and [`paired`]).
+#[allow(clippy::type_complexity, reason = "results and p-values, as documented")]
+pub fn bootstrap_all(
+    metrics: &[&dyn Resample],
+    systems: &[Vec<SegmentStats>],
+    samples: usize,
+    seed: Option<u128>,
+) -> Result<(Vec<Vec<TestResult>>, Vec<Vec<Vec<Option<f64>>>>), MetricError> {
+    if seed == Some(0) {
+        return Err(MetricError::InvalidInput {
+            metric: "significance",
+            reason: "seed 0 gives every system a fresh generator; compare the pairs one by one".into(),
+        });
+    }
+    let Some(first) = systems.first() else {
+        return Err(MetricError::InvalidInput { metric: "significance", reason: "no system to compare".into() });
+    };
+    let n = first.first().map_or(0, SegmentStats::len);
+    for per in systems {
+        for (m, st) in metrics.iter().zip(per) {
+            check(*m, st, n)?;
+        }
+    }
+    let data: Vec<Vec<f32>> = systems.iter().flat_map(|per| per.iter().map(SegmentStats::to_f32)).collect();
+    let k_n = metrics.len();
+    let sets: Vec<(&[f32], usize)> =
+        data.iter().enumerate().map(|(i, d)| (d.as_slice(), metrics[i % k_n].width())).collect();
+    let mut rng = Generator::default_rng(seed);
+    let sums = bootstrap_sums(&mut rng, samples, &sets, n)?;
+    let scores: Vec<Scores> = sums.iter().enumerate().map(|(i, s)| resample_scores(metrics[i % k_n], s)).collect();
+    let corpus: Vec<Vec<f64>> =
+        systems.iter().map(|per| metrics.iter().zip(per).map(|(m, st)| m.score(&st.sums())).collect()).collect();
+    let n_sys = systems.len();
+    let mut p = vec![vec![vec![None; k_n]; n_sys]; n_sys];
+    for i in 0..n_sys {
+        for j in 0..n_sys {
+            if i == j {
+                continue;
+            }
+            for k in 0..k_n {
+                let real = (corpus[i][k] - corpus[j][k]).abs();
+                let c = Scores::count_bootstrap_exceed(&scores[j * k_n + k], &scores[i * k_n + k], real);
+                p[i][j][k] = Some(p_value(c, samples));
+            }
+        }
+    }
+    let results = (0..n_sys)
+        .map(|s| {
+            (0..k_n)
+                .map(|k| TestResult {
+                    score: corpus[s][k],
+                    p_value: p[0][s][k],
+                    estimate: scores[s * k_n + k].numpy_ci(),
+                })
+                .collect()
+        })
+        .collect();
+    Ok((results, p))
 }
 
 #[cfg(test)]

@@ -106,3 +106,64 @@ fn confidence_interval_brackets_the_resample_mean() {
     assert_eq!(confidence(&cfg, &s, 400, Some(12345)).unwrap(), r);
     assert_ne!(confidence(&cfg, &s, 400, Some(1)).unwrap(), r);
 }
+
+#[test]
+fn bootstrap_all_equals_compare_and_each_paired_test() {
+    // Four systems of 60 segments, BLEU / chrF / TER statistics of real
+    // segments with words dropped differently per system.
+    let (bleu, chrf, ter) = (BleuConfig::default(), ChrfConfig::default(), Ter::default());
+    let words = ["the", "cat", "sat", "on", "a", "mat", "while", "dogs", "barked", "loudly", "at", "night"];
+    let refs: Vec<String> = (0..60)
+        .map(|i| words.iter().cycle().skip(i % 7).take(5 + i % 6).copied().collect::<Vec<_>>().join(" "))
+        .collect();
+    let systems: Vec<Vec<SegmentStats>> = (0..4)
+        .map(|s| {
+            let hyps: Vec<String> = refs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    r.split(' ')
+                        .enumerate()
+                        .filter(|(w, _)| (w + i * s) % (s + 3) != 0)
+                        .map(|x| x.1)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            let rows =
+                |f: &dyn Fn(&str, &str) -> Vec<f64>| hyps.iter().zip(&refs).map(|(h, r)| f(h, r)).collect::<Vec<_>>();
+            vec![
+                stats_of(&bleu, &rows(&|h, r| bleu.segment(h, &[r]).unwrap().iter().map(|&x| x as f64).collect())),
+                stats_of(
+                    &chrf,
+                    &rows(&|h, r| chrf.segment(h, &[r]).unwrap().stats.iter().map(|&x| x as f64).collect()),
+                ),
+                stats_of(
+                    &ter,
+                    &rows(&|h, r| {
+                        let t = ter.segment(h, &[r]).unwrap().unwrap();
+                        vec![f64::from(t.num_edits), t.ref_len]
+                    }),
+                ),
+            ]
+        })
+        .collect();
+    let metrics: [&dyn Resample; 3] = [&bleu, &chrf, &ter];
+    for seed in [Some(12345), None] {
+        let (results, p) = bootstrap_all(&metrics, &systems, 300, seed.or(Some(99))).unwrap();
+        let want = compare(&metrics, &systems, PairedTest::Bootstrap(300), seed.or(Some(99))).unwrap();
+        assert_eq!(results, want);
+        for i in 0..4 {
+            for j in 0..4 {
+                if i == j {
+                    assert!(p[i][j].iter().all(Option::is_none));
+                    continue;
+                }
+                let r =
+                    paired(&metrics, &systems[i], &systems[j], PairedTest::Bootstrap(300), seed.or(Some(99))).unwrap();
+                assert_eq!(p[i][j], r.iter().map(|t| t.p_value).collect::<Vec<_>>(), "{i} {j}");
+            }
+        }
+    }
+    assert!(bootstrap_all(&metrics, &systems, 10, Some(0)).is_err());
+}

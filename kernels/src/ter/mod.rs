@@ -310,6 +310,9 @@ pub struct TerAlignment {
     pub ops: String,
     /// The shifted hypothesis words, space-separated.
     pub shifted_hyp: String,
+    /// The words of the reference aligned to (the one with the fewest
+    /// edits, the first of equals), space-separated.
+    pub reference: String,
 }
 
 impl Ter {
@@ -532,14 +535,15 @@ impl Ter {
         }
         let text = self.preprocess_segment(hyp, refs);
         let (h, rs) = text.ids();
-        let mut best: Option<(&[u32], shift::PairResult)> = None;
-        for r in &rs {
+        let mut best: Option<(usize, shift::PairResult)> = None;
+        for (k, r) in rs.iter().enumerate() {
             let res = shift::ter_pair(&h, r);
             if best.as_ref().is_none_or(|(_, b)| res.edits < b.edits) {
-                best = Some((r, res));
+                best = Some((k, res));
             }
         }
-        let (r, res) = best?;
+        let (best_ref, res) = best?;
+        let r = &rs[best_ref];
         let trace = shift::final_trace(&h, r, &res.order);
         let mut ops = Vec::with_capacity(trace.len());
         let mut hyp_words = res.order.iter();
@@ -558,7 +562,8 @@ impl Ter {
         }
         let hw: Vec<&str> = py_split(&text.hyp).collect();
         let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize]).collect();
-        Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" ") })
+        let reference = py_split(&text.refs[best_ref]).collect::<Vec<_>>().join(" ");
+        Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" "), reference })
     }
 
     /// Corpus statistics of parallel `hyps` and per-segment `refs`.
@@ -621,6 +626,10 @@ mod tests {
         let a = t.alignment("c d e a b x", &["a b c d e"]).unwrap();
         assert_eq!(a.shifted_hyp, "a b c d e x");
         assert_eq!(a.ops, ">= >= = = = I");
+        assert_eq!(a.reference, "a b c d e");
+        // the reference with the fewest edits, lower-cased as scored
+        let a = t.alignment("The cat sat", &["a dog ran off", "the cat sat down"]).unwrap();
+        assert_eq!((a.reference.as_str(), a.ops.as_str()), ("the cat sat down", "= = = D"));
     }
 
     #[test]

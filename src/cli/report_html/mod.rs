@@ -1,0 +1,720 @@
+//! `mteval report`: one self-contained HTML page comparing systems — corpus
+//! scores with 95% bootstrap intervals and significance against a baseline,
+//! interval charts, the pairwise significance matrix, sentence-score
+//! distributions, a breakdown by any column and a segment browser with TER's
+//! alignment coloured. Numbers come from the same kernels and tests as
+//! `mteval compare` (sacrebleu's); the page is a `minijinja` template that
+//! escapes every value, with `plotters` SVG charts inline.
+
+mod charts;
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use mteval_kernels::metric::Configured;
+use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::compare::{Corpus, TableSpec, read_table, segment_stats};
+use super::{MetricChoice, resolve_metrics};
+use crate::output::note;
+
+/// The page template (autoescaped: its name ends in `.html`).
+const TEMPLATE: &str = include_str!("page.html");
+/// Groups listed per breakdown column.
+const MAX_GROUPS: usize = 50;
+/// The computed `--by` column: buckets of the first reference's length.
+const REF_LENGTH: &str = "ref-length";
+/// Significance level of the marks.
+const ALPHA: f64 = 0.05;
+
+/// Arguments of `mteval report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A table (.parquet, .csv, .tsv, .json, .jsonl) with a row per segment and system: raw
+    /// segments or the output of `mteval score` (scored again from its text columns).
+    pub input: String,
+    /// The HTML file to write (atomically).
+    #[arg(short = 'o', long)]
+    pub output: PathBuf,
+    /// Metrics: bleu, chrf, chrf++, ter.
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned(), "chrf".to_owned(), "ter".to_owned()])]
+    pub metrics: Vec<String>,
+    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
+    #[arg(long = "options")]
+    pub options: Vec<String>,
+    /// The column naming the system of each row.
+    #[arg(long, default_value = "system")]
+    pub system_col: String,
+    /// Hypothesis column.
+    #[arg(long, default_value = "hyp")]
+    pub hyp_col: String,
+    /// Reference column(s); NULL references are skipped.
+    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
+    pub ref_cols: Vec<String>,
+    /// Source column shown in the segment browser (default: `src` when the table has one).
+    #[arg(long)]
+    pub src_col: Option<String>,
+    /// The column identifying a segment, to align the systems' rows (default: each system's
+    /// rows in input order).
+    #[arg(long)]
+    pub segment_col: Option<String>,
+    /// The baseline system (default: the first system in the input).
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// Paired bootstrap resampling for the significance marks and matrix (the default).
+    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
+    pub paired_bs: bool,
+    /// Paired approximate randomization instead of bootstrap resampling.
+    #[arg(long = "paired-ar")]
+    pub paired_ar: bool,
+    /// Bootstrap resamples of --paired-bs and of the 95% intervals.
+    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
+    pub paired_bs_n: usize,
+    /// Trials of --paired-ar.
+    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
+    pub paired_ar_n: usize,
+    /// Random seed of the resamples: an integer, or `none`. Default: `SACREBLEU_SEED`, else 12345.
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Break the scores down by this column (repeatable); `ref-length` buckets the segments by
+    /// the first reference's length in words.
+    #[arg(long = "by")]
+    pub by: Vec<String>,
+    /// Segments listed per view of the segment browser.
+    #[arg(long, default_value_t = 10)]
+    pub segments: usize,
+    /// Title of the page (default: the input's name).
+    #[arg(long)]
+    pub title: Option<String>,
+}
+
+/// What a report is made of, whoever asks for it (`mteval report`,
+/// `mteval score --report`).
+pub(crate) struct Setup {
+    pub metrics: Vec<MetricChoice>,
+    /// The paired test, with the bootstrap resamples of the intervals.
+    pub test: PairedTest,
+    pub seed: Option<u128>,
+    pub segments: usize,
+    pub title: String,
+    pub input: String,
+}
+
+/// The seed as `mteval compare` takes it.
+pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
+    Ok(match arg {
+        Some(s) => significance::parse_seed(s)?,
+        None => match std::env::var("SACREBLEU_SEED") {
+            Ok(s) => significance::parse_seed(&s).context("SACREBLEU_SEED")?,
+            Err(_) => Some(significance::DEFAULT_SEED),
+        },
+    })
+}
+
+fn at_least_one(n: usize, flag: &str) -> Result<usize> {
+    if n == 0 {
+        bail!("{flag} must be at least 1");
+    }
+    Ok(n)
+}
+
+pub(super) async fn run(a: &ReportArgs) -> Result<()> {
+    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let bs = at_least_one(a.paired_bs_n, "--paired-bs-n")?;
+    let test = if a.paired_ar {
+        PairedTest::Randomization(at_least_one(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
+    } else {
+        PairedTest::Bootstrap(bs)
+    };
+    let setup = Setup {
+        metrics,
+        test,
+        seed: seed_of(a.seed.as_deref())?,
+        segments: a.segments,
+        title: a.title.clone().unwrap_or_else(|| a.input.clone()),
+        input: a.input.clone(),
+    };
+    let inputs = Inputs {
+        input: &a.input,
+        system_col: Some(&a.system_col),
+        hyp_col: &a.hyp_col,
+        ref_cols: &a.ref_cols,
+        src_col: a.src_col.as_deref(),
+        segment_col: a.segment_col.as_deref(),
+        baseline: a.baseline.as_deref(),
+        by: &a.by,
+    };
+    write_from_table(&setup, &inputs, &a.output).await
+}
+
+/// The input table and its columns.
+pub(crate) struct Inputs<'a> {
+    pub input: &'a str,
+    /// `None`: every row belongs to one system, `all`.
+    pub system_col: Option<&'a str>,
+    pub hyp_col: &'a str,
+    pub ref_cols: &'a [String],
+    /// `None`: `src` when the table has it.
+    pub src_col: Option<&'a str>,
+    pub segment_col: Option<&'a str>,
+    pub baseline: Option<&'a str>,
+    pub by: &'a [String],
+}
+
+/// Reads the input (a row per segment and system), scores it and writes the
+/// page to `out`.
+pub(crate) async fn write_from_table(setup: &Setup, cols: &Inputs<'_>, out: &Path) -> Result<()> {
+    if let Some(m) = setup.metrics.iter().find(|m| m.configured().resample().is_none()) {
+        bail!("{}: the report supports bleu, chrf, chrf++ and ter", m.column());
+    }
+    // src (optional unless named), then the --by columns that are columns.
+    let mut extra: Vec<(String, bool)> = vec![match cols.src_col {
+        Some(c) => (c.to_owned(), true),
+        None => ("src".to_owned(), false),
+    }];
+    extra.extend(cols.by.iter().filter(|b| *b != REF_LENGTH).map(|b| (b.clone(), true)));
+    let corpus = read_table(&TableSpec {
+        input: cols.input,
+        system_col: cols.system_col,
+        hyp_col: cols.hyp_col,
+        ref_cols: cols.ref_cols,
+        segment_col: cols.segment_col,
+        baseline: cols.baseline,
+        extra_cols: &extra,
+    })
+    .await?;
+    let mut extra_values = corpus.extra.iter();
+    let src = extra_values.next().filter(|v| v.iter().any(Option::is_some)).cloned();
+    let mut by = Vec::new();
+    for b in cols.by {
+        let values = if b == REF_LENGTH {
+            corpus.refs.iter().map(|r| Some(length_bucket(r.first().map_or("", String::as_str)))).collect()
+        } else {
+            extra_values.next().cloned().unwrap_or_default()
+        };
+        by.push((b.clone(), values));
+    }
+    write_page(&corpus, src.as_deref(), &by, setup, out)
+}
+
+/// The `ref-length` bucket of a reference.
+fn length_bucket(r: &str) -> String {
+    let n = r.split_whitespace().count();
+    match n {
+        0..=9 => "0-9 words",
+        10..=19 => "10-19 words",
+        20..=29 => "20-29 words",
+        30..=49 => "30-49 words",
+        _ => "50+ words",
+    }
+    .to_owned()
+}
+
+/// The score of one segment, as sacrebleu's `sentence_score` gives it
+/// (BLEU with effective order).
+fn sentence_score(m: &Configured, view: &dyn Resample, row: &[f64]) -> f64 {
+    match m {
+        Configured::Bleu(c) => {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "counts below 2^53")]
+            let counts: Vec<u64> = row.iter().map(|&x| x as u64).collect();
+            mteval_kernels::BleuConfig { effective_order: true, ..*c }.score(&counts)
+        }
+        _ => view.score(row),
+    }
+}
+
+/// Sums of the statistics rows `rows` of `st`.
+fn sums_of(st: &SegmentStats, width: usize, rows: &[usize]) -> Vec<f64> {
+    let mut s = vec![0.0; width];
+    for &i in rows {
+        for (a, x) in s.iter_mut().zip(st.row(i)) {
+            *a += x;
+        }
+    }
+    s
+}
+
+fn fmt2(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// Everything the template shows.
+#[derive(Serialize)]
+struct Page {
+    title: String,
+    input: String,
+    version: &'static str,
+    n_segments: usize,
+    n_systems: usize,
+    baseline: String,
+    test: String,
+    confidence: String,
+    alpha: f64,
+    metrics: Vec<MetricView>,
+    systems: Vec<SystemRow>,
+    breakdowns: Vec<Breakdown>,
+    views: Vec<BrowserView>,
+    segments_per_view: usize,
+    has_src: bool,
+}
+
+#[derive(Serialize)]
+struct MetricView {
+    name: String,
+    signature: String,
+    lower_is_better: bool,
+    interval_svg: String,
+    box_svg: String,
+    matrix: Vec<MatrixRow>,
+}
+
+#[derive(Serialize)]
+struct MatrixRow {
+    name: String,
+    cells: Vec<MatrixCell>,
+}
+
+#[derive(Serialize)]
+struct MatrixCell {
+    /// Row system minus column system, 2 decimals ("" on the diagonal).
+    delta: String,
+    p: String,
+    p_value: Option<f64>,
+    class: &'static str,
+}
+
+#[derive(Serialize)]
+struct SystemRow {
+    name: String,
+    is_baseline: bool,
+    cells: Vec<ScoreCell>,
+}
+
+#[derive(Serialize)]
+struct ScoreCell {
+    score: String,
+    text: String,
+    mean: String,
+    ci: String,
+    interval: String,
+    p: String,
+    p_value: Option<f64>,
+    significant: bool,
+}
+
+#[derive(Serialize)]
+struct Breakdown {
+    column: String,
+    shown: usize,
+    total: usize,
+    groups: Vec<Group>,
+}
+
+#[derive(Serialize)]
+struct Group {
+    value: String,
+    n: usize,
+    /// Per system, per metric: the corpus score of the group's segments.
+    scores: Vec<Vec<GroupScore>>,
+}
+
+#[derive(Serialize)]
+struct GroupScore {
+    value: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct BrowserView {
+    id: String,
+    metric: String,
+    system: String,
+    kind: &'static str,
+    title: String,
+    segments: Vec<SegmentView>,
+}
+
+#[derive(Serialize)]
+struct SegmentView {
+    number: usize,
+    src: Option<String>,
+    refs: Vec<String>,
+    hyps: Vec<HypView>,
+}
+
+#[derive(Serialize)]
+struct HypView {
+    system: String,
+    text: String,
+    scores: String,
+    tokens: Vec<Token>,
+}
+
+#[derive(Serialize)]
+struct Token {
+    w: String,
+    c: &'static str,
+    t: String,
+}
+
+/// TER's alignment of `hyp` against `refs` as coloured tokens: kept (`k`),
+/// substituted (`s`, with the reference word), inserted (`i`), deleted
+/// (`d`, a reference word the hypothesis lacks); `m` marks a shifted word.
+fn tokens(ter: &mteval_kernels::Ter, hyp: &str, refs: &[String]) -> Vec<Token> {
+    let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+    let Some(a) = ter.alignment(hyp, &refs) else { return Vec::new() };
+    let mut hw = a.shifted_hyp.split(' ').filter(|w| !w.is_empty());
+    let mut rw = a.reference.split(' ').filter(|w| !w.is_empty());
+    let mut out = Vec::new();
+    for op in a.ops.split(' ').filter(|o| !o.is_empty()) {
+        let (shifted, op) = op.strip_prefix('>').map_or((false, op), |o| (true, o));
+        let (w, c, t) = match op {
+            "=" => (hw.next(), if shifted { "k m" } else { "k" }, rw.next().map(|_| String::new())),
+            "S" => (hw.next(), if shifted { "s m" } else { "s" }, rw.next().map(|r| format!("reference: {r}"))),
+            "I" => (hw.next(), if shifted { "i m" } else { "i" }, Some("not in the reference".to_owned())),
+            "D" => (rw.next(), "d", Some("missing from the hypothesis".to_owned())),
+            _ => (hw.next(), "k", None),
+        };
+        let t = if shifted {
+            format!("{} (shifted)", t.unwrap_or_default()).trim().to_owned()
+        } else {
+            t.unwrap_or_default()
+        };
+        if let Some(w) = w {
+            out.push(Token { w: w.to_owned(), c, t });
+        }
+    }
+    out
+}
+
+/// Computes every number of the page and writes it to `out`, atomically.
+#[allow(clippy::too_many_lines, reason = "the page's sections in order, each a few lines")]
+pub(crate) fn write_page(
+    corpus: &Corpus,
+    src: Option<&[Option<String>]>,
+    by: &[(String, Vec<Option<String>>)],
+    setup: &Setup,
+    out: &Path,
+) -> Result<()> {
+    let n_sys = corpus.systems.len();
+    let n_seg = corpus.refs.len();
+    let metrics = &setup.metrics;
+    let configured: Vec<Configured> = metrics.iter().map(MetricChoice::configured).collect();
+    let views: Vec<&dyn Resample> = configured.iter().filter_map(Configured::resample).collect();
+    let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
+    note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
+    let backend = super::backend()?;
+    // stats[s][k]: system s, metric k.
+    let stats: Vec<Vec<SegmentStats>> = corpus
+        .systems
+        .iter()
+        .map(|(name, hyps)| {
+            configured
+                .iter()
+                .map(|m| segment_stats(m, hyps, &corpus.refs, backend.as_ref()).with_context(|| name.clone()))
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
+    // sentence[s][k][i]
+    let sentence: Vec<Vec<Vec<f64>>> = stats
+        .iter()
+        .map(|per| {
+            per.iter()
+                .zip(&configured)
+                .zip(&views)
+                .map(|((st, m), v)| (0..st.len()).into_par_iter().map(|i| sentence_score(m, *v, st.row(i))).collect())
+                .collect()
+        })
+        .collect();
+    note!("report: paired tests and bootstrap intervals");
+    let seed = setup.seed;
+    // Scores, intervals and p-values against the baseline: `mteval compare`
+    // with the same test (sacrebleu's numbers); p[(i, j)]: j against i as
+    // the baseline. With one system, its interval.
+    let mut p: HashMap<(usize, usize), Vec<Option<f64>>> = HashMap::new();
+    let intervals: Vec<Vec<TestResult>> = match setup.test {
+        _ if n_sys == 1 => {
+            let n = match setup.test {
+                PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
+                PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
+            };
+            vec![
+                views.iter().zip(&stats[0]).map(|(v, st)| significance::confidence(*v, st, n, seed)).collect::<Result<
+                    Vec<_>,
+                    _,
+                >>(
+                )?,
+            ]
+        }
+        // Every bootstrap test draws the same resamples: one pass for all pairs.
+        PairedTest::Bootstrap(n) if seed != Some(0) => {
+            let (results, all) = significance::bootstrap_all(&views, &stats, n, seed)?;
+            for (i, row) in all.into_iter().enumerate() {
+                for (j, ps) in row.into_iter().enumerate() {
+                    if i != j {
+                        p.insert((i, j), ps);
+                    }
+                }
+            }
+            results
+        }
+        _ => {
+            let results = significance::compare(&views, &stats, setup.test, seed)?;
+            for (j, r) in results.iter().enumerate().skip(1) {
+                let ps: Vec<Option<f64>> = r.iter().map(|t| t.p_value).collect();
+                p.insert((0, j), ps.clone());
+                p.insert((j, 0), ps);
+            }
+            // The other pairs (i, j), 0 < i < j: j against i as the baseline.
+            let sys_seed = seed.filter(|&s| s != 0);
+            let pairs: Vec<(usize, usize)> = (1..n_sys).flat_map(|i| ((i + 1)..n_sys).map(move |j| (i, j))).collect();
+            let tested: Vec<Vec<TestResult>> = pairs
+                .par_iter()
+                .map(|&(i, j)| significance::paired(&views, &stats[i], &stats[j], setup.test, sys_seed))
+                .collect::<Result<_, _>>()?;
+            for (&(i, j), r) in pairs.iter().zip(&tested) {
+                let ps: Vec<Option<f64>> = r.iter().map(|t| t.p_value).collect();
+                p.insert((i, j), ps.clone());
+                p.insert((j, i), ps);
+            }
+            results
+        }
+    };
+    note!("report: charts, breakdowns and the segment browser");
+    let lower: Vec<bool> = metrics.iter().map(|m| matches!(m, MetricChoice::Ter(_))).collect();
+    let test_keys = setup.test.signature_keys(seed);
+
+    // The systems table.
+    let systems: Vec<SystemRow> = (0..n_sys)
+        .map(|s| SystemRow {
+            name: corpus.systems[s].0.clone(),
+            is_baseline: s == 0,
+            cells: (0..metrics.len())
+                .map(|k| {
+                    let r = &intervals[s][k];
+                    let pv = if s == 0 { None } else { p.get(&(0, s)).and_then(|v| v[k]) };
+                    let (mean, ci) = r.estimate.map_or((f64::NAN, f64::NAN), |e| (e.mean, e.ci));
+                    ScoreCell {
+                        score: format!("{}", r.score),
+                        text: fmt2(r.score),
+                        mean: format!("{mean}"),
+                        ci: format!("{ci}"),
+                        interval: format!("μ = {} ± {}", fmt2(mean), fmt2(ci)),
+                        p: pv.map_or_else(String::new, |v| format!("{v:.4}")),
+                        p_value: pv,
+                        significant: pv.is_some_and(|v| v < ALPHA),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+
+    // Per metric: the charts and the matrix.
+    let mut metric_views = Vec::with_capacity(metrics.len());
+    for (k, m) in metrics.iter().enumerate() {
+        let rows: Vec<charts::Interval<'_>> = (0..n_sys)
+            .map(|s| {
+                let r = &intervals[s][k];
+                let (lo, hi) = r.estimate.map_or((r.score, r.score), |e| (e.mean - e.ci, e.mean + e.ci));
+                charts::Interval { name: &corpus.systems[s].0, score: r.score, lo, hi }
+            })
+            .collect();
+        let dist: Vec<(&str, &[f64])> =
+            (0..n_sys).map(|s| (corpus.systems[s].0.as_str(), sentence[s][k].as_slice())).collect();
+        let matrix = (0..n_sys)
+            .map(|i| MatrixRow {
+                name: corpus.systems[i].0.clone(),
+                cells: (0..n_sys)
+                    .map(|j| {
+                        if i == j {
+                            return MatrixCell { delta: String::new(), p: String::new(), p_value: None, class: "diag" };
+                        }
+                        let delta = intervals[i][k].score - intervals[j][k].score;
+                        let pv = p.get(&(i, j)).and_then(|v| v[k]);
+                        let better = if lower[k] { delta < 0.0 } else { delta > 0.0 };
+                        let class = match pv {
+                            Some(v) if v < 0.01 && better => "win2",
+                            Some(v) if v < ALPHA && better => "win1",
+                            Some(v) if v < 0.01 => "loss2",
+                            Some(v) if v < ALPHA => "loss1",
+                            _ => "tie",
+                        };
+                        MatrixCell {
+                            delta: format!("{delta:+.2}"),
+                            p: pv.map_or_else(String::new, |v| format!("{v:.4}")),
+                            p_value: pv,
+                            class,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        metric_views.push(MetricView {
+            name: names[k].clone(),
+            signature: significance::with_test_keys(&m.signature(corpus.nrefs), &test_keys),
+            lower_is_better: lower[k],
+            interval_svg: charts::intervals(&names[k], &rows)?,
+            box_svg: charts::boxes(&names[k], &dist)?,
+            matrix,
+        });
+    }
+
+    // Breakdowns.
+    let mut breakdowns = Vec::new();
+    for (column, values) in by {
+        let mut order: Vec<String> = Vec::new();
+        let mut members: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, v) in values.iter().enumerate() {
+            let key = v.clone().unwrap_or_else(|| "NULL".to_owned());
+            members
+                .entry(key.clone())
+                .or_insert_with(|| {
+                    order.push(key);
+                    Vec::new()
+                })
+                .push(i);
+        }
+        if column == REF_LENGTH {
+            order.sort_by_key(|b| b.split(['-', '+']).next().and_then(|n| n.parse::<usize>().ok()));
+        } else {
+            order.sort_by(|a, b| members[b].len().cmp(&members[a].len()).then_with(|| a.cmp(b)));
+        }
+        let total = order.len();
+        let groups = order
+            .iter()
+            .take(MAX_GROUPS)
+            .map(|g| {
+                let rows = &members[g];
+                Group {
+                    value: g.clone(),
+                    n: rows.len(),
+                    scores: (0..n_sys)
+                        .map(|s| {
+                            views
+                                .iter()
+                                .enumerate()
+                                .map(|(k, v)| {
+                                    let x = v.score(&sums_of(&stats[s][k], v.width(), rows));
+                                    GroupScore { value: format!("{x}"), text: fmt2(x) }
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        breakdowns.push(Breakdown { column: column.clone(), shown: total.min(MAX_GROUPS), total, groups });
+    }
+
+    // The segment browser.
+    let ter =
+        configured.iter().find_map(|c| if let Configured::Ter(t) = c { Some(*t) } else { None }).unwrap_or_default();
+    let hyp_view = |s: usize, i: usize| {
+        let hyp = &corpus.systems[s].1[i];
+        let scores =
+            (0..metrics.len()).map(|k| format!("{} {}", names[k], fmt2(sentence[s][k][i]))).collect::<Vec<_>>();
+        HypView {
+            system: corpus.systems[s].0.clone(),
+            text: hyp.clone(),
+            scores: scores.join(" · "),
+            tokens: tokens(&ter, hyp, &corpus.refs[i]),
+        }
+    };
+    let segment_view = |i: usize, systems: &[usize]| SegmentView {
+        number: i + 1,
+        src: src.and_then(|s| s[i].clone()),
+        refs: corpus.refs[i].clone(),
+        hyps: systems.iter().map(|&s| hyp_view(s, i)).collect(),
+    };
+    let mut browser = Vec::new();
+    for k in 0..metrics.len() {
+        for s in 0..n_sys {
+            let mut idx: Vec<usize> = (0..n_seg).collect();
+            let sc = &sentence[s][k];
+            // worst first; ties by segment order
+            idx.sort_by(|&a, &b| {
+                let o = sc[a].total_cmp(&sc[b]);
+                (if lower[k] { o.reverse() } else { o }).then(a.cmp(&b))
+            });
+            browser.push(BrowserView {
+                id: format!("w-{k}-{s}"),
+                metric: names[k].clone(),
+                system: corpus.systems[s].0.clone(),
+                kind: "worst",
+                title: format!(
+                    "{}: the {} worst segments by sentence {}",
+                    corpus.systems[s].0,
+                    setup.segments.min(n_seg),
+                    names[k]
+                ),
+                segments: idx.iter().take(setup.segments).map(|&i| segment_view(i, &[s])).collect(),
+            });
+            if s == 0 {
+                continue;
+            }
+            let base = &sentence[0][k];
+            let mut idx: Vec<usize> = (0..n_seg).collect();
+            idx.sort_by(|&a, &b| (sc[b] - base[b]).abs().total_cmp(&(sc[a] - base[a]).abs()).then(a.cmp(&b)));
+            browser.push(BrowserView {
+                id: format!("d-{k}-{s}"),
+                metric: names[k].clone(),
+                system: corpus.systems[s].0.clone(),
+                kind: "differs",
+                title: format!(
+                    "{} vs {}: the {} segments whose sentence {} differs most",
+                    corpus.systems[s].0,
+                    corpus.systems[0].0,
+                    setup.segments.min(n_seg),
+                    names[k]
+                ),
+                segments: idx.iter().take(setup.segments).map(|&i| segment_view(i, &[0, s])).collect(),
+            });
+        }
+    }
+
+    let page = Page {
+        title: setup.title.clone(),
+        input: setup.input.clone(),
+        version: env!("CARGO_PKG_VERSION"),
+        n_segments: n_seg,
+        n_systems: n_sys,
+        baseline: corpus.systems[0].0.clone(),
+        test: match setup.test {
+            PairedTest::Bootstrap(n) => format!("paired bootstrap resampling, {n} resamples"),
+            PairedTest::Randomization(n, _) => format!("paired approximate randomization, {n} trials"),
+        },
+        confidence: format!(
+            "bootstrap, {} resamples, seed {}",
+            match setup.test {
+                PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
+                PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
+            },
+            seed.map_or_else(|| "none".to_owned(), |s| s.to_string())
+        ),
+        alpha: ALPHA,
+        metrics: metric_views,
+        systems,
+        breakdowns,
+        views: browser,
+        segments_per_view: setup.segments,
+        has_src: src.is_some(),
+    };
+    let mut env = minijinja::Environment::new();
+    env.add_template("page.html", TEMPLATE).context("the report template")?;
+    let html = env
+        .get_template("page.html")
+        .and_then(|t| t.render(minijinja::context! { page => minijinja::Value::from_serialize(&page) }))
+        .context("cannot render the report")?;
+    let (file, mut f) = crate::output::AtomicFile::create(out)?;
+    f.write_all(html.as_bytes())
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    drop(f);
+    file.commit()?;
+    note!("report: wrote {} ({} KB)", out.display(), html.len() / 1024);
+    Ok(())
+}

@@ -1,0 +1,352 @@
+//! `mteval report` and `mteval score --report`: the numbers on the page
+//! against sacrebleu's (tests/golden/significance.json) and `mteval compare`,
+//! escaping, atomic output, and the page rendered in headless Chromium (the
+//! distribution's `chromium`, or `MTEVAL_CHROMIUM`). `.ci/run` installs it and
+//! sets `MTEVAL_REQUIRE_BROWSER=1`, which turns a missing browser into a
+//! failure instead of a skip.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::cli::{mteval, mteval_ok, stderr, write_jsonl};
+use crate::common::{repo_golden, shared_dir};
+
+fn parquet(pair: &str) -> String {
+    shared_dir().join(format!("data/wmt/{pair}.parquet")).display().to_string()
+}
+
+/// The attributes of every `<tag ...>` in `html`, in order.
+fn tags(html: &str, tag: &str) -> Vec<HashMap<String, String>> {
+    let open = format!("<{tag}");
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find(&open) {
+        rest = &rest[i + open.len()..];
+        if !rest.starts_with([' ', '>']) {
+            continue;
+        }
+        let end = rest.find('>').unwrap();
+        let mut attrs = HashMap::new();
+        let mut a = &rest[..end];
+        while let Some(eq) = a.find("=\"") {
+            let key = a[..eq].trim().rsplit(' ').next().unwrap().to_owned();
+            let close = a[eq + 2..].find('"').unwrap();
+            attrs.insert(key, a[eq + 2..eq + 2 + close].to_owned());
+            a = &a[eq + 3 + close..];
+        }
+        out.push(attrs);
+    }
+    out
+}
+
+/// The part of `html` from `start` to the next `end`.
+fn section<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let i = html.find(start).unwrap_or_else(|| panic!("no {start}"));
+    let j = html[i..].find(end).unwrap();
+    &html[i..i + j]
+}
+
+/// Per system (data-system): its metric cells' attributes.
+fn systems_table(html: &str) -> Vec<(String, Vec<HashMap<String, String>>)> {
+    let table = section(html, "id=\"systems-table\"", "</table>");
+    table
+        .split("<tr")
+        .skip(2) // before the header, the header
+        .map(|row| {
+            let row = format!("<tr{row}");
+            let name = tags(&row, "tr")[0]["data-system"].clone();
+            (name, tags(&row, "td").into_iter().skip(1).collect())
+        })
+        .collect()
+}
+
+fn f(s: &str) -> f64 {
+    s.parse().unwrap_or_else(|_| panic!("not a number: {s}"))
+}
+
+/// The golden sacrebleu case: en-de, paired bootstrap, bleu chrF chrF++ TER.
+fn golden_bs() -> Value {
+    repo_golden("significance.json")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["pair"] == "en-de" && c["test"] == "bs" && c["n"] == 1000 && c["refs"].as_array().unwrap().len() == 1
+        })
+        .unwrap()
+        .clone()
+}
+
+fn report(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, String) {
+    let out = dir.join(name);
+    let mut all = vec!["report"];
+    all.extend(args);
+    all.extend(["-o", out.to_str().unwrap()]);
+    let o = mteval(&all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).unwrap();
+    (out, html)
+}
+
+#[test]
+fn the_systems_table_and_matrix_hold_sacrebleus_paired_bootstrap_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = parquet("en-de");
+    let (_, html) =
+        report(dir.path(), "r.html", &[&input, "--segment-col", "seg_id", "-m", "bleu", "chrf", "chrf++", "ter"]);
+    let c = golden_bs();
+    let systems: Vec<String> =
+        c["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
+    let table = systems_table(&html);
+    assert_eq!(table.iter().map(|t| t.0.clone()).collect::<Vec<_>>(), systems);
+    for (k, m) in c["metrics"].as_array().unwrap().iter().enumerate() {
+        for (s, want) in m["results"].as_array().unwrap().iter().enumerate() {
+            let cell = &table[s].1[k];
+            assert_eq!(f(&cell["data-v"]), want["score"].as_f64().unwrap(), "{} {}", systems[s], m["name"]);
+            assert_eq!(f(&cell["data-mean"]), want["mean"].as_f64().unwrap(), "{} {}", systems[s], m["name"]);
+            assert_eq!(f(&cell["data-ci"]), want["ci"].as_f64().unwrap(), "{} {}", systems[s], m["name"]);
+            assert_eq!(cell.get("data-p").map(|p| f(p)), want["p_value"].as_f64(), "{} {}", systems[s], m["name"]);
+        }
+        // the signature line, with the test's keys
+        let sig = format!("{}|{}", m["name"].as_str().unwrap(), m["signature"].as_str().unwrap());
+        assert!(html.contains(&sig), "{sig}");
+    }
+    // Matrix: row i, column j is j tested against i as the baseline, which
+    // `mteval compare --baseline i` reports.
+    let cmp = mteval_ok(&[
+        "compare",
+        &input,
+        "--segment-col",
+        "seg_id",
+        "-m",
+        "bleu",
+        "chrf",
+        "chrf++",
+        "ter",
+        "--paired-bs",
+        "-f",
+        "json",
+        "--baseline",
+        "Online-B",
+    ]);
+    let cmp: Value = serde_json::from_str(&cmp).unwrap();
+    for m in c["metrics"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        let matrix = section(&html, &format!("<table class=\"matrix\" data-metric=\"{name}\""), "</table>");
+        let rows: Vec<Vec<HashMap<String, String>>> =
+            matrix.split("<tr>").skip(2).map(|r| tags(&format!("<tr>{r}"), "td")).collect();
+        assert_eq!(rows.len(), 3);
+        let b = systems.iter().position(|s| s == "Online-B").unwrap();
+        for (j, sys) in systems.iter().enumerate() {
+            let want =
+                cmp.as_array().unwrap().iter().find(|r| r["system"] == sys.as_str()).unwrap()[name]["p_value"].as_f64();
+            assert_eq!(rows[b][j].get("data-p").map(|p| f(p)), want, "{name} Online-B vs {sys}");
+            // symmetric, and the baseline row equals the table's p-values
+            assert_eq!(rows[j][b].get("data-p"), rows[b][j].get("data-p"));
+        }
+        for (j, row) in table.iter().enumerate().skip(1) {
+            let k = c["metrics"].as_array().unwrap().iter().position(|x| x["name"] == name).unwrap();
+            assert_eq!(rows[0][j].get("data-p"), row.1[k].get("data-p"));
+        }
+    }
+    // page size stays bounded: 10 segments per view by default
+    let views = tags(&html, "details");
+    assert_eq!(views.len(), 4 * 3 + 4 * 2, "worst per metric and system, differs per metric and non-baseline system");
+    for v in section(&html, "id=\"segments\"", "</section>").split("<details").skip(1) {
+        assert_eq!(v.matches("<div class=\"seg\"").count(), 10);
+    }
+}
+
+#[test]
+fn breakdowns_and_score_report_give_the_same_numbers_as_sql() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two pairs in one table: systems are shared, segments differ.
+    let rows: Vec<Value> = ["en-de", "de-en"]
+        .iter()
+        .flat_map(|p| {
+            let q =
+                format!("SELECT '{p}' AS pair, system, seg_id, hyp, ref FROM '{}' ORDER BY system, seg_id", parquet(p));
+            let out = mteval_ok(&["sql", "-c", &q, "--format", "json"]);
+            serde_json::from_str::<Vec<Value>>(&out).unwrap()
+        })
+        .collect();
+    let input = dir.path().join("two.jsonl");
+    write_jsonl(&input, &rows);
+    let input = input.to_str().unwrap();
+    let (_, html) = report(dir.path(), "r.html", &[input, "-m", "ter", "bleu", "--by", "pair", "--by", "ref-length"]);
+    let by_pair = section(&html, "data-column=\"pair\"", "</table>");
+    let sql = mteval_ok(&[
+        "sql",
+        "-c",
+        &format!(
+            "SELECT pair, system, corpus_ter(hyp, ref) AS ter, corpus_bleu(hyp, ref) AS bleu FROM '{input}' GROUP BY pair, system ORDER BY pair, system"
+        ),
+        "--format",
+        "json",
+    ]);
+    let sql: Vec<Value> = serde_json::from_str(&sql).unwrap();
+    let systems: Vec<String> = systems_table(&html).into_iter().map(|s| s.0).collect();
+    for row in by_pair.split("<tr>").skip(2) {
+        let cells = tags(&format!("<tr>{row}"), "td");
+        let pair = &cells[0]["data-v"];
+        assert_eq!(cells[1]["data-v"], "500");
+        for (s, sys) in systems.iter().enumerate() {
+            let want = sql.iter().find(|r| r["pair"] == pair.as_str() && r["system"] == sys.as_str()).unwrap();
+            assert_eq!(f(&cells[2 + 2 * s]["data-v"]), want["ter"].as_f64().unwrap(), "{pair} {sys} TER");
+            assert_eq!(f(&cells[3 + 2 * s]["data-v"]), want["bleu"].as_f64().unwrap(), "{pair} {sys} BLEU");
+        }
+    }
+    let by_len = section(&html, "data-column=\"ref-length\"", "</table>");
+    let counts: Vec<usize> =
+        by_len.split("<tr>").skip(2).map(|r| tags(&format!("<tr>{r}"), "td")[1]["data-v"].parse().unwrap()).collect();
+    assert!(counts.len() > 1, "{counts:?}");
+    assert_eq!(counts.iter().sum::<usize>(), 1000, "every segment in one length bucket");
+
+    // `score --report` writes the page `report` writes for the same metrics.
+    let via_score = dir.path().join("s.html");
+    let o =
+        mteval(&["score", input, "-m", "ter", "bleu", "--group-by", "system", "--report", via_score.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, plain) = report(dir.path(), "p.html", &[input, "-m", "ter", "bleu"]);
+    assert_eq!(std::fs::read_to_string(&via_score).unwrap(), plain);
+}
+
+#[test]
+fn bad_input_names_the_problem_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = parquet("en-de");
+    let out = dir.path().join("r.html");
+    std::fs::write(&out, "earlier report").unwrap();
+    for (args, msg) in [
+        (vec!["--ref-col", "nope"], "'nope' not found"),
+        (vec!["--by", "domain"], "'domain' not found"),
+        (vec!["-m", "characTER"], "the report supports bleu, chrf, chrf++ and ter"),
+        (vec!["--baseline", "Online-Z"], "--baseline 'Online-Z' is not a system"),
+        (vec!["--paired-bs-n", "0"], "--paired-bs-n must be at least 1"),
+    ] {
+        let mut all = vec!["report", input.as_str(), "-o", out.to_str().unwrap()];
+        all.extend(args);
+        let o = mteval(&all);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(msg), "{msg}: {}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier report");
+    }
+    let o = mteval(&["score", &input, "-m", "characTER", "--report", out.to_str().unwrap()]);
+    assert!(stderr(&o).contains("--report: charac_ter is not in the report"), "{}", stderr(&o));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
+}
+
+// --- in a real browser ----------------------------------------------------------------------
+
+fn chromium() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("MTEVAL_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|b| d.join(b)))
+        .find(|p| p.is_file())
+}
+
+/// The DOM after the page's scripts ran, and the browser's console lines.
+fn render(browser: &Path, page: &Path, profile: &Path) -> (String, Vec<String>) {
+    let o = Command::new("timeout")
+        .arg("120")
+        .arg(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    assert!(o.status.success(), "chromium failed: {}", stderr(&o));
+    let console = stderr(&o).lines().filter(|l| l.contains(":CONSOLE")).map(str::to_owned).collect();
+    (String::from_utf8(o.stdout).unwrap(), console)
+}
+
+#[test]
+fn the_page_renders_in_headless_chromium_with_the_numbers_and_escaped_text() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var("MTEVAL_REQUIRE_BROWSER").is_err(),
+            "MTEVAL_REQUIRE_BROWSER is set but no Chromium was found (MTEVAL_CHROMIUM or chromium on PATH)"
+        );
+        eprintln!("skipping the browser test: no chromium (apt-get install chromium, or set MTEVAL_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("profile");
+    // A hostile system name, hypothesis and source among real rows.
+    let hostile = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\">";
+    let mut rows = Vec::new();
+    for i in 0..30 {
+        let r = format!("the committee met on day {i} to discuss the budget");
+        rows.push(
+            json!({"system": "plain", "src": format!("source {i}"), "hyp": r.replace("budget", "plan"), "ref": r}),
+        );
+        rows.push(json!({"system": "<b>bold</b>", "src": hostile, "hyp": format!("{hostile} {i}"), "ref": r}));
+    }
+    let hostile_in = dir.path().join("hostile.jsonl");
+    write_jsonl(&hostile_in, &rows);
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet");
+    let cases: [(&str, Vec<String>, usize); 3] = [
+        (
+            "wmt.html",
+            vec![parquet("en-de"), "--segment-col".into(), "seg_id".into(), "--by".into(), "ref-length".into()],
+            3,
+        ),
+        (
+            "demo.html",
+            vec![demo.display().to_string(), "--ref-col".into(), "ref".into(), "--ref-col".into(), "ref2".into()],
+            3,
+        ),
+        ("hostile.html", vec![hostile_in.display().to_string(), "-m".into(), "ter".into()], 1),
+    ];
+    for (name, args, n_metrics) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (page, html) = report(dir.path(), name, &args);
+        let (dom, console) = render(&browser, &page, &profile);
+        assert!(console.is_empty(), "{name}: console messages: {console:?}");
+        let root = &tags(&dom, "html")[0];
+        assert_eq!(root.get("data-ready").map(String::as_str), Some("1"), "{name}: the page script did not finish");
+        assert!(root.get("data-errors").is_none(), "{name}: {root:?}");
+        // the tables and charts are in the rendered page, with the page's numbers
+        assert_eq!(dom.matches("<svg").count(), 2 * n_metrics, "{name}: interval and box charts per metric");
+        let numbers = |h: &str| -> Vec<Vec<String>> {
+            systems_table(h).into_iter().map(|s| s.1.iter().map(|c| c["data-v"].clone()).collect()).collect()
+        };
+        assert_eq!(numbers(&dom), numbers(&html), "{name}");
+        if name == "wmt.html" {
+            let c = golden_bs();
+            let want: Vec<f64> =
+                c["metrics"][0]["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+            let got: Vec<f64> = systems_table(&dom).iter().map(|s| f(&s.1[0]["data-v"])).collect();
+            assert_eq!(got, want, "BLEU per system");
+            assert!(dom.contains("by ref-length"));
+        }
+        if name == "hostile.html" {
+            let title = section(&dom, "<title>", "</title>");
+            assert!(!title.contains("pwned"), "{title}");
+            assert!(tags(&dom, "img").is_empty(), "the hostile <img> became an element");
+            assert_eq!(tags(&dom, "script").len(), 2, "only the page's own two scripts");
+            assert!(dom.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;img src=x"), "shown as text");
+            assert!(dom.contains("&lt;b&gt;bold&lt;/b&gt;"), "system name shown as text");
+            assert!(!dom.contains("<b>bold</b>"), "the system name became markup");
+        }
+    }
+}
