@@ -11,8 +11,8 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::cli::{mteval, mteval_ok, stderr, write_jsonl};
-use crate::common::{repo_golden, shared_dir};
+use crate::cli::{mteval, mteval_ok, stderr, write_file, write_jsonl};
+use crate::common::{load_pair, repo_golden, shared_dir};
 
 fn parquet(pair: &str) -> String {
     shared_dir().join(format!("data/wmt/{pair}.parquet")).display().to_string()
@@ -152,6 +152,28 @@ fn the_systems_table_and_matrix_hold_sacrebleus_paired_bootstrap_numbers() {
             assert_eq!(rows[0][j].get("data-p"), row.1[k].get("data-p"));
         }
     }
+    // Text mode (sacrebleu's REF -i SYS...): the same numbers, systems named by their files.
+    let pair = load_pair("en-de", false);
+    let lines = |v: Vec<&str>| v.iter().fold(String::new(), |acc, l| acc + l + "\n");
+    let refs = write_file(dir.path(), "ref.txt", lines(pair.refs.iter().map(|r| r[0].as_str()).collect()));
+    let files: Vec<String> = systems
+        .iter()
+        .map(|name| {
+            let hyps = &pair.systems.iter().find(|(n, _)| n == name).unwrap().1;
+            write_file(dir.path(), &format!("{name}.txt"), lines(hyps.iter().map(String::as_str).collect()))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec![refs.to_str().unwrap(), "-m", "bleu", "chrf", "chrf++", "ter", "-i"];
+    args.extend(files.iter().map(String::as_str));
+    let (_, text_html) = report(dir.path(), "t.html", &args);
+    let text_table = systems_table(&text_html);
+    assert_eq!(text_table.iter().map(|t| t.0.replace("&#x2f;", "/")).collect::<Vec<_>>(), files);
+    for (a, b) in text_table.iter().zip(&table) {
+        assert_eq!(a.1, b.1);
+    }
+
     // page size stays bounded: 10 segments per view by default
     let views = tags(&html, "details");
     assert_eq!(views.len(), 4 * 3 + 4 * 2, "worst per metric and system, differs per metric and non-baseline system");
@@ -226,6 +248,7 @@ fn bad_input_names_the_problem_and_leaves_no_file() {
         (vec!["-m", "characTER"], "the report supports bleu, chrf, chrf++ and ter"),
         (vec!["--baseline", "Online-Z"], "--baseline 'Online-Z' is not a system"),
         (vec!["--paired-bs-n", "0"], "--paired-bs-n must be at least 1"),
+        (vec!["-i", "/nonexistent/sys.txt", "--by", "domain"], "--by domain: text files have no columns"),
     ] {
         let mut all = vec!["report", input.as_str(), "-o", out.to_str().unwrap()];
         all.extend(args);
@@ -338,6 +361,28 @@ fn the_page_renders_in_headless_chromium_with_the_numbers_and_escaped_text() {
             let got: Vec<f64> = systems_table(&dom).iter().map(|s| f(&s.1[0]["data-v"])).collect();
             assert_eq!(got, want, "BLEU per system");
             assert!(dom.contains("by ref-length"));
+            // Sorting: click the TER header (descending), then again (ascending),
+            // from a script added to a copy of the page.
+            let ter: Vec<f64> =
+                c["metrics"][3]["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+            let names: Vec<&str> = c["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+            let mut order: Vec<usize> = (0..names.len()).collect();
+            order.sort_by(|&a, &b| ter[b].total_cmp(&ter[a]));
+            let desc: Vec<&str> = order.iter().map(|&i| names[i]).collect();
+            let asc: Vec<&str> = desc.iter().rev().copied().collect();
+            let probe = "<script>\
+                var th = document.querySelector('#systems-table th[data-metric=\"TER\"]');\
+                var order = function () { return Array.from(document.querySelectorAll('#systems-table tbody tr')).map(function (r) { return r.dataset.system; }).join('|'); };\
+                th.click(); document.documentElement.setAttribute('data-desc', order());\
+                th.click(); document.documentElement.setAttribute('data-asc', order());\
+                </script></body>";
+            let sorted = dir.path().join("sorted.html");
+            std::fs::write(&sorted, html.replace("</body>", probe)).unwrap();
+            let (dom, console) = render(&browser, &sorted, &profile);
+            assert!(console.is_empty(), "{console:?}");
+            let root = &tags(&dom, "html")[0];
+            assert_eq!(root["data-desc"], desc.join("|"));
+            assert_eq!(root["data-asc"], asc.join("|"));
         }
         if name == "hostile.html" {
             let title = section(&dom, "<title>", "</title>");

@@ -280,6 +280,8 @@ pub(crate) struct Corpus {
     /// Per [`TableSpec::extra_cols`] column, its text per segment (the
     /// baseline's rows; `None` for NULL). Empty in text mode.
     pub extra: Vec<Vec<Option<String>>>,
+    /// Per segment, its `--segment-col` value (the baseline's), when given.
+    pub keys: Option<Vec<String>>,
 }
 
 /// Where a table input keeps what [`read_table`] reads.
@@ -339,7 +341,8 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         })
         .await?
     } else {
-        read_text(a, test.is_some())?
+        let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
+        read_text(&ref_files, &a.systems, a.num_refs, test.is_some())?
     };
 
     let n_sys = corpus.systems.len();
@@ -444,23 +447,27 @@ pub(crate) fn segment_stats(
 }
 
 /// Text mode: references (tab-separated with --num-refs) and system files.
-fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
-    let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
+pub(crate) fn read_text(
+    ref_files: &[PathBuf],
+    system_files: &[PathBuf],
+    num_refs: usize,
+    paired: bool,
+) -> Result<Corpus> {
     if ref_files.is_empty() {
         bail!("give the reference file(s) before -i, as sacrebleu takes them: mteval compare REF -i SYS1 SYS2");
     }
-    if a.num_refs == 0 || (a.num_refs != 1 && ref_files.len() > 1) {
+    if num_refs == 0 || (num_refs != 1 && ref_files.len() > 1) {
         bail!("--num-refs reads several references from one tab-separated file; give one reference file");
     }
     let mut streams: Vec<Vec<String>> = Vec::new();
-    for f in &ref_files {
+    for f in ref_files {
         let text = read_utf8(f)?;
-        let split = split_refs(f, split_lines(&text), a.num_refs)?;
+        let split = split_refs(f, split_lines(&text), num_refs)?;
         streams.extend(split.into_iter().map(|s| s.into_iter().map(str::to_owned).collect::<Vec<String>>()));
     }
     let n = streams[0].len();
     let mut systems: Vec<(String, Vec<String>)> = Vec::new();
-    for f in &a.systems {
+    for f in system_files {
         let name = f.display().to_string();
         if systems.iter().any(|(s, _)| *s == name) {
             if paired && systems[0].0 == name {
@@ -485,7 +492,7 @@ fn read_text(a: &CompareArgs, paired: bool) -> Result<Corpus> {
         systems[0].0 = format!("Baseline: {}", systems[0].0);
     }
     let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
-    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new() })
+    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new(), keys: None })
 }
 
 /// One row of a table input: the hypothesis, the segment key, the
@@ -625,7 +632,8 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
         .skip(1)
         .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
     let extra = (0..a.extra_cols.len()).map(|c| base_rows.iter().map(|r| r.extra[c].clone()).collect()).collect();
-    Ok(Corpus { systems, refs, nrefs, extra })
+    let keys = a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
+    Ok(Corpus { systems, refs, nrefs, extra, keys })
 }
 
 /// sacrebleu's `Score.format`: `score (μ = mean ± ci)` with `width` decimals

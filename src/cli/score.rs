@@ -152,6 +152,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             segments: 10,
             title: input.clone(),
             input: input.clone(),
+            segment_col: None,
         };
         let inputs = super::report_html::Inputs {
             input: &input,

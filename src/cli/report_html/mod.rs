@@ -35,8 +35,16 @@ const ALPHA: f64 = 0.05;
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
     /// A table (.parquet, .csv, .tsv, .json, .jsonl) with a row per segment and system: raw
-    /// segments or the output of `mteval score` (scored again from its text columns).
-    pub input: String,
+    /// segments or the output of `mteval score` (scored again from its text columns). With -i:
+    /// reference files, as sacrebleu takes them.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    /// Text mode: one line-aligned hypothesis file per system (named by its path).
+    #[arg(short = 'i', long = "input", num_args = 1..)]
+    pub systems: Vec<PathBuf>,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
+    #[arg(long = "num-refs", default_value_t = 1)]
+    pub num_refs: usize,
     /// The HTML file to write (atomically).
     #[arg(short = 'o', long)]
     pub output: PathBuf,
@@ -102,6 +110,8 @@ pub(crate) struct Setup {
     pub segments: usize,
     pub title: String,
     pub input: String,
+    /// The column the segment keys come from, if any.
+    pub segment_col: Option<String>,
 }
 
 /// The seed as `mteval compare` takes it.
@@ -135,11 +145,18 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
         test,
         seed: seed_of(a.seed.as_deref())?,
         segments: a.segments,
-        title: a.title.clone().unwrap_or_else(|| a.input.clone()),
-        input: a.input.clone(),
+        title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
+        input: a.inputs.join(" "),
+        segment_col: a.segment_col.clone(),
+    };
+    if !a.systems.is_empty() {
+        return write_from_text(&setup, a);
+    }
+    let [input] = a.inputs.as_slice() else {
+        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
     };
     let inputs = Inputs {
-        input: &a.input,
+        input,
         system_col: Some(&a.system_col),
         hyp_col: &a.hyp_col,
         ref_cols: &a.ref_cols,
@@ -201,6 +218,39 @@ pub(crate) async fn write_from_table(setup: &Setup, cols: &Inputs<'_>, out: &Pat
     write_page(&corpus, src.as_deref(), &by, setup, out)
 }
 
+/// Text mode: reference files and one hypothesis file per system.
+fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
+    if let Some(m) = setup.metrics.iter().find(|m| m.configured().resample().is_none()) {
+        bail!("{}: the report supports bleu, chrf, chrf++ and ter", m.column());
+    }
+    if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
+        bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
+    }
+    for (flag, given) in [("--src-col", a.src_col.is_some()), ("--segment-col", a.segment_col.is_some())] {
+        if given {
+            bail!("{flag} is for table inputs; text files are aligned by line");
+        }
+    }
+    let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();
+    let mut corpus = super::compare::read_text(&refs, &a.systems, a.num_refs, false)?;
+    if let Some(b) = &a.baseline {
+        let Some(i) = corpus.systems.iter().position(|(n, _)| n == b) else {
+            let names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
+            bail!("--baseline '{b}' is not one of the -i files ({})", names.join(", "));
+        };
+        let base = corpus.systems.remove(i);
+        corpus.systems.insert(0, base);
+    }
+    let by: Vec<(String, Vec<Option<String>>)> = a
+        .by
+        .iter()
+        .map(|b| {
+            (b.clone(), corpus.refs.iter().map(|r| Some(length_bucket(r.first().map_or("", String::as_str)))).collect())
+        })
+        .collect();
+    write_page(&corpus, None, &by, setup, &a.output)
+}
+
 /// The `ref-length` bucket of a reference.
 fn length_bucket(r: &str) -> String {
     let n = r.split_whitespace().count();
@@ -260,6 +310,7 @@ struct Page {
     views: Vec<BrowserView>,
     segments_per_view: usize,
     has_src: bool,
+    segment_col: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -341,6 +392,8 @@ struct BrowserView {
 #[derive(Serialize)]
 struct SegmentView {
     number: usize,
+    /// The `--segment-col` value.
+    key: Option<String>,
     src: Option<String>,
     refs: Vec<String>,
     hyps: Vec<HypView>,
@@ -626,6 +679,7 @@ pub(crate) fn write_page(
     };
     let segment_view = |i: usize, systems: &[usize]| SegmentView {
         number: i + 1,
+        key: corpus.keys.as_ref().map(|k| k[i].clone()),
         src: src.and_then(|s| s[i].clone()),
         refs: corpus.refs[i].clone(),
         hyps: systems.iter().map(|&s| hyp_view(s, i)).collect(),
@@ -702,6 +756,7 @@ pub(crate) fn write_page(
         views: browser,
         segments_per_view: setup.segments,
         has_src: src.is_some(),
+        segment_col: setup.segment_col.clone(),
     };
     let mut env = minijinja::Environment::new();
     env.add_template("page.html", TEMPLATE).context("the report template")?;
