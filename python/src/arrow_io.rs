@@ -129,22 +129,7 @@ pub fn score(
         }
     }
     for (col, role, string) in needed {
-        match schema.field_with_name(col) {
-            Ok(f) if !string || matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) => {}
-            Ok(f) => {
-                return Err(PyValueError::new_err(format!(
-                    "{role} column '{col}' is {}, not a string column",
-                    f.data_type()
-                )));
-            }
-            Err(_) => {
-                let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-                return Err(PyValueError::new_err(format!(
-                    "{role} column '{col}' not found; the table has: {}",
-                    names.join(", ")
-                )));
-            }
-        }
+        mteval::cli::check_column(&schema, "the table", col, role, string).map_err(|e| crate::value_error(&e))?;
     }
     let cols = Columns { hyp, refs, terms, lemmas };
     let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();

@@ -5,6 +5,7 @@ mod calculate_cer;
 mod compare;
 
 pub use compare::sacrebleu_short_flags;
+pub use score::check_column;
 mod mbr;
 mod report;
 mod report_html;

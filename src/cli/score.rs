@@ -34,7 +34,18 @@ fn is_string_type(t: &DataType) -> bool {
     mteval_udfs::common::is_string_like(t) || t.is_null()
 }
 
-fn check_column<'a>(schema: &'a Schema, input: &str, col: &str, role: &str, must_be_string: bool) -> Result<&'a Field> {
+/// The field of column `col` of `input`'s `schema` (the `role` it plays
+/// names it in errors), a string column when `must_be_string`.
+///
+/// # Errors
+/// A missing column (the error lists the columns), or one of another type.
+pub fn check_column<'a>(
+    schema: &'a Schema,
+    input: &str,
+    col: &str,
+    role: &str,
+    must_be_string: bool,
+) -> Result<&'a Field> {
     let Ok(f) = schema.field_with_name(col) else {
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
