@@ -90,6 +90,18 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(short = 'f', long = "format", value_enum, default_value = "text")]
     pub format: CompareFormat,
+    /// Table mode: the columns, and the baseline.
+    #[command(flatten)]
+    pub table: TableColumns,
+    /// sacrebleu's metric flags, for the metrics they belong to (the same as `--options`).
+    #[command(flatten)]
+    pub sacrebleu: SacrebleuFlags,
+}
+
+/// The columns of a table with a row per segment and system (`mteval
+/// compare`, `mteval report`), and the baseline system.
+#[derive(Debug, clap::Args)]
+pub struct TableColumns {
     /// Table mode: the column naming the system of each row.
     #[arg(long, default_value = "system")]
     pub system_col: String,
@@ -103,12 +115,39 @@ pub struct CompareArgs {
     /// system's rows in input order).
     #[arg(long)]
     pub segment_col: Option<String>,
-    /// Table mode: the baseline system (default: the first system in the input).
+    /// The baseline system (default: the first system in the input).
     #[arg(long)]
     pub baseline: Option<String>,
-    /// sacrebleu's metric flags, for the metrics they belong to (the same as `--options`).
-    #[command(flatten)]
-    pub sacrebleu: SacrebleuFlags,
+}
+
+impl TableColumns {
+    /// What [`read_table`] reads from `input`, with `extra_cols` (name, required).
+    pub(crate) fn spec<'a>(&'a self, input: &'a str, extra_cols: &'a [(String, bool)]) -> TableSpec<'a> {
+        TableSpec {
+            input,
+            system_col: Some(&self.system_col),
+            hyp_col: &self.hyp_col,
+            ref_cols: &self.ref_cols,
+            segment_col: self.segment_col.as_deref(),
+            baseline: self.baseline.as_deref(),
+            extra_cols,
+        }
+    }
+}
+
+/// The seed of the resamples: `arg` (an integer or `none`), else
+/// `SACREBLEU_SEED`, else sacrebleu's 12345.
+///
+/// # Errors
+/// A seed that is not an integer or `none`.
+pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
+    Ok(match arg {
+        Some(s) => significance::parse_seed(s)?,
+        None => match std::env::var("SACREBLEU_SEED") {
+            Ok(s) => significance::parse_seed(&s).context("SACREBLEU_SEED")?,
+            Err(_) => Some(significance::DEFAULT_SEED),
+        },
+    })
 }
 
 /// sacrebleu's per-metric command-line flags, turned into mteval options.
@@ -285,6 +324,7 @@ pub(crate) struct Corpus {
 }
 
 /// Where a table input keeps what [`read_table`] reads.
+#[derive(Clone, Copy)]
 pub(crate) struct TableSpec<'a> {
     /// The table (path or URL).
     pub input: &'a str,
@@ -311,13 +351,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     if let Some(m) = metrics.iter().zip(&compared).find(|(_, c)| c.resample().is_none()) {
         bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.0.column());
     }
-    let seed = match &a.seed {
-        Some(s) => significance::parse_seed(s)?,
-        None => match std::env::var("SACREBLEU_SEED") {
-            Ok(s) => significance::parse_seed(&s).context("SACREBLEU_SEED")?,
-            Err(_) => Some(significance::DEFAULT_SEED),
-        },
-    };
+    let seed = seed_of(a.seed.as_deref())?;
     let test = match (a.paired_bs, a.paired_ar) {
         (true, _) => Some(PairedTest::Bootstrap(positive(a.paired_bs_n, "--paired-bs-n")?)),
         (_, true) => Some(PairedTest::Randomization(
@@ -330,16 +364,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
     }
     let corpus = if a.systems.is_empty() {
-        read_table(&TableSpec {
-            input: a.inputs.first().map_or("", String::as_str),
-            system_col: Some(&a.system_col),
-            hyp_col: &a.hyp_col,
-            ref_cols: &a.ref_cols,
-            segment_col: a.segment_col.as_deref(),
-            baseline: a.baseline.as_deref(),
-            extra_cols: &[],
-        })
-        .await?
+        read_table(&a.table.spec(a.inputs.first().map_or("", String::as_str), &[])).await?
     } else {
         let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
         read_text(&ref_files, &a.systems, a.num_refs, test.is_some())?

@@ -159,23 +159,22 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let setup = super::report_html::Setup {
             metrics,
             test: mteval_kernels::significance::PairedTest::Bootstrap(mteval_kernels::significance::DEFAULT_BOOTSTRAP),
-            seed: super::report_html::seed_of(None)?,
+            seed: super::compare::seed_of(None)?,
             segments: 10,
             title: input.clone(),
             input: input.clone(),
             segment_col: None,
         };
-        let inputs = super::report_html::Inputs {
+        let table = super::compare::TableSpec {
             input: &input,
             system_col: a.group_by.as_deref(),
             hyp_col: &a.hyp_col,
             ref_cols: &a.ref_cols,
-            src_col: None,
             segment_col: None,
             baseline: None,
-            by: &[],
+            extra_cols: &[],
         };
-        super::report_html::write_from_table(&setup, &inputs, out).await?;
+        super::report_html::write_from_table(&setup, table, None, &[], out).await?;
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, Tes
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::compare::{Corpus, TableSpec, read_table, segment_stats};
+use super::compare::{Corpus, TableColumns, TableSpec, read_table, segment_stats};
 use super::{MetricChoice, resolve_metrics};
 use crate::output::note;
 
@@ -54,25 +54,12 @@ pub struct ReportArgs {
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
-    /// The column naming the system of each row.
-    #[arg(long, default_value = "system")]
-    pub system_col: String,
-    /// Hypothesis column.
-    #[arg(long, default_value = "hyp")]
-    pub hyp_col: String,
-    /// Reference column(s); NULL references are skipped.
-    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
-    pub ref_cols: Vec<String>,
+    /// Table mode: the columns, and the baseline.
+    #[command(flatten)]
+    pub table: TableColumns,
     /// Source column shown in the segment browser (default: `src` when the table has one).
     #[arg(long)]
     pub src_col: Option<String>,
-    /// The column identifying a segment, to align the systems' rows (default: each system's
-    /// rows in input order).
-    #[arg(long)]
-    pub segment_col: Option<String>,
-    /// The baseline system (default: the first system in the input).
-    #[arg(long)]
-    pub baseline: Option<String>,
     /// Paired bootstrap resampling for the significance marks and matrix (the default).
     #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
     pub paired_bs: bool,
@@ -114,17 +101,6 @@ pub(crate) struct Setup {
     pub segment_col: Option<String>,
 }
 
-/// The seed as `mteval compare` takes it.
-pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
-    Ok(match arg {
-        Some(s) => significance::parse_seed(s)?,
-        None => match std::env::var("SACREBLEU_SEED") {
-            Ok(s) => significance::parse_seed(&s).context("SACREBLEU_SEED")?,
-            Err(_) => Some(significance::DEFAULT_SEED),
-        },
-    })
-}
-
 fn at_least_one(n: usize, flag: &str) -> Result<usize> {
     if n == 0 {
         bail!("{flag} must be at least 1");
@@ -143,11 +119,11 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     let setup = Setup {
         metrics,
         test,
-        seed: seed_of(a.seed.as_deref())?,
+        seed: super::compare::seed_of(a.seed.as_deref())?,
         segments: a.segments,
         title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
         input: a.inputs.join(" "),
-        segment_col: a.segment_col.clone(),
+        segment_col: a.table.segment_col.clone(),
     };
     if !a.systems.is_empty() {
         return write_from_text(&setup, a);
@@ -155,67 +131,41 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     let [input] = a.inputs.as_slice() else {
         bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
     };
-    let inputs = Inputs {
-        input,
-        system_col: Some(&a.system_col),
-        hyp_col: &a.hyp_col,
-        ref_cols: &a.ref_cols,
-        src_col: a.src_col.as_deref(),
-        segment_col: a.segment_col.as_deref(),
-        baseline: a.baseline.as_deref(),
-        by: &a.by,
-    };
-    write_from_table(&setup, &inputs, &a.output).await
+    write_from_table(&setup, a.table.spec(input, &[]), a.src_col.as_deref(), &a.by, &a.output).await
 }
 
-/// The input table and its columns.
-pub(crate) struct Inputs<'a> {
-    pub input: &'a str,
-    /// `None`: every row belongs to one system, `all`.
-    pub system_col: Option<&'a str>,
-    pub hyp_col: &'a str,
-    pub ref_cols: &'a [String],
-    /// `None`: `src` when the table has it.
-    pub src_col: Option<&'a str>,
-    pub segment_col: Option<&'a str>,
-    pub baseline: Option<&'a str>,
-    pub by: &'a [String],
-}
-
-/// Reads the input (a row per segment and system), scores it and writes the
-/// page to `out`.
-pub(crate) async fn write_from_table(setup: &Setup, cols: &Inputs<'_>, out: &Path) -> Result<()> {
+/// Reads `table` (a row per segment and system; its `extra_cols` are
+/// replaced by the source column `src_col` (else `src` when present) and the
+/// `--by` columns), scores it and writes the page to `out`.
+pub(crate) async fn write_from_table(
+    setup: &Setup,
+    table: TableSpec<'_>,
+    src_col: Option<&str>,
+    by: &[String],
+    out: &Path,
+) -> Result<()> {
     if let Some(m) = setup.metrics.iter().find(|m| m.configured().resample().is_none()) {
         bail!("{}: the report supports bleu, chrf, chrf++ and ter", m.column());
     }
     // src (optional unless named), then the --by columns that are columns.
-    let mut extra: Vec<(String, bool)> = vec![match cols.src_col {
+    let mut extra: Vec<(String, bool)> = vec![match src_col {
         Some(c) => (c.to_owned(), true),
         None => ("src".to_owned(), false),
     }];
-    extra.extend(cols.by.iter().filter(|b| *b != REF_LENGTH).map(|b| (b.clone(), true)));
-    let corpus = read_table(&TableSpec {
-        input: cols.input,
-        system_col: cols.system_col,
-        hyp_col: cols.hyp_col,
-        ref_cols: cols.ref_cols,
-        segment_col: cols.segment_col,
-        baseline: cols.baseline,
-        extra_cols: &extra,
-    })
-    .await?;
+    extra.extend(by.iter().filter(|b| *b != REF_LENGTH).map(|b| (b.clone(), true)));
+    let corpus = read_table(&TableSpec { extra_cols: &extra, ..table }).await?;
     let mut extra_values = corpus.extra.iter();
     let src = extra_values.next().filter(|v| v.iter().any(Option::is_some)).cloned();
-    let mut by = Vec::new();
-    for b in cols.by {
+    let mut by_values = Vec::new();
+    for b in by {
         let values = if b == REF_LENGTH {
             corpus.refs.iter().map(|r| Some(length_bucket(r.first().map_or("", String::as_str)))).collect()
         } else {
             extra_values.next().cloned().unwrap_or_default()
         };
-        by.push((b.clone(), values));
+        by_values.push((b.clone(), values));
     }
-    write_page(&corpus, src.as_deref(), &by, setup, out)
+    write_page(&corpus, src.as_deref(), &by_values, setup, out)
 }
 
 /// Text mode: reference files and one hypothesis file per system.
@@ -226,14 +176,14 @@ fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
     if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
         bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
     }
-    for (flag, given) in [("--src-col", a.src_col.is_some()), ("--segment-col", a.segment_col.is_some())] {
+    for (flag, given) in [("--src-col", a.src_col.is_some()), ("--segment-col", a.table.segment_col.is_some())] {
         if given {
             bail!("{flag} is for table inputs; text files are aligned by line");
         }
     }
     let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();
     let mut corpus = super::compare::read_text(&refs, &a.systems, a.num_refs, false)?;
-    if let Some(b) = &a.baseline {
+    if let Some(b) = &a.table.baseline {
         let Some(i) = corpus.systems.iter().position(|(n, _)| n == b) else {
             let names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
             bail!("--baseline '{b}' is not one of the -i files ({})", names.join(", "));
@@ -262,6 +212,14 @@ fn length_bucket(r: &str) -> String {
         _ => "50+ words",
     }
     .to_owned()
+}
+
+/// The bootstrap resamples of the intervals under `test`.
+fn interval_resamples(test: PairedTest) -> usize {
+    match test {
+        PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
+        PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
+    }
 }
 
 /// The score of one segment, as sacrebleu's `sentence_score` gives it
@@ -491,10 +449,7 @@ pub(crate) fn write_page(
     let mut p: HashMap<(usize, usize), Vec<Option<f64>>> = HashMap::new();
     let intervals: Vec<Vec<TestResult>> = match setup.test {
         _ if n_sys == 1 => {
-            let n = match setup.test {
-                PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
-                PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
-            };
+            let n = interval_resamples(setup.test);
             vec![
                 views.iter().zip(&stats[0]).map(|(v, st)| significance::confidence(*v, st, n, seed)).collect::<Result<
                     Vec<_>,
@@ -743,10 +698,7 @@ pub(crate) fn write_page(
         },
         confidence: format!(
             "bootstrap, {} resamples, seed {}",
-            match setup.test {
-                PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
-                PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
-            },
+            interval_resamples(setup.test),
             seed.map_or_else(|| "none".to_owned(), |s| s.to_string())
         ),
         alpha: ALPHA,
