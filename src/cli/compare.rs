@@ -425,7 +425,8 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     crate::output::write_stdout(out.as_bytes())
 }
 
-fn positive(n: usize, flag: &str) -> Result<usize> {
+/// `n`, which `flag` must give as at least 1.
+pub(crate) fn positive(n: usize, flag: &str) -> Result<usize> {
     if n == 0 {
         bail!("{flag} must be at least 1");
     }

@@ -101,18 +101,11 @@ pub(crate) struct Setup {
     pub segment_col: Option<String>,
 }
 
-fn at_least_one(n: usize, flag: &str) -> Result<usize> {
-    if n == 0 {
-        bail!("{flag} must be at least 1");
-    }
-    Ok(n)
-}
-
 pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    let bs = at_least_one(a.paired_bs_n, "--paired-bs-n")?;
+    let bs = super::compare::positive(a.paired_bs_n, "--paired-bs-n")?;
     let test = if a.paired_ar {
-        PairedTest::Randomization(at_least_one(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
+        PairedTest::Randomization(super::compare::positive(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
     } else {
         PairedTest::Bootstrap(bs)
     };
@@ -639,49 +632,55 @@ pub(crate) fn write_page(
         refs: corpus.refs[i].clone(),
         hyps: systems.iter().map(|&s| hyp_view(s, i)).collect(),
     };
+    // One view: the first `--segments` segments in `order` (a total order),
+    // each with the hypotheses of `shown`.
+    let view = |id: String,
+                k: usize,
+                s: usize,
+                kind: &'static str,
+                title: String,
+                order: &dyn Fn(&usize, &usize) -> std::cmp::Ordering,
+                shown: &[usize]| {
+        let take = setup.segments.min(n_seg);
+        let mut idx: Vec<usize> = (0..n_seg).collect();
+        if take > 0 && take < n_seg {
+            idx.select_nth_unstable_by(take - 1, order);
+        }
+        idx.truncate(take);
+        idx.sort_by(order);
+        BrowserView {
+            id,
+            metric: names[k].clone(),
+            system: corpus.systems[s].0.clone(),
+            kind,
+            title,
+            segments: idx.iter().map(|&i| segment_view(i, shown)).collect(),
+        }
+    };
+    let shown = setup.segments.min(n_seg);
     let mut browser = Vec::new();
     for k in 0..metrics.len() {
         for s in 0..n_sys {
-            let mut idx: Vec<usize> = (0..n_seg).collect();
             let sc = &sentence[s][k];
+            let name = &corpus.systems[s].0;
             // worst first; ties by segment order
-            idx.sort_by(|&a, &b| {
-                let o = sc[a].total_cmp(&sc[b]);
-                (if lower[k] { o.reverse() } else { o }).then(a.cmp(&b))
-            });
-            browser.push(BrowserView {
-                id: format!("w-{k}-{s}"),
-                metric: names[k].clone(),
-                system: corpus.systems[s].0.clone(),
-                kind: "worst",
-                title: format!(
-                    "{}: the {} worst segments by sentence {}",
-                    corpus.systems[s].0,
-                    setup.segments.min(n_seg),
-                    names[k]
-                ),
-                segments: idx.iter().take(setup.segments).map(|&i| segment_view(i, &[s])).collect(),
-            });
+            let worst = |a: &usize, b: &usize| {
+                let o = sc[*a].total_cmp(&sc[*b]);
+                (if lower[k] { o.reverse() } else { o }).then(a.cmp(b))
+            };
+            let title = format!("{name}: the {shown} worst segments by sentence {}", names[k]);
+            browser.push(view(format!("w-{k}-{s}"), k, s, "worst", title, &worst, &[s]));
             if s == 0 {
                 continue;
             }
             let base = &sentence[0][k];
-            let mut idx: Vec<usize> = (0..n_seg).collect();
-            idx.sort_by(|&a, &b| (sc[b] - base[b]).abs().total_cmp(&(sc[a] - base[a]).abs()).then(a.cmp(&b)));
-            browser.push(BrowserView {
-                id: format!("d-{k}-{s}"),
-                metric: names[k].clone(),
-                system: corpus.systems[s].0.clone(),
-                kind: "differs",
-                title: format!(
-                    "{} vs {}: the {} segments whose sentence {} differs most",
-                    corpus.systems[s].0,
-                    corpus.systems[0].0,
-                    setup.segments.min(n_seg),
-                    names[k]
-                ),
-                segments: idx.iter().take(setup.segments).map(|&i| segment_view(i, &[0, s])).collect(),
-            });
+            let differs =
+                |a: &usize, b: &usize| (sc[*b] - base[*b]).abs().total_cmp(&(sc[*a] - base[*a]).abs()).then(a.cmp(b));
+            let title = format!(
+                "{name} vs {}: the {shown} segments whose sentence {} differs most",
+                corpus.systems[0].0, names[k]
+            );
+            browser.push(view(format!("d-{k}-{s}"), k, s, "differs", title, &differs, &[0, s]));
         }
     }
 
