@@ -17,7 +17,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use ballista_core::extension::{ballista_aggregate_functions, ballista_scalar_functions, ballista_window_functions};
+use datafusion::common::TableReference;
 use datafusion::execution::{SessionState, SessionStateBuilder};
+use datafusion::logical_expr::LogicalPlan;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use mteval_kernels::backend::DeviceRequest;
 
@@ -29,6 +31,10 @@ pub struct SchedulerArgs {
     /// Address the scheduler listens on (gRPC; executors and clients connect here).
     #[arg(long, default_value = "127.0.0.1:50050")]
     pub bind: SocketAddr,
+    /// Seconds without a heartbeat after which an executor counts as lost (its tasks run
+    /// elsewhere; with no executor left, the running jobs fail). Executors beat every 3 s.
+    #[arg(long, default_value_t = EXECUTOR_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(HEARTBEAT_S * 2..=86_400))]
+    pub executor_timeout: u64,
 }
 
 /// Arguments of `mteval executor`.
@@ -51,13 +57,31 @@ pub struct ExecutorArgs {
     pub work_dir: Option<PathBuf>,
 }
 
-/// Ballista's configuration with mteval's plan codecs.
+/// Ballista's configuration with mteval's plan codecs, and a client that
+/// notices a scheduler that stopped answering (frozen, or its host gone)
+/// within [`CLIENT_KEEPALIVE_S`] + 20 seconds (Ballista's keep-alive
+/// timeout) rather than Ballista's 300 + 20.
 fn ballista_config() -> SessionConfig {
     let (logical, physical) = crate::codec::codecs();
-    SessionConfig::new_with_ballista()
+    let mut cfg = SessionConfig::new_with_ballista()
         .with_ballista_logical_extension_codec(logical)
-        .with_ballista_physical_extension_codec(physical)
+        .with_ballista_physical_extension_codec(physical);
+    let keepalive = CLIENT_KEEPALIVE_S.to_string();
+    // The key is Ballista's own; it cannot be refused.
+    let _ = cfg.options_mut().set("ballista.client.grpc_http2_keepalive_interval_seconds", &keepalive);
+    cfg
 }
+
+/// Seconds between the client's keep-alive pings to the scheduler.
+pub const CLIENT_KEEPALIVE_S: u64 = 5;
+
+/// Seconds between an executor's heartbeats (Ballista's default: 60).
+pub const HEARTBEAT_S: u64 = 3;
+
+/// Seconds without a heartbeat after which the scheduler takes an executor
+/// for dead and runs its tasks elsewhere (Ballista's default: 180), and
+/// after which a job fails when no executor is left.
+pub const EXECUTOR_TIMEOUT_S: u64 = 15;
 
 /// The configuration every node starts from: Ballista's, with mteval's
 /// codecs, settings extension and defaults, `mteval.device` set to `device`
@@ -101,6 +125,11 @@ pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
         .with_override_session_builder(Arc::new(|cfg| node_state(cfg, None)));
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
+    // A lost executor is noticed within seconds, not minutes: its tasks run
+    // elsewhere, and with none left the job fails instead of waiting.
+    config.executor_timeout_seconds = a.executor_timeout;
+    config.expire_dead_executor_interval_seconds = (a.executor_timeout / 3).max(1);
+    config.no_executors_grace_period_seconds = a.executor_timeout;
     config.bind_host = a.bind.ip().to_string();
     config.external_host = a.bind.ip().to_string();
     config.bind_port = a.bind.port();
@@ -152,6 +181,7 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
         grpc_port: a.grpc_bind.port(),
         scheduler_host: host,
         scheduler_port: port,
+        executor_heartbeat_interval_seconds: HEARTBEAT_S,
         vcores: a.concurrent_tasks.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
         work_dir: Some(work_dir.display().to_string()),
         override_function_registry: Some(Arc::new((&functions).into())),
@@ -173,6 +203,7 @@ pub async fn run_executor(a: &ExecutorArgs) -> Result<()> {
 /// # Errors
 /// A bad URL or an unreachable scheduler.
 pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionContext> {
+    let url = &cluster_url(url)?;
     let state = client_state(ballista_config(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
@@ -180,6 +211,145 @@ pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionC
     // Ballista's client state keeps only its own function lists.
     mteval_udfs::register_all_on(&mut ctx, opts.device)?;
     Ok(crate::path_tables::enable(ctx))
+}
+
+/// `plan` as a client sends it to a cluster: its CSV and JSON tables
+/// portable (see [`crate::codec::portable_tables`]) and its qualifiers safe
+/// ([`wire_safe_qualifiers`]).
+///
+/// # Errors
+/// When a rewritten node cannot be rebuilt.
+pub fn for_the_wire(plan: LogicalPlan) -> datafusion::common::Result<LogicalPlan> {
+    wire_safe_qualifiers(crate::codec::portable_tables(plan)?)
+}
+
+/// `plan` with every table qualifier in the form that survives the trip to
+/// the scheduler. `DataFusion`'s plan encoding writes a column's qualifier
+/// as text and parses it back as an SQL name, so a file queried by its bare
+/// name (`FROM 'wmt.parquet'`) comes back as schema `wmt`, table `parquet`,
+/// and the scheduler finds no such column ("No field named
+/// wmt.parquet.system"). Each qualifier becomes here what the parse will
+/// make of it (the same text, so every column and result name is
+/// unchanged), in the table scans, the aliases and every column reference.
+///
+/// # Errors
+/// When a rewritten node's schema cannot be rebuilt.
+pub fn wire_safe_qualifiers(plan: LogicalPlan) -> datafusion::common::Result<LogicalPlan> {
+    use datafusion::common::Column;
+    use datafusion::common::tree_node::{Transformed, TreeNode};
+    use datafusion::logical_expr::{Expr, SubqueryAlias, TableScan, TableScanBuilder};
+    fn wire(r: &TableReference) -> Option<TableReference> {
+        let back = TableReference::parse_str_normalized(&r.to_string(), true);
+        (back != *r).then_some(back)
+    }
+    fn column(c: &Column) -> Option<Column> {
+        let relation = wire(c.relation.as_ref()?)?;
+        Some(Column::new(Some(relation), c.name.clone()))
+    }
+    let rewritten = plan.transform_up_with_subqueries(|node| {
+        let node = node.map_expressions(|e| {
+            e.transform(|e| {
+                Ok(match &e {
+                    Expr::Column(c) => match column(c) {
+                        Some(c) => Transformed::yes(Expr::Column(c)),
+                        None => Transformed::no(e),
+                    },
+                    Expr::OuterReferenceColumn(f, c) => match column(c) {
+                        Some(c) => Transformed::yes(Expr::OuterReferenceColumn(Arc::clone(f), c)),
+                        None => Transformed::no(e),
+                    },
+                    _ => Transformed::no(e),
+                })
+            })
+        })?;
+        let node = match node.data {
+            LogicalPlan::TableScan(scan) if wire(&scan.table_name).is_some() => {
+                let name = wire(&scan.table_name).unwrap_or_else(|| scan.table_name.clone());
+                let TableScan { source, projection, filters, fetch, statistics_requests, .. } = scan;
+                let scan = TableScanBuilder::new(name, source)
+                    .with_projection(projection)
+                    .with_filters(filters)
+                    .with_fetch(fetch)
+                    .with_statistics_requests(statistics_requests)
+                    .build()?;
+                return Ok(Transformed::yes(LogicalPlan::TableScan(scan)));
+            }
+            LogicalPlan::SubqueryAlias(a) if wire(&a.alias).is_some() => {
+                let alias = wire(&a.alias).unwrap_or_else(|| a.alias.clone());
+                return Ok(Transformed::yes(LogicalPlan::SubqueryAlias(SubqueryAlias::try_new(a.input, alias)?)));
+            }
+            other => other,
+        };
+        // A node whose inputs changed has a stale schema: rebuilt from them
+        // (the same schema for a node whose inputs did not).
+        Ok(Transformed::yes(node.recompute_schema()?))
+    })?;
+    Ok(rewritten.data)
+}
+
+/// The scheduler's URL, `df://HOST:PORT`; a bare `HOST:PORT` is taken as
+/// that.
+///
+/// # Errors
+/// Another scheme, or no port.
+pub fn cluster_url(given: &str) -> Result<String> {
+    let url = if given.contains("://") { given.to_owned() } else { format!("df://{given}") };
+    let parsed = url::Url::parse(&url)
+        .map_err(|e| anyhow::anyhow!("--cluster {given}: not a URL ({e}); write df://HOST:PORT"))?;
+    if parsed.scheme() != "df" {
+        anyhow::bail!("--cluster {given}: the scheduler's URL is df://HOST:PORT, not {}://", parsed.scheme());
+    }
+    if parsed.host_str().is_none_or(str::is_empty) || parsed.port().is_none() {
+        anyhow::bail!(
+            "--cluster {given}: give the scheduler's host and port, df://HOST:PORT (e.g. df://127.0.0.1:50050)"
+        );
+    }
+    Ok(url)
+}
+
+/// `e` with the cluster's address when the scheduler could not be reached
+/// (the transport error itself names none).
+#[must_use]
+pub fn with_address(e: anyhow::Error, url: &str) -> anyhow::Error {
+    if e.chain().any(|c| transport_error(&c.to_string()).is_some()) {
+        let url = cluster_url(url).unwrap_or_else(|_| url.to_owned());
+        return e.context(format!("the cluster at {url}"));
+    }
+    e
+}
+
+/// A failure to talk to a cluster's scheduler, in words, for a message of
+/// Ballista's gRPC client (tonic's Debug text, an h2 error, a gRPC status);
+/// `None` for other messages.
+#[must_use]
+pub fn transport_error(msg: &str) -> Option<String> {
+    let grpc =
+        ["tonic", "h2 protocol", "Status {", "status: ", "Stream closed without job completing", "transport error"];
+    if !grpc.iter().any(|g| msg.contains(g)) {
+        return None;
+    }
+    let lower = msg.to_ascii_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| lower.contains(n));
+    let why = if has(&["connection refused"]) {
+        "nothing listens at its address (connection refused); is `mteval scheduler` running there?"
+    } else if has(&["dns error", "failed to lookup", "name or service not known"]) {
+        "its host name cannot be resolved"
+    } else if has(&["keep-alive timed out", "keepalive", "timeout expired", "timed out", "deadline"]) {
+        "it stopped answering (no reply within the client's time limit); the job is abandoned"
+    } else if has(&[
+        "h2 protocol",
+        "broken pipe",
+        "connection reset",
+        "stream closed without job completing",
+        "error reading a body",
+        "connection closed",
+        "unexpected end of file",
+    ]) {
+        "the connection to it was lost (the scheduler stopped or restarted); a job running there is lost, run it again"
+    } else {
+        "the connection failed"
+    };
+    Some(format!("the scheduler cannot be reached: {why}"))
 }
 
 /// The error inside a failed Ballista job's message, which wraps it in

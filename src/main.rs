@@ -24,7 +24,7 @@ fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
-    mteval::output::init_log();
+    mteval::output::init_log(args.verbose);
     finish(mteval::cli::run(args))
 }
 

@@ -123,7 +123,7 @@ pub fn error_message(e: &anyhow::Error) -> String {
     for cause in e.chain() {
         let text = cause.to_string();
         // A Ballista job's failure carries the executor's error in Debug form.
-        let text = crate::cluster::job_error(&text).unwrap_or(text);
+        let text = crate::cluster::job_error(&text).or_else(|| crate::cluster::transport_error(&text)).unwrap_or(text);
         if msg.contains(&text) {
             continue;
         }
@@ -171,11 +171,12 @@ impl log::Log for StderrLog {
     fn flush(&self) {}
 }
 
-/// Installs [`StderrLog`] (once; later calls do nothing).
-pub fn init_log() {
+/// Installs [`StderrLog`] (once; later calls do nothing): warnings always,
+/// informational lines (the device the kernels chose) when `verbose`.
+pub fn init_log(verbose: bool) {
     static LOG: StderrLog = StderrLog;
     if log::set_logger(&LOG).is_ok() {
-        log::set_max_level(log::LevelFilter::Info);
+        log::set_max_level(if verbose { log::LevelFilter::Info } else { log::LevelFilter::Warn });
     }
 }
 
@@ -208,6 +209,10 @@ impl AtomicFile {
     /// # Errors
     /// When the directory is missing or not writable.
     pub fn create(target: &Path) -> Result<(Self, File)> {
+        // A symbolic link is written through (the file it points to is
+        // replaced, the link stays); a FIFO, a device, a socket or a
+        // directory is refused, never replaced by a regular file.
+        let target = &write_target(target)?;
         let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
         if !dir.is_dir() {
             // The first component on the way that is not a directory says why.
@@ -254,6 +259,133 @@ impl Drop for AtomicFile {
             let _ = std::fs::remove_file(&self.temp);
         }
     }
+}
+
+/// The file that writing `path` replaces: `path` itself, or for a symbolic
+/// link the file it points to (followed to the end).
+///
+/// # Errors
+/// `path` (or the file a link points to) exists and is not a regular file,
+/// or is a link to nothing.
+pub fn write_target(path: &Path) -> Result<PathBuf> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else { return Ok(path.to_owned()) };
+    if !meta.file_type().is_symlink() {
+        check_regular(path, &meta, None)?;
+        return Ok(path.to_owned());
+    }
+    let Ok(target) = std::fs::canonicalize(path) else {
+        let to = std::fs::read_link(path).map(|t| t.display().to_string()).unwrap_or_default();
+        bail!(
+            "cannot write {}: it is a symbolic link to {to}, which does not exist (mteval writes through a link to \
+             an existing file; give the path to write)",
+            path.display()
+        );
+    };
+    let meta = std::fs::metadata(&target).with_context(|| format!("cannot write {}", path.display()))?;
+    check_regular(path, &meta, Some(&target))?;
+    Ok(target)
+}
+
+/// Refuses an existing output that is not a regular file (`via`: the file
+/// a link at `path` points to).
+fn check_regular(path: &Path, meta: &std::fs::Metadata, via: Option<&Path>) -> Result<()> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return Ok(());
+    }
+    let what = file_kind(t);
+    let shown = match via {
+        Some(v) => format!("{} (a link to {})", path.display(), v.display()),
+        None => path.display().to_string(),
+    };
+    if t.is_dir() {
+        bail!("cannot write {shown}: it is a directory; give a file name");
+    }
+    bail!(
+        "cannot write {shown}: it is {what}, not a regular file. Outputs are written whole under a temporary \
+         name and renamed into place, which would replace the {what} itself; give the path of a regular file \
+         (or leave out -o where the result can be printed)"
+    )
+}
+
+/// What kind of file `t` is, in words.
+fn file_kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "a special file" }
+}
+
+/// A path as a run's outputs and inputs are compared: an existing file by
+/// its canonical path, a new one by its directory's canonical path and its
+/// name, a URL as it is written.
+fn identity(p: &str) -> String {
+    if crate::session::is_url(p) {
+        return p.to_owned();
+    }
+    let path = Path::new(p.strip_prefix("file://").unwrap_or(p));
+    if let Ok(c) = std::fs::canonicalize(path) {
+        return c.display().to_string();
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name).display().to_string(),
+        _ => path.display().to_string(),
+    }
+}
+
+/// Checks, before a run does any work, that its outputs can be written
+/// without destroying anything: no output is one of the `inputs` (or lies
+/// inside an input directory, where a later read of that directory would
+/// take it as input), no two outputs are the same file, and none is a
+/// directory, FIFO, device or socket (see [`write_target`]). Each output is
+/// `(flag, path)`; the flag names it in the error.
+///
+/// # Errors
+/// The first conflict, naming both paths.
+pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[&str]) -> Result<()> {
+    let mut seen: Vec<(&str, &Path, String)> = Vec::new();
+    for &(flag, out) in outputs {
+        let Some(text) = out.to_str() else { continue };
+        let target = if crate::session::is_url(text) { out.to_owned() } else { write_target(out)? };
+        let id = identity(&target.display().to_string());
+        if let Some((other, other_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
+            bail!(
+                "{flag} {} and {other} {} are the same file: each output needs a path of its own",
+                out.display(),
+                other_path.display()
+            );
+        }
+        for input in inputs {
+            let input_id = identity(input);
+            let inside = !crate::session::is_url(input) && Path::new(&id).starts_with(&input_id) && id != input_id;
+            if id == input_id {
+                bail!("{flag} {}: this is the input {input}; writing it would destroy the input", out.display());
+            }
+            if inside && Path::new(&input_id).is_dir() {
+                bail!(
+                    "{flag} {}: it lies inside the input directory {input}, which is read as a whole; write the \
+                     output elsewhere",
+                    out.display()
+                );
+            }
+        }
+        seen.push((flag, out, id));
+    }
+    Ok(())
 }
 
 /// Removes `.{name}.mteval-PID.tmp` files in `dir` left by runs that were

@@ -169,7 +169,7 @@ fn compare_refuses_misaligned_systems_and_missing_baselines() {
     let o = mteval(&["compare", t, "--baseline", "c"]);
     assert!(stderr(&o).contains("--baseline 'c' is not a system"), "{}", stderr(&o));
     let o = mteval(&["compare", t, "-m", "charac_ter"]);
-    assert!(stderr(&o).contains("supports bleu, chrf, chrf++ and ter"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("charac_ter: mteval compare takes bleu, ter, chrf, chrf++"), "{}", stderr(&o));
     // Same segments, two systems: runs; one system with a paired test: refused.
     let ok = mteval_ok(&["compare", t, "--paired-ar", "--paired-ar-n", "50", "-m", "bleu"]);
     assert!(ok.contains("(p = "), "{ok}");

@@ -23,7 +23,7 @@ fn devices_give_the_same_scores_and_cuda_without_gpu_is_an_error() {
     assert!(ok);
     // One shift of "on the mat" (1 edit / 6 words); kitten -> sitting is 3 edits.
     assert_eq!(cpu_out.trim(), "t,c,d\n16.666666666666664,64.5779420625287,3", "{cpu_out}");
-    let (ok, auto_out, auto_err) = sql(&["--device", "auto", "sql", "--format", "csv", "-c", QUERY]);
+    let (ok, auto_out, auto_err) = sql(&["--verbose", "--device", "auto", "sql", "--format", "csv", "-c", QUERY]);
     assert!(ok, "{auto_err}");
     assert_eq!(auto_out, cpu_out, "auto gives the CPU's scores");
     let (ok, set_out, err) = sql(&["sql", "--format", "csv", "-c", &format!("SET mteval.device = 'cpu'; {QUERY}")]);
@@ -47,7 +47,7 @@ fn devices_give_the_same_scores_and_cuda_without_gpu_is_an_error() {
         assert!(ok, "{err}");
         assert_eq!(gpu_out, cpu_out, "GPU scores equal the CPU's");
     } else {
-        assert_eq!(auto_err.matches("using the CPU backend").count(), 1, "one info line: {auto_err}");
+        assert_eq!(auto_err.matches("using the CPU backend").count(), 1, "one info line with --verbose: {auto_err}");
         let (ok, _, err) = sql(&["--device", "cuda", "sql", "-c", QUERY]);
         assert!(!ok);
         assert!(err.contains("device 'cuda' was requested but"), "{err}");

@@ -15,6 +15,22 @@ pub(crate) struct Cluster {
     children: Vec<Child>,
 }
 
+impl Cluster {
+    /// Sends `signal` (`STOP`, `CONT`, `KILL`) to the scheduler.
+    fn signal_scheduler(&self, signal: &str) {
+        let pid = self.children[0].id().to_string();
+        assert!(Command::new("kill").args([&format!("-{signal}"), &pid]).status().unwrap().success());
+    }
+
+    /// Kills every executor and waits for them to end.
+    fn kill_executors(&mut self) {
+        for c in &mut self.children[1..] {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
         for c in &mut self.children {
@@ -218,4 +234,201 @@ fn queries_on_a_cluster_equal_the_local_run() {
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("on the cluster (job ") && e.contains("ter: row ") && e.contains("over the limit of 3"), "{e}");
     assert!(!e.contains("DataFusionError(") && !e.contains("\\\""), "the executor's message unwrapped: {e}");
+}
+
+/// `mteval sql --format ndjson -c QUERY` in `dir`, on `cluster` when given,
+/// killed after 120 s.
+fn sql_in(dir: &std::path::Path, cluster: Option<&Cluster>, query: &str) -> Output {
+    let mut args = vec!["sql", "--format", "ndjson", "-c", query];
+    if let Some(c) = cluster {
+        args.extend(["--cluster", c.url.as_str()]);
+    }
+    let child = Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(&args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_within(child, 120, query)
+}
+
+/// The output of `child`, which must end within `secs` seconds.
+fn wait_within(mut child: Child, secs: u64, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn compressed_tsv_and_bare_named_inputs_on_a_cluster_equal_the_local_run() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Every text format with every compression, written by a local COPY
+    // (which a local read reads back), with several columns and with one.
+    let mut files = Vec::new();
+    for (ext, stored, compression) in [
+        ("csv", "CSV", ""),
+        ("csv.gz", "CSV", "gzip"),
+        ("csv.xz", "CSV", "xz"),
+        ("csv.zst", "CSV", "zstd"),
+        ("csv.bz2", "CSV", "bzip2"),
+        ("tsv", "TSV", ""),
+        ("tsv.gz", "TSV", "gzip"),
+        ("ndjson.gz", "JSON", "gzip"),
+        ("jsonl.zst", "JSON", "zstd"),
+        ("jsonl.bz2", "JSON", "bzip2"),
+    ] {
+        for (cols, select) in [("many", "system, seg_id, hyp, ref"), ("one", "hyp")] {
+            let path = d.join(format!("{cols}.{ext}")).display().to_string();
+            let mut options = Vec::new();
+            if !compression.is_empty() {
+                options.push(format!("'format.compression' '{compression}'"));
+            }
+            let stored = format!(" STORED AS {stored}");
+            let options = if options.is_empty() { String::new() } else { format!(" OPTIONS ({})", options.join(", ")) };
+            let q =
+                format!("COPY (SELECT {select} FROM '{demo}' ORDER BY system, seg_id) TO '{path}'{stored}{options}");
+            rows(&sql(None, &q), &q);
+            files.push((cols, path));
+        }
+    }
+    let cluster = start_cluster(2, &[]);
+    for (cols, path) in &files {
+        let q = if *cols == "many" {
+            format!("SELECT count(*) AS n, corpus_ter(hyp, ref) AS t, corpus_chrf(hyp, ref) AS c FROM '{path}'")
+        } else {
+            format!("SELECT count(*) AS n, min(hyp) AS lo, max(hyp) AS hi FROM '{path}'")
+        };
+        let local = rows(&sql(None, &q), &q);
+        assert!(local.starts_with("{\"n\":300,"), "{q}: {local}");
+        let remote = rows(&sql(Some(&cluster), &q), &q);
+        assert_eq!(remote, local, "{q}");
+    }
+    // A file named bare, as the README writes it (`FROM 'wmt.parquet'`).
+    std::fs::copy(&demo, d.join("demo.parquet")).unwrap();
+    for q in [
+        "SELECT system, corpus_ter(hyp, ref) AS ter FROM 'demo.parquet' GROUP BY system ORDER BY system",
+        "SELECT d.system, count(*) AS n FROM 'demo.parquet' d GROUP BY d.system ORDER BY d.system",
+        "SELECT system, corpus_ter(hyp, ref) FROM 'many.csv.gz' GROUP BY system ORDER BY system",
+    ] {
+        let local = rows(&sql_in(d, None, q), q);
+        assert_eq!(local.lines().count(), 3, "{q}: {local}");
+        let remote = rows(&sql_in(d, Some(&cluster), q), q);
+        assert_eq!(remote, local, "{q}");
+    }
+    // A row over TER's length limit in ter_alignment fails cleanly on an
+    // executor (it used to abort every executor), and the cluster goes on.
+    let big = d.join("big.jsonl");
+    let long = vec!["w"; 200_000].join(" ");
+    std::fs::write(&big, format!("{}\n", serde_json::json!({"hyp": long, "ref": "w w"}))).unwrap();
+    let q = format!("SELECT ter_alignment(hyp, ref) AS a FROM '{}'", big.display());
+    let o = sql(Some(&cluster), &q);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("ter_alignment") && e.contains("over the limit of 5000"), "{e}");
+    let q = format!("SELECT count(*) AS n FROM '{demo}'");
+    assert_eq!(rows(&sql(Some(&cluster), &q), &q).trim(), "{\"n\":300}");
+    // `score --cluster`: a bad row is named within the executor's batch,
+    // not passed off as the input's row (it is row 150 of the input).
+    let rows_file = d.join("rows.jsonl");
+    let lines: Vec<String> = (0..250)
+        .map(|i| {
+            let hyp = if i == 150 { vec!["w"; 30].join(" ") } else { "a b".to_owned() };
+            serde_json::json!({"hyp": hyp, "ref": "a b"}).to_string()
+        })
+        .collect();
+    std::fs::write(&rows_file, lines.join("\n") + "\n").unwrap();
+    let rows_path = rows_file.display().to_string();
+    let o = crate::cli_reliability::within(
+        120,
+        &[
+            "score",
+            &rows_path,
+            "-m",
+            "ter",
+            "--options",
+            "max_words:25",
+            "--batch-size",
+            "100",
+            "--cluster",
+            &cluster.url,
+        ],
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("row 50 of a batch scored on the cluster") && e.contains("score without --cluster"), "{e}");
+    assert!(!e.contains("(counting from 0)") && !e.contains("scoring rows from"), "{e}");
+    let local = crate::cli_reliability::within(
+        120,
+        &["score", &rows_path, "-m", "ter", "--options", "max_words:25", "--batch-size", "100"],
+    );
+    assert!(stderr(&local).contains("row 150 (counting from 0)"), "{}", stderr(&local));
+}
+
+#[test]
+fn a_frozen_scheduler_or_no_executor_ends_the_query_with_a_clear_error() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();
+    let q = format!("SELECT system, corpus_ter(hyp, ref) AS t FROM '{demo}' GROUP BY system");
+    // Every executor gone: the job fails within the executor timeout (15 s
+    // by default), not minutes later.
+    let mut cluster = start_cluster(1, &[]);
+    rows(&sql(Some(&cluster), &q), &q);
+    cluster.kill_executors();
+    let start = Instant::now();
+    let o = sql(Some(&cluster), &q);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(start.elapsed() < Duration::from_mins(1), "{:?}: {e}", start.elapsed());
+    assert!(!e.contains("tonic::") && !e.contains("Status {"), "{e}");
+    // A frozen scheduler (SIGSTOP): the client gives up with a message
+    // instead of waiting for ever.
+    let cluster = start_cluster(1, &[]);
+    rows(&sql(Some(&cluster), &q), &q);
+    cluster.signal_scheduler("STOP");
+    let start = Instant::now();
+    let o = sql(Some(&cluster), &q);
+    cluster.signal_scheduler("CONT");
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(start.elapsed() < Duration::from_secs(90), "{:?}", start.elapsed());
+    assert!(
+        e.contains(&format!("the cluster at {}: the scheduler cannot be reached: it stopped answering", cluster.url)),
+        "{e}"
+    );
+    assert!(!e.contains("tonic::") && !e.contains("h2 protocol error"), "{e}");
+}
+
+#[test]
+fn a_wrong_cluster_address_is_named_with_its_likely_cause() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();
+    let q = format!("SELECT count(*) FROM '{demo}'");
+    let port = free_port();
+    for cmd in [vec!["sql", "-c", q.as_str()], vec!["score", demo.as_str(), "-m", "ter"]] {
+        let url = format!("df://127.0.0.1:{port}");
+        let mut args = cmd.clone();
+        args.extend(["--cluster", &url]);
+        let o = crate::cli_reliability::within(60, &args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(e.contains(&format!("the cluster at {url}: the scheduler cannot be reached: nothing listens")), "{e}");
+        assert!(e.contains("connection refused") && !e.contains("tonic") && !e.contains("scoring rows"), "{e}");
+        // Without df://, the same address.
+        let bare = format!("127.0.0.1:{port}");
+        let mut args = cmd.clone();
+        args.extend(["--cluster", &bare]);
+        let e = stderr(&crate::cli_reliability::within(60, &args));
+        assert!(e.contains(&format!("the cluster at {url}")), "{e}");
+        let mut args = cmd.clone();
+        args.extend(["--cluster", "http://127.0.0.1:50050"]);
+        let e = stderr(&crate::cli_reliability::within(60, &args));
+        assert!(e.contains("df://HOST:PORT, not http://"), "{e}");
+    }
 }

@@ -245,7 +245,7 @@ fn bad_input_names_the_problem_and_leaves_no_file() {
     for (args, msg) in [
         (vec!["--ref-col", "nope"], "'nope' not found"),
         (vec!["--by", "domain"], "'domain' not found"),
-        (vec!["-m", "characTER"], "the report supports bleu, chrf, chrf++ and ter"),
+        (vec!["-m", "characTER"], "characTER: mteval report takes bleu, ter, chrf, chrf++"),
         (vec!["--baseline", "Online-Z"], "--baseline 'Online-Z' is not a system"),
         (vec!["--paired-bs-n", "0"], "--paired-bs-n must be at least 1"),
         (vec!["-i", "/nonexistent/sys.txt", "--by", "domain"], "--by domain: text files have no columns"),

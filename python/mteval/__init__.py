@@ -26,10 +26,12 @@ __all__ = [
     "BLEU",
     "CHRF",
     "TER",
+    "TercomTokenizer",
     "BLEUScore",
     "CHRFScore",
     "TERScore",
     "Score",
+    "Signature",
     "pairwise_chrf",
     "aggregate_chrf",
     "calculate_cer",
@@ -50,6 +52,57 @@ calculate_cer_corpus = _native.calculate_cer_corpus
 
 def _yn(flag: bool) -> str:
     return "yes" if flag else "no"
+
+
+class Signature:
+    """A signature as sacrebleu's ``Signature``: ``info`` (key -> value, in the signature's
+    order), ``format(short=False)`` (``short=True`` abbreviates the keys as sacrebleu does:
+    ``nrefs`` -> ``#``, ``version`` -> ``v``, ...), ``update(key, value)``; ``str()`` and
+    ``repr()`` are the long form, and a signature equals its long form as a string."""
+
+    _ABBR = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",
+             "bs": "bs", "ar": "ar", "seed": "rs"}
+
+    def __init__(self, text: str, abbr: Optional[Mapping[str, str]] = None) -> None:
+        self.info: dict = {}
+        for part in text.split("|"):
+            key, _, value = part.partition(":")
+            self.info[key] = value
+        self._abbr = {**self._ABBR, **(abbr or {})}
+
+    def format(self, short: bool = False) -> str:
+        """The signature as text; ``short``: with sacrebleu's abbreviated keys."""
+        tail = [k for k in ("version", "impl") if k in self.info]
+        keys = [k for k in self.info if k not in tail] + tail
+        pairs = []
+        for k in keys:
+            v = self.info[k]
+            if v is None:
+                continue
+            if isinstance(v, bool):
+                v = "yes" if v else "no"
+            pairs.append(f"{self._abbr.get(k, k) if short else k}:{v}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        """Adds an item or replaces one (``None`` leaves it out of the text)."""
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Signature):
+            return self.format() == other.format()
+        if isinstance(other, str):
+            return self.format() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.format())
 
 
 class Score:
@@ -115,9 +168,23 @@ class TERScore(Score):
 class _Metric:
     """What sacrebleu's metrics share: ``sentence_score``, ``corpus_score``, ``get_signature``."""
 
+    # The CLI's and SQL's way to raise a limit, and this class's way.
+    _limit_hints: tuple[tuple[str, str], ...] = ()
+
     def __init__(self, name: str, options: str) -> None:
         self._native = _native.Metric(name, options)
         self.num_refs = 0
+
+    def _corpus(self, hypotheses: list, streams: list) -> dict:
+        try:
+            return self._native.corpus(hypotheses, streams)
+        except ValueError as e:
+            msg = str(e)
+            for cli, here in self._limit_hints:
+                msg = msg.replace(cli, here)
+            if msg == str(e):
+                raise
+            raise ValueError(msg) from None
 
     def _make(self, d: dict) -> Score:
         raise NotImplementedError
@@ -125,32 +192,55 @@ class _Metric:
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]) -> Score:
         """The corpus score of ``hypotheses`` against the reference streams ``references``
         (sacrebleu's shape: one list per reference, each as long as the hypotheses;
-        ``None`` marks a missing reference)."""
+        ``None`` marks a missing reference, but every segment needs at least one)."""
         if references is None:
             raise ValueError("references are required: mteval does not cache references")
+        if isinstance(hypotheses, str):
+            raise TypeError("hypotheses must be a list of strings, not a string")
+        if isinstance(references, str) or any(isinstance(s, str) for s in references):
+            raise TypeError("references must be a list of reference streams, each a list of strings as long as "
+                            "the hypotheses: [refs] for one reference, [refs1, refs2] for two (sacrebleu's shape)")
+        hyps = list(hypotheses)
         streams = [list(s) for s in references]
-        counts = {sum(1 for s in streams if s[i] is not None) for i in range(len(hypotheses))} if streams else set()
-        self.num_refs = counts.pop() if len(counts) == 1 else -1
-        return self._make(self._native.corpus(list(hypotheses), streams))
+        if not streams:
+            raise ValueError("references: give at least one reference stream")
+        for k, s in enumerate(streams):
+            if len(s) != len(hyps):
+                raise ValueError(f"reference stream {k + 1} of {len(streams)} has {len(s)} segments but there are "
+                                 f"{len(hyps)} hypotheses")
+        counts = [sum(1 for s in streams if s[i] is not None) for i in range(len(hyps))]
+        if 0 in counts:
+            i = counts.index(0)
+            raise ValueError(f"segment {i} (counting from 0) has no reference: every reference stream has None there "
+                             "(sacrebleu fails on such a segment too); drop the segment or give a reference")
+        kinds = set(counts)
+        self.num_refs = kinds.pop() if len(kinds) == 1 else -1
+        return self._make(self._corpus(hyps, streams))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """The score of one hypothesis against its references."""
         if isinstance(references, str):
             raise TypeError("references must be a list of strings, not a string")
         self.num_refs = len(references)
-        return self._make(self._native.corpus([hypothesis], [[r] for r in references]))
+        return self._make(self._corpus([hypothesis], [[r] for r in references]))
 
-    def get_signature(self) -> str:
-        """The signature, as sacrebleu's (plus ``impl:``): known once the metric has scored."""
+    # sacrebleu's abbreviations of the metric's own signature keys.
+    _SIGNATURE_ABBR: Mapping[str, str] = {}
+
+    def get_signature(self) -> Signature:
+        """The signature, as sacrebleu's (plus ``impl:``), as a ``Signature``
+        (``.format(short=True)`` for the short form): known once the metric has scored."""
         if self.num_refs == 0:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return self._native.signature(self.num_refs)
+        return Signature(self._native.signature(self.num_refs), self._SIGNATURE_ABBR)
 
 
 class BLEU(_Metric):
     """sacrebleu's ``BLEU``, with its arguments and defaults (``tokenize=None`` picks
     13a, or zh for ``trg_lang='zh'``; ja-mecab, ko-mecab and the SentencePiece
     tokenizers are a ``ValueError``: mteval ships no models)."""
+
+    _SIGNATURE_ABBR = {"case": "c", "eff": "e", "tok": "tok", "smooth": "s"}
 
     def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
@@ -172,20 +262,46 @@ class BLEU(_Metric):
 
     def _make(self, d: dict) -> BLEUScore:
         counts, totals = d["counts"], d["totals"]
-        if self._add_k is not None and any(counts):
-            # sacrebleu's compute_bleu adds k to the lists it then reports, order by order
-            # up to the first order with no n-gram.
-            for n in range(1, len(totals) + 1):
-                if n > 1:
-                    counts[n - 1] += self._add_k
-                    totals[n - 1] += self._add_k
-                if totals[n - 1] == 0:
-                    break
+        if self._add_k is not None:
+            _add_k(counts, totals, self._add_k)
         return BLEUScore(d["score"], counts, totals, d["precisions"], d["bp"], d["sys_len"], d["ref_len"])
+
+    @staticmethod
+    def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str = "none",
+                     smooth_value: Optional[float] = None, effective_order: bool = False,
+                     max_ngram_order: int = 4) -> BLEUScore:
+        """sacrebleu's ``BLEU.compute_bleu``: BLEU from its statistics (``correct`` and ``total``
+        n-gram counts, one per order, and the lengths), in sacrebleu's arithmetic. As sacrebleu,
+        ``add-k`` adds its value to the lists given (from the second order on) and reports them."""
+        for name, counts in (("correct", correct), ("total", total)):
+            if any(not float(c).is_integer() or c < 0 for c in counts):
+                raise ValueError(f"{name}: n-gram counts are whole numbers >= 0, got {list(counts)}")
+        d = _native.compute_bleu([int(c) for c in correct], [int(c) for c in total], int(sys_len), int(ref_len),
+                                 smooth_method, None if smooth_value is None else float(smooth_value),
+                                 effective_order, max_ngram_order)
+        if smooth_method == "add-k":
+            _add_k(correct, total, 1 if smooth_value is None else smooth_value)
+        return BLEUScore(d["score"], correct, total, d["precisions"], d["bp"], sys_len, ref_len)
+
+
+def _add_k(counts: list, totals: list, k: float) -> None:
+    """What sacrebleu's ``compute_bleu`` does to the lists it reports under ``add-k``: ``k`` added
+    order by order from the second, up to the first order with no n-gram (none when no n-gram
+    matched)."""
+    if not any(counts):
+        return
+    for n in range(1, len(totals) + 1):
+        if n > 1:
+            counts[n - 1] += k
+            totals[n - 1] += k
+        if totals[n - 1] == 0:
+            break
 
 
 class CHRF(_Metric):
     """sacrebleu's ``CHRF`` (``word_order=2`` is chrF++), with its arguments and defaults."""
+
+    _SIGNATURE_ABBR = {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"}
 
     def __init__(self, char_order: int = 6, word_order: int = 0, beta: int = 2, lowercase: bool = False,
                  whitespace: bool = False, eps_smoothing: bool = False,
@@ -202,18 +318,43 @@ class CHRF(_Metric):
 
 
 class TER(_Metric):
-    """sacrebleu's ``TER``, with its arguments and defaults."""
+    """sacrebleu's ``TER``, with its arguments and defaults. ``max_words`` (mteval's, not
+    sacrebleu's) raises the length limit of a segment (5,000 words after tokenization by
+    default: TER's time and memory grow with the square of the length)."""
+
+    _limit_hints = (("option max_words:N raises the limit", "TER(max_words=N) raises the limit"),)
+    _SIGNATURE_ABBR = {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"}
 
     def __init__(self, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-                 case_sensitive: bool = False, references: Optional[Sequence[Sequence[str]]] = None) -> None:
+                 case_sensitive: bool = False, references: Optional[Sequence[Sequence[str]]] = None,
+                 max_words: Optional[int] = None) -> None:
         if references is not None:
             raise ValueError("references: mteval does not cache references; pass them to corpus_score")
         opts = [f"norm:{_yn(normalized)}", f"punct:{_yn(not no_punct)}", f"asian:{_yn(asian_support)}",
                 f"case:{'mixed' if case_sensitive else 'lc'}"]
+        if max_words is not None:
+            opts.append(f"max_words:{max_words}")
         super().__init__("ter", "|".join(opts))
 
     def _make(self, d: dict) -> TERScore:
         return TERScore(d["score"], d["num_edits"], d["ref_length"])
+
+
+class TercomTokenizer:
+    """sacrebleu's ``TercomTokenizer`` (``sacrebleu.tokenizers.tokenizer_ter``): TER's
+    tokenization with its options, the words joined by single spaces."""
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+                 case_sensitive: bool = False) -> None:
+        opts = [f"norm:{_yn(normalized)}", f"punct:{_yn(not no_punct)}", f"asian:{_yn(asian_support)}",
+                f"case:{'mixed' if case_sensitive else 'lc'}"]
+        self._ter = _native.Metric("ter", "|".join(opts))
+
+    def __call__(self, sent: str) -> str:
+        return self._ter.tokenize(sent) if sent else ""
+
+    def signature(self) -> str:
+        return "tercom"
 
 
 def _arrow_source(data: Any) -> Any:
@@ -236,17 +377,46 @@ def _table(stream: Any) -> Any:
     return pa.table(stream)
 
 
-def score(data: Any, metrics: Iterable[str], hyp: str = "hyp", refs: Iterable[str] = ("ref",),
-          options: Optional[Mapping[str, str]] = None, terms: str = "terms", lemmas: str = "lemmas") -> Any:
+def score(data: Any, metrics: "str | Iterable[str]", hyp: str = "hyp", refs: "str | Iterable[str]" = ("ref",),
+          options: "Optional[Mapping[str, str] | str]" = None, terms: str = "terms", lemmas: str = "lemmas") -> Any:
     """``data`` (any Arrow-compatible table) with the per-row score columns of ``metrics``
     appended, as ``mteval score`` writes them (``bleu``, ``ter``, ``chrf``, ``chrfpp``,
     ``charac_ter``, ``term_acc``, ``term_acc_lemmatized``), as a ``pyarrow.Table``.
-    ``options``: metric name -> mteval options (``{"ter": "norm:yes"}``). A NULL hypothesis
-    or no reference gives NULL. ``term-acc`` reads the column ``terms`` (per row a list of
+    ``metrics`` and ``refs`` take a list of names or one name; ``options``: metric name ->
+    mteval options (``{"ter": "norm:yes"}``), or one string with one metric. A NULL hypothesis
+    or no reference gives NULL. Each score column's signature is in the table's schema
+    metadata under ``mteval.signature.<column>``, as ``mteval score`` writes it to Parquet. ``term-acc`` reads the column ``terms`` (per row a list of
     terms, each a list of alternatives) instead of the references; ``term-acc-lemmatized``
     also reads ``lemmas`` (per row a list of ``{lemma, start, end}``)."""
+    metrics = _names("metrics", metrics)
+    refs = _names("refs", refs)
+    for name, value in (("hyp", hyp), ("terms", terms), ("lemmas", lemmas)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a column name (a string), got {type(value).__name__}")
+    if isinstance(options, str):
+        if len(metrics) != 1:
+            raise ValueError(f"options as one string applies to one metric, but {len(metrics)} are given; "
+                             "give a dict of metric name -> options")
+        options = {metrics[0]: options}
+    elif options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict of metric name -> options (or one string for one metric), "
+                        f"got {type(options).__name__}")
     opts = [f"{m}={o}" for m, o in (options or {}).items()]
-    return _table(_native.score(_arrow_source(data), list(metrics), hyp, list(refs), opts, terms, lemmas))
+    return _table(_native.score(_arrow_source(data), metrics, hyp, refs, opts, terms, lemmas))
+
+
+def _names(what: str, value: Any) -> list:
+    """A list of names from a list (or tuple, ...) of strings, or from one string."""
+    if isinstance(value, str):
+        return [value]
+    try:
+        names = list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a string or a list of strings, got {type(value).__name__}") from None
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError(f"{what} must be strings, got {type(n).__name__} {n!r}")
+    return names
 
 
 def sql(query: str) -> Any:

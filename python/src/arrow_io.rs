@@ -2,9 +2,10 @@
 //! [`score`]: per-row score columns appended to any Arrow-compatible table.
 
 use std::ffi::CStr;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use arrow::array::{ArrayRef, Float64Array, RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow::array::{Array, ArrayRef, Float64Array, RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use mteval::cli::MetricChoice;
@@ -142,22 +143,53 @@ pub fn score(
         }
         fields.push(Arc::new(Field::new(m.column(), DataType::Float64, true)));
     }
-    let out_schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    // Each column's signature, as the CLI writes it into a Parquet output.
+    let nrefs = observed_refs(&batches, &cols).unwrap_or(mteval_kernels::NRefs::Fixed(cols.refs.len()));
+    let mut metadata = schema.metadata().clone();
+    for m in &choices {
+        metadata.insert(format!("mteval.signature.{}", m.column()), m.signature(nrefs));
+    }
+    let out_schema = Arc::new(Schema::new_with_metadata(fields, metadata));
     let names = cols;
-    let out = py.detach(|| {
+    let schema_out = Arc::clone(&out_schema);
+    // Scored in slices of `CHUNK` rows, so that Ctrl-C stops the work soon.
+    let out = crate::interruptible(py, move |cancel| {
         let mut row_base = 0;
         let mut out = Vec::with_capacity(batches.len());
         for b in &batches {
-            let mut cols = b.columns().to_vec();
-            for m in &choices {
-                cols.push(score_column(b, m, &names, row_base)?);
+            for start in (0..b.num_rows().max(1)).step_by(crate::metrics::CHUNK) {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(crate::CANCELLED.to_owned());
+                }
+                let part = b.slice(start, crate::metrics::CHUNK.min(b.num_rows() - start));
+                let mut cols = part.columns().to_vec();
+                for m in &choices {
+                    cols.push(score_column(&part, m, &names, row_base)?);
+                }
+                row_base += part.num_rows();
+                out.push(RecordBatch::try_new(Arc::clone(&schema_out), cols).map_err(|e| e.to_string())?);
             }
-            row_base += b.num_rows();
-            out.push(RecordBatch::try_new(Arc::clone(&out_schema), cols).map_err(|e| e.to_string())?);
         }
         Ok::<_, String>(out)
-    });
+    })?;
     Ok(ArrowStream::new(out_schema, out.map_err(PyValueError::new_err)?))
+}
+
+/// The number of references of the scored rows (a hypothesis and at least
+/// one reference), as a signature's `nrefs`; `None` when no row is scored.
+fn observed_refs(batches: &[RecordBatch], c: &Columns) -> Option<mteval_kernels::NRefs> {
+    let mut acc = None;
+    for b in batches {
+        let Some(h) = b.column_by_name(&c.hyp) else { continue };
+        let refs: Vec<&ArrayRef> = c.refs.iter().filter_map(|r| b.column_by_name(r)).collect();
+        for i in 0..b.num_rows() {
+            let n = refs.iter().filter(|r| r.is_valid(i)).count();
+            if h.is_valid(i) && n > 0 {
+                acc = mteval_kernels::NRefs::observe(acc, n);
+            }
+        }
+    }
+    acc
 }
 
 /// The per-row scores of metric `m` over one batch, on all cores.

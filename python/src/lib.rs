@@ -18,6 +18,9 @@ mod arrow_io;
 mod metrics;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF, WindowUDF};
 use datafusion_ffi::udaf::FFI_AggregateUDF;
@@ -128,24 +131,84 @@ fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
     Ok(RT.get_or_init(|| rt))
 }
 
+/// How often a waiting call lets Python handle its signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own while the calling thread waits with
+/// the interpreter released, letting Python handle its signals every
+/// [`SIGNAL_POLL`]: on Ctrl-C (or any signal handler that raises) the call
+/// returns that exception at once and sets the flag `work` is given, which
+/// it checks between chunks of rows to stop early.
+pub(crate) fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&AtomicBool) -> T + Send + 'static,
+{
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let flag = Arc::clone(&cancel);
+    std::thread::Builder::new()
+        .name("mteval-work".into())
+        .spawn(move || {
+            let _ = tx.send(work(&flag));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
+    let mut rx = rx;
+    loop {
+        // The receiver travels into the released section and back (it is
+        // `Send`, not `Sync`).
+        let (got, back) = py.detach(move || (rx.recv_timeout(SIGNAL_POLL), rx));
+        rx = back;
+        match got {
+            Ok(v) => return Ok(v),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("mteval's worker thread failed (a bug: please report it)"));
+            }
+        }
+    }
+}
+
+/// The error of work stopped by [`interruptible`]'s flag (never seen by
+/// Python: the call has already returned the signal's exception).
+pub(crate) const CANCELLED: &str = "cancelled";
+
 /// Runs `query` in a session like `mteval sql`'s (every mteval function,
-/// files queryable by path, object stores from the environment) and returns
-/// the result as an Arrow stream object for `pyarrow.table`.
+/// files queryable by path, object stores from the environment, the CLI's
+/// checks of `COPY` targets) and returns the result as an Arrow stream object
+/// for `pyarrow.table`. Several `;`-separated statements run in order; the
+/// last one's rows are returned. Ctrl-C cancels the query.
 #[pyfunction]
 fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
     let rt = runtime()?;
-    let (schema, batches) = py
-        .detach(|| {
-            rt.block_on(async {
-                let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default())?;
-                let df = ctx.sql(&query).await?;
-                let schema = Arc::new(df.schema().as_arrow().clone());
-                let batches = df.collect().await?;
-                anyhow::Ok((schema, batches))
-            })
-        })
-        .map_err(|e| value_error(&e))?;
-    Ok(arrow_io::ArrowStream::new(schema, batches))
+    let task = rt.spawn(async move {
+        let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default())?;
+        mteval::cli::collect_sql(&ctx, &query).await
+    });
+    let res = interruptible(py, move |cancel| {
+        loop {
+            if task.is_finished() {
+                return Some(rt.block_on(task));
+            }
+            if cancel.load(Ordering::Relaxed) {
+                // Dropping the query's future cancels its streams.
+                task.abort();
+                return None;
+            }
+            std::thread::sleep(SIGNAL_POLL / 5);
+        }
+    })?;
+    match res {
+        Some(Ok(Ok((schema, batches)))) => Ok(arrow_io::ArrowStream::new(schema, batches)),
+        Some(Ok(Err(e))) => Err(value_error(&e)),
+        Some(Err(e)) => Err(PyRuntimeError::new_err(format!("the query failed: {e}"))),
+        None => Err(PyRuntimeError::new_err(CANCELLED)),
+    }
 }
 
 /// The extension module.
@@ -161,6 +224,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aggregate_functions, m)?)?;
     m.add_function(wrap_pyfunction!(window_functions, m)?)?;
     m.add_function(wrap_pyfunction!(sql, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::compute_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::pairwise_chrf, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::aggregate_chrf, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::calculate_cer, m)?)?;

@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyValueError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn metric_error(e: &mteval_kernels::MetricError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -57,6 +58,15 @@ impl Metric {
         self.cfg.signature(n).to_string()
     }
 
+    /// TER's tokenization of `text` (sacrebleu's `TercomTokenizer` with
+    /// this metric's options): the words joined by single spaces.
+    fn tokenize(&self, text: &str) -> PyResult<String> {
+        match &self.cfg {
+            Configured::Ter(t) => Ok(t.tokenize(text).join(" ")),
+            _ => Err(PyValueError::new_err("tokenize: only TER's tokenizer is exported")),
+        }
+    }
+
     /// The corpus score of `hyps` against the reference streams `refs`
     /// (each as long as `hyps`; `None` marks a missing reference, as in
     /// sacrebleu), with its statistics, as a dict; a segment with no
@@ -74,36 +84,54 @@ impl Metric {
                 hyps.len()
             )));
         }
-        let segs = py.detach(|| self.segments(&hyps, &refs)).map_err(|e| metric_error(&e))?;
+        let cfg = self.cfg.clone();
+        let segs = crate::interruptible(py, move |cancel| segments(&cfg, &hyps, &refs, cancel))?
+            .map_err(|e| metric_error(&e))?
+            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err(crate::CANCELLED))?;
         self.details(py, &segs)
     }
 }
 
-impl Metric {
-    /// Every segment's statistics, in order, on all cores.
-    fn segments(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<Option<String>>],
-    ) -> Result<Vec<Option<Segment>>, mteval_kernels::MetricError> {
-        hyps.par_iter()
-            .enumerate()
+/// Rows scored between two looks at the cancel flag.
+pub(crate) const CHUNK: usize = 8192;
+
+/// Every segment's statistics, in order, on all cores; `None` when `cancel`
+/// was set (checked every [`CHUNK`] rows).
+fn segments(
+    cfg: &Configured,
+    hyps: &[String],
+    refs: &[Vec<Option<String>>],
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<Option<Segment>>>, mteval_kernels::MetricError> {
+    let mut out = Vec::with_capacity(hyps.len());
+    for start in (0..hyps.len()).step_by(CHUNK) {
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let end = (start + CHUNK).min(hyps.len());
+        let part: Vec<Option<Segment>> = (start..end)
+            .into_par_iter()
             .with_min_len(16)
-            .map(|(i, h)| {
+            .map(|i| {
+                let h = &hyps[i];
                 let r: Vec<&str> = refs.iter().filter_map(|s| s[i].as_deref()).collect();
                 if r.is_empty() {
                     return Ok(None);
                 }
-                Ok(match &self.cfg {
+                Ok(match cfg {
                     Configured::Bleu(c) => c.segment(h, &r).map(Segment::Bleu),
                     Configured::Chrf(c) => c.segment(h, &r).map(|s| Segment::Chrf(s.stats)),
                     Configured::Ter(t) => t.segment(h, &r)?.map(Segment::Ter),
                     _ => None,
                 })
             })
-            .collect()
+            .collect::<Result<_, _>>()?;
+        out.extend(part);
     }
+    Ok(Some(out))
+}
 
+impl Metric {
     /// The corpus score of `segs` (summed in order, as sacrebleu does) and
     /// the fields of sacrebleu's score object.
     fn details<'py>(&self, py: Python<'py>, segs: &[Option<Segment>]) -> PyResult<Bound<'py, PyDict>> {
@@ -160,6 +188,48 @@ impl Metric {
     }
 }
 
+/// sacrebleu's `BLEU.compute_bleu`: BLEU from its statistics (`correct`
+/// and `total` n-gram counts, one per order up to `max_ngram_order`, and
+/// the lengths), with the smoothing given; a dict with `score`,
+/// `precisions`, `bp`, and the counts and totals as sacrebleu reports them
+/// (after `add-k` added its value).
+#[pyfunction]
+#[pyo3(signature = (correct, total, sys_len, ref_len, smooth_method = "none", smooth_value = None, effective_order = false, max_ngram_order = 4))]
+#[allow(clippy::too_many_arguments, reason = "sacrebleu's arguments")]
+pub fn compute_bleu<'py>(
+    py: Python<'py>,
+    correct: Vec<u64>,
+    total: Vec<u64>,
+    sys_len: u64,
+    ref_len: u64,
+    smooth_method: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    max_ngram_order: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    if correct.len() != max_ngram_order || total.len() != max_ngram_order {
+        return Err(PyValueError::new_err(format!(
+            "correct and total need one count per n-gram order, max_ngram_order={max_ngram_order} (got {} and {})",
+            correct.len(),
+            total.len()
+        )));
+    }
+    let value = match smooth_value {
+        Some(v) => format!("|smooth_value:{v:?}"),
+        None => String::new(),
+    };
+    let cfg =
+        mteval_kernels::BleuConfig::parse(&format!("smooth:{smooth_method}{value}")).map_err(|e| metric_error(&e))?;
+    let b = mteval_kernels::bleu::compute_bleu(&correct, &total, sys_len, ref_len, cfg.smooth, effective_order);
+    let d = PyDict::new(py);
+    d.set_item("score", b.score)?;
+    d.set_item("precisions", b.precisions)?;
+    d.set_item("bp", b.bp)?;
+    d.set_item("sys_len", b.sys_len)?;
+    d.set_item("ref_len", b.ref_len)?;
+    Ok(d)
+}
+
 /// fastchrf's options from its keyword arguments.
 fn fast_options(char_order: usize, beta: f64, remove_whitespace: bool, eps_smoothing: bool) -> FastChrfOptions {
     FastChrfOptions { char_order, beta, remove_whitespace, eps_smoothing, ..FastChrfOptions::default() }
@@ -179,7 +249,7 @@ pub fn pairwise_chrf(
     eps_smoothing: bool,
 ) -> PyResult<Vec<Vec<Vec<f64>>>> {
     let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
-    py.detach(|| mteval_kernels::chrf::group::pairwise_chrf(&hypotheses, &references, &opts))
+    crate::interruptible(py, move |_| mteval_kernels::chrf::group::pairwise_chrf(&hypotheses, &references, &opts))?
         .map_err(|e| metric_error(&e))
 }
 
@@ -197,7 +267,7 @@ pub fn aggregate_chrf(
     eps_smoothing: bool,
 ) -> PyResult<Vec<Vec<f64>>> {
     let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
-    py.detach(|| mteval_kernels::chrf::group::aggregate_chrf(&hypotheses, &references, &opts))
+    crate::interruptible(py, move |_| mteval_kernels::chrf::group::aggregate_chrf(&hypotheses, &references, &opts))?
         .map_err(|e| metric_error(&e))
 }
 
@@ -252,9 +322,19 @@ pub fn calculate_cer_corpus(
         pairs.push((join_words("hypothesis", Some(i), h)?, join_words("reference", Some(i), r)?));
     }
     let cfg = cer_config();
-    let scores: Vec<f64> = py
-        .detach(|| pairs.par_iter().with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).collect::<Result<_, _>>())
-        .map_err(|e| metric_error(&e))?;
+    let scores: Vec<f64> = crate::interruptible(py, move |cancel| {
+        let mut out = Vec::with_capacity(pairs.len());
+        for part in pairs.chunks(CHUNK) {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let s: Vec<f64> =
+                part.par_iter().with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).collect::<Result<_, _>>()?;
+            out.extend(s);
+        }
+        Ok(out)
+    })?
+    .map_err(|e| metric_error(&e))?;
     let st = CorpusSummary::from_scores(&scores)
         .ok_or_else(|| PyValueError::new_err("mean requires at least one data point"))?;
     let d = PyDict::new(py);

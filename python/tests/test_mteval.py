@@ -178,8 +178,11 @@ def test_sacrebleu_corpus_and_sentence_on_random_rows(seed):
             assert (b.num_edits, b.ref_length) == (a.num_edits, a.ref_length)
         # sacrebleu's signature, plus `impl:` (and BLEU's `ngram:N` / chrF's `beta:B` when not the
         # default, which sacrebleu's signature omits: mteval's pastes back as the same options).
-        sig = re.sub(r"\|(ngram|beta):\d+", "", ours.get_signature())
-        assert sig == f"{theirs.get_signature()}|impl:mteval-{mteval.__version__}", (ours.get_signature(), kw)
+        impl = f"|impl:mteval-{mteval.__version__}"
+        for short in (False, True):
+            sig = re.sub(r"\|(ngram|beta):\d+", "", ours.get_signature().format(short=short))
+            assert sig == theirs.get_signature().format(short=short) + impl, (sig, kw)
+        assert ours.get_signature() == str(ours.get_signature()) and isinstance(ours.get_signature(), mteval.Signature)
         for h, r1, r2 in list(zip(hyps, *refs))[:60]:
             r = [x for x in (r1, r2) if x is not None]
             assert ours.sentence_score(h, r).score == theirs.sentence_score(h, r).score, (ref_cls.__name__, kw, h)

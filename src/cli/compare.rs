@@ -78,9 +78,10 @@ pub struct CompareArgs {
     /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
     #[arg(long)]
     pub seed: Option<String>,
-    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
-    #[arg(long = "num-refs", default_value_t = 1)]
-    pub num_refs: usize,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
+    /// [default: 1].
+    #[arg(long = "num-refs")]
+    pub num_refs: Option<usize>,
     /// Print only the scores (one system).
     #[arg(short = 'b', long = "score-only")]
     pub score_only: bool,
@@ -99,23 +100,26 @@ pub struct CompareArgs {
 }
 
 /// The columns of a table with a row per segment and system (`mteval
-/// compare`, `mteval report`), and the baseline system.
+/// compare`, `mteval report`), and the baseline system. The column flags
+/// are options without a stored default, so that text mode can refuse
+/// them when given (text files have no columns).
 #[derive(Debug, clap::Args)]
 pub struct TableColumns {
-    /// Table mode: the column naming the system of each row.
-    #[arg(long, default_value = "system")]
-    pub system_col: String,
-    /// Table mode: hypothesis column.
-    #[arg(long, default_value = "hyp")]
-    pub hyp_col: String,
-    /// Table mode: reference column(s); NULL references are skipped.
-    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()])]
+    /// Table mode: the column naming the system of each row [default: system].
+    #[arg(long)]
+    pub system_col: Option<String>,
+    /// Table mode: hypothesis column [default: hyp].
+    #[arg(long)]
+    pub hyp_col: Option<String>,
+    /// Table mode: reference column(s); NULL references are skipped [default: ref].
+    #[arg(long = "ref-col")]
     pub ref_cols: Vec<String>,
     /// Table mode: the column identifying a segment, to align the systems' rows (default: each
     /// system's rows in input order).
     #[arg(long)]
     pub segment_col: Option<String>,
-    /// The baseline system (default: the first system in the input).
+    /// The baseline system (default: the first system in the input; in text mode, one of the -i
+    /// files as given).
     #[arg(long)]
     pub baseline: Option<String>,
 }
@@ -125,14 +129,41 @@ impl TableColumns {
     pub(crate) fn spec<'a>(&'a self, input: &'a str, extra_cols: &'a [(String, bool)]) -> TableSpec<'a> {
         TableSpec {
             input,
-            system_col: Some(&self.system_col),
-            hyp_col: &self.hyp_col,
-            ref_cols: &self.ref_cols,
+            system_col: Some(self.system_col.as_deref().unwrap_or("system")),
+            hyp_col: self.hyp_col.as_deref().unwrap_or("hyp"),
+            ref_cols: if self.ref_cols.is_empty() { default_ref_cols() } else { &self.ref_cols },
             segment_col: self.segment_col.as_deref(),
             baseline: self.baseline.as_deref(),
             extra_cols,
         }
     }
+
+    /// Text mode: refuses the column flags, which only a table has.
+    ///
+    /// # Errors
+    /// A column flag that was given.
+    pub(crate) fn refuse_in_text_mode(&self) -> Result<()> {
+        for (flag, given) in [
+            ("--system-col", self.system_col.is_some()),
+            ("--hyp-col", self.hyp_col.is_some()),
+            ("--ref-col", !self.ref_cols.is_empty()),
+            ("--segment-col", self.segment_col.is_some()),
+        ] {
+            if given {
+                bail!(
+                    "{flag} is for table inputs; with -i the inputs are text files, aligned by line and named by \
+                     their paths"
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `["ref"]`, the reference column when none is given.
+fn default_ref_cols() -> &'static [String] {
+    static REF: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    REF.get_or_init(|| vec!["ref".to_owned()])
 }
 
 /// The seed of the resamples: `arg` (an integer or `none`), else
@@ -343,7 +374,34 @@ pub(crate) struct TableSpec<'a> {
     pub extra_cols: &'a [(String, bool)],
 }
 
+/// The names of the metrics the paired tests take (those with a resampling
+/// view), for the errors of `compare` and `report`.
+pub(crate) fn comparable_names() -> String {
+    let names: Vec<&str> = mteval_kernels::metric::METRICS
+        .iter()
+        .filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
+        .map(|m| m.name)
+        .collect();
+    names.join(", ")
+}
+
+/// Refuses a metric name `command` cannot use, listing those it can
+/// (rather than every metric the library knows).
+pub(crate) fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
+    for m in metrics {
+        let usable =
+            mteval_kernels::metric::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
+        match usable {
+            Some(true) => {}
+            Some(false) => bail!("{m}: mteval {command} takes {}", comparable_names()),
+            None => bail!("unknown metric '{m}': mteval {command} takes {}", comparable_names()),
+        }
+    }
+    Ok(())
+}
+
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
+    check_comparable(&a.metrics, "compare")?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&a.metrics)?);
     let metrics = resolve_metrics(&a.metrics, &options)?;
@@ -360,18 +418,17 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         )),
         _ => None,
     };
-    if a.systems.is_empty() && a.inputs.len() != 1 {
-        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
-    }
-    let corpus = if a.systems.is_empty() {
-        read_table(&a.table.spec(a.inputs.first().map_or("", String::as_str), &[])).await?
-    } else {
-        let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
-        read_text(&ref_files, &a.systems, a.num_refs, test.is_some())?
-    };
+    let corpus = read_inputs(a, test.is_some()).await?;
 
     let n_sys = corpus.systems.len();
     if test.is_some() && n_sys < 2 {
+        if a.systems.len() > 1 {
+            bail!(
+                "paired tests need two or more systems: every -i file is {} (a file given again as the baseline \
+                 counts once, as in sacrebleu)",
+                a.systems[0].display()
+            );
+        }
         bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
     }
     if a.confidence && n_sys > 1 {
@@ -383,7 +440,10 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     for (name, hyps) in &corpus.systems {
         let per: Vec<SegmentStats> = compared
             .iter()
-            .map(|m| segment_stats(m, hyps, &corpus.refs, backend.as_ref()).with_context(|| name.clone()))
+            .map(|m| {
+                segment_stats(m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
+                    .with_context(|| name.clone())
+            })
             .collect::<Result<_>>()?;
         stats.push(per);
     }
@@ -433,6 +493,92 @@ pub(crate) fn positive(n: usize, flag: &str) -> Result<usize> {
     Ok(n)
 }
 
+/// The corpus of `compare`'s inputs: a table, or text files (the system on
+/// standard input when no -i is given, sacrebleu's `sacrebleu REF < SYS`).
+async fn read_inputs(a: &CompareArgs, paired: bool) -> Result<Corpus> {
+    let stdin_system = a.systems.is_empty() && !a.inputs.is_empty() && !a.inputs.iter().any(|i| is_table(i));
+    let systems: Vec<PathBuf> = if stdin_system {
+        if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            bail!(
+                "{}: a reference file, but no system: give the systems with -i SYS1 SYS2 ..., or one on standard \
+                 input (mteval compare REF < SYS)",
+                a.inputs[0]
+            );
+        }
+        vec![PathBuf::from(super::text::STDIN)]
+    } else {
+        a.systems.clone()
+    };
+    if systems.is_empty() {
+        table_mode_only(&a.inputs, a.num_refs, !a.refs.is_empty())?;
+        return read_table(&a.table.spec(&a.inputs[0], &[])).await;
+    }
+    a.table.refuse_in_text_mode()?;
+    let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
+    let mut corpus = read_text(&ref_files, &systems, a.num_refs.unwrap_or(1), paired)?;
+    put_baseline_first(&mut corpus, a.table.baseline.as_deref(), paired)?;
+    Ok(corpus)
+}
+
+/// Whether `input` names a table (by its extension, compressed or not), as
+/// opposed to a text file of references.
+fn is_table(input: &str) -> bool {
+    let name = input.rsplit('/').next().unwrap_or(input).to_ascii_lowercase();
+    let name = [".gz", ".bz2", ".xz", ".zst"].iter().find_map(|c| name.strip_suffix(c)).unwrap_or(&name);
+    [".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson"].iter().any(|e| name.ends_with(e))
+}
+
+/// Table mode: one table, and none of text mode's flags.
+///
+/// # Errors
+/// Several inputs, or `--num-refs` / `-r` (which read reference files).
+pub(crate) fn table_mode_only(inputs: &[String], num_refs: Option<usize>, refs: bool) -> Result<()> {
+    if inputs.len() != 1 {
+        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
+    }
+    if num_refs.is_some() {
+        bail!(
+            "--num-refs reads tab-separated reference files (text mode, with -i); a table names its reference columns with --ref-col"
+        );
+    }
+    if refs {
+        bail!(
+            "-r/--ref gives reference files (text mode, with -i); a table names its reference columns with --ref-col"
+        );
+    }
+    Ok(())
+}
+
+/// Text mode: moves the `--baseline` system (one of the -i files, as
+/// given) to the front, where the paired tests and the report take their
+/// baseline from.
+///
+/// # Errors
+/// A baseline that is none of the -i files.
+pub(crate) fn put_baseline_first(corpus: &mut Corpus, baseline: Option<&str>, paired: bool) -> Result<()> {
+    let Some(b) = baseline else { return Ok(()) };
+    let plain = |n: &str| n.strip_prefix(BASELINE_PREFIX).filter(|_| paired).unwrap_or(n).to_owned();
+    let Some(i) = corpus.systems.iter().position(|(n, _)| plain(n) == b) else {
+        let names: Vec<String> = corpus.systems.iter().map(|(n, _)| plain(n)).collect();
+        bail!("--baseline '{b}' is not one of the -i files ({})", names.join(", "));
+    };
+    if i == 0 {
+        return Ok(());
+    }
+    if paired {
+        corpus.systems[0].0 = plain(&corpus.systems[0].0);
+    }
+    let base = corpus.systems.remove(i);
+    corpus.systems.insert(0, base);
+    if paired {
+        corpus.systems[0].0 = format!("{BASELINE_PREFIX}{}", corpus.systems[0].0);
+    }
+    Ok(())
+}
+
+/// How sacrebleu's table names the baseline of a paired test.
+const BASELINE_PREFIX: &str = "Baseline: ";
+
 /// A corpus score without resampling.
 fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
     TestResult { score: m.score(&s.sums()), p_value: None, estimate: None }
@@ -445,13 +591,14 @@ pub(crate) fn segment_stats(
     m: &Configured,
     hyps: &[String],
     refs: &[Vec<String>],
+    keys: Option<&[String]>,
     backend: &dyn mteval_kernels::backend::Backend,
 ) -> Result<SegmentStats> {
     let rows: Vec<(&str, Vec<&str>)> =
         hyps.iter().zip(refs).map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
     let width = m.resample().map_or(0, Resample::width);
     let mut out = SegmentStats::new(width);
-    let line = |i: usize| format!("segment {}", i + 1);
+    let line = |i: usize| segment_label(keys, i);
     let stats: Vec<Result<Option<Vec<f64>>>> = match m {
         Configured::Chrf(cfg) => cfg
             .segments_on(backend, &rows)
@@ -470,6 +617,15 @@ pub(crate) fn segment_stats(
         out.push(&s);
     }
     Ok(out)
+}
+
+/// How errors name segment `i` (from 0): by its `--segment-col` key when
+/// the segments have keys, else by its number (from 1).
+pub(crate) fn segment_label(keys: Option<&[String]>, i: usize) -> String {
+    match keys.and_then(|k| k.get(i)) {
+        Some(k) => format!("segment '{k}'"),
+        None => format!("segment {}", i + 1),
+    }
 }
 
 /// Text mode: references (tab-separated with --num-refs) and system files.
@@ -515,7 +671,7 @@ pub(crate) fn read_text(
         }
     }
     if paired {
-        systems[0].0 = format!("Baseline: {}", systems[0].0);
+        systems[0].0 = format!("{BASELINE_PREFIX}{}", systems[0].0);
     }
     let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
     Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new(), keys: None })
@@ -539,7 +695,15 @@ pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
     text_cols.extend(a.system_col);
     text_cols.extend(a.ref_cols.iter().map(String::as_str));
     register_input(&ctx, "input", input, &text_cols).await?;
-    let batches = ctx.table("input").await?.collect().await.with_context(|| format!("cannot read {input}"))?;
+    let df = ctx.table("input").await?;
+    // The text columns must hold text, as `mteval score` requires: a number
+    // cast to text would be scored as a string of digits.
+    let schema = df.schema().as_arrow().clone();
+    super::check_column(&schema, input, a.hyp_col, "hypothesis", true)?;
+    for r in a.ref_cols {
+        super::check_column(&schema, input, r, "reference", true)?;
+    }
+    let batches = df.collect().await.with_context(|| format!("cannot read {input}"))?;
     // system -> (segment key -> (hyp, refs)), in order of appearance.
     let mut order: Vec<String> = Vec::new();
     let mut rows: HashMap<String, Vec<Row>> = HashMap::new();
@@ -616,7 +780,10 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
     let base_rows = &rows[&base];
     let refs: Vec<Vec<String>> = base_rows.iter().map(|r| r.refs.clone()).collect();
     if let Some(i) = refs.iter().position(Vec::is_empty) {
-        bail!("{input}: segment {} of the baseline '{base}' has no reference", i + 1);
+        let keys: Option<Vec<String>> =
+            a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
+        let what = segment_label(keys.as_deref(), i);
+        bail!("{input}: {what} of the baseline '{base}' has no reference");
     }
     let mut systems = Vec::with_capacity(order.len());
     for name in &order {
@@ -707,32 +874,43 @@ fn single_report(
         })
         .collect();
     if a.format == CompareFormat::Json {
-        let items: Vec<serde_json::Value> = names
+        // sacrebleu's `Score.format(is_json=True)`: its keys in its order
+        // (scores at full precision), an object for one metric, a list for several.
+        let items: Vec<Json> = names
             .iter()
             .zip(sigs)
             .zip(results.iter().zip(&verbose))
             .map(|((name, sig), (r, v))| {
-                let mut d = serde_json::json!({"name": name, "score": r.score, "signature": sig});
-                if let Some(e) = r.estimate {
+                let mut d = vec![
+                    ("name", Json::from(name.as_str())),
+                    ("score", Json::from(r.score)),
+                    ("signature", Json::from(sig.as_str())),
+                ];
+                if let Some(e) = r.estimate.filter(|e| e.mean > 0.0) {
                     let (m, c) = (format!("{:.w$}", e.mean), format!("{:.w$}", e.ci));
-                    d["confidence_mean"] = m.parse::<f64>().map_or(serde_json::Value::Null, serde_json::Value::from);
-                    d["confidence_var"] = c.parse::<f64>().map_or(serde_json::Value::Null, serde_json::Value::from);
-                    d["confidence"] = format!("μ = {m} ± {c}").into();
-                    d["mean"] = e.mean.into();
-                    d["ci"] = e.ci.into();
+                    d.push(("confidence_mean", Json::from(m.parse::<f64>().unwrap_or(e.mean))));
+                    d.push(("confidence_var", Json::from(c.parse::<f64>().unwrap_or(e.ci))));
+                    d.push(("confidence", Json::from(format!("μ = {m} ± {c}"))));
+                    d.push(("mean", Json::from(e.mean)));
+                    d.push(("ci", Json::from(e.ci)));
                 }
                 if let Some(v) = v {
-                    d["verbose_score"] = v.clone().into();
+                    d.push(("verbose_score", Json::from(v.as_str())));
                 }
+                let mut obj: Vec<(String, Json)> = d.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
                 for kv in sig.split('|') {
                     if let Some((k, v)) = kv.split_once(':') {
-                        d[k] = v.into();
+                        obj.push((k.to_owned(), Json::from(v)));
                     }
                 }
-                d
+                Json::Object(obj)
             })
             .collect();
-        return format!("{}\n", serde_json::to_string_pretty(&items).unwrap_or_default());
+        let out = match <[Json; 1]>::try_from(items) {
+            Ok([one]) => one,
+            Err(items) => Json::Array(items),
+        };
+        return format!("{}\n", out.pretty(1));
     }
     let lines: Vec<String> = names
         .iter()
@@ -765,27 +943,111 @@ fn single_report(
     out
 }
 
-/// The results as sacrebleu's JSON list (`[{"system", METRIC: {score, p_value, mean, ci}}]`),
-/// each metric with its signature.
+/// The results as sacrebleu's JSON list: per system an object, `system`
+/// first, then each metric in the order of `-m`, its keys `score`,
+/// `p_value`, `mean`, `ci` and `signature` in that order, at full precision
+/// (indented by 4, as sacrebleu's `json.dumps(..., indent=4)`).
 fn json_table(systems: &[&str], names: &[String], sigs: &[String], results: &[Vec<TestResult>]) -> String {
-    let items: Vec<serde_json::Value> = systems
+    let opt = |x: Option<f64>| x.map_or(Json::Null, Json::from);
+    let items: Vec<Json> = systems
         .iter()
         .zip(results)
         .map(|(s, per)| {
-            let mut v = serde_json::json!({ "system": s });
+            let mut v = vec![("system".to_owned(), Json::from(*s))];
             for ((name, sig), r) in names.iter().zip(sigs).zip(per) {
-                v[name.as_str()] = serde_json::json!({
-                    "score": r.score,
-                    "p_value": r.p_value,
-                    "mean": r.estimate.map(|e| e.mean),
-                    "ci": r.estimate.map(|e| e.ci),
-                    "signature": sig,
-                });
+                let m = vec![
+                    ("score".to_owned(), Json::from(r.score)),
+                    ("p_value".to_owned(), opt(r.p_value)),
+                    ("mean".to_owned(), opt(r.estimate.map(|e| e.mean))),
+                    ("ci".to_owned(), opt(r.estimate.map(|e| e.ci))),
+                    ("signature".to_owned(), Json::from(sig.as_str())),
+                ];
+                v.push((name.clone(), Json::Object(m)));
             }
-            v
+            Json::Object(v)
         })
         .collect();
-    format!("{}\n", serde_json::to_string_pretty(&items).unwrap_or_default())
+    format!("{}\n", Json::Array(items).pretty(4))
+}
+
+/// A JSON value whose objects keep their keys in the order given (as
+/// Python's dicts do; `serde_json`'s map sorts them).
+#[derive(Debug, Clone)]
+pub(crate) enum Json {
+    /// `null`
+    Null,
+    /// A number, string or boolean, as `serde_json` writes it.
+    Leaf(serde_json::Value),
+    /// `[...]`
+    Array(Vec<Json>),
+    /// `{...}`, in this order.
+    Object(Vec<(String, Json)>),
+}
+
+impl From<f64> for Json {
+    fn from(x: f64) -> Self {
+        serde_json::Number::from_f64(x).map_or(Self::Null, |n| Self::Leaf(serde_json::Value::Number(n)))
+    }
+}
+
+impl From<&str> for Json {
+    fn from(s: &str) -> Self {
+        Self::Leaf(serde_json::Value::String(s.to_owned()))
+    }
+}
+
+impl From<String> for Json {
+    fn from(s: String) -> Self {
+        Self::Leaf(serde_json::Value::String(s))
+    }
+}
+
+impl Json {
+    /// Python's `json.dumps(value, indent=indent, ensure_ascii=False)`.
+    pub(crate) fn pretty(&self, indent: usize) -> String {
+        let mut out = String::new();
+        self.write(&mut out, indent, 0);
+        out
+    }
+
+    fn write(&self, out: &mut String, indent: usize, depth: usize) {
+        let pad = |out: &mut String, d: usize| {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent * d));
+        };
+        match self {
+            Self::Null => out.push_str("null"),
+            Self::Leaf(v) => out.push_str(&v.to_string()),
+            Self::Array(items) if items.is_empty() => out.push_str("[]"),
+            Self::Object(items) if items.is_empty() => out.push_str("{}"),
+            Self::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    pad(out, depth + 1);
+                    v.write(out, indent, depth + 1);
+                }
+                pad(out, depth);
+                out.push(']');
+            }
+            Self::Object(items) => {
+                out.push('{');
+                for (i, (k, v)) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    pad(out, depth + 1);
+                    out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                    out.push_str(": ");
+                    v.write(out, indent, depth + 1);
+                }
+                pad(out, depth);
+                out.push('}');
+            }
+        }
+    }
 }
 
 /// sacrebleu's text table (tabulate's `fancy_grid`), the test's explanation

@@ -155,6 +155,9 @@ fn select(
 
 #[allow(clippy::too_many_lines, reason = "the command's steps in order: read the input, group its rows, select, write")]
 pub(super) async fn run(a: MbrArgs) -> Result<()> {
+    if let Some(out) = &a.output {
+        crate::output::check_outputs(&[("-o", out)], &[a.input.as_str()])?;
+    }
     let (utility, include_self, signature) = configure(&a.utility, a.options.as_deref().unwrap_or(""))?;
     let ctx = new_context(&SessionOptions {
         batch_size: Some(8192),

@@ -6,6 +6,7 @@ mod compare;
 
 pub use compare::sacrebleu_short_flags;
 pub use score::check_column;
+pub use sql::collect_sql;
 mod mbr;
 mod report;
 mod report_html;
@@ -32,6 +33,10 @@ pub struct Cli {
     /// every device. Also `MTEVAL_DEVICE`; in SQL, `SET mteval.device = 'cpu'`.
     #[arg(long, global = true, value_parser = parse_device)]
     pub device: Option<DeviceRequest>,
+    /// Also print informational lines on standard error (which device the metric kernels run
+    /// on, e.g. "no usable GPU ...; using the CPU backend"). Warnings are always printed.
+    #[arg(long, global = true)]
+    pub verbose: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -242,11 +247,17 @@ pub fn run(cli: Cli) -> Result<()> {
             if !a.commands.is_empty() || !a.files.is_empty() {
                 on_interrupt_remove_temp_files();
             }
-            rt.block_on(sql::run(a))
+            let cluster = a.cluster.clone();
+            rt.block_on(sql::run(a)).map_err(|e| on_cluster(e, cluster.as_deref()))
         }
         Command::Score(a) => {
             on_interrupt_remove_temp_files();
-            if a.hyp.is_some() { text::run(&a) } else { rt.block_on(score::run(a)) }
+            let cluster = a.cluster.clone();
+            if a.hyp.is_some() {
+                text::run(&a)
+            } else {
+                rt.block_on(score::run(a)).map_err(|e| on_cluster(e, cluster.as_deref()))
+            }
         }
         Command::Mbr(a) => {
             on_interrupt_remove_temp_files();
@@ -260,6 +271,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
         Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a)),
+    }
+}
+
+/// `e`, naming the cluster's address when it could not be reached.
+fn on_cluster(e: anyhow::Error, cluster: Option<&str>) -> anyhow::Error {
+    match cluster {
+        Some(url) => crate::cluster::with_address(e, url),
+        None => e,
     }
 }
 

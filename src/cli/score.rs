@@ -78,6 +78,7 @@ impl GroupStats {
 pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
+    check_outputs(&a, &input)?;
     if a.report.is_some()
         && let Some(m) = metrics.iter().find(|m| m.configured().resample().is_none())
     {
@@ -105,7 +106,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let df = ctx.table("input").await.with_context(|| format!("cannot read {input}"))?;
     let schema = df.schema().as_arrow().clone();
     check_input(&schema, &input, &a, &metrics)?;
-    let df = df.select(score_exprs(&schema, &a, &metrics))?;
+    let df = for_the_cluster(df.select(score_exprs(&schema, &a, &metrics))?, a.cluster.is_some())?;
 
     // Parquet knows its row count from metadata; other formats would need a full read.
     let total_rows = if kind == InputKind::Parquet { df.clone().count().await.ok() } else { None };
@@ -127,7 +128,12 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let mut row_base = 0usize;
     while let Some(batch) = stream.next().await {
         let batch = batch.map_err(|e| {
-            read_error(&e, kind, &input).unwrap_or_else(|| batch_error(&e.to_string(), &input, row_base))
+            read_error(&e, kind, &input).unwrap_or_else(|| match &a.cluster {
+                // The executors number a bad row within their own batches,
+                // whose place in the input the client does not learn.
+                Some(_) => cluster_batch_error(&e.to_string(), &input),
+                None => batch_error(&e.to_string(), &input, row_base),
+            })
         })?;
         let n = batch.num_rows();
         let row_group = groups.assign(&batch, a.group_by.as_deref(), &metrics)?;
@@ -177,6 +183,26 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         super::report_html::write_from_table(&setup, table, None, &[], out).await?;
     }
     Ok(())
+}
+
+/// `-o` and `--report` may be neither the input nor each other (checked
+/// before any work).
+fn check_outputs(a: &ScoreArgs, input: &str) -> Result<()> {
+    let outputs: Vec<(&str, &std::path::Path)> = [("-o", a.output.as_deref()), ("--report", a.report.as_deref())]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p?)))
+        .collect();
+    crate::output::check_outputs(&outputs, &[input])
+}
+
+/// The scoring query as a cluster gets it (what the plan encoding would
+/// lose, a compressed or TSV input, goes beside it); locally as it is.
+fn for_the_cluster(df: datafusion::prelude::DataFrame, on_cluster: bool) -> Result<datafusion::prelude::DataFrame> {
+    if !on_cluster {
+        return Ok(df);
+    }
+    let (state, plan) = df.into_parts();
+    Ok(datafusion::prelude::DataFrame::new(state, crate::cluster::for_the_wire(plan)?))
 }
 
 /// Step 1: the input has the columns the metrics read, of usable types,
@@ -535,6 +561,23 @@ fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
         }
     }
     anyhow::anyhow!("{input}: scoring rows from {row_base}: {msg}")
+}
+
+/// A scoring error raised on a cluster's executor: the row is named within
+/// the executor's batch (Ballista does not say where that batch starts), so
+/// the message says so instead of passing it off as the input's row.
+fn cluster_batch_error(msg: &str, input: &str) -> anyhow::Error {
+    if crate::cluster::transport_error(msg).is_some() {
+        // Not the input's fault: the cluster could not be asked (the
+        // message is put in words when printed).
+        return anyhow::anyhow!(msg.to_owned());
+    }
+    let msg = crate::cluster::job_error(msg).unwrap_or_else(|| msg.to_owned());
+    let msg = msg.replace(mteval_udfs::common::ROW_IN_BATCH, " of a batch scored on the cluster");
+    anyhow::anyhow!(
+        "{input}: {msg} (the executors count rows within their batches, so the row's place in the input is not \
+         known here; find it by its text, or score without --cluster to get the input's row number)"
+    )
 }
 
 /// Non-NULL references per row (for the signature's `nrefs`).

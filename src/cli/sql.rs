@@ -24,41 +24,58 @@ struct Planned {
     json_files: Vec<String>,
 }
 
-/// Plans every statement of `sql` (several may be `;`-separated).
-/// `partitions` is the session's partition count, which a `RESET` of
-/// `datafusion.execution.target_partitions` returns to.
-async fn plan_all(ctx: &SessionContext, sql: &str, partitions: usize) -> Result<Vec<Planned>> {
-    let statements = DFParser::parse_sql(sql).context("SQL syntax error")?;
-    let mut out = Vec::new();
-    for st in statements {
-        let show_functions = show_functions_like(&st);
-        let state = ctx.state();
-        let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
-        let plan = crate::codec::bake_copy_options(&state, plan, crate::cluster::is_cluster_session(&state))?;
-        check_setting(&plan)?;
-        let copy_to = match &plan {
-            LogicalPlan::Copy(c) => {
-                check_copy_target(&c.output_url)?;
-                Some(c.output_url.clone())
+/// The statements of `sql` (several may be `;`-separated).
+fn statements(sql: &str) -> Result<Vec<datafusion::sql::parser::Statement>> {
+    Ok(DFParser::parse_sql(sql).context("SQL syntax error")?.into_iter().collect())
+}
+
+/// Plans one statement. `partitions` is the session's partition count,
+/// which a `RESET` of `datafusion.execution.target_partitions` returns to.
+/// A statement is planned after the ones before it ran, so it sees what
+/// they made (`COPY ... TO 'x.parquet'; SELECT ... FROM 'x.parquet'`).
+async fn plan_one(ctx: &SessionContext, st: datafusion::sql::parser::Statement, partitions: usize) -> Result<Planned> {
+    let show_functions = show_functions_like(&st);
+    let state = ctx.state();
+    let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
+    let on_cluster = crate::cluster::is_cluster_session(&state);
+    let plan = crate::codec::bake_copy_options(&state, plan, on_cluster)?;
+    let plan = if on_cluster { crate::cluster::for_the_wire(plan)? } else { plan };
+    check_setting(&plan)?;
+    let copy_to = match &plan {
+        LogicalPlan::Copy(c) => {
+            check_copy_target(&c.output_url)?;
+            if !c.output_url.ends_with('/') {
+                let target = c.output_url.strip_prefix("file://").unwrap_or(&c.output_url);
+                let inputs = table_paths(&c.input);
+                let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+                crate::output::check_outputs(&[("COPY ... TO", std::path::Path::new(target))], &inputs)?;
             }
-            _ => None,
-        };
-        let json_files = json_files(&plan);
-        let resets_partitions = is_partitions_reset(&plan);
-        let mut df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
-        if let Some(ShowFunctions { like }) = show_functions {
-            df = with_user_defined_functions(ctx, df, like.as_deref())?;
+            Some(c.output_url.clone())
         }
-        if resets_partitions {
-            // DataFusion's default is one partition per core, which gives up
-            // the input order; mteval's is the session's `--partitions`.
-            ctx.state_ref().write().config_mut().options_mut().execution.target_partitions = partitions;
-        }
-        check_limits(ctx, &state)?;
-        check_device_setting(ctx)?;
-        out.push(Planned { df, copy_to, json_files });
+        _ => None,
+    };
+    let json_files = json_files(&plan);
+    let resets_partitions = is_partitions_reset(&plan);
+    let mut df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
+    if let Some(ShowFunctions { like }) = show_functions {
+        df = with_user_defined_functions(ctx, df, like.as_deref())?;
     }
-    Ok(out)
+    if resets_partitions {
+        // DataFusion's default is one partition per core, which gives up
+        // the input order; mteval's is the session's `--partitions`.
+        ctx.state_ref().write().config_mut().options_mut().execution.target_partitions = partitions;
+    }
+    check_limits(ctx, &state)?;
+    check_device_setting(ctx)?;
+    Ok(Planned { df, copy_to, json_files })
+}
+
+/// Plans and prints every statement of `sql`, one after the other.
+async fn run_all(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<()> {
+    for st in statements(sql)? {
+        print_df(plan_one(ctx, st, partitions).await?, format).await?;
+    }
+    Ok(())
 }
 
 /// A `SHOW FUNCTIONS [LIKE 'pattern']` statement.
@@ -226,6 +243,31 @@ fn check_copy_target(url: &str) -> Result<()> {
     }
 }
 
+/// The local files and directories every listing table of `plan` reads
+/// (views and subqueries included).
+fn table_paths(plan: &LogicalPlan) -> Vec<String> {
+    use datafusion::common::tree_node::TreeNodeRecursion;
+    use datafusion::datasource::listing::ListingTable;
+    use datafusion::datasource::source_as_provider;
+    let mut paths = Vec::new();
+    let _ = plan.apply_with_subqueries(|node| {
+        if let LogicalPlan::TableScan(scan) = node
+            && let Ok(provider) = source_as_provider(&scan.source)
+            && let Some(t) = provider.downcast_ref::<ListingTable>()
+        {
+            for u in t.table_paths() {
+                let url: &url::Url = u.as_ref();
+                match url.to_file_path() {
+                    Ok(p) => paths.push(p.display().to_string()),
+                    Err(()) => paths.push(url.as_str().to_owned()),
+                }
+            }
+        }
+        Ok(TreeNodeRecursion::Continue)
+    });
+    paths
+}
+
 /// The local JSON files `plan` reads (tables, views and subqueries
 /// included), and the location of a `CREATE EXTERNAL TABLE ... STORED AS
 /// JSON`, for [`locate`].
@@ -348,16 +390,7 @@ fn check_device_setting(ctx: &SessionContext) -> Result<()> {
 }
 
 async fn print_df(p: Planned, format: Format) -> Result<()> {
-    let batches: Vec<RecordBatch> = match p.df.collect().await {
-        Ok(b) => b,
-        Err(e) => {
-            let e = locate(e, &p.json_files);
-            return Err(match &p.copy_to {
-                Some(url) => copy_error(&e, url),
-                None => e,
-            });
-        }
-    };
+    let batches = collect(p).await?;
     if batches.first().is_some_and(|b| b.num_columns() == 0) || (batches.is_empty() && format == Format::Table) {
         return Ok(());
     }
@@ -365,6 +398,39 @@ async fn print_df(p: Planned, format: Format) -> Result<()> {
     let mut text = Vec::new();
     print_batches(&batches, format, &mut text)?;
     write_stdout(&text)
+}
+
+/// Runs every statement of `sql` as `mteval sql -c` does (the same checks:
+/// `COPY` targets, outputs over inputs, settings) and returns the schema
+/// and rows of the last one; the results of the others are computed and
+/// dropped. What `mteval.sql` in Python runs.
+///
+/// # Errors
+/// As the CLI's, naming the file, column or row.
+pub async fn collect_sql(
+    ctx: &SessionContext,
+    sql: &str,
+) -> Result<(datafusion::arrow::datatypes::SchemaRef, Vec<RecordBatch>)> {
+    let partitions = ctx.state().config().target_partitions();
+    let mut statements = statements(sql)?;
+    let Some(last) = statements.pop() else { bail!("no SQL statement to run") };
+    for st in statements {
+        collect(plan_one(ctx, st, partitions).await?).await?;
+    }
+    let last = plan_one(ctx, last, partitions).await?;
+    let schema = std::sync::Arc::new(last.df.schema().as_arrow().clone());
+    Ok((schema, collect(last).await?))
+}
+
+/// The rows of a planned statement, its errors located as `print_df`'s.
+async fn collect(p: Planned) -> Result<Vec<RecordBatch>> {
+    p.df.collect().await.map_err(|e| {
+        let e = locate(e, &p.json_files);
+        match &p.copy_to {
+            Some(url) => copy_error(&e, url),
+            None => e,
+        }
+    })
 }
 
 /// Streams a result into a file, atomically.
@@ -413,13 +479,29 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
     if let Some(path) = &a.output {
         check_last_yields_rows(&sources, path)?;
     }
-    let mut frames = Vec::new();
+    let mut all = Vec::new();
     for s in &sources {
-        frames.extend(plan_all(&ctx, s, partitions).await?);
+        all.extend(statements(s)?);
     }
-    let last = frames.pop();
-    for p in frames {
-        print_df(p, a.format).await?;
+    let last = all.pop();
+    if let Some(path) = &a.output {
+        // The output may be no SQL file (the tables the last statement reads are checked when it is planned).
+        let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        crate::output::check_outputs(&[("-o", path)], &files)?;
+    }
+    for st in all {
+        print_df(plan_one(&ctx, st, partitions).await?, a.format).await?;
+    }
+    let last = match last {
+        Some(st) => Some(plan_one(&ctx, st, partitions).await?),
+        None => None,
+    };
+    if let (Some(path), Some(p)) = (&a.output, &last) {
+        // The files the last statement reads: none may be the output.
+        let inputs = table_paths(p.df.logical_plan());
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        crate::output::check_outputs(&[("-o", path)], &inputs)?;
     }
     if let Some(p) = last {
         match &a.output {
@@ -497,13 +579,7 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
         buf.push('\n');
         if t.ends_with(';') {
             let sql = std::mem::take(&mut buf);
-            let res = async {
-                for p in plan_all(ctx, &sql, partitions).await? {
-                    print_df(p, format).await?;
-                }
-                Ok::<_, anyhow::Error>(())
-            }
-            .await;
+            let res = run_all(ctx, &sql, partitions, format).await;
             // An error ends the statement, not the session (as in psql and
             // sqlite3); piped input still exits with status 1 at the end, so
             // a script's failure shows. Standard output gone ends it all.
@@ -518,9 +594,7 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
         prompt(!buf.is_empty());
     }
     if !buf.trim().is_empty() {
-        for p in plan_all(ctx, &buf, partitions).await? {
-            print_df(p, format).await?;
-        }
+        run_all(ctx, &buf, partitions, format).await?;
     }
     if failed > 0 && !interactive {
         bail!("{failed} statement(s) read from standard input failed");

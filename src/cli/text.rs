@@ -2,7 +2,6 @@
 //! plain-text files, as sacrebleu takes them. Scored directly with the kernels
 //! on all cores.
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -13,10 +12,20 @@ use rayon::prelude::*;
 use super::report::{self, ScoreLine};
 use super::{MetricChoice, ScoreArgs, resolve_metrics};
 
-/// Reads `path` as UTF-8 text; an invalid byte is reported with its line.
+/// The path that names standard input (as sacrebleu reads a system there).
+pub(crate) const STDIN: &str = "-";
+
+/// Reads `path` as UTF-8 text (`-`: standard input); an invalid byte is
+/// reported with its line.
 /// A `.gz` file is decompressed first, as sacrebleu's `smart_open` does.
 pub(crate) fn read_utf8(path: &Path) -> Result<String> {
-    let mut bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = if path == Path::new(STDIN) {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).context("cannot read standard input")?;
+        b
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) {
         let mut plain = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut plain)
@@ -73,9 +82,8 @@ pub(crate) fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Resu
 fn bleu(
     cfg: &mteval_kernels::BleuConfig,
     rows: &[(&str, Vec<&str>)],
-    sentence: Option<&mut Vec<u8>>,
-    w: usize,
-) -> Result<(Option<f64>, u64)> {
+    sentence: Option<&mut Vec<(usize, f64)>>,
+) -> (Option<f64>, u64) {
     let Some(out) = sentence else {
         // Integer sums: summed in any order, with no per-line vectors kept.
         let st = rows
@@ -90,7 +98,7 @@ fn bleu(
                 a.merge(&b);
                 a
             });
-        return Ok((st.score(cfg), st.segments));
+        return (st.score(cfg), st.segments);
     };
     let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
     let sentence = mteval_kernels::BleuConfig { effective_order: true, ..*cfg };
@@ -98,9 +106,9 @@ fn bleu(
     for (i, s) in segs.iter().enumerate() {
         let Some(s) = s else { continue };
         st.add(s);
-        writeln!(out, "{}\t{:.w$}", i + 1, sentence.score(s))?;
+        out.push((i + 1, sentence.score(s)));
     }
-    Ok((st.score(cfg), st.segments))
+    (st.score(cfg), st.segments)
 }
 
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
@@ -139,10 +147,10 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     // (a line over a length limit) leaves no partial output behind.
     let mut results = Vec::with_capacity(metrics.len());
     for m in &metrics {
-        // Sentence lines, printed with the corpus score.
-        let mut out = Vec::new();
+        // Sentence scores (line, score), printed with the corpus score.
+        let mut out: Vec<(usize, f64)> = Vec::new();
         let (score, segments) = match m {
-            MetricChoice::Bleu(cfg) => bleu(cfg, &rows, a.sentence.then_some(&mut out), w)?,
+            MetricChoice::Bleu(cfg) => bleu(cfg, &rows, a.sentence.then_some(&mut out)),
             MetricChoice::Ter(ter) => {
                 let segs: Vec<_> = ter
                     .segments_on(backend.as_ref(), &rows)
@@ -155,7 +163,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     let Some(s) = s else { continue };
                     st.add(s);
                     if a.sentence {
-                        writeln!(out, "{}\t{:.w$}", i + 1, ter.sentence_score(s))?;
+                        out.push((i + 1, ter.sentence_score(s)));
                     }
                 }
                 ((st.segments > 0).then(|| ter.score(&st)), st.segments)
@@ -167,7 +175,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     let Some(s) = s else { continue };
                     st.add(&s.stats);
                     if a.sentence {
-                        writeln!(out, "{}\t{:.w$}", i + 1, cfg.score(&s.stats))?;
+                        out.push((i + 1, cfg.score(&s.stats)));
                     }
                 }
                 (st.score(cfg), st.segments)
@@ -182,9 +190,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
                     })
                     .collect::<Result<_>>()?;
                 if a.sentence {
-                    for (i, s) in scores.iter().enumerate() {
-                        writeln!(out, "{}\t{s:.w$}", i + 1)?;
-                    }
+                    out.extend(scores.iter().enumerate().map(|(i, s)| (i + 1, *s)));
                 }
                 (CorpusSummary::from_scores(&scores).map(|c| c.mean), scores.len() as u64)
             }
@@ -193,9 +199,29 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         results
             .push((out, ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }));
     }
+    let several = results.len() > 1;
     for (sentences, line) in results {
-        crate::output::write_stdout(&sentences)?;
+        crate::output::write_stdout(sentence_lines(&line.name, &sentences, a.json, several, w).as_bytes())?;
         report::print(&[line], a.json, w, a.score_only)?;
     }
     Ok(())
+}
+
+/// The sentence scores of one metric, before its corpus line: sacrebleu's
+/// `N<TAB>score` lines, with the metric's name in front when several
+/// metrics are printed (`TER<TAB>N<TAB>score`), or with `--json` one object
+/// per line (`{"name": "TER", "line": N, "score": ...}`, full precision).
+fn sentence_lines(name: &str, scores: &[(usize, f64)], json: bool, several: bool, w: usize) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for (line, score) in scores {
+        let _ = if json {
+            writeln!(s, "{}", serde_json::json!({"name": name, "line": line, "score": score}))
+        } else if several {
+            writeln!(s, "{name}\t{line}\t{score:.w$}")
+        } else {
+            writeln!(s, "{line}\t{score:.w$}")
+        };
+    }
+    s
 }

@@ -30,7 +30,8 @@ use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
 use crate::common::{
-    RefsCol, StrCol, coerce_metric_args, coerce_options, coerce_string, constant_options, eval_rows, metric_err,
+    ConstantArg, RefsCol, StrCol, coerce_constant, coerce_metric_args, coerce_options, coerce_string, constant_options,
+    constant_string, eval_rows, metric_err,
 };
 use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
@@ -97,11 +98,14 @@ fn coerce<const PAIRED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType
     if PAIRED {
         out.insert(1, coerce_string(name, "the baseline hypothesis", &t[1])?);
     }
-    for x in &t[n..] {
-        out.push(coerce_options(name, x)?);
+    for (i, x) in t[n..].iter().enumerate() {
+        out.push(if i == 0 { coerce_constant(name, METRIC_ARG, x)? } else { coerce_options(name, x)? });
     }
     Ok(out)
 }
+
+/// The metric argument.
+const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'bleu', 'chrf', 'chrf++' or 'ter'" };
 
 /// The metric, the test and the seed of a call.
 #[derive(Debug)]
@@ -179,7 +183,7 @@ impl<const PAIRED: bool> AggregateSpec for ResampleFn<PAIRED> {
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let name = Self::NAME;
-        let metric = constant_options(name, args.exprs, texts(PAIRED))?;
+        let metric = constant_string(name, args.exprs, texts(PAIRED), METRIC_ARG)?;
         let opts = constant_options(name, args.exprs, texts(PAIRED) + 1)?;
         let s = settings(name, PAIRED, &metric, &opts).map_err(|e| metric_err(name, &e))?;
         if !PAIRED && !matches!(s.test, PairedTest::Bootstrap(_)) {

@@ -38,7 +38,7 @@ impl ScalarSpec for TerAlignmentFn {
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let (vals, single) = eval_ter(Self::NAME, args, |ter, h, r| Ok(ter.alignment(h, r).map(|a| a.ops)))?;
+        let (vals, single) = eval_ter(Self::NAME, args, |ter, h, r| Ok(ter.alignment(h, r)?.map(|a| a.ops)))?;
         Ok(utf8_value(vals, single))
     }
 }

@@ -219,6 +219,11 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
     }
 
     fn accumulator(&self, acc_args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        // Where no plan-time check ran (a plan built without the optimizer,
+        // a foreign engine through datafusion-ffi), the refusal comes here.
+        if acc_args.is_distinct {
+            return Err(distinct_error(S::NAME));
+        }
         S::accumulator(&acc_args, self.0.device)
     }
 
@@ -227,17 +232,36 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
     }
 
     fn simplify(&self) -> Option<AggregateFunctionSimplification> {
-        if !S::ON_DEVICE {
-            return None;
-        }
-        Some(bind_device(
-            S::NAME,
-            self.0.device,
-            |d| AggregateUDF::from(Self::on(d)),
-            Expr::AggregateFunction,
-            |f, g| Expr::AggregateFunction(AggregateFunction { func: Arc::new(g), params: f.params }),
-        ))
+        let bind = S::ON_DEVICE.then(|| {
+            bind_device(
+                S::NAME,
+                self.0.device,
+                |d| AggregateUDF::from(Self::on(d)),
+                Expr::AggregateFunction,
+                |f, g| Expr::AggregateFunction(AggregateFunction { func: Arc::new(g), params: f.params }),
+            )
+        });
+        Some(Box::new(move |f: AggregateFunction, ctx| {
+            if f.params.distinct {
+                return Err(distinct_error(S::NAME));
+            }
+            match &bind {
+                Some(bind) => bind(f, ctx),
+                None => Ok(Expr::AggregateFunction(f)),
+            }
+        }))
     }
+}
+
+/// The error of a call with `DISTINCT`. A corpus score is over the rows
+/// as given (each segment counts, repeated or not, and the float sums run
+/// in row order), so `DISTINCT` is refused rather than honoured in some
+/// order of `DataFusion`'s choosing; the message says how to get it.
+fn distinct_error(name: &str) -> datafusion::error::DataFusionError {
+    datafusion::error::DataFusionError::Plan(format!(
+        "{name} does not take DISTINCT: it scores every row it is given. To score each distinct row once, select \
+         them first: SELECT {name}(h, r) FROM (SELECT DISTINCT h, r FROM t)"
+    ))
 }
 
 /// A window function's spec (mteval's window functions run on a device).
@@ -276,15 +300,23 @@ impl<S: WindowSpec> WindowUDFImpl for Window<S> {
     }
 
     fn simplify(&self) -> Option<WindowFunctionSimplification> {
-        Some(bind_device(
+        let bind = bind_device(
             S::NAME,
             self.0.device,
             |d| WindowUDF::from(Self::on(d)),
             Expr::from,
-            |f, g| {
+            |f: WindowFunction, g| {
                 Expr::from(WindowFunction { fun: WindowFunctionDefinition::WindowUDF(Arc::new(g)), params: f.params })
             },
-        ))
+        );
+        // `DataFusion` plans `f(DISTINCT x) OVER (...)` of a window function
+        // and then ignores the DISTINCT: refused here, when it is planned.
+        Some(Box::new(move |f: WindowFunction, ctx| {
+            if f.params.distinct {
+                return Err(distinct_error(S::NAME));
+            }
+            bind(f, ctx)
+        }))
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {

@@ -844,13 +844,19 @@ fn parse_smooth(k: &str, v: &str) -> Result<(String, Option<f64>), MetricError> 
     Ok((name.to_owned(), value))
 }
 
-/// A smoothing value: a finite number ≥ 0 (`-0` is 0). sacrebleu takes any
-/// number, but a negative one can make it take the log of a negative
-/// precision, which raises.
+/// The largest smoothing value. A precision is `100 × value / total`, so a
+/// value near `f64::MAX` overflows to an infinite precision and an infinite
+/// BLEU (sacrebleu prints `inf`); every value up to this one gives a finite
+/// score equal to sacrebleu's.
+pub const MAX_SMOOTH_VALUE: f64 = 1e300;
+
+/// A smoothing value: a number from 0 to [`MAX_SMOOTH_VALUE`] (`-0` is 0).
+/// sacrebleu takes any number, but a negative one can make it take the log
+/// of a negative precision, which raises, and a huge one gives `inf`.
 fn parse_smooth_value(k: &str, v: &str) -> Result<f64, MetricError> {
     match v.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x + 0.0),
-        _ => Err(bad(k, v, "a number ≥ 0")),
+        Ok(x) if (0.0..=MAX_SMOOTH_VALUE).contains(&x) => Ok(x + 0.0),
+        _ => Err(bad(k, v, "a number from 0 to 1e300 (a larger one makes the score infinite)")),
     }
 }
 

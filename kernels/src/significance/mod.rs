@@ -396,11 +396,15 @@ pub fn parse_seed(s: &str) -> Result<Option<u128>, MetricError> {
     if t.eq_ignore_ascii_case("none") {
         return Ok(None);
     }
-    t.strip_prefix('+').unwrap_or(t).replace('_', "").parse::<u128>().map(Some).map_err(|_| {
-        MetricError::InvalidOption {
-            metric: "significance",
-            reason: format!("seed '{s}': expected a non-negative integer or none"),
-        }
+    let digits = t.strip_prefix('+').unwrap_or(t).replace('_', "");
+    digits.parse::<u128>().map(Some).map_err(|_| {
+        let too_big = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        let reason = if too_big {
+            format!("seed '{s}' is over the largest seed mteval takes, 2^128 - 1 ({})", u128::MAX)
+        } else {
+            format!("seed '{s}': expected an integer from 0 to 2^128 - 1, or none")
+        };
+        MetricError::InvalidOption { metric: "significance", reason }
     })
 }
 

@@ -43,6 +43,10 @@ fn signature_keys_follow_sacrebleu() {
     assert_eq!(parse_seed(" None ").unwrap(), None);
     assert_eq!(parse_seed("42").unwrap(), Some(42));
     assert!(parse_seed("-1").is_err() && parse_seed("x").is_err());
+    assert_eq!(parse_seed("340282366920938463463374607431768211455").unwrap(), Some(u128::MAX));
+    let big = parse_seed("340282366920938463463374607431768211456").unwrap_err().to_string();
+    assert!(big.contains("over the largest seed") && big.contains("2^128 - 1"), "{big}");
+    assert!(parse_seed("1.5").unwrap_err().to_string().contains("an integer from 0 to 2^128 - 1"));
 }
 
 #[test]

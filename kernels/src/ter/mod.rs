@@ -527,14 +527,20 @@ impl Ter {
         self.score(&TerStats::from(seg))
     }
 
-    /// The final alignment of `hyp` against its best reference (sacrebleu algorithm).
-    #[must_use]
-    pub fn alignment(&self, hyp: &str, refs: &[&str]) -> Option<TerAlignment> {
+    /// The final alignment of `hyp` against its best reference (sacrebleu
+    /// algorithm); `None` when `refs` is empty.
+    ///
+    /// # Errors
+    /// A side longer than the `max_words` limit of the sacrebleu algorithm
+    /// (the alignment's time and memory grow with the square of the length,
+    /// as TER's).
+    pub fn alignment(&self, hyp: &str, refs: &[&str]) -> Result<Option<TerAlignment>, MetricError> {
         if refs.is_empty() {
-            return None;
+            return Ok(None);
         }
         let text = self.preprocess_segment(hyp, refs);
         let (h, rs) = text.ids();
+        Self { config: TerConfig { algo: TerAlgo::Sacrebleu, ..self.config } }.check_length(&h, &rs)?;
         let mut best: Option<(usize, shift::PairResult)> = None;
         for (k, r) in rs.iter().enumerate() {
             let res = shift::ter_pair(&h, r);
@@ -542,7 +548,7 @@ impl Ter {
                 best = Some((k, res));
             }
         }
-        let (best_ref, res) = best?;
+        let Some((best_ref, res)) = best else { return Ok(None) };
         let r = &rs[best_ref];
         let trace = shift::final_trace(&h, r, &res.order);
         let mut ops = Vec::with_capacity(trace.len());
@@ -563,7 +569,7 @@ impl Ter {
         let hw: Vec<&str> = py_split(&text.hyp).collect();
         let shifted_hyp: Vec<&str> = res.order.iter().map(|&o| hw[o as usize]).collect();
         let reference = py_split(&text.refs[best_ref]).collect::<Vec<_>>().join(" ");
-        Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" "), reference })
+        Ok(Some(TerAlignment { ops: ops.join(" "), shifted_hyp: shifted_hyp.join(" "), reference }))
     }
 
     /// Corpus statistics of parallel `hyps` and per-segment `refs`.
@@ -623,13 +629,28 @@ mod tests {
     #[test]
     fn alignment_labels() {
         let t = Ter::default();
-        let a = t.alignment("c d e a b x", &["a b c d e"]).unwrap();
+        let a = t.alignment("c d e a b x", &["a b c d e"]).unwrap().unwrap();
         assert_eq!(a.shifted_hyp, "a b c d e x");
         assert_eq!(a.ops, ">= >= = = = I");
         assert_eq!(a.reference, "a b c d e");
         // the reference with the fewest edits, lower-cased as scored
-        let a = t.alignment("The cat sat", &["a dog ran off", "the cat sat down"]).unwrap();
+        let a = t.alignment("The cat sat", &["a dog ran off", "the cat sat down"]).unwrap().unwrap();
         assert_eq!((a.reference.as_str(), a.ops.as_str()), ("the cat sat down", "= = = D"));
+        assert!(t.alignment("a", &[]).unwrap().is_none());
+    }
+
+    #[test]
+    fn alignment_applies_the_length_limit() {
+        let small = Ter::from_options("max_words:3").unwrap();
+        assert_eq!(small.alignment("a b c", &["c b a"]).unwrap().unwrap().ops.split(' ').count(), 3);
+        let err = small.alignment("a b c d", &["a"]).unwrap_err().to_string();
+        assert!(err.contains("hypothesis has 4 words") && err.contains("limit of 3"), "{err}");
+        // The default limit, as TER's, also for algo:seed (the alignment is sacrebleu's).
+        let long = vec!["w"; TER_MAX_WORDS + 1].join(" ");
+        for t in [Ter::default(), Ter::from_options("algo:seed").unwrap()] {
+            let err = t.alignment(&long, &["w"]).unwrap_err().to_string();
+            assert!(err.contains(&format!("limit of {TER_MAX_WORDS}")), "{err}");
+        }
     }
 
     #[test]

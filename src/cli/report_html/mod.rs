@@ -42,9 +42,10 @@ pub struct ReportArgs {
     /// Text mode: one line-aligned hypothesis file per system (named by its path).
     #[arg(short = 'i', long = "input", num_args = 1..)]
     pub systems: Vec<PathBuf>,
-    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
-    #[arg(long = "num-refs", default_value_t = 1)]
-    pub num_refs: usize,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
+    /// [default: 1].
+    #[arg(long = "num-refs")]
+    pub num_refs: Option<usize>,
     /// The HTML file to write (atomically).
     #[arg(short = 'o', long)]
     pub output: PathBuf,
@@ -102,6 +103,11 @@ pub(crate) struct Setup {
 }
 
 pub(super) async fn run(a: &ReportArgs) -> Result<()> {
+    let mut inputs: Vec<String> = a.inputs.clone();
+    inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
+    super::compare::check_comparable(&a.metrics, "report")?;
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
     let bs = super::compare::positive(a.paired_bs_n, "--paired-bs-n")?;
     let test = if a.paired_ar {
@@ -121,9 +127,8 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     if !a.systems.is_empty() {
         return write_from_text(&setup, a);
     }
-    let [input] = a.inputs.as_slice() else {
-        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
-    };
+    super::compare::table_mode_only(&a.inputs, a.num_refs, false)?;
+    let input = &a.inputs[0];
     write_from_table(&setup, a.table.spec(input, &[]), a.src_col.as_deref(), &a.by, &a.output).await
 }
 
@@ -169,21 +174,13 @@ fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
     if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
         bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
     }
-    for (flag, given) in [("--src-col", a.src_col.is_some()), ("--segment-col", a.table.segment_col.is_some())] {
-        if given {
-            bail!("{flag} is for table inputs; text files are aligned by line");
-        }
+    if a.src_col.is_some() {
+        bail!("--src-col is for table inputs; text files are aligned by line");
     }
+    a.table.refuse_in_text_mode()?;
     let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();
-    let mut corpus = super::compare::read_text(&refs, &a.systems, a.num_refs, false)?;
-    if let Some(b) = &a.table.baseline {
-        let Some(i) = corpus.systems.iter().position(|(n, _)| n == b) else {
-            let names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
-            bail!("--baseline '{b}' is not one of the -i files ({})", names.join(", "));
-        };
-        let base = corpus.systems.remove(i);
-        corpus.systems.insert(0, base);
-    }
+    let mut corpus = super::compare::read_text(&refs, &a.systems, a.num_refs.unwrap_or(1), false)?;
+    super::compare::put_baseline_first(&mut corpus, a.table.baseline.as_deref(), false)?;
     let by: Vec<(String, Vec<Option<String>>)> = a
         .by
         .iter()
@@ -370,7 +367,19 @@ struct Token {
 /// (`d`, a reference word the hypothesis lacks); `m` marks a shifted word.
 fn tokens(ter: &mteval_kernels::Ter, hyp: &str, refs: &[String]) -> Vec<Token> {
     let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
-    let Some(a) = ter.alignment(hyp, &refs) else { return Vec::new() };
+    let a = match ter.alignment(hyp, &refs) {
+        Ok(Some(a)) => a,
+        Ok(None) => return Vec::new(),
+        // Over TER's length limit: the words without an alignment, saying why.
+        Err(e) => {
+            let why = e.to_string();
+            return ter
+                .tokenize(hyp)
+                .into_iter()
+                .map(|w| Token { w, c: "k", t: format!("not aligned: {why}") })
+                .collect();
+        }
+    };
     let mut hw = a.shifted_hyp.split(' ').filter(|w| !w.is_empty());
     let mut rw = a.reference.split(' ').filter(|w| !w.is_empty());
     let mut out = Vec::new();
@@ -419,7 +428,10 @@ pub(crate) fn write_page(
         .map(|(name, hyps)| {
             configured
                 .iter()
-                .map(|m| segment_stats(m, hyps, &corpus.refs, backend.as_ref()).with_context(|| name.clone()))
+                .map(|m| {
+                    segment_stats(m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
+                        .with_context(|| name.clone())
+                })
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<_>>()?;

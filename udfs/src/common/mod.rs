@@ -11,7 +11,8 @@ mod sums;
 pub(crate) use device::bind_device;
 pub use device::{MtevalConfig, configured_device, session_backend};
 pub use options::{
-    coerce_options, constant_options, constant_value, exec_options, exec_parse, options_str, plan_options, plan_parse,
+    ConstantArg, OPTIONS, coerce_constant, coerce_options, constant_options, constant_string, constant_value,
+    exec_options, exec_parse, options_str, plan_options, plan_parse,
 };
 pub use sums::{count_sums_fields, count_sums_size, count_sums_state, merge_count_sums};
 

@@ -21,10 +21,30 @@ use super::{StrCol, is_string};
 /// # Errors
 /// A type that is not a string.
 pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
+    coerce_constant(name, OPTIONS, t)
+}
+
+/// What a constant string argument is called in errors, with an example.
+#[derive(Debug, Clone, Copy)]
+pub struct ConstantArg {
+    /// Its name (`options`, `the metric`).
+    pub what: &'static str,
+    /// A value it takes, quoted as in SQL.
+    pub example: &'static str,
+}
+
+/// The options argument.
+pub const OPTIONS: ConstantArg = ConstantArg { what: "options", example: "'case:mixed|norm:yes'" };
+
+/// Maps a constant string argument such as [`OPTIONS`].
+///
+/// # Errors
+/// A type that is not a string.
+pub fn coerce_constant(name: &str, arg: ConstantArg, t: &DataType) -> Result<DataType> {
     match t {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => Ok(DataType::Utf8),
         DataType::Dictionary(_, v) if is_string(v) => Ok(DataType::Utf8),
-        _ => plan_err!("{name}: options must be a string literal such as 'case:mixed|norm:yes', got {t}"),
+        _ => plan_err!("{name}: {} must be a string literal such as {}, got {t}", arg.what, arg.example),
     }
 }
 
@@ -139,11 +159,27 @@ pub fn constant_value(e: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
 /// # Errors
 /// A column, a NULL or a non-string.
 pub fn constant_options(name: &str, exprs: &[Arc<dyn PhysicalExpr>], pos: usize) -> Result<String> {
+    constant_string(name, exprs, pos, OPTIONS)
+}
+
+/// The constant string argument `arg` at `pos` of an aggregate or window
+/// call (see [`constant_options`]); `''` when there is none.
+///
+/// # Errors
+/// A column, a NULL or a non-string, naming the argument.
+pub fn constant_string(name: &str, exprs: &[Arc<dyn PhysicalExpr>], pos: usize, arg: ConstantArg) -> Result<String> {
     let Some(e) = exprs.get(pos) else { return Ok(String::new()) };
-    let Some(v) = constant_value(e) else { return exec_err!("{name}: {NOT_A_COLUMN}") };
-    match options_str(&v) {
-        Ok(s) => Ok(s.to_owned()),
-        Err(e) => exec_err!("{name}: {e}"),
+    let Some(v) = constant_value(e) else {
+        return exec_err!("{name}: {} must be a constant string such as {}, not a column", arg.what, arg.example);
+    };
+    match v.try_as_str() {
+        Some(Some(s)) => Ok(s.to_owned()),
+        _ if arg.what == OPTIONS.what => match options_str(&v) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(e) => exec_err!("{name}: {e}"),
+        },
+        _ if v.is_null() => exec_err!("{name}: {} must be a string such as {}, not NULL", arg.what, arg.example),
+        _ => exec_err!("{name}: {} must be a string literal such as {}, got {v}", arg.what, arg.example),
     }
 }
 
