@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod codec;
+pub mod metrics;
 pub mod output;
 mod path_tables;
 pub mod session;

@@ -5,9 +5,9 @@
 //!
 //! Adding a metric: a module with a configuration whose `parse` reads the
 //! signature-syntax options (its keys in an `OPTIONS` table), summable
-//! statistics, a `score` from statistics, a `signature`, and unit tests; a
-//! row in the metric table ([`metric`]); then one file per SQL function in
-//! `mteval-udfs`. CONTRIBUTING.md lists every file a new metric touches.
+//! statistics, a `score` from statistics, a `signature`, unit tests, and
+//! the metric interface ([`metric::Metric`], its row in [`metric::METRICS`]);
+//! then its SQL functions in `mteval-udfs`. CONTRIBUTING.md says how.
 
 pub mod backend;
 pub mod bleu;

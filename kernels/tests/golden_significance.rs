@@ -7,21 +7,23 @@
 mod common;
 
 use mteval_kernels::NRefs;
-use mteval_kernels::metric::{self, Configured};
+use std::sync::Arc;
+
+use mteval_kernels::metric::{self, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use serde_json::Value;
 
 /// The metric of a golden case: `kind` (bleu, chrf, ter) with mteval options.
-fn metric(kind: &str, opts: &str) -> Configured {
+fn metric(kind: &str, opts: &str) -> Arc<dyn Metric> {
     metric::lookup(kind).unwrap().configure(opts).unwrap()
 }
 
 /// Per-segment statistics of `hyps` against `refs`.
-fn stats(m: &Configured, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
+fn stats(m: &dyn Metric, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
     let mut out = SegmentStats::new(m.resample().unwrap().width());
     for (h, r) in hyps.iter().zip(refs) {
         let r: Vec<&str> = r.iter().map(String::as_str).collect();
-        out.push(&m.segment_stats(h, &r).unwrap().unwrap());
+        out.push(&m.segment(h, &r).unwrap().unwrap());
     }
     out
 }
@@ -45,7 +47,7 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
         let systems: Vec<&Vec<String>> =
             names.iter().map(|n| &data.systems.iter().find(|(s, _)| s == n).unwrap().1).collect();
         let nondeterministic = case["nondeterministic_systems"].as_bool().unwrap_or(false);
-        let metrics: Vec<(Configured, &Value)> = case["metrics"]
+        let metrics: Vec<(Arc<dyn Metric>, &Value)> = case["metrics"]
             .as_array()
             .unwrap()
             .iter()
@@ -56,7 +58,7 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
         let ctx = format!("{pair} {test_kind} n={n} seed={seed:?}");
         if test_kind == "ci" {
             for (m, g) in &metrics {
-                let s = stats(m, systems[0], &data.refs);
+                let s = stats(m.as_ref(), systems[0], &data.refs);
                 let r = significance::confidence(m.resample().unwrap(), &s, n, seed).unwrap();
                 let want = &g["results"][0];
                 assert_eq!(r.score, want["score"].as_f64().unwrap(), "{ctx} {}", g["name"]);
@@ -80,8 +82,10 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
             let c = case["n_ar_confidence"].as_i64().unwrap();
             PairedTest::Randomization(n, usize::try_from(c).ok().filter(|&c| c > 0))
         };
-        let stats: Vec<Vec<SegmentStats>> =
-            systems.iter().map(|hyps| metrics.iter().map(|(m, _)| stats(m, hyps, &data.refs)).collect()).collect();
+        let stats: Vec<Vec<SegmentStats>> = systems
+            .iter()
+            .map(|hyps| metrics.iter().map(|(m, _)| stats(m.as_ref(), hyps, &data.refs)).collect())
+            .collect();
         let results = significance::compare(&views, &stats, test, seed).unwrap();
         for (k, (m, g)) in metrics.iter().enumerate() {
             let sig = significance::with_test_keys(&m.signature(nrefs).to_string(), &test.signature_keys(seed));

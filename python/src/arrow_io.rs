@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use arrow::array::{Array, ArrayRef, Float64Array, RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
-use mteval::cli::MetricChoice;
+use mteval::metrics::MetricChoice;
 use mteval_udfs::common::StrCol;
 use mteval_udfs::term_cols::{LemmasCol, TermsCol};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -111,7 +111,7 @@ pub fn score(
     terms: String,
     lemmas: String,
 ) -> PyResult<ArrowStream> {
-    let choices = mteval::cli::resolve_metrics(&metrics, &options).map_err(|e| crate::value_error(&e))?;
+    let choices = mteval::metrics::resolve_metrics(&metrics, &options).map_err(|e| crate::value_error(&e))?;
     let uses_refs = choices.iter().any(MetricChoice::uses_refs);
     if uses_refs && refs.is_empty() {
         return Err(PyValueError::new_err("refs: give at least one reference column"));
@@ -122,9 +122,9 @@ pub fn score(
         needed.extend(refs.iter().map(|r| (r, "reference", true)));
     }
     for m in &choices {
-        if let MetricChoice::TermAcc { lemmatized } = m {
+        if let Some(lemmatized) = m.terms() {
             needed.push((&terms, "terms", false));
-            if *lemmatized {
+            if lemmatized {
                 needed.push((&lemmas, "lemmas", false));
             }
         }
@@ -199,14 +199,11 @@ fn score_column(b: &RecordBatch, m: &MetricChoice, c: &Columns, row_base: usize)
         StrCol::from_array(name, a.as_ref()).map_err(|e| e.to_string())
     };
     let h = col(&c.hyp)?;
-    if let MetricChoice::TermAcc { lemmatized } = m {
-        return term_column(b, &h, *lemmatized, c, row_base);
+    if let Some(lemmatized) = m.terms() {
+        return term_column(b, &h, lemmatized, c, row_base);
     }
     let rs = c.refs.iter().map(|r| col(r)).collect::<Result<Vec<_>, _>>()?;
-    let sentence_bleu = match m {
-        MetricChoice::Bleu(c) => Some(mteval_kernels::BleuConfig { effective_order: true, ..*c }),
-        _ => None,
-    };
+    let metric = m.metric();
     let scores: Vec<Option<f64>> = (0..b.num_rows())
         .into_par_iter()
         .with_min_len(16)
@@ -217,13 +214,7 @@ fn score_column(b: &RecordBatch, m: &MetricChoice, c: &Columns, row_base: usize)
                 return Ok(None);
             }
             let at = |e: mteval_kernels::MetricError| format!("row {}: {e}", row_base + i);
-            Ok(match m {
-                MetricChoice::Bleu(_) => sentence_bleu.and_then(|c| c.sentence_score(hyp, &r)),
-                MetricChoice::Ter(t) => t.segment(hyp, &r).map_err(at)?.map(|s| t.sentence_score(&s)),
-                MetricChoice::Chrf { cfg, .. } => cfg.sentence_score(hyp, &r),
-                MetricChoice::CharacTer(cfg) => cfg.sentence_multi(hyp, r.iter().copied()).map_err(at)?,
-                MetricChoice::TermAcc { .. } => None, // term_column
-            })
+            Ok(metric.segment(hyp, &r).map_err(at)?.and_then(|s| metric.sentence_score(&s)))
         })
         .collect::<Result<_, String>>()?;
     Ok(Arc::new(Float64Array::from(scores)))

@@ -2,8 +2,10 @@
 //! ([`Metric`]), fastchrf's `pairwise_chrf` / `aggregate_chrf` and cer's
 //! `calculate_cer` / `calculate_cer_corpus`.
 
-use mteval_kernels::metric::{self, Configured};
-use mteval_kernels::{BleuStats, CharacTerConfig, ChrfStats, CorpusSummary, FastChrfOptions, NRefs, TerStats};
+use std::sync::Arc;
+
+use mteval_kernels::metric::{self, Detail};
+use mteval_kernels::{CharacTerConfig, CorpusSummary, FastChrfOptions, NRefs};
 use pyo3::exceptions::{PyValueError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,18 +17,12 @@ fn metric_error(e: &mteval_kernels::MetricError) -> PyErr {
 }
 
 /// A metric configured by mteval's options (`key:value|...`, the signature's
-/// syntax): BLEU, chrF, chrF++ or TER. The Python classes `BLEU`, `CHRF`
-/// and `TER` build one from sacrebleu's keyword arguments.
+/// syntax): one the significance tests take (BLEU, chrF, chrF++, TER). The
+/// Python classes `BLEU`, `CHRF` and `TER` build one from sacrebleu's
+/// keyword arguments.
 #[pyclass(frozen, module = "mteval._native")]
 pub struct Metric {
-    cfg: Configured,
-}
-
-/// One segment's statistics, of the metric's kind.
-enum Segment {
-    Bleu(Vec<u64>),
-    Ter(mteval_kernels::TerSegment),
-    Chrf(Vec<u64>),
+    cfg: Arc<dyn metric::Metric>,
 }
 
 #[pymethods]
@@ -38,12 +34,14 @@ impl Metric {
     #[pyo3(signature = (name, options = ""))]
     fn new(name: &str, options: &str) -> PyResult<Self> {
         let cfg = metric::lookup(name).and_then(|m| m.configure(options)).map_err(|e| metric_error(&e))?;
-        match cfg {
-            Configured::Bleu(_) | Configured::Chrf(_) | Configured::Ter(_) => Ok(Self { cfg }),
-            _ => Err(PyValueError::new_err(format!(
-                "{name}: the metric objects are BLEU, chrF, chrF++ and TER (see mteval.score for the others)"
-            ))),
+        if cfg.resample().is_none() {
+            let names: Vec<&str> = metric::resampled().map(|m| m.name).collect();
+            return Err(PyValueError::new_err(format!(
+                "{name}: the metric objects are {} (see mteval.score for the others)",
+                metric::in_words(&names)
+            )));
         }
+        Ok(Self { cfg })
     }
 
     /// The name sacrebleu prints (`BLEU`, `chrF2`, `chrF2++`, `TER`).
@@ -61,9 +59,9 @@ impl Metric {
     /// TER's tokenization of `text` (sacrebleu's `TercomTokenizer` with
     /// this metric's options): the words joined by single spaces.
     fn tokenize(&self, text: &str) -> PyResult<String> {
-        match &self.cfg {
-            Configured::Ter(t) => Ok(t.tokenize(text).join(" ")),
-            _ => Err(PyValueError::new_err("tokenize: only TER's tokenizer is exported")),
+        match self.cfg.as_any().downcast_ref::<mteval_kernels::Ter>() {
+            Some(t) => Ok(t.tokenize(text).join(" ")),
+            None => Err(PyValueError::new_err("tokenize: only TER's tokenizer is exported")),
         }
     }
 
@@ -84,8 +82,8 @@ impl Metric {
                 hyps.len()
             )));
         }
-        let cfg = self.cfg.clone();
-        let segs = crate::interruptible(py, move |cancel| segments(&cfg, &hyps, &refs, cancel))?
+        let cfg = Arc::clone(&self.cfg);
+        let segs = crate::interruptible(py, move |cancel| segments(cfg.as_ref(), &hyps, &refs, cancel))?
             .map_err(|e| metric_error(&e))?
             .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err(crate::CANCELLED))?;
         self.details(py, &segs)
@@ -95,10 +93,13 @@ impl Metric {
 /// Rows scored between two looks at the cancel flag.
 pub(crate) const CHUNK: usize = 8192;
 
+/// One segment's statistics ([`metric::Metric::segment`]).
+type Segment = Vec<f64>;
+
 /// Every segment's statistics, in order, on all cores; `None` when `cancel`
 /// was set (checked every [`CHUNK`] rows).
 fn segments(
-    cfg: &Configured,
+    cfg: &dyn metric::Metric,
     hyps: &[String],
     refs: &[Vec<Option<String>>],
     cancel: &AtomicBool,
@@ -113,17 +114,8 @@ fn segments(
             .into_par_iter()
             .with_min_len(16)
             .map(|i| {
-                let h = &hyps[i];
                 let r: Vec<&str> = refs.iter().filter_map(|s| s[i].as_deref()).collect();
-                if r.is_empty() {
-                    return Ok(None);
-                }
-                Ok(match cfg {
-                    Configured::Bleu(c) => c.segment(h, &r).map(Segment::Bleu),
-                    Configured::Chrf(c) => c.segment(h, &r).map(|s| Segment::Chrf(s.stats)),
-                    Configured::Ter(t) => t.segment(h, &r)?.map(Segment::Ter),
-                    _ => None,
-                })
+                cfg.segment(&hyps[i], &r)
             })
             .collect::<Result<_, _>>()?;
         out.extend(part);
@@ -135,54 +127,21 @@ impl Metric {
     /// The corpus score of `segs` (summed in order, as sacrebleu does) and
     /// the fields of sacrebleu's score object.
     fn details<'py>(&self, py: Python<'py>, segs: &[Option<Segment>]) -> PyResult<Bound<'py, PyDict>> {
+        let mut st = self.cfg.corpus().ok_or_else(|| PyValueError::new_err("this metric has no corpus score"))?;
+        for s in segs.iter().flatten() {
+            st.add(s);
+        }
+        let score =
+            st.score().ok_or_else(|| PyValueError::new_err("no segment to score: every segment lacks a reference"))?;
         let d = PyDict::new(py);
-        let empty = || PyValueError::new_err("no segment to score: every segment lacks a reference");
-        match &self.cfg {
-            Configured::Bleu(cfg) => {
-                let mut st = BleuStats::default();
-                for s in segs.iter().flatten() {
-                    if let Segment::Bleu(v) = s {
-                        st.add(v);
-                    }
-                }
-                let stats = st.padded(cfg.stats_len()).ok_or_else(empty)?;
-                let n = cfg.max_ngram_order;
-                let b = cfg.score_details(&stats);
-                d.set_item("score", b.score)?;
-                d.set_item("counts", &stats[2..2 + n])?;
-                d.set_item("totals", &stats[2 + n..2 + 2 * n])?;
-                d.set_item("precisions", b.precisions)?;
-                d.set_item("bp", b.bp)?;
-                d.set_item("sys_len", b.sys_len)?;
-                d.set_item("ref_len", b.ref_len)?;
+        d.set_item("score", score)?;
+        for (key, value) in st.details() {
+            match value {
+                Detail::Float(x) => d.set_item(key, x)?,
+                Detail::Int(x) => d.set_item(key, x)?,
+                Detail::Floats(x) => d.set_item(key, x)?,
+                Detail::Ints(x) => d.set_item(key, x)?,
             }
-            Configured::Chrf(cfg) => {
-                let mut st = ChrfStats::default();
-                for s in segs.iter().flatten() {
-                    if let Segment::Chrf(v) = s {
-                        st.add(v);
-                    }
-                }
-                d.set_item("score", st.score(cfg).ok_or_else(empty)?)?;
-                d.set_item("char_order", cfg.char_order)?;
-                d.set_item("word_order", cfg.word_order)?;
-                d.set_item("beta", cfg.beta)?;
-            }
-            Configured::Ter(t) => {
-                let mut st = TerStats::default();
-                for s in segs.iter().flatten() {
-                    if let Segment::Ter(v) = s {
-                        st.add(v);
-                    }
-                }
-                if st.segments == 0 {
-                    return Err(empty());
-                }
-                d.set_item("score", t.score(&st))?;
-                d.set_item("num_edits", st.num_edits)?;
-                d.set_item("ref_length", st.ref_len)?;
-            }
-            _ => {}
         }
         Ok(d)
     }

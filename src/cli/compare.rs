@@ -15,14 +15,12 @@ use datafusion::arrow::array::{Array, AsArray, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use mteval_kernels::NRefs;
-use mteval_kernels::metric::Configured;
+use mteval_kernels::metric::Metric;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
-use rayon::prelude::*;
 
 use super::text::{read_lines, read_utf8, split_lines, split_refs};
-use super::{MetricChoice, resolve_metrics};
+use crate::metrics::{MetricChoice, check_comparable, resolve_metrics};
 use crate::session::{SessionOptions, new_context, register_input};
-use mteval_kernels::metric::MetricKind;
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -291,13 +289,7 @@ impl SacrebleuFlags {
             }
             let chosen: Vec<&String> = metrics
                 .iter()
-                .filter(|m| {
-                    mteval_kernels::metric::lookup(m).is_ok_and(|i| match family {
-                        "chrf" => matches!(i.kind, MetricKind::Chrf | MetricKind::ChrfPlusPlus),
-                        "bleu" => i.kind == MetricKind::Bleu,
-                        _ => i.kind == MetricKind::Ter,
-                    })
-                })
+                .filter(|m| mteval_kernels::metric::lookup(m).is_ok_and(|i| i.sacrebleu == Some(family)))
                 .collect();
             if chosen.is_empty() {
                 bail!("sacrebleu flags for {family} ({opts}) given, but -m does not choose {family}");
@@ -374,41 +366,15 @@ pub(crate) struct TableSpec<'a> {
     pub extra_cols: &'a [(String, bool)],
 }
 
-/// The names of the metrics the paired tests take (those with a resampling
-/// view), for the errors of `compare` and `report`.
-pub(crate) fn comparable_names() -> String {
-    let names: Vec<&str> = mteval_kernels::metric::METRICS
-        .iter()
-        .filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
-        .map(|m| m.name)
-        .collect();
-    names.join(", ")
-}
-
-/// Refuses a metric name `command` cannot use, listing those it can
-/// (rather than every metric the library knows).
-pub(crate) fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
-    for m in metrics {
-        let usable =
-            mteval_kernels::metric::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
-        match usable {
-            Some(true) => {}
-            Some(false) => bail!("{m}: mteval {command} takes {}", comparable_names()),
-            None => bail!("unknown metric '{m}': mteval {command} takes {}", comparable_names()),
-        }
-    }
-    Ok(())
-}
-
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     check_comparable(&a.metrics, "compare")?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&a.metrics)?);
     let metrics = resolve_metrics(&a.metrics, &options)?;
-    let compared: Vec<Configured> = metrics.iter().map(MetricChoice::configured).collect();
-    if let Some(m) = metrics.iter().zip(&compared).find(|(_, c)| c.resample().is_none()) {
-        bail!("{}: mteval compare supports bleu, chrf, chrf++ and ter", m.0.column());
+    if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
+        bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
+    let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
     let seed = seed_of(a.seed.as_deref())?;
     let test = match (a.paired_bs, a.paired_ar) {
         (true, _) => Some(PairedTest::Bootstrap(positive(a.paired_bs_n, "--paired-bs-n")?)),
@@ -441,7 +407,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         let per: Vec<SegmentStats> = compared
             .iter()
             .map(|m| {
-                segment_stats(m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
+                segment_stats(*m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
                     .with_context(|| name.clone())
             })
             .collect::<Result<_>>()?;
@@ -449,7 +415,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     }
     let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
-    let views: Vec<&dyn Resample> = compared.iter().filter_map(Configured::resample).collect();
+    let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
     let out = if n_sys == 1 {
         let results: Vec<TestResult> = if a.confidence {
             views
@@ -586,9 +552,8 @@ fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
 
 /// Statistics of every segment of one system for one metric (chrF and TER
 /// through the backend, which batches them on a GPU).
-#[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
 pub(crate) fn segment_stats(
-    m: &Configured,
+    m: &dyn Metric,
     hyps: &[String],
     refs: &[Vec<String>],
     keys: Option<&[String]>,
@@ -596,22 +561,9 @@ pub(crate) fn segment_stats(
 ) -> Result<SegmentStats> {
     let rows: Vec<(&str, Vec<&str>)> =
         hyps.iter().zip(refs).map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
-    let width = m.resample().map_or(0, Resample::width);
-    let mut out = SegmentStats::new(width);
+    let mut out = SegmentStats::new(m.width());
     let line = |i: usize| segment_label(keys, i);
-    let stats: Vec<Result<Option<Vec<f64>>>> = match m {
-        Configured::Chrf(cfg) => cfg
-            .segments_on(backend, &rows)
-            .into_iter()
-            .map(|s| Ok(s.map(|s| s.stats.iter().map(|&x| x as f64).collect())))
-            .collect(),
-        Configured::Ter(ter) => ter
-            .segments_on(backend, &rows)
-            .into_iter()
-            .map(|s| Ok(s?.map(|s| vec![f64::from(s.num_edits), s.ref_len])))
-            .collect(),
-        _ => rows.par_iter().map(|(h, r)| Ok(m.segment_stats(h, r)?)).collect(),
-    };
+    let stats = m.segments_on(backend, &rows);
     for (i, s) in stats.into_iter().enumerate() {
         let s = s.with_context(|| line(i))?.with_context(|| format!("{}: no reference", line(i)))?;
         out.push(&s);
@@ -839,40 +791,17 @@ fn score_text(r: &TestResult, w: usize) -> String {
     s
 }
 
-/// BLEU's verbose part (`66.3/43.2/30.9/22.7 (BP = 1.000 ratio = 1.014 hyp_len = 10295 ref_len = 10152)`).
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "BLEU statistics are counts below 2^53")]
-fn bleu_verbose(cfg: &mteval_kernels::BleuConfig, s: &SegmentStats) -> String {
-    let sums: Vec<u64> = s.sums().iter().map(|&x| x as u64).collect();
-    let d = cfg.score_details(&sums);
-    let prec: Vec<String> = d.precisions.iter().map(|p| format!("{p:.1}")).collect();
-    format!(
-        "{} (BP = {:.3} ratio = {:.3} hyp_len = {} ref_len = {})",
-        prec.join("/"),
-        d.bp,
-        d.ratio(),
-        d.sys_len,
-        d.ref_len
-    )
-}
-
 /// One system: sacrebleu's single-system lines (aligned at `=`), or JSON.
 fn single_report(
     a: &CompareArgs,
     names: &[String],
     sigs: &[String],
     results: &[TestResult],
-    compared: &[Configured],
+    compared: &[&dyn Metric],
     stats: &[SegmentStats],
 ) -> String {
     let w = a.width;
-    let verbose: Vec<Option<String>> = compared
-        .iter()
-        .zip(stats)
-        .map(|(m, s)| match m {
-            Configured::Bleu(cfg) => Some(bleu_verbose(cfg, s)),
-            _ => None,
-        })
-        .collect();
+    let verbose: Vec<Option<String>> = compared.iter().zip(stats).map(|(m, s)| m.verbose(&s.sums())).collect();
     if a.format == CompareFormat::Json {
         // sacrebleu's `Score.format(is_json=True)`: its keys in its order
         // (scores at full precision), an object for one metric, a list for several.

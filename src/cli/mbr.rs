@@ -21,7 +21,9 @@ use datafusion::arrow::row::{RowConverter, SortField};
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::Ter;
 use mteval_kernels::chrf::group::Group;
-use mteval_kernels::metric::{Configured, METRICS, MetricInfo, MetricKind};
+use mteval_kernels::chrf::group::MbrChrf;
+use mteval_kernels::metric::{Inputs, METRICS, MetricInfo};
+use mteval_kernels::ter::mbr::MbrTer;
 use mteval_kernels::ter::mbr::mean_ter;
 use rayon::prelude::*;
 
@@ -64,26 +66,26 @@ impl Utility {
 fn configure(name: &str, options: &str) -> Result<(Utility, bool, String)> {
     let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
     let is_mbr = |m: &&MetricInfo| {
-        matches!(m.kind, MetricKind::MbrChrf | MetricKind::MbrChrfAggregate | MetricKind::MbrTer)
-            && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
+        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
     };
-    let Some(info) = METRICS.iter().find(is_mbr) else {
+    let Some(info) = METRICS.iter().copied().find(is_mbr) else {
         let known: Vec<&str> = METRICS
             .iter()
-            .filter(|m| matches!(m.kind, MetricKind::MbrChrf | MetricKind::MbrChrfAggregate | MetricKind::MbrTer))
+            .filter(|m| m.inputs == Inputs::Candidates)
             .filter_map(|m| m.name.strip_prefix("mbr_"))
             .collect();
         bail!("unknown utility '{name}' (known: {})", known.join(", "));
     };
     let configured = info.configure(options)?;
     let signature = configured.signature(mteval_kernels::NRefs::Fixed(1)).to_string();
-    Ok(match configured {
-        Configured::MbrChrf { cfg, include_self, aggregate } => {
-            (Utility::Chrf { cfg, aggregate }, include_self, signature)
-        }
-        Configured::MbrTer { ter, include_self } => (Utility::Ter(ter), include_self, signature),
-        _ => bail!("{} is not an MBR utility", info.name),
-    })
+    let any = configured.as_any();
+    if let Some(&MbrChrf { cfg, include_self, aggregate }) = any.downcast_ref::<MbrChrf>() {
+        return Ok((Utility::Chrf { cfg, aggregate }, include_self, signature));
+    }
+    match any.downcast_ref::<MbrTer>() {
+        Some(&MbrTer { ter, include_self }) => Ok((Utility::Ter(ter), include_self, signature)),
+        None => bail!("{} is not an MBR utility", info.name),
+    }
 }
 
 fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Result<ArrayRef> {

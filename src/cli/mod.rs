@@ -17,10 +17,10 @@ mod text;
 use mteval_kernels::backend::{DeviceRequest, backend_for};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use mteval_kernels::metric::{self, Configured, MetricInfo, MetricKind};
+pub use crate::metrics::{MetricChoice, resolve_metrics};
 
 use crate::output::Format;
 
@@ -346,152 +346,6 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
         reason = "bytes is checked above to lie in [1, 2^62)"
     )]
     Ok(bytes as usize)
-}
-
-/// A metric chosen on the command line with its options.
-#[derive(Debug, Clone)]
-pub enum MetricChoice {
-    /// BLEU (the options configure the corpus score; per-row scores use
-    /// effective order, as sacrebleu's sentence-level mode does).
-    Bleu(mteval_kernels::BleuConfig),
-    /// TER.
-    Ter(mteval_kernels::Ter),
-    /// chrF or chrF++ (`column` is `chrf` or `chrfpp`).
-    Chrf {
-        /// Options.
-        cfg: mteval_kernels::ChrfConfig,
-        /// Output column.
-        column: &'static str,
-    },
-    /// `CharacTER` (corpus score = mean of the sentence scores, as the original CLI).
-    CharacTer(mteval_kernels::CharacTerConfig),
-    /// Terminology match accuracy (exact, or lemmatized with a lemmas column).
-    TermAcc {
-        /// Lemmatized variant.
-        lemmatized: bool,
-    },
-}
-
-impl MetricChoice {
-    /// The metric with its options parsed, as the metric table has it.
-    pub(crate) fn configured(&self) -> Configured {
-        match self {
-            Self::Bleu(c) => Configured::Bleu(*c),
-            Self::Ter(t) => Configured::Ter(*t),
-            Self::Chrf { cfg, .. } => Configured::Chrf(*cfg),
-            Self::CharacTer(cfg) => Configured::CharacTer(*cfg),
-            Self::TermAcc { lemmatized } => Configured::TermAccuracy { lemmatized: *lemmatized },
-        }
-    }
-
-    /// Column name of the score.
-    #[must_use]
-    pub fn column(&self) -> &'static str {
-        let kind = match self {
-            // chrF and chrF++ differ by the name chosen, not by the options.
-            Self::Chrf { column, .. } => return column,
-            Self::Bleu(_) => MetricKind::Bleu,
-            Self::Ter(_) => MetricKind::Ter,
-            Self::CharacTer(_) => MetricKind::CharacTer,
-            Self::TermAcc { lemmatized: false } => MetricKind::TermAccuracy,
-            Self::TermAcc { lemmatized: true } => MetricKind::TermAccuracyLemmatized,
-        };
-        let info = metric::info(kind);
-        info.column.unwrap_or(info.name)
-    }
-
-    /// Display name (as sacrebleu prints it: `TER`, `chrF2`, `chrF2++`).
-    #[must_use]
-    pub fn display(&self) -> String {
-        self.configured().display()
-    }
-
-    /// The reproducibility signature for `nrefs` references.
-    #[must_use]
-    pub fn signature(&self, nrefs: mteval_kernels::NRefs) -> String {
-        self.configured().signature(nrefs).to_string()
-    }
-
-    /// The options that configure the metric's SQL function exactly as this
-    /// choice: the signature, plus the length limit it leaves out
-    /// (`max_words`, which cannot change a score, only refuse a row).
-    #[must_use]
-    pub fn udf_options(&self) -> String {
-        self.configured().sql_options()
-    }
-
-    /// Whether the metric reads the reference columns.
-    #[must_use]
-    pub const fn uses_refs(&self) -> bool {
-        !matches!(self, Self::TermAcc { .. })
-    }
-
-    /// The choice for a metric of the table with its options; MBR utilities
-    /// are not scored per row.
-    fn from_table(info: &'static MetricInfo, options: &str) -> Result<Self> {
-        let column = info.column.with_context(|| {
-            format!("{} is an MBR utility: use `mteval mbr --utility` or the SQL window function", info.name)
-        })?;
-        Ok(match info.configure(options)? {
-            Configured::Bleu(c) => Self::Bleu(c),
-            Configured::Ter(t) => Self::Ter(t),
-            Configured::Chrf(cfg) => Self::Chrf { cfg, column },
-            Configured::CharacTer(cfg) => Self::CharacTer(cfg),
-            Configured::TermAccuracy { lemmatized } => Self::TermAcc { lemmatized },
-            Configured::MbrChrf { .. } | Configured::MbrTer { .. } => anyhow::bail!("{} is an MBR utility", info.name),
-        })
-    }
-}
-
-/// Resolves `-m` and `--options` into configured metrics. Names are those of
-/// the metric table (`mteval_kernels::metric`): canonical or alias, any case.
-///
-/// # Errors
-/// Unknown metrics, options for a metric not chosen, invalid options.
-pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<MetricChoice>> {
-    let mut infos: Vec<&'static MetricInfo> = Vec::new();
-    for m in metrics {
-        match metric::lookup(m) {
-            Ok(info) => infos.push(info),
-            Err(e) if m.contains(['.', '/']) => {
-                anyhow::bail!("{e}; it looks like a file: put INPUT before -m, as in `mteval score {m} -m ter`")
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let mut per: Vec<(MetricKind, String)> = Vec::new();
-    for o in options {
-        match o.split_once('=') {
-            Some((m, opts)) => {
-                let kind = metric::lookup(m).ok().map(|i| i.kind).filter(|k| infos.iter().any(|i| i.kind == *k));
-                let Some(kind) = kind else {
-                    let chosen: Vec<&str> = infos.iter().map(|i| i.name).collect();
-                    anyhow::bail!(
-                        "--options '{o}': metric '{}' is not among the chosen metrics ({})",
-                        m.trim(),
-                        chosen.join(", ")
-                    );
-                };
-                per.push((kind, opts.to_owned()));
-            }
-            None if infos.len() == 1 => per.push((infos[0].kind, o.clone())),
-            None => anyhow::bail!("--options '{o}': with several metrics write METRIC=OPTIONS"),
-        }
-    }
-    let mut out: Vec<MetricChoice> = Vec::new();
-    for info in &infos {
-        let opts: Vec<&str> = per.iter().filter(|(k, _)| *k == info.kind).map(|(_, v)| v.as_str()).collect();
-        out.push(MetricChoice::from_table(info, &opts.join("|"))?);
-    }
-    if out.is_empty() {
-        anyhow::bail!("no metric given (-m ter)");
-    }
-    for (i, m) in out.iter().enumerate() {
-        if out[..i].iter().any(|p| p.column() == m.column()) {
-            anyhow::bail!("metric '{}' is given twice", m.column());
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -15,12 +15,12 @@ use datafusion::prelude::lit;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::NRefs;
-use mteval_kernels::metric::CorpusStats;
-use mteval_kernels::ter::TerStats;
+use mteval_kernels::metric::CorpusState;
 use mteval_kernels::terms::{TermCounts, stanza_sentences};
 
+use super::ScoreArgs;
 use super::report::{self, ScoreLine};
-use super::{MetricChoice, ScoreArgs, resolve_metrics};
+use crate::metrics::{MetricChoice, resolve_metrics};
 use crate::output::BatchFileWriter;
 use crate::session::{InputKind, SessionOptions, new_context, register_input};
 
@@ -59,19 +59,13 @@ pub fn check_column<'a>(
 /// Corpus statistics of one group, per metric.
 #[derive(Debug, Clone)]
 struct GroupStats {
-    metrics: Vec<CorpusStats>,
+    metrics: Vec<Box<dyn CorpusState>>,
     nrefs: Option<NRefs>,
-}
-
-/// An empty corpus state of a metric the CLI scores (the metric table's;
-/// a `MetricChoice` is never an MBR utility, which has none).
-fn metric_stats(m: &MetricChoice) -> CorpusStats {
-    m.configured().corpus_stats().unwrap_or(CorpusStats::CharacTer(Vec::new()))
 }
 
 impl GroupStats {
     fn new(metrics: &[MetricChoice]) -> Self {
-        Self { metrics: metrics.iter().map(metric_stats).collect(), nrefs: None }
+        Self { metrics: metrics.iter().map(MetricChoice::corpus).collect(), nrefs: None }
     }
 }
 
@@ -79,10 +73,8 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     check_outputs(&a, &input)?;
-    if a.report.is_some()
-        && let Some(m) = metrics.iter().find(|m| m.configured().resample().is_none())
-    {
-        bail!("--report: {} is not in the report; it compares bleu, chrf, chrf++ and ter", m.column());
+    if a.report.is_some() {
+        crate::metrics::check_resampled(&metrics, "--report")?;
     }
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
@@ -215,9 +207,9 @@ fn check_input(schema: &Schema, input: &str, a: &ScoreArgs, metrics: &[MetricCho
         }
     }
     for m in metrics {
-        if let MetricChoice::TermAcc { lemmatized } = m {
+        if let Some(lemmatized) = m.terms() {
             check_column(schema, input, &a.terms_col, "terms", false)?;
-            if *lemmatized {
+            if lemmatized {
                 check_column(schema, input, &a.lemmas_col, "lemmas", false)?;
             }
         }
@@ -239,8 +231,8 @@ fn check_input(schema: &Schema, input: &str, a: &ScoreArgs, metrics: &[MetricCho
 }
 
 /// Step 2: the expressions of the scoring query: every input column, then
-/// per metric its sentence statistics (a struct, or a score for `CharacTER`
-/// and the term counts) under a private name.
+/// per metric its sentence statistics (`segment_stats`' struct, or the
+/// term counts) under a private name.
 fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<Expr> {
     let refs_expr = if a.ref_cols.len() == 1 || !metrics.iter().any(MetricChoice::uses_refs) {
         ident(&a.ref_cols[0])
@@ -250,23 +242,17 @@ fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
     for m in metrics {
         let opts = m.udf_options();
-        let with_refs = |udf: ScalarUDF| udf.call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(opts.clone())]);
-        let stats = match m {
-            MetricChoice::Bleu(_) => with_refs(ScalarUDF::from(mteval_udfs::bleu_stats::BleuStatsUdf::default())),
-            MetricChoice::Ter(_) => with_refs(ScalarUDF::from(mteval_udfs::ter_stats::TerStatsUdf::default())),
-            MetricChoice::Chrf { .. } => with_refs(ScalarUDF::from(mteval_udfs::chrf_stats::ChrfStatsUdf::default())),
-            MetricChoice::CharacTer(_) => with_refs(ScalarUDF::from(mteval_udfs::charac_ter::CharacTerUdf::default())),
-            MetricChoice::TermAcc { lemmatized: false } => {
-                ScalarUDF::from(mteval_udfs::term_match::TermMatchUdf::default())
-                    .call(vec![ident(&a.hyp_col), ident(&a.terms_col)])
-            }
-            MetricChoice::TermAcc { lemmatized: true } => {
-                ScalarUDF::from(mteval_udfs::term_match_lemmatized::TermMatchLemmatizedUdf::default()).call(vec![
-                    ident(&a.hyp_col),
-                    ident(&a.lemmas_col),
-                    ident(&a.terms_col),
-                ])
-            }
+        let stats = match m.terms() {
+            None => ScalarUDF::from(mteval_udfs::segment_stats::SegmentStatsUdf::default()).call(vec![
+                ident(&a.hyp_col),
+                refs_expr.clone(),
+                lit(m.info().name),
+                lit(opts),
+            ]),
+            Some(false) => ScalarUDF::from(mteval_udfs::term_match::TermMatchUdf::default())
+                .call(vec![ident(&a.hyp_col), ident(&a.terms_col)]),
+            Some(true) => ScalarUDF::from(mteval_udfs::term_match_lemmatized::TermMatchLemmatizedUdf::default())
+                .call(vec![ident(&a.hyp_col), ident(&a.lemmas_col), ident(&a.terms_col)]),
         };
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
     }
@@ -348,75 +334,24 @@ fn accumulate(
     a: &ScoreArgs,
 ) -> Result<ArrayRef> {
     let col = batch.column(n_in + k);
-    if let MetricChoice::CharacTer(_) = m {
-        // A plain Float64 score per row.
-        let score = col.as_primitive::<Float64Type>();
-        for (i, &gi) in row_group.iter().enumerate() {
-            if score.is_valid(i) {
-                let g = &mut groups[gi].1;
-                g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-                if let CorpusStats::CharacTer(v) = &mut g.metrics[k] {
-                    v.push(score.value(i));
-                }
-            }
-        }
-        return Ok(Arc::clone(col));
-    }
-    if let MetricChoice::TermAcc { lemmatized } = m {
-        return accumulate_terms(*lemmatized, k, batch, col, row_group, groups, a);
+    if let Some(lemmatized) = m.terms() {
+        return accumulate_terms(lemmatized, k, batch, col, row_group, groups, a);
     }
     let stats = col.as_struct();
     let field = |name: &str| {
         stats.column_by_name(name).with_context(|| format!("internal: {} statistics without '{name}'", m.column()))
     };
-    let score = field("score")?.as_primitive::<Float64Type>();
-    let ter = match m {
-        MetricChoice::Ter(_) => Some((
-            field("num_edits")?.as_primitive::<Int64Type>(),
-            field("num_shifts")?.as_primitive::<Int64Type>(),
-            field("ref_len")?.as_primitive::<Float64Type>(),
-        )),
-        _ => None,
-    };
-    let lists = match m {
-        MetricChoice::Chrf { .. } | MetricChoice::Bleu(_) => Some(field("stats")?.as_list::<i32>()),
-        _ => None,
-    };
-    // Per-row BLEU is sentence BLEU with effective order (sacrebleu's
-    // sentence-level mode turns it on); the corpus score keeps the options.
-    let sentence_bleu = match m {
-        MetricChoice::Bleu(cfg) => Some(mteval_kernels::BleuConfig { effective_order: true, ..*cfg }),
-        _ => None,
-    };
-    let mut row_scores: Vec<Option<f64>> = score.iter().collect();
+    let score = field("score")?;
+    let lists = field("stats")?.as_list::<i32>();
     for (i, &gi) in row_group.iter().enumerate() {
         if !stats.is_valid(i) {
             continue;
         }
         let g = &mut groups[gi].1;
         g.nrefs = NRefs::observe(g.nrefs, nref_counts[i]);
-        match (&mut g.metrics[k], ter, lists) {
-            (CorpusStats::Ter(t), Some((edits, shifts, len)), _) => {
-                #[allow(clippy::cast_sign_loss, reason = "edit and shift counts from ter_stats are never negative")]
-                t.merge(&TerStats {
-                    num_edits: edits.value(i) as u64,
-                    ref_len: len.value(i),
-                    num_shifts: shifts.value(i) as u64,
-                    segments: 1,
-                });
-            }
-            (CorpusStats::Chrf(c), _, Some(lists)) => c.add(&counts(&lists.value(i))),
-            (CorpusStats::Bleu(c), _, Some(lists)) => {
-                let v = counts(&lists.value(i));
-                if let Some(cfg) = &sentence_bleu {
-                    row_scores[i] = Some(cfg.score(&v));
-                }
-                c.add(&v);
-            }
-            _ => bail!("internal: statistics of different metrics"),
-        }
+        g.metrics[k].add(lists.value(i).as_primitive::<Float64Type>().values());
     }
-    Ok(Arc::new(Float64Array::from(row_scores)))
+    Ok(Arc::clone(score))
 }
 
 /// [`accumulate`] for terminology accuracy: the term counts per row.
@@ -464,18 +399,10 @@ fn accumulate_terms(
                 _ => 0,
             },
         };
-        if let CorpusStats::TermAccuracy(t) = &mut groups[gi].1.metrics[k] {
-            t.add(&c);
-        }
+        groups[gi].1.metrics[k].add(&c.to_stats());
         per_row.push((c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total)));
     }
     Ok(Arc::new(Float64Array::from(per_row)))
-}
-
-/// A statistics list of `chrf_stats` / `bleu_stats` as counts.
-fn counts(list: &ArrayRef) -> Vec<u64> {
-    #[allow(clippy::cast_sign_loss, reason = "n-gram statistics are counts, never negative")]
-    list.as_primitive::<Int64Type>().values().iter().map(|&x| x as u64).collect()
 }
 
 /// Step 4: the corpus score of every group (or of all rows) per metric,
@@ -491,7 +418,7 @@ fn reduce(
     let mut all = GroupStats::new(metrics);
     for (_, g) in groups {
         for (a, b) in all.metrics.iter_mut().zip(&g.metrics) {
-            a.merge(b)?;
+            a.merge(b.as_ref())?;
         }
         all.nrefs = match (all.nrefs, g.nrefs) {
             (None, x) | (x, None) => x,
@@ -500,9 +427,7 @@ fn reduce(
         };
     }
     for (k, m) in metrics.iter().enumerate() {
-        if let (MetricChoice::TermAcc { lemmatized: true }, CorpusStats::TermAccuracy(t)) = (m, &all.metrics[k]) {
-            t.check().with_context(|| format!("{input}: {}", m.column()))?;
-        }
+        all.metrics[k].check().with_context(|| format!("{input}: {}", m.column()))?;
         let sig = m.signature(all.nrefs.unwrap_or(NRefs::Fixed(a.ref_cols.len())));
         if let Some(wr) = writer.as_deref_mut() {
             wr.add_metadata(&format!("mteval.signature.{}", m.column()), &sig);
@@ -511,7 +436,7 @@ fn reduce(
             group,
             name: m.display(),
             signature: sig.clone(),
-            score: m.configured().corpus_score(&g.metrics[k]),
+            score: g.metrics[k].score(),
             segments: g.metrics[k].segments(),
         };
         match &a.group_by {

@@ -5,12 +5,11 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use mteval_kernels::ter::TerStats;
-use mteval_kernels::{ChrfStats, CorpusSummary, NRefs};
-use rayon::prelude::*;
+use mteval_kernels::NRefs;
 
+use super::ScoreArgs;
 use super::report::{self, ScoreLine};
-use super::{MetricChoice, ScoreArgs, resolve_metrics};
+use crate::metrics::resolve_metrics;
 
 /// The path that names standard input (as sacrebleu reads a system there).
 pub(crate) const STDIN: &str = "-";
@@ -77,40 +76,6 @@ pub(crate) fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Resu
     Ok(streams)
 }
 
-/// Corpus BLEU of `rows` and its segment count; with `sentence`, each
-/// line's sentence BLEU (effective order, as `sacrebleu -sl`) written there.
-fn bleu(
-    cfg: &mteval_kernels::BleuConfig,
-    rows: &[(&str, Vec<&str>)],
-    sentence: Option<&mut Vec<(usize, f64)>>,
-) -> (Option<f64>, u64) {
-    let Some(out) = sentence else {
-        // Integer sums: summed in any order, with no per-line vectors kept.
-        let st = rows
-            .par_iter()
-            .fold(mteval_kernels::BleuStats::default, |mut st, (h, r)| {
-                if let Some(s) = cfg.segment(h, r) {
-                    st.add(&s);
-                }
-                st
-            })
-            .reduce(mteval_kernels::BleuStats::default, |mut a, b| {
-                a.merge(&b);
-                a
-            });
-        return (st.score(cfg), st.segments);
-    };
-    let segs: Vec<Option<Vec<u64>>> = rows.par_iter().map(|(h, r)| cfg.segment(h, r)).collect();
-    let sentence = mteval_kernels::BleuConfig { effective_order: true, ..*cfg };
-    let mut st = mteval_kernels::BleuStats::default();
-    for (i, s) in segs.iter().enumerate() {
-        let Some(s) = s else { continue };
-        st.add(s);
-        out.push((i + 1, sentence.score(s)));
-    }
-    (st.score(cfg), st.segments)
-}
-
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let Some(hyp_path) = &a.hyp else { bail!("--hyp is required in text mode") };
     if a.refs.is_empty() {
@@ -120,7 +85,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
         bail!("-o is for table inputs; in text mode scores are printed");
     }
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    if let Some(m) = metrics.iter().find(|m| matches!(m, MetricChoice::TermAcc { .. })) {
+    if let Some(m) = metrics.iter().find(|m| !m.uses_refs()) {
         bail!("{} needs a table input with a terms column (mteval score INPUT -m term-acc)", m.column());
     }
     // Lines are slices of the files' contents: no string per line.
@@ -149,53 +114,18 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     for m in &metrics {
         // Sentence scores (line, score), printed with the corpus score.
         let mut out: Vec<(usize, f64)> = Vec::new();
-        let (score, segments) = match m {
-            MetricChoice::Bleu(cfg) => bleu(cfg, &rows, a.sentence.then_some(&mut out)),
-            MetricChoice::Ter(ter) => {
-                let segs: Vec<_> = ter
-                    .segments_on(backend.as_ref(), &rows)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, s)| s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1)))
-                    .collect::<Result<_>>()?;
-                let mut st = TerStats::default();
-                for (i, s) in segs.iter().enumerate() {
-                    let Some(s) = s else { continue };
-                    st.add(s);
-                    if a.sentence {
-                        out.push((i + 1, ter.sentence_score(s)));
-                    }
-                }
-                ((st.segments > 0).then(|| ter.score(&st)), st.segments)
+        let segs = m.metric().segments_on(backend.as_ref(), &rows);
+        let mut st = m.corpus();
+        for (i, s) in segs.into_iter().enumerate() {
+            let Some(s) = s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))? else { continue };
+            st.add(&s);
+            if a.sentence
+                && let Some(x) = m.metric().sentence_score(&s)
+            {
+                out.push((i + 1, x));
             }
-            MetricChoice::Chrf { cfg, .. } => {
-                let segs = cfg.segments_on(backend.as_ref(), &rows);
-                let mut st = ChrfStats::default();
-                for (i, s) in segs.iter().enumerate() {
-                    let Some(s) = s else { continue };
-                    st.add(&s.stats);
-                    if a.sentence {
-                        out.push((i + 1, cfg.score(&s.stats)));
-                    }
-                }
-                (st.score(cfg), st.segments)
-            }
-            MetricChoice::CharacTer(cfg) => {
-                let scores: Vec<f64> = (0..hyps.len())
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map(|i| {
-                        let s = cfg.sentence_multi(hyps[i], refs.iter().map(|r| r[i]));
-                        Ok(s.with_context(|| format!("{}: line {}", hyp_path.display(), i + 1))?.unwrap_or(1.0))
-                    })
-                    .collect::<Result<_>>()?;
-                if a.sentence {
-                    out.extend(scores.iter().enumerate().map(|(i, s)| (i + 1, *s)));
-                }
-                (CorpusSummary::from_scores(&scores).map(|c| c.mean), scores.len() as u64)
-            }
-            MetricChoice::TermAcc { .. } => unreachable!("refused above"),
-        };
+        }
+        let (score, segments) = (st.score(), st.segments());
         results
             .push((out, ScoreLine { group: None, name: m.display(), signature: m.signature(nrefs), score, segments }));
     }

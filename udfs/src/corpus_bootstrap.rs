@@ -25,7 +25,7 @@ use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
-use mteval_kernels::metric::{self, Configured};
+use mteval_kernels::metric::{self, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
@@ -110,7 +110,7 @@ const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'ble
 /// The metric, the test and the seed of a call.
 #[derive(Debug)]
 struct Settings {
-    metric: Configured,
+    metric: Arc<dyn Metric>,
     /// `bs:N` alone: bootstrap resampling; `ar:N` (paired only):
     /// approximate randomization, with bootstrap intervals when `bs:N` is there too.
     test: PairedTest,
@@ -147,7 +147,7 @@ fn settings(
     if metric.resample().is_none() {
         return Err(MetricError::InvalidOption {
             metric: name,
-            reason: format!("{}: resampling is for bleu, chrf, chrf++ and ter", info.name),
+            reason: format!("{}: resampling is for {}", info.name, resampled_names()),
         });
     }
     let test = match ar {
@@ -158,9 +158,14 @@ fn settings(
 }
 
 /// The resampling view of a metric `settings()` admitted.
-fn resample(m: &Configured) -> &dyn Resample {
+fn resample(m: &dyn Metric) -> &dyn Resample {
     // `settings()` refuses every metric without one before an accumulator exists.
-    m.resample().unwrap_or_else(|| unreachable!("settings() admits only bleu, chrf and ter"))
+    m.resample().unwrap_or_else(|| unreachable!("settings() admits only metrics with a resampling view"))
+}
+
+/// The names of the metrics the resampling functions take, as a list in words.
+fn resampled_names() -> String {
+    metric::in_words(&metric::resampled().map(|m| m.name).collect::<Vec<_>>())
 }
 
 fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
@@ -189,7 +194,7 @@ impl<const PAIRED: bool> AggregateSpec for ResampleFn<PAIRED> {
         if !PAIRED && !matches!(s.test, PairedTest::Bootstrap(_)) {
             return exec_err!("{name}: takes bs:N, not ar:N");
         }
-        let stats = SegmentStats::new(resample(&s.metric).width());
+        let stats = SegmentStats::new(resample(s.metric.as_ref()).width());
         // `ORDER BY` inside the call: the sort keys arrive as extra columns
         // after the arguments, and the accumulator orders the segments itself.
         let order = if args.order_bys.is_empty() {
@@ -275,7 +280,7 @@ impl ResampleAccumulator {
         let hyp = StrCol::from_array(self.name, hyp.as_ref())?;
         let refs = RefsCol::from_array(self.name, refs)?;
         let m = &self.s.metric;
-        let (rows, _) = eval_rows(self.name, &hyp, &refs, n, |h, r| Ok(m.segment_stats(h, r)?.map(|v| (v, r.len()))))?;
+        let (rows, _) = eval_rows(self.name, &hyp, &refs, n, |h, r| Ok(m.segment(h, r)?.map(|v| (v, r.len()))))?;
         Ok(rows)
     }
 
@@ -365,7 +370,7 @@ impl Accumulator for ResampleAccumulator {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        let m = resample(&self.s.metric);
+        let m = resample(self.s.metric.as_ref());
         let sig: ArrayRef = Arc::new(StringArray::from(vec![self.signature()]));
         let stats = self.ordered(&self.stats);
         let err = |e: MetricError| metric_err(self.name, &e);

@@ -27,6 +27,7 @@ pub mod mbr_chrf;
 pub mod mbr_chrf_aggregate;
 pub mod mteval_signature;
 pub mod paired_test;
+pub mod segment_stats;
 pub mod ter;
 pub mod ter_alignment;
 pub mod ter_stats;
@@ -61,6 +62,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
         Arc::new(ScalarUDF::from(chrf_stats::ChrfStatsUdf::default())),
         Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
+        Arc::new(ScalarUDF::from(segment_stats::SegmentStatsUdf::default())),
         Arc::new(ScalarUDF::from(edit_distance::EditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(word_edit_distance::WordEditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(term_match::TermMatchUdf::default())),

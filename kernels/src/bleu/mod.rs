@@ -45,6 +45,7 @@
 //! * `trg_lang` only chooses the default tokenizer, as in sacrebleu, and is
 //!   not in the signature (the tokenizer is).
 
+pub mod metric;
 pub mod tokenize;
 mod unicode;
 

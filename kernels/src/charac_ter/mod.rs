@@ -21,6 +21,7 @@
 //! unchanged.
 
 pub mod corpus;
+pub mod metric;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;

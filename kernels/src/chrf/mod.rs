@@ -22,6 +22,7 @@
 //!   U+001C–U+001F, unlike Python).
 
 pub mod group;
+pub mod metric;
 mod ngrams;
 
 use crate::options::OptionKey;

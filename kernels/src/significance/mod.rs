@@ -1,6 +1,7 @@
 //! Paired significance tests and bootstrap confidence intervals, exactly as
 //! sacrebleu 2.6.0 computes them (`sacrebleu/significance.py` and
-//! `Score.estimate_ci` in `metrics/base.py`), for BLEU, chrF/chrF++ and TER.
+//! `Score.estimate_ci` in `metrics/base.py`), for every metric with a
+//! [`Resample`] view (each metric's module implements it).
 //!
 //! Everything starts from the per-segment statistics a corpus score sums
 //! ([`SegmentStats`], one row per segment): BLEU's
@@ -50,11 +51,8 @@ pub use pynum::Py;
 use rayon::prelude::*;
 
 use crate::MetricError;
-use crate::bleu::{BleuConfig, Smoothing, compute_bleu};
 use crate::charac_ter::corpus::exact_mean;
-use crate::chrf::ChrfConfig;
 use crate::rng::Generator;
-use crate::ter::{Ter, TerStats};
 
 /// sacrebleu's default seed (`SACREBLEU_SEED`).
 pub const DEFAULT_SEED: u128 = 12345;
@@ -86,179 +84,10 @@ pub trait Resample: Sync {
     fn score_f32(&self, sums: &[f32]) -> Py;
 }
 
-/// Exact conversion of a count held in an `f64`.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "statistics are counts below 2^53")]
-fn count(x: f64) -> u64 {
-    x as u64
-}
-
-/// Summed counts held in `f64`s, as integers.
-fn counts(sums: &[f64]) -> Vec<u64> {
-    sums.iter().map(|&x| count(x)).collect()
-}
-
 /// Python's `int(np.float32(x))`: truncation toward zero.
 #[allow(clippy::cast_possible_truncation, reason = "float32 sums of lengths are far below 2^63")]
-fn py_int(x: f32) -> i64 {
+pub(crate) fn py_int(x: f32) -> i64 {
     x as i64
-}
-
-impl Resample for BleuConfig {
-    fn width(&self) -> usize {
-        self.stats_len()
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        BleuConfig::score(self, &counts(sums))
-    }
-
-    /// `correct[n-1] += k` on an `int64` row stores `int(c + k)`: add-k
-    /// with a fractional `k` truncates.
-    fn score_ar(&self, sums: &[f64]) -> f64 {
-        let Smoothing::AddK(k) = self.smooth else { return Resample::score(self, sums) };
-        let n = self.max_ngram_order;
-        let mut v = counts(sums);
-        if v[2..2 + n].iter().all(|&c| c == 0) {
-            return 0.0;
-        }
-        for o in 1..n {
-            v[2 + o] = count((v[2 + o] as f64 + k).trunc());
-            v[2 + n + o] = count((v[2 + n + o] as f64 + k).trunc());
-        }
-        compute_bleu(&v[2..2 + n], &v[2 + n..2 + 2 * n], v[0], v[1], Smoothing::AddK(0.0), self.effective_order).score
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> Py {
-        bleu_f32(self, sums)
-    }
-}
-
-/// sacrebleu's `compute_bleu` on `float32` sums: the precisions in
-/// `float32`, the logs, their mean and the brevity penalty in doubles.
-fn bleu_f32(cfg: &BleuConfig, sums: &[f32]) -> Py {
-    let n = cfg.max_ngram_order;
-    let (sys_len, ref_len) = (py_int(sums[0]), py_int(sums[1]));
-    let mut correct: Vec<Py> = sums[2..2 + n].iter().map(|&x| Py::F32(x)).collect();
-    let mut total: Vec<Py> = sums[2 + n..2 + 2 * n].iter().map(|&x| Py::F32(x)).collect();
-    let mut bp = 1.0f64;
-    if sys_len < ref_len {
-        bp = if sys_len > 0 { (1.0 - ref_len as f64 / sys_len as f64).exp() } else { 0.0 };
-    }
-    let mut precisions = vec![Py::Float(0.0); n];
-    if correct.iter().all(|c| c.value() == 0.0) {
-        return Py::Float(0.0);
-    }
-    let mut smooth_mteval = 1.0f64;
-    let mut eff_order = n;
-    for o in 1..=n {
-        if let Smoothing::AddK(k) = cfg.smooth
-            && o > 1
-        {
-            correct[o - 1] += Py::Float(k);
-            total[o - 1] += Py::Float(k);
-        }
-        if total[o - 1].value() == 0.0 {
-            break;
-        }
-        if cfg.effective_order {
-            eff_order = o;
-        }
-        if correct[o - 1].value() == 0.0 {
-            match cfg.smooth {
-                Smoothing::Exp => {
-                    smooth_mteval *= 2.0;
-                    precisions[o - 1] = Py::Float(100.0) / (Py::Float(smooth_mteval) * total[o - 1]);
-                }
-                Smoothing::Floor(v) => precisions[o - 1] = Py::Float(100.0 * v) / total[o - 1],
-                Smoothing::None | Smoothing::AddK(_) => {}
-            }
-        } else {
-            precisions[o - 1] = Py::Float(100.0) * correct[o - 1] / total[o - 1];
-        }
-    }
-    let log_sum = precisions[..eff_order].iter().fold(0.0f64, |acc, p| {
-        let x = p.value();
-        acc + if x == 0.0 { -9_999_999_999.0 } else { x.ln() }
-    });
-    Py::Float(bp * (log_sum / eff_order as f64).exp())
-}
-
-impl Resample for ChrfConfig {
-    fn width(&self) -> usize {
-        self.stats_len()
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        ChrfConfig::score(self, &counts(sums))
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> Py {
-        chrf_f32(self, sums)
-    }
-}
-
-/// sacrebleu's `CHRF._compute_f_score` on `float32` statistics.
-fn chrf_f32(cfg: &ChrfConfig, stats: &[f32]) -> Py {
-    let eps = Py::Float(1e-16);
-    let factor = Py::Float(cfg.beta * cfg.beta);
-    let one_plus = Py::Float(1.0 + cfg.beta * cfg.beta);
-    let mut score = Py::Float(0.0);
-    let mut effective_order = 0u32;
-    let (mut avg_prec, mut avg_rec) = (Py::Float(0.0), Py::Float(0.0));
-    let orders = cfg.orders();
-    for i in 0..orders {
-        let (n_hyp, n_ref, n_match) = (Py::F32(stats[3 * i]), Py::F32(stats[3 * i + 1]), Py::F32(stats[3 * i + 2]));
-        let prec = if n_hyp.value() > 0.0 { n_match / n_hyp } else { eps };
-        let rec = if n_ref.value() > 0.0 { n_match / n_ref } else { eps };
-        let denom = factor * prec + rec;
-        score += if denom.value() > 0.0 { one_plus * prec * rec / denom } else { eps };
-        if n_hyp.value() > 0.0 && n_ref.value() > 0.0 {
-            avg_prec += prec;
-            avg_rec += rec;
-            effective_order += 1;
-        }
-    }
-    if cfg.eps_smoothing {
-        return Py::Float(100.0) * score / Py::Float(orders as f64);
-    }
-    if effective_order == 0 {
-        avg_prec = Py::Float(0.0);
-        avg_rec = Py::Float(0.0);
-    } else {
-        avg_prec /= Py::Float(f64::from(effective_order));
-        avg_rec /= Py::Float(f64::from(effective_order));
-    }
-    if (avg_prec + avg_rec).value() == 0.0 {
-        return Py::Float(0.0);
-    }
-    let mut score = one_plus * avg_prec * avg_rec;
-    score /= factor * avg_prec + avg_rec;
-    Py::Float(100.0) * score
-}
-
-impl Resample for Ter {
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        Ter::score(self, &TerStats { num_edits: count(sums[0]), ref_len: sums[1], ..TerStats::default() })
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> Py {
-        let (edits, ref_len) = (Py::F32(sums[0]), Py::F32(sums[1]));
-        let frac = if ref_len.value() > 0.0 {
-            edits / ref_len
-        } else if edits.value() > 0.0 {
-            Py::Float(1.0)
-        } else {
-            Py::Float(0.0)
-        };
-        match self.config.algo {
-            crate::ter::TerAlgo::Sacrebleu => Py::Float(100.0) * frac,
-            crate::ter::TerAlgo::Seed => frac,
-        }
-    }
 }
 
 /// Per-segment statistics of one system for one metric: a row per segment.

@@ -107,3 +107,67 @@ mod tests {
         assert_eq!(mean_ter(&plain, &["a"], None, &[Some(0)]).unwrap(), vec![None]);
     }
 }
+
+/// The MBR TER utility's row of the metric table.
+pub static INFO: crate::metric::MetricInfo = crate::metric::MetricInfo {
+    name: "mbr_ter",
+    aliases: &[],
+    column: None,
+    functions: &[],
+    reference: "sacrebleu 2.6.0 TER, averaged as `numpy.mean`",
+    options: &[super::OPTIONS, MBR_OPTIONS],
+    direction: crate::metric::Direction::Lower,
+    inputs: crate::metric::Inputs::Candidates,
+    sacrebleu: None,
+    configure: |o| {
+        let (ter, include_self) = parse_mbr_ter_options(o)?;
+        Ok(std::sync::Arc::new(MbrTer { ter, include_self }))
+    },
+};
+
+/// The MBR utility mean sentence TER.
+#[derive(Debug, Clone, Copy)]
+pub struct MbrTer {
+    /// TER options.
+    pub ter: Ter,
+    /// Whether each candidate is also its own pseudo-reference.
+    pub include_self: bool,
+}
+
+impl crate::metric::Metric for MbrTer {
+    fn info(&self) -> &'static crate::metric::MetricInfo {
+        &INFO
+    }
+
+    fn display(&self) -> String {
+        "MBR-TER".to_owned()
+    }
+
+    fn signature(&self, _nrefs: NRefs) -> Signature {
+        mbr_ter_signature(&self.ter, self.include_self)
+    }
+
+    fn max_words(&self) -> Option<usize> {
+        self.ter.config.max_words
+    }
+
+    fn width(&self) -> usize {
+        0
+    }
+
+    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Err(crate::metric::not_text(self.info()))
+    }
+
+    fn sentence_score(&self, _stats: &[f64]) -> Option<f64> {
+        None
+    }
+
+    fn corpus(&self) -> Option<Box<dyn crate::metric::CorpusState>> {
+        None
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

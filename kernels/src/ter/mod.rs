@@ -17,6 +17,7 @@
 
 mod beam;
 pub mod mbr;
+pub mod metric;
 mod seed;
 mod shift;
 

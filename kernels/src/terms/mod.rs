@@ -33,6 +33,7 @@
 //! Python 3.11 (Unicode 14.0; newer case pairs are masked out).
 
 mod lemma;
+pub mod metric;
 pub mod pyre;
 pub mod search;
 

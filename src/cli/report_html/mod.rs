@@ -13,13 +13,13 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use mteval_kernels::metric::Configured;
+use mteval_kernels::metric::{Direction, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::compare::{Corpus, TableColumns, TableSpec, read_table, segment_stats};
-use super::{MetricChoice, resolve_metrics};
+use crate::metrics::{MetricChoice, resolve_metrics};
 use crate::output::note;
 
 /// The page template (autoescaped: its name ends in `.html`).
@@ -107,7 +107,7 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
-    super::compare::check_comparable(&a.metrics, "report")?;
+    crate::metrics::check_comparable(&a.metrics, "report")?;
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
     let bs = super::compare::positive(a.paired_bs_n, "--paired-bs-n")?;
     let test = if a.paired_ar {
@@ -142,9 +142,7 @@ pub(crate) async fn write_from_table(
     by: &[String],
     out: &Path,
 ) -> Result<()> {
-    if let Some(m) = setup.metrics.iter().find(|m| m.configured().resample().is_none()) {
-        bail!("{}: the report supports bleu, chrf, chrf++ and ter", m.column());
-    }
+    crate::metrics::check_resampled(&setup.metrics, "mteval report")?;
     // src (optional unless named), then the --by columns that are columns.
     let mut extra: Vec<(String, bool)> = vec![match src_col {
         Some(c) => (c.to_owned(), true),
@@ -168,9 +166,7 @@ pub(crate) async fn write_from_table(
 
 /// Text mode: reference files and one hypothesis file per system.
 fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
-    if let Some(m) = setup.metrics.iter().find(|m| m.configured().resample().is_none()) {
-        bail!("{}: the report supports bleu, chrf, chrf++ and ter", m.column());
-    }
+    crate::metrics::check_resampled(&setup.metrics, "mteval report")?;
     if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
         bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
     }
@@ -209,19 +205,6 @@ fn interval_resamples(test: PairedTest) -> usize {
     match test {
         PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
         PairedTest::Randomization(_, None) => significance::DEFAULT_BOOTSTRAP,
-    }
-}
-
-/// The score of one segment, as sacrebleu's `sentence_score` gives it
-/// (BLEU with effective order).
-fn sentence_score(m: &Configured, view: &dyn Resample, row: &[f64]) -> f64 {
-    match m {
-        Configured::Bleu(c) => {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "counts below 2^53")]
-            let counts: Vec<u64> = row.iter().map(|&x| x as u64).collect();
-            mteval_kernels::BleuConfig { effective_order: true, ..*c }.score(&counts)
-        }
-        _ => view.score(row),
     }
 }
 
@@ -416,8 +399,8 @@ pub(crate) fn write_page(
     let n_sys = corpus.systems.len();
     let n_seg = corpus.refs.len();
     let metrics = &setup.metrics;
-    let configured: Vec<Configured> = metrics.iter().map(MetricChoice::configured).collect();
-    let views: Vec<&dyn Resample> = configured.iter().filter_map(Configured::resample).collect();
+    let configured: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
+    let views: Vec<&dyn Resample> = configured.iter().filter_map(|m| m.resample()).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
     let backend = super::backend()?;
@@ -429,7 +412,7 @@ pub(crate) fn write_page(
             configured
                 .iter()
                 .map(|m| {
-                    segment_stats(m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
+                    segment_stats(*m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
                         .with_context(|| name.clone())
                 })
                 .collect::<Result<Vec<_>>>()
@@ -441,8 +424,9 @@ pub(crate) fn write_page(
         .map(|per| {
             per.iter()
                 .zip(&configured)
-                .zip(&views)
-                .map(|((st, m), v)| (0..st.len()).into_par_iter().map(|i| sentence_score(m, *v, st.row(i))).collect())
+                .map(|(st, m)| {
+                    (0..st.len()).into_par_iter().map(|i| m.sentence_score(st.row(i)).unwrap_or(f64::NAN)).collect()
+                })
                 .collect()
         })
         .collect();
@@ -498,7 +482,7 @@ pub(crate) fn write_page(
         }
     };
     note!("report: charts, breakdowns and the segment browser");
-    let lower: Vec<bool> = metrics.iter().map(|m| matches!(m, MetricChoice::Ter(_))).collect();
+    let lower: Vec<bool> = metrics.iter().map(|m| m.info().direction == Direction::Lower).collect();
     let test_keys = setup.test.signature_keys(seed);
 
     // The systems table.
@@ -625,7 +609,7 @@ pub(crate) fn write_page(
 
     // The segment browser.
     let ter =
-        configured.iter().find_map(|c| if let Configured::Ter(t) = c { Some(*t) } else { None }).unwrap_or_default();
+        configured.iter().find_map(|c| c.as_any().downcast_ref::<mteval_kernels::Ter>().copied()).unwrap_or_default();
     let hyp_view = |s: usize, i: usize| {
         let hyp = &corpus.systems[s].1[i];
         let scores =

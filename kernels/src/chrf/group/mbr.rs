@@ -106,3 +106,81 @@ pub(super) fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
         _ => numpy_mean(row),
     }
 }
+
+/// The pairwise chrF utility's row of the metric table.
+pub static PAIRWISE: crate::metric::MetricInfo = crate::metric::MetricInfo {
+    name: "mbr_chrf",
+    aliases: &[],
+    column: None,
+    functions: &["mbr_chrf"],
+    reference: "fastchrf 0.2.1 pairwise_chrf",
+    options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
+    direction: crate::metric::Direction::Higher,
+    inputs: crate::metric::Inputs::Candidates,
+    sacrebleu: None,
+    configure: |o| configure(o, false),
+};
+
+/// The aggregate chrF utility's row of the metric table.
+pub static AGGREGATE: crate::metric::MetricInfo = crate::metric::MetricInfo {
+    name: "mbr_chrf_aggregate",
+    aliases: &[],
+    column: None,
+    functions: &["mbr_chrf_aggregate"],
+    reference: "fastchrf 0.2.1 aggregate_chrf",
+    options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
+    direction: crate::metric::Direction::Higher,
+    inputs: crate::metric::Inputs::Candidates,
+    sacrebleu: None,
+    configure: |o| configure(o, true),
+};
+
+fn configure(options: &str, aggregate: bool) -> Result<std::sync::Arc<dyn crate::metric::Metric>, MetricError> {
+    let (cfg, include_self) = parse_mbr_options(options)?;
+    Ok(std::sync::Arc::new(MbrChrf { cfg, include_self, aggregate }))
+}
+
+/// An MBR utility on chrF.
+#[derive(Debug, Clone, Copy)]
+pub struct MbrChrf {
+    /// chrF options.
+    pub cfg: ChrfConfig,
+    /// Whether each candidate is also its own pseudo-reference.
+    pub include_self: bool,
+    /// Aggregate chrF rather than mean pairwise chrF.
+    pub aggregate: bool,
+}
+
+impl crate::metric::Metric for MbrChrf {
+    fn info(&self) -> &'static crate::metric::MetricInfo {
+        if self.aggregate { &AGGREGATE } else { &PAIRWISE }
+    }
+
+    fn display(&self) -> String {
+        if self.aggregate { "MBR-chrF-aggregate" } else { "MBR-chrF" }.to_owned()
+    }
+
+    fn signature(&self, _nrefs: crate::NRefs) -> crate::Signature {
+        mbr_signature(&self.cfg, self.include_self, if self.aggregate { "aggregate" } else { "pairwise" })
+    }
+
+    fn width(&self) -> usize {
+        0
+    }
+
+    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Err(crate::metric::not_text(self.info()))
+    }
+
+    fn sentence_score(&self, _stats: &[f64]) -> Option<f64> {
+        None
+    }
+
+    fn corpus(&self) -> Option<Box<dyn crate::metric::CorpusState>> {
+        None
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use self::mbr::mean_skipping;
-pub use self::mbr::{MBR_OPTIONS, mbr_signature, numpy_mean, parse_mbr_options};
+pub use self::mbr::{AGGREGATE, MBR_OPTIONS, MbrChrf, PAIRWISE, mbr_signature, numpy_mean, parse_mbr_options};
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;

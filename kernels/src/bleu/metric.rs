@@ -1,0 +1,207 @@
+//! BLEU as a [`Metric`]: its row of the metric table, its corpus state and
+//! its scores in the arithmetic of sacrebleu's significance code.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
+use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, count, counts, same_state};
+use crate::significance::{Py, Resample, py_int};
+use crate::{MetricError, NRefs, Signature};
+
+/// BLEU's row of the metric table.
+pub static INFO: MetricInfo = MetricInfo {
+    name: "bleu",
+    aliases: &[],
+    column: Some("bleu"),
+    functions: &["bleu", "bleu_stats", "corpus_bleu"],
+    reference: "sacrebleu 2.6.0 BLEU",
+    options: &[super::OPTIONS],
+    direction: Direction::Higher,
+    inputs: Inputs::Text,
+    sacrebleu: Some("bleu"),
+    configure: |o| Ok(Arc::new(BleuConfig::parse(o)?)),
+};
+
+impl Metric for BleuConfig {
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
+    }
+
+    fn display(&self) -> String {
+        "BLEU".to_owned()
+    }
+
+    fn signature(&self, nrefs: NRefs) -> Signature {
+        BleuConfig::signature(self, nrefs)
+    }
+
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Ok(BleuConfig::segment(self, hyp, refs).map(|s| as_f64(&s)))
+    }
+
+    /// Sentence BLEU uses effective order (sacrebleu's sentence-level mode
+    /// turns it on); the corpus score keeps the options.
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        Some(Self { effective_order: true, ..*self }.score(&counts(stats)))
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        Some(Box::new(BleuCorpus { cfg: *self, stats: BleuStats::default() }))
+    }
+
+    fn resample(&self) -> Option<&dyn Resample> {
+        Some(self)
+    }
+
+    /// `66.3/43.2/30.9/22.7 (BP = 1.000 ratio = 1.014 hyp_len = 10295 ref_len = 10152)`.
+    fn verbose(&self, sums: &[f64]) -> Option<String> {
+        let d = self.score_details(&counts(sums));
+        let prec: Vec<String> = d.precisions.iter().map(|p| format!("{p:.1}")).collect();
+        Some(format!(
+            "{} (BP = {:.3} ratio = {:.3} hyp_len = {} ref_len = {})",
+            prec.join("/"),
+            d.bp,
+            d.ratio(),
+            d.sys_len,
+            d.ref_len
+        ))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// BLEU's corpus state: Σ n-gram statistics.
+#[derive(Debug, Clone)]
+struct BleuCorpus {
+    cfg: BleuConfig,
+    stats: BleuStats,
+}
+
+impl CorpusState for BleuCorpus {
+    fn add(&mut self, stats: &[f64]) {
+        self.stats.add(&counts(stats));
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.stats.merge(&same_state::<Self>(other)?.stats);
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.stats.segments
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.stats.score(&self.cfg)
+    }
+
+    /// sacrebleu's `BLEUScore` fields.
+    fn details(&self) -> Vec<(&'static str, Detail)> {
+        let Some(stats) = self.stats.padded(self.cfg.stats_len()) else { return Vec::new() };
+        let n = self.cfg.max_ngram_order;
+        let b = self.cfg.score_details(&stats);
+        vec![
+            ("counts", Detail::Ints(stats[2..2 + n].to_vec())),
+            ("totals", Detail::Ints(stats[2 + n..2 + 2 * n].to_vec())),
+            ("precisions", Detail::Floats(b.precisions)),
+            ("bp", Detail::Float(b.bp)),
+            ("sys_len", Detail::Int(b.sys_len)),
+            ("ref_len", Detail::Int(b.ref_len)),
+        ]
+    }
+
+    fn boxed_clone(&self) -> Box<dyn CorpusState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Resample for BleuConfig {
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        BleuConfig::score(self, &counts(sums))
+    }
+
+    /// `correct[n-1] += k` on an `int64` row stores `int(c + k)`: add-k
+    /// with a fractional `k` truncates.
+    fn score_ar(&self, sums: &[f64]) -> f64 {
+        let Smoothing::AddK(k) = self.smooth else { return Resample::score(self, sums) };
+        let n = self.max_ngram_order;
+        let mut v = counts(sums);
+        if v[2..2 + n].iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        for o in 1..n {
+            v[2 + o] = count((v[2 + o] as f64 + k).trunc());
+            v[2 + n + o] = count((v[2 + n + o] as f64 + k).trunc());
+        }
+        compute_bleu(&v[2..2 + n], &v[2 + n..2 + 2 * n], v[0], v[1], Smoothing::AddK(0.0), self.effective_order).score
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        bleu_f32(self, sums)
+    }
+}
+
+/// sacrebleu's `compute_bleu` on `float32` sums: the precisions in
+/// `float32`, the logs, their mean and the brevity penalty in doubles.
+fn bleu_f32(cfg: &BleuConfig, sums: &[f32]) -> Py {
+    let n = cfg.max_ngram_order;
+    let (sys_len, ref_len) = (py_int(sums[0]), py_int(sums[1]));
+    let mut correct: Vec<Py> = sums[2..2 + n].iter().map(|&x| Py::F32(x)).collect();
+    let mut total: Vec<Py> = sums[2 + n..2 + 2 * n].iter().map(|&x| Py::F32(x)).collect();
+    let mut bp = 1.0f64;
+    if sys_len < ref_len {
+        bp = if sys_len > 0 { (1.0 - ref_len as f64 / sys_len as f64).exp() } else { 0.0 };
+    }
+    let mut precisions = vec![Py::Float(0.0); n];
+    if correct.iter().all(|c| c.value() == 0.0) {
+        return Py::Float(0.0);
+    }
+    let mut smooth_mteval = 1.0f64;
+    let mut eff_order = n;
+    for o in 1..=n {
+        if let Smoothing::AddK(k) = cfg.smooth
+            && o > 1
+        {
+            correct[o - 1] += Py::Float(k);
+            total[o - 1] += Py::Float(k);
+        }
+        if total[o - 1].value() == 0.0 {
+            break;
+        }
+        if cfg.effective_order {
+            eff_order = o;
+        }
+        if correct[o - 1].value() == 0.0 {
+            match cfg.smooth {
+                Smoothing::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[o - 1] = Py::Float(100.0) / (Py::Float(smooth_mteval) * total[o - 1]);
+                }
+                Smoothing::Floor(v) => precisions[o - 1] = Py::Float(100.0 * v) / total[o - 1],
+                Smoothing::None | Smoothing::AddK(_) => {}
+            }
+        } else {
+            precisions[o - 1] = Py::Float(100.0) * correct[o - 1] / total[o - 1];
+        }
+    }
+    let log_sum = precisions[..eff_order].iter().fold(0.0f64, |acc, p| {
+        let x = p.value();
+        acc + if x == 0.0 { -9_999_999_999.0 } else { x.ln() }
+    });
+    Py::Float(bp * (log_sum / eff_order as f64).exp())
+}

@@ -1,0 +1,192 @@
+//! chrF and chrF++ as [`Metric`]s: their rows of the metric table, the
+//! corpus state and the scores in the arithmetic of sacrebleu's
+//! significance code.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::{ChrfConfig, ChrfStats};
+use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, counts, same_state};
+use crate::significance::{Py, Resample};
+use crate::{MetricError, NRefs, Signature};
+
+/// chrF's row of the metric table.
+pub static CHRF: MetricInfo = MetricInfo {
+    name: "chrf",
+    aliases: &[],
+    column: Some("chrf"),
+    functions: &["chrf", "chrf_stats", "corpus_chrf"],
+    reference: "sacrebleu 2.6.0 chrF",
+    options: &[super::OPTIONS],
+    direction: Direction::Higher,
+    inputs: Inputs::Text,
+    sacrebleu: Some("chrf"),
+    configure: |o| Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::default(), o)?, info: &CHRF })),
+};
+
+/// chrF++'s row of the metric table (chrF with `nw:2` by default).
+pub static CHRF_PLUS_PLUS: MetricInfo = MetricInfo {
+    name: "chrf++",
+    aliases: &["chrfpp"],
+    column: Some("chrfpp"),
+    functions: &["chrf", "chrf_stats", "corpus_chrf"],
+    reference: "sacrebleu 2.6.0 chrF++ (`nw:2`)",
+    options: &[super::OPTIONS],
+    direction: Direction::Higher,
+    inputs: Inputs::Text,
+    sacrebleu: Some("chrf"),
+    configure: |o| {
+        Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::chrf_plus_plus(), o)?, info: &CHRF_PLUS_PLUS }))
+    },
+};
+
+/// chrF or chrF++ as chosen by name (the name picks the default word order
+/// and the score column; the options decide the rest).
+#[derive(Debug, Clone, Copy)]
+pub struct Chrf {
+    /// The options.
+    pub cfg: ChrfConfig,
+    info: &'static MetricInfo,
+}
+
+impl Metric for Chrf {
+    fn info(&self) -> &'static MetricInfo {
+        self.info
+    }
+
+    fn display(&self) -> String {
+        self.cfg.name()
+    }
+
+    fn signature(&self, nrefs: NRefs) -> Signature {
+        self.cfg.signature(nrefs)
+    }
+
+    fn width(&self) -> usize {
+        self.cfg.stats_len()
+    }
+
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Ok(self.cfg.segment(hyp, refs).map(|s| as_f64(&s.stats)))
+    }
+
+    fn segments_on(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Vec<f64>>, MetricError>> {
+        self.cfg.segments_on(backend, rows).into_iter().map(|s| Ok(s.map(|s| as_f64(&s.stats)))).collect()
+    }
+
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        Some(self.cfg.score(&counts(stats)))
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        Some(Box::new(ChrfCorpus { cfg: self.cfg, stats: ChrfStats::default() }))
+    }
+
+    fn resample(&self) -> Option<&dyn Resample> {
+        Some(&self.cfg)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// chrF's corpus state: Σ n-gram statistics of the best references.
+#[derive(Debug, Clone)]
+struct ChrfCorpus {
+    cfg: ChrfConfig,
+    stats: ChrfStats,
+}
+
+impl CorpusState for ChrfCorpus {
+    fn add(&mut self, stats: &[f64]) {
+        self.stats.add(&counts(stats));
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.stats.merge(&same_state::<Self>(other)?.stats);
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.stats.segments
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.stats.score(&self.cfg)
+    }
+
+    /// sacrebleu's `CHRFScore` fields.
+    fn details(&self) -> Vec<(&'static str, Detail)> {
+        vec![
+            ("char_order", Detail::Int(self.cfg.char_order as u64)),
+            ("word_order", Detail::Int(self.cfg.word_order as u64)),
+            ("beta", Detail::Float(self.cfg.beta)),
+        ]
+    }
+
+    fn boxed_clone(&self) -> Box<dyn CorpusState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Resample for ChrfConfig {
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        ChrfConfig::score(self, &counts(sums))
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        chrf_f32(self, sums)
+    }
+}
+
+/// sacrebleu's `CHRF._compute_f_score` on `float32` statistics.
+fn chrf_f32(cfg: &ChrfConfig, stats: &[f32]) -> Py {
+    let eps = Py::Float(1e-16);
+    let factor = Py::Float(cfg.beta * cfg.beta);
+    let one_plus = Py::Float(1.0 + cfg.beta * cfg.beta);
+    let mut score = Py::Float(0.0);
+    let mut effective_order = 0u32;
+    let (mut avg_prec, mut avg_rec) = (Py::Float(0.0), Py::Float(0.0));
+    let orders = cfg.orders();
+    for i in 0..orders {
+        let (n_hyp, n_ref, n_match) = (Py::F32(stats[3 * i]), Py::F32(stats[3 * i + 1]), Py::F32(stats[3 * i + 2]));
+        let prec = if n_hyp.value() > 0.0 { n_match / n_hyp } else { eps };
+        let rec = if n_ref.value() > 0.0 { n_match / n_ref } else { eps };
+        let denom = factor * prec + rec;
+        score += if denom.value() > 0.0 { one_plus * prec * rec / denom } else { eps };
+        if n_hyp.value() > 0.0 && n_ref.value() > 0.0 {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective_order += 1;
+        }
+    }
+    if cfg.eps_smoothing {
+        return Py::Float(100.0) * score / Py::Float(orders as f64);
+    }
+    if effective_order == 0 {
+        avg_prec = Py::Float(0.0);
+        avg_rec = Py::Float(0.0);
+    } else {
+        avg_prec /= Py::Float(f64::from(effective_order));
+        avg_rec /= Py::Float(f64::from(effective_order));
+    }
+    if (avg_prec + avg_rec).value() == 0.0 {
+        return Py::Float(0.0);
+    }
+    let mut score = one_plus * avg_prec * avg_rec;
+    score /= factor * avg_prec + avg_rec;
+    Py::Float(100.0) * score
+}

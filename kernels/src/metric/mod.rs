@@ -1,0 +1,463 @@
+//! The metric interface and the metric table.
+//!
+//! A metric is one module: its configuration implements [`Metric`] (name,
+//! options, per-segment statistics, the corpus score from their sums in the
+//! reference tool's arithmetic, the resampling score of sacrebleu's
+//! significance code, the sentence score, the direction, the signature) and
+//! its [`MetricInfo`] row names it. [`METRICS`] is the list of those rows:
+//! the CLI (`-m`, `--options METRIC=...`), `compare`, `report`, the
+//! significance tests, the corpus aggregates, `mteval_signature('...')`,
+//! Python and the README's metric table read it, so a metric works
+//! everywhere or nowhere, and nothing outside its module matches on it.
+//!
+//! The shape is sacrebleu's `Metric` (`metrics/base.py`): per-segment
+//! statistics (`_extract_corpus_statistics`) whose column sums give the
+//! corpus score (`_compute_score_from_stats`), which is all its significance
+//! code calls. Here a segment's statistics are a flat row of `f64`s
+//! ([`Metric::segment`]); a metric whose corpus value is not a function of
+//! summed statistics (`CharacTER`'s mean of sentence scores) keeps what it
+//! needs in its [`CorpusState`].
+//!
+//! Adding a metric: see CONTRIBUTING.md ("Adding a metric").
+
+use std::any::Any;
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::backend::Backend;
+use crate::options::OptionKey;
+use crate::significance::Resample;
+use crate::{MetricError, NRefs, Signature};
+
+/// Whether a higher or a lower score is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Higher is better (BLEU, chrF, accuracies).
+    Higher,
+    /// Lower is better (error rates: TER, `CharacTER`).
+    Lower,
+}
+
+/// What a metric reads per row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inputs {
+    /// A hypothesis and one or more references.
+    Text,
+    /// A hypothesis and its term list (`lemmatized`: also a lemma string).
+    Terms {
+        /// Whether a lemma column is read too.
+        lemmatized: bool,
+    },
+    /// The candidates of one source (MBR utilities: `mteval mbr` and the
+    /// window functions); no per-row score, no corpus score.
+    Candidates,
+}
+
+/// One row of the metric table: what names a metric and how to configure it.
+pub struct MetricInfo {
+    /// The canonical name (lower case), accepted everywhere.
+    pub name: &'static str,
+    /// Other accepted spellings (matched ignoring case).
+    pub aliases: &'static [&'static str],
+    /// The score column `mteval score` writes; `None`: not scored per row
+    /// there (MBR utilities).
+    pub column: Option<&'static str>,
+    /// SQL functions computing it (sentence level first).
+    pub functions: &'static [&'static str],
+    /// The reference implementation it reproduces.
+    pub reference: &'static str,
+    /// Its option keys, in groups (the README's option tables).
+    pub options: &'static [&'static [OptionKey]],
+    /// Higher or lower is better.
+    pub direction: Direction,
+    /// What it reads per row.
+    pub inputs: Inputs,
+    /// The sacrebleu `-m` name whose command-line flags configure it
+    /// (`bleu`, `chrf`, `ter`); `None` for metrics sacrebleu lacks.
+    pub sacrebleu: Option<&'static str>,
+    /// Parses options (signature syntax, `key:value|...`).
+    pub configure: fn(&str) -> Result<Arc<dyn Metric>, MetricError>,
+}
+
+impl fmt::Debug for MetricInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MetricInfo").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for MetricInfo {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl MetricInfo {
+    /// Parses `options` (signature syntax, `key:value|...`) for this metric.
+    ///
+    /// # Errors
+    /// Unknown keys and bad values, naming them.
+    pub fn configure(&self, options: &str) -> Result<Arc<dyn Metric>, MetricError> {
+        (self.configure)(options)
+    }
+
+    /// The score column `mteval score` writes, else the name.
+    #[must_use]
+    pub fn column_or_name(&self) -> &'static str {
+        self.column.unwrap_or(self.name)
+    }
+}
+
+/// A named value of a corpus score's details, as the reference tool's score
+/// object holds it (sacrebleu's `BLEUScore.counts`, `TERScore.num_edits`...).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Detail {
+    /// A float.
+    Float(f64),
+    /// A count.
+    Int(u64),
+    /// Floats, one per order.
+    Floats(Vec<f64>),
+    /// Counts, one per order.
+    Ints(Vec<u64>),
+}
+
+/// A metric with its options parsed.
+pub trait Metric: fmt::Debug + Send + Sync + Any {
+    /// Its row of the metric table.
+    fn info(&self) -> &'static MetricInfo;
+
+    /// Display name, as the reference tool prints it (`TER`, `chrF2`, `chrF2++`).
+    fn display(&self) -> String;
+
+    /// The reproducibility signature for `nrefs` references.
+    fn signature(&self, nrefs: NRefs) -> Signature;
+
+    /// The length limit the options set, which the signature leaves out (it
+    /// can refuse a row, never change a score); `None` without one.
+    fn max_words(&self) -> Option<usize> {
+        None
+    }
+
+    /// The options that configure the metric's SQL functions exactly as
+    /// this: the signature (which pastes back as options), plus `max_words`.
+    fn sql_options(&self) -> String {
+        let sig = self.signature(NRefs::Var).to_string();
+        match self.max_words() {
+            Some(usize::MAX) => format!("{sig}|max_words:none"),
+            Some(n) => format!("{sig}|max_words:{n}"),
+            None => sig,
+        }
+    }
+
+    /// Statistics per segment (the width of [`Self::segment`]'s rows).
+    fn width(&self) -> usize;
+
+    /// One segment's statistics, the values the corpus score sums; `None`
+    /// with no reference.
+    ///
+    /// # Errors
+    /// A segment the metric refuses (over a length limit), or a metric that
+    /// does not read text ([`Inputs`]).
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError>;
+
+    /// [`Self::segment`] of every row, on `backend` where the metric has a
+    /// batched path (a GPU), else on all cores; the same results either way.
+    fn segments_on(
+        &self,
+        backend: &dyn Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Vec<f64>>, MetricError>> {
+        let _ = backend;
+        rows.par_iter().map(|(h, r)| self.segment(h, r)).collect()
+    }
+
+    /// The sentence score of one segment's statistics, as the reference
+    /// tool's sentence-level function gives it (BLEU: with effective order);
+    /// `None` where it has none (a term list without terms).
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64>;
+
+    /// An empty corpus state; `None` for metrics without a corpus score
+    /// (MBR utilities).
+    fn corpus(&self) -> Option<Box<dyn CorpusState>>;
+
+    /// The metric as sacrebleu's significance tests resample it; `None` for
+    /// metrics they do not take.
+    fn resample(&self) -> Option<&dyn Resample> {
+        None
+    }
+
+    /// The reference tool's verbose corpus line (`--verbose`/`-v`) from
+    /// summed statistics, where it prints one (BLEU's precisions and
+    /// brevity penalty).
+    fn verbose(&self, sums: &[f64]) -> Option<String> {
+        let _ = sums;
+        None
+    }
+
+    /// The metric as [`Any`], for the callers that need one metric's own
+    /// API (TER's alignment, the MBR utilities).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The corpus state of a metric: sentence statistics summed (or, for a
+/// metric whose corpus value is not a sum, what it needs), so states merge
+/// in any grouping.
+pub trait CorpusState: fmt::Debug + Send + Sync + Any {
+    /// Adds one segment's statistics ([`Metric::segment`]'s row).
+    fn add(&mut self, stats: &[f64]);
+
+    /// Adds `other`'s statistics (of the same metric).
+    ///
+    /// # Errors
+    /// Statistics of another metric.
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError>;
+
+    /// Segments counted (for terminology: the predictions kept).
+    fn segments(&self) -> u64;
+
+    /// The corpus score; `None` when no segment was scored.
+    fn score(&self) -> Option<f64>;
+
+    /// A corpus-level check of the reference tool (the lemmatized term
+    /// accuracy's sentence count).
+    ///
+    /// # Errors
+    /// What the reference tool refuses.
+    fn check(&self) -> Result<(), MetricError> {
+        Ok(())
+    }
+
+    /// The fields of the reference tool's score object besides the score
+    /// (sacrebleu's `BLEUScore.counts`, `TERScore.num_edits`...).
+    fn details(&self) -> Vec<(&'static str, Detail)> {
+        Vec::new()
+    }
+
+    /// A copy.
+    fn boxed_clone(&self) -> Box<dyn CorpusState>;
+
+    /// The state as [`Any`], for [`Self::merge`].
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn CorpusState> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// `other` as the state type `T` of the metric merging it.
+///
+/// # Errors
+/// A state of another metric.
+pub fn same_state<T: 'static>(other: &dyn CorpusState) -> Result<&T, MetricError> {
+    other.as_any().downcast_ref::<T>().ok_or_else(|| MetricError::InvalidInput {
+        metric: "corpus statistics",
+        reason: "statistics of different metrics cannot be merged".into(),
+    })
+}
+
+/// The error of a metric asked for what it does not read.
+#[must_use]
+pub fn not_text(info: &MetricInfo) -> MetricError {
+    let what = match info.inputs {
+        Inputs::Text => "text",
+        Inputs::Terms { .. } => "a hypothesis with its term list",
+        Inputs::Candidates => "the candidates of one source (`mteval mbr`)",
+    };
+    MetricError::InvalidInput { metric: "metric", reason: format!("{} scores {what}, not references", info.name) }
+}
+
+/// Exact conversion of a count held in an `f64`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "statistics are counts below 2^53")]
+#[must_use]
+pub fn count(x: f64) -> u64 {
+    x as u64
+}
+
+/// Summed counts held in `f64`s, as integers.
+#[must_use]
+pub fn counts(sums: &[f64]) -> Vec<u64> {
+    sums.iter().map(|&x| count(x)).collect()
+}
+
+/// Counts as the `f64` statistics of [`Metric::segment`].
+#[allow(clippy::cast_precision_loss, reason = "statistics are counts far below 2^53")]
+#[must_use]
+pub fn as_f64(counts: &[u64]) -> Vec<f64> {
+    counts.iter().map(|&x| x as f64).collect()
+}
+
+/// Every metric, in the README's order.
+pub static METRICS: [&MetricInfo; 10] = [
+    &crate::bleu::metric::INFO,
+    &crate::ter::metric::INFO,
+    &crate::chrf::metric::CHRF,
+    &crate::chrf::metric::CHRF_PLUS_PLUS,
+    &crate::charac_ter::metric::INFO,
+    &crate::terms::metric::EXACT,
+    &crate::terms::metric::LEMMATIZED,
+    &crate::chrf::group::PAIRWISE,
+    &crate::chrf::group::AGGREGATE,
+    &crate::ter::mbr::INFO,
+];
+/// Every accepted name, canonical names first, each with its aliases.
+#[must_use]
+pub fn known_names() -> String {
+    METRICS
+        .iter()
+        .map(
+            |m| {
+                if m.aliases.is_empty() { m.name.to_owned() } else { format!("{} ({})", m.name, m.aliases.join(", ")) }
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The metric named `name` (canonical or alias, any case, surrounding
+/// spaces ignored).
+///
+/// # Errors
+/// [`MetricError::UnknownMetric`] listing every name.
+pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
+    let n = name.trim();
+    METRICS
+        .iter()
+        .copied()
+        .find(|m| m.name.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
+        .ok_or_else(|| MetricError::UnknownMetric { name: n.to_owned(), known: known_names() })
+}
+
+/// The metrics sacrebleu's significance tests take (those with a
+/// [`Metric::resample`] view), in the table's order.
+pub fn resampled() -> impl Iterator<Item = &'static MetricInfo> {
+    METRICS.iter().copied().filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
+}
+
+/// Names as a list in words: `a, b and c`.
+#[must_use]
+pub fn in_words(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The README's table of metric names, generated from [`METRICS`] (a test
+/// keeps the README equal to it).
+#[must_use]
+pub fn markdown_table() -> String {
+    let mut s = String::from(
+        "| metric | also accepted | `mteval score` column | SQL functions | reproduces |\n|---|---|---|---|---|\n",
+    );
+    for m in &METRICS {
+        let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+        let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
+        let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(s, "| `{}` | {aliases} | {column} | {functions} | {} |", m.name, m.reference);
+    }
+    s
+}
+
+/// The README's table of the option keys of the metric named `name`.
+///
+/// # Errors
+/// An unknown metric name.
+pub fn options_table(name: &str) -> Result<String, MetricError> {
+    Ok(crate::options::markdown_table(lookup(name)?.options))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_name_resolves_to_its_row_and_names_are_unique() {
+        let mut seen = HashSet::new();
+        for m in METRICS {
+            for n in std::iter::once(&m.name).chain(m.aliases) {
+                assert!(seen.insert(n.to_ascii_lowercase()), "{n} twice");
+                assert_eq!(lookup(n).unwrap(), m);
+                assert_eq!(lookup(&n.to_ascii_uppercase()).unwrap(), m);
+            }
+            // The canonical options parse, the metric knows its row, and the
+            // signature pastes back.
+            let c = m.configure("").unwrap();
+            assert_eq!(c.info(), m);
+            let again = m.configure(&c.sql_options()).unwrap();
+            assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
+            assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
+        }
+        let e = lookup("bleurt").unwrap_err().to_string();
+        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER, cer)"), "{e}");
+        assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
+        assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
+    }
+
+    #[test]
+    fn corpus_states_merge_in_any_grouping() {
+        let rows = [("the cat sat on the mat", "the cat is on the mat"), ("a b c d", "a c b d"), ("x y", "x y z")];
+        for m in METRICS.iter().filter(|m| m.inputs == Inputs::Text) {
+            let c = m.configure("").unwrap();
+            let mut whole = c.corpus().unwrap();
+            let mut parts = [c.corpus().unwrap(), c.corpus().unwrap()];
+            for (i, (h, r)) in rows.iter().enumerate() {
+                let seg = c.segment(h, &[r]).unwrap().unwrap();
+                assert_eq!(seg.len(), c.width(), "{}", m.name);
+                assert!(c.sentence_score(&seg).is_some_and(f64::is_finite), "{}", m.name);
+                whole.add(&seg);
+                parts[i % 2].add(&seg);
+            }
+            let mut merged = parts[0].clone();
+            merged.merge(parts[1].as_ref()).unwrap();
+            assert_eq!(merged.segments(), 3, "{}", m.name);
+            let (a, b) = (whole.score().unwrap(), merged.score().unwrap());
+            assert!((a - b).abs() < 1e-9, "{}: {a} vs {b}", m.name);
+            assert_eq!(c.corpus().unwrap().score(), None, "{}: no segment, no score", m.name);
+            assert_eq!(c.segment("a", &[]).unwrap(), None, "{}: no reference, no statistics", m.name);
+        }
+        let ter = lookup("ter").unwrap().configure("").unwrap();
+        let cer = lookup("cer").unwrap().configure("").unwrap();
+        assert!(ter.corpus().unwrap().merge(cer.corpus().unwrap().as_ref()).is_err());
+        let terms = lookup("term-acc").unwrap().configure("").unwrap();
+        assert!(terms.segment("a", &["a"]).unwrap_err().to_string().contains("term list"));
+    }
+
+    #[test]
+    fn every_documented_option_value_parses_and_unknown_keys_name_the_documented_ones() {
+        for m in METRICS {
+            for k in m.options.iter().flat_map(|g| g.iter()) {
+                let mut n = 0;
+                for v in k.listed_values() {
+                    let opts = format!("{}:{v}", k.key);
+                    let parsed = if k.corpus_only {
+                        crate::CharacTerConfig::parse_corpus(&opts).map(drop)
+                    } else {
+                        m.configure(&opts).map(drop)
+                    };
+                    assert!(parsed.is_ok(), "{}: {opts}: {parsed:?}", m.name);
+                    n += 1;
+                }
+                assert!(n > 0, "{}: {} lists no value", m.name, k.key);
+                if !k.corpus_only {
+                    assert!(m.configure(&format!("{}:surely-not-a-value", k.key)).is_err(), "{}", k.key);
+                }
+            }
+            if m.options.is_empty() {
+                continue;
+            }
+            let e = m.configure("colour:red").unwrap_err().to_string();
+            for k in m.options.iter().flat_map(|g| g.iter()).filter(|k| !k.corpus_only) {
+                assert!(e.contains(k.key), "{}: {e} does not name {}", m.name, k.key);
+            }
+        }
+        let t = options_table("chrf++").unwrap();
+        assert!(t.starts_with("| key |") && t.contains("| `nw` | `0` (`2` = chrF++; 0–32) |"), "{t}");
+        assert!(options_table("mbr_chrf").unwrap().contains("| `self` |"));
+    }
+}

@@ -1,0 +1,142 @@
+//! TER as a [`Metric`]: its row of the metric table, its corpus state and
+//! its scores in the arithmetic of sacrebleu's significance code.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::{Ter, TerAlgo, TerStats};
+use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, count, same_state};
+use crate::significance::{Py, Resample};
+use crate::{MetricError, NRefs, Signature};
+
+/// TER's row of the metric table.
+pub static INFO: MetricInfo = MetricInfo {
+    name: "ter",
+    aliases: &[],
+    column: Some("ter"),
+    functions: &["ter", "ter_stats", "ter_alignment", "corpus_ter"],
+    reference: "sacrebleu 2.6.0 TER",
+    options: &[super::OPTIONS],
+    direction: Direction::Lower,
+    inputs: Inputs::Text,
+    sacrebleu: Some("ter"),
+    configure: |o| Ok(Arc::new(Ter::from_options(o)?)),
+};
+
+impl Metric for Ter {
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
+    }
+
+    fn display(&self) -> String {
+        "TER".to_owned()
+    }
+
+    fn signature(&self, nrefs: NRefs) -> Signature {
+        self.config.signature(nrefs)
+    }
+
+    fn max_words(&self) -> Option<usize> {
+        self.config.max_words
+    }
+
+    /// `[edits, average reference length]`.
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Ok(Ter::segment(self, hyp, refs)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]))
+    }
+
+    fn segments_on(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Vec<f64>>, MetricError>> {
+        Ter::segments_on(self, backend, rows)
+            .into_iter()
+            .map(|s| Ok(s?.map(|s| vec![f64::from(s.num_edits), s.ref_len])))
+            .collect()
+    }
+
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        Some(Resample::score(self, stats))
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        Some(Box::new(TerCorpus { ter: *self, stats: TerStats::default() }))
+    }
+
+    fn resample(&self) -> Option<&dyn Resample> {
+        Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// TER's corpus state: Σ edits, Σ average reference lengths.
+#[derive(Debug, Clone)]
+struct TerCorpus {
+    ter: Ter,
+    stats: TerStats,
+}
+
+impl CorpusState for TerCorpus {
+    fn add(&mut self, stats: &[f64]) {
+        self.stats.merge(&TerStats { num_edits: count(stats[0]), ref_len: stats[1], num_shifts: 0, segments: 1 });
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.stats.merge(&same_state::<Self>(other)?.stats);
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.stats.segments
+    }
+
+    fn score(&self) -> Option<f64> {
+        (self.stats.segments > 0).then(|| self.ter.score(&self.stats))
+    }
+
+    /// sacrebleu's `TERScore` fields.
+    fn details(&self) -> Vec<(&'static str, Detail)> {
+        vec![("num_edits", Detail::Int(self.stats.num_edits)), ("ref_length", Detail::Float(self.stats.ref_len))]
+    }
+
+    fn boxed_clone(&self) -> Box<dyn CorpusState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Resample for Ter {
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        Ter::score(self, &TerStats { num_edits: count(sums[0]), ref_len: sums[1], ..TerStats::default() })
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        let (edits, ref_len) = (Py::F32(sums[0]), Py::F32(sums[1]));
+        let frac = if ref_len.value() > 0.0 {
+            edits / ref_len
+        } else if edits.value() > 0.0 {
+            Py::Float(1.0)
+        } else {
+            Py::Float(0.0)
+        };
+        match self.config.algo {
+            TerAlgo::Sacrebleu => Py::Float(100.0) * frac,
+            TerAlgo::Seed => frac,
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Terminology match accuracy (exact and lemmatized) as [`Metric`]s: their
+//! rows of the metric table and the corpus state. They read a hypothesis
+//! and its term list, not references: a row's statistics are its
+//! [`TermCounts`] as [`TermCounts::to_stats`] lays them out.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::{TermAccuracy, TermCounts, signature};
+use crate::metric::{CorpusState, Direction, Inputs, Metric, MetricInfo, count, not_text, same_state};
+use crate::{MetricError, NRefs, Signature};
+
+/// Exact terminology accuracy's row of the metric table.
+pub static EXACT: MetricInfo = MetricInfo {
+    name: "term_accuracy",
+    aliases: &["term-acc", "term_acc"],
+    column: Some("term_acc"),
+    functions: &["term_match", "corpus_term_accuracy"],
+    reference: "terminology match accuracy (exact)",
+    options: &[],
+    direction: Direction::Higher,
+    inputs: Inputs::Terms { lemmatized: false },
+    sacrebleu: None,
+    configure: |o| configure(&EXACT, o, false),
+};
+
+/// Lemmatized terminology accuracy's row of the metric table.
+pub static LEMMATIZED: MetricInfo = MetricInfo {
+    name: "term_accuracy_lemmatized",
+    aliases: &["term-acc-lemmatized", "term_acc_lemmatized"],
+    column: Some("term_acc_lemmatized"),
+    functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
+    reference: "terminology match accuracy (lemmatized)",
+    options: &[],
+    direction: Direction::Higher,
+    inputs: Inputs::Terms { lemmatized: true },
+    sacrebleu: None,
+    configure: |o| configure(&LEMMATIZED, o, true),
+};
+
+fn configure(info: &MetricInfo, options: &str, lemmatized: bool) -> Result<Arc<dyn Metric>, MetricError> {
+    if !options.trim().is_empty() {
+        return Err(MetricError::InvalidOption {
+            metric: "term accuracy",
+            reason: format!("{} takes no options (got '{options}')", info.name),
+        });
+    }
+    Ok(Arc::new(TermAccuracyMetric { lemmatized }))
+}
+
+/// Terminology accuracy, exact or lemmatized.
+#[derive(Debug, Clone, Copy)]
+pub struct TermAccuracyMetric {
+    /// Lemmatized matching.
+    pub lemmatized: bool,
+}
+
+impl TermCounts {
+    /// The counts as a metric's statistics row: `[exact, lemmatized, total,
+    /// dropped, lemma_sentences]`.
+    #[must_use]
+    pub fn to_stats(&self) -> Vec<f64> {
+        vec![
+            f64::from(self.exact),
+            f64::from(self.lemmatized),
+            f64::from(self.total),
+            f64::from(u8::from(self.dropped)),
+            f64::from(self.lemma_sentences),
+        ]
+    }
+
+    /// The counts of a statistics row of [`Self::to_stats`].
+    #[must_use]
+    pub fn from_stats(s: &[f64]) -> Self {
+        let n = |x: f64| u32::try_from(count(x)).unwrap_or(u32::MAX);
+        Self {
+            exact: n(s[0]),
+            lemmatized: n(s[1]),
+            total: n(s[2]),
+            dropped: s[3] != 0.0,
+            lemmatized_below_exact: false,
+            lemma_sentences: n(s[4]),
+        }
+    }
+}
+
+impl Metric for TermAccuracyMetric {
+    fn info(&self) -> &'static MetricInfo {
+        if self.lemmatized { &LEMMATIZED } else { &EXACT }
+    }
+
+    fn display(&self) -> String {
+        if self.lemmatized { "TermAcc-lemmatized" } else { "TermAcc" }.to_owned()
+    }
+
+    fn signature(&self, _nrefs: NRefs) -> Signature {
+        signature(self.lemmatized)
+    }
+
+    /// The functions take no options.
+    fn sql_options(&self) -> String {
+        String::new()
+    }
+
+    fn width(&self) -> usize {
+        5
+    }
+
+    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Err(not_text(self.info()))
+    }
+
+    /// The row's matched terms over its terms.
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        let c = TermCounts::from_stats(stats);
+        (c.total > 0).then(|| f64::from(c.lemmatized) / f64::from(c.total))
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        Some(Box::new(TermCorpus { lemmatized: self.lemmatized, acc: TermAccuracy::default() }))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Terminology's corpus state: Σ match counts.
+#[derive(Debug, Clone)]
+struct TermCorpus {
+    lemmatized: bool,
+    acc: TermAccuracy,
+}
+
+impl CorpusState for TermCorpus {
+    fn add(&mut self, stats: &[f64]) {
+        self.acc.add(&TermCounts::from_stats(stats));
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.acc.merge(&same_state::<Self>(other)?.acc);
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.acc.kept_predictions
+    }
+
+    fn score(&self) -> Option<f64> {
+        if self.lemmatized { self.acc.lemmatized_accuracy() } else { self.acc.exact_accuracy() }
+    }
+
+    /// The lemmatized accuracy's check that every kept prediction has its
+    /// lemma sentence.
+    fn check(&self) -> Result<(), MetricError> {
+        if self.lemmatized { self.acc.check() } else { Ok(()) }
+    }
+
+    fn boxed_clone(&self) -> Box<dyn CorpusState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,170 @@
+//! The metrics a run scores: names and options resolved through the metric
+//! table (`mteval_kernels::metric`) into configured metrics, shared by the
+//! subcommands and the Python module.
+
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use mteval_kernels::metric::{self, CorpusState, Inputs, Metric, MetricInfo};
+
+/// A metric chosen by name with its options (never an MBR utility: every
+/// choice has a corpus score).
+#[derive(Debug, Clone)]
+pub struct MetricChoice(Arc<dyn Metric>, Box<dyn CorpusState>);
+
+impl MetricChoice {
+    /// The configured metric.
+    #[must_use]
+    pub fn metric(&self) -> &dyn Metric {
+        self.0.as_ref()
+    }
+
+    /// An empty corpus state.
+    #[must_use]
+    pub fn corpus(&self) -> Box<dyn CorpusState> {
+        self.1.clone()
+    }
+
+    /// Its row of the metric table.
+    #[must_use]
+    pub fn info(&self) -> &'static MetricInfo {
+        self.0.info()
+    }
+
+    /// Column name of the score.
+    #[must_use]
+    pub fn column(&self) -> &'static str {
+        self.info().column_or_name()
+    }
+
+    /// Display name (as the reference tool prints it: `TER`, `chrF2`, `chrF2++`).
+    #[must_use]
+    pub fn display(&self) -> String {
+        self.0.display()
+    }
+
+    /// The reproducibility signature for `nrefs` references.
+    #[must_use]
+    pub fn signature(&self, nrefs: mteval_kernels::NRefs) -> String {
+        self.0.signature(nrefs).to_string()
+    }
+
+    /// The options that configure the metric's SQL functions exactly as this
+    /// choice (see [`Metric::sql_options`]).
+    #[must_use]
+    pub fn udf_options(&self) -> String {
+        self.0.sql_options()
+    }
+
+    /// Whether the metric reads the reference columns.
+    #[must_use]
+    pub fn uses_refs(&self) -> bool {
+        self.info().inputs == Inputs::Text
+    }
+
+    /// For a terminology metric: whether it is the lemmatized one.
+    #[must_use]
+    pub fn terms(&self) -> Option<bool> {
+        match self.info().inputs {
+            Inputs::Terms { lemmatized } => Some(lemmatized),
+            _ => None,
+        }
+    }
+
+    /// The choice for a metric of the table with its options; MBR utilities
+    /// are not scored per row.
+    fn from_table(info: &'static MetricInfo, options: &str) -> Result<Self> {
+        let metric = info.configure(options)?;
+        match (info.column, metric.corpus()) {
+            (Some(_), Some(empty)) => Ok(Self(metric, empty)),
+            _ => bail!("{} is an MBR utility: use `mteval mbr --utility` or the SQL window function", info.name),
+        }
+    }
+}
+
+/// Resolves `-m` and `--options` into configured metrics. Names are those of
+/// the metric table (`mteval_kernels::metric`): canonical or alias, any case.
+///
+/// # Errors
+/// Unknown metrics, options for a metric not chosen, invalid options.
+pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<MetricChoice>> {
+    let mut infos: Vec<&'static MetricInfo> = Vec::new();
+    for m in metrics {
+        match metric::lookup(m) {
+            Ok(info) => infos.push(info),
+            Err(e) if m.contains(['.', '/']) => {
+                bail!("{e}; it looks like a file: put INPUT before -m, as in `mteval score {m} -m ter`")
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut per: Vec<(&'static MetricInfo, String)> = Vec::new();
+    for o in options {
+        match o.split_once('=') {
+            Some((m, opts)) => {
+                let info = metric::lookup(m).ok().filter(|i| infos.contains(i));
+                let Some(info) = info else {
+                    let chosen: Vec<&str> = infos.iter().map(|i| i.name).collect();
+                    bail!(
+                        "--options '{o}': metric '{}' is not among the chosen metrics ({})",
+                        m.trim(),
+                        chosen.join(", ")
+                    );
+                };
+                per.push((info, opts.to_owned()));
+            }
+            None if infos.len() == 1 => per.push((infos[0], o.clone())),
+            None => bail!("--options '{o}': with several metrics write METRIC=OPTIONS"),
+        }
+    }
+    let mut out: Vec<MetricChoice> = Vec::new();
+    for info in &infos {
+        let opts: Vec<&str> = per.iter().filter(|(i, _)| i == info).map(|(_, v)| v.as_str()).collect();
+        out.push(MetricChoice::from_table(info, &opts.join("|"))?);
+    }
+    if out.is_empty() {
+        bail!("no metric given (-m ter)");
+    }
+    for (i, m) in out.iter().enumerate() {
+        if out[..i].iter().any(|p| p.column() == m.column()) {
+            bail!("metric '{}' is given twice", m.column());
+        }
+    }
+    Ok(out)
+}
+
+/// The names of the metrics the paired tests take (those with a resampling
+/// view), for the errors of `compare` and `report`.
+#[must_use]
+pub fn comparable_names() -> String {
+    metric::resampled().map(|m| m.name).collect::<Vec<_>>().join(", ")
+}
+
+/// Refuses a metric name `command` cannot use, listing those it can
+/// (rather than every metric the library knows).
+///
+/// # Errors
+/// The first such name.
+pub fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
+    for m in metrics {
+        let usable = metric::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
+        match usable {
+            Some(true) => {}
+            Some(false) => bail!("{m}: mteval {command} takes {}", comparable_names()),
+            None => bail!("unknown metric '{m}': mteval {command} takes {}", comparable_names()),
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a resolved metric the report cannot show (one without a
+/// resampling view; `what`: where the report was asked for, as `--report`).
+///
+/// # Errors
+/// The first such metric.
+pub fn check_resampled(metrics: &[MetricChoice], what: &str) -> Result<()> {
+    if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
+        bail!("{what}: {} is not in the report; it compares {}", m.column(), comparable_names());
+    }
+    Ok(())
+}

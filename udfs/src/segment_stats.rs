@@ -1,0 +1,114 @@
+//! `segment_stats(hyp, ref, metric [, options]) -> Struct{score: float64,
+//! stats: list<float64>}`: any text metric of the metric table through its
+//! [`Metric`] interface: the sentence score and the per-segment statistics
+//! its corpus score sums (what sacrebleu's significance tests resample).
+//! `mteval score` scores every text metric with it.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, Float64Array, Float64Builder, ListBuilder, StructArray};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
+use mteval_kernels::metric::{self, Inputs, Metric};
+
+use crate::common::{
+    ConstantArg, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, metric_err,
+    plan_options, struct_value,
+};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+
+/// The result's fields.
+#[must_use]
+pub fn segment_stats_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("score", DataType::Float64, true),
+        Field::new("stats", DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true))), true),
+    ])
+}
+
+/// The metric argument.
+const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'ter' or 'chrf++'" };
+
+/// The `segment_stats` scalar function.
+#[derive(Debug)]
+pub struct SegmentStatsFn;
+
+/// The `segment_stats` scalar UDF.
+pub type SegmentStatsUdf = Scalar<SegmentStatsFn>;
+
+/// `(hyp, ref, metric [, options])`.
+fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if !(3..=4).contains(&t.len()) {
+        return plan_err!("{name} takes (hyp, ref, metric [, options]), got {} arguments", t.len());
+    }
+    let mut out = coerce_metric_args(name, &t[..2])?;
+    out.push(coerce_constant(name, METRIC_ARG, &t[2])?);
+    if let Some(o) = t.get(3) {
+        out.push(coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+/// The metric named `metric` with `options`, if it reads text.
+fn configure(name: &str, metric: &str, options: &str) -> Result<Arc<dyn Metric>> {
+    let info = metric::lookup(metric).map_err(|e| metric_err(name, &e))?;
+    if info.inputs != Inputs::Text {
+        let text: Vec<&str> = metric::METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
+        return plan_err!(
+            "{name}: {} does not score a hypothesis against references; the metrics that do: {}",
+            info.name,
+            metric::in_words(&text)
+        );
+    }
+    info.configure(options).map_err(|e| metric_err(name, &e))
+}
+
+impl ScalarSpec for SegmentStatsFn {
+    const NAME: &'static str = "segment_stats";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Any text metric of the metric table (`bleu`, `ter`, `chrf`, `chrf++`, `charac_ter` and their \
+                      aliases) per segment: its sentence score and the statistics its corpus score sums, as the \
+                      metric's own functions give them (`stats`: BLEU's `[hyp_len, ref_len, correct × N, total × \
+                      N]`, chrF's `[hyp, ref, match]` per order, TER's `[edits, average reference length]`, \
+                      CharacTER's `[score]`). NULL in gives NULL out.",
+        syntax: "segment_stats(hyp, ref, metric: str, options?: str) -> struct{score: float64, stats: \
+                 list<float64>}",
+        arguments: &[ARG_HYP, ARG_REF, ("metric", "A constant metric name, as `-m` takes it."), ARG_OPTIONS],
+        example: "SELECT segment_stats(hyp, ref, 'chrf++').stats FROM t;",
+        related: &["mteval_signature", "corpus_bootstrap"],
+    };
+
+    const COERCE: crate::udf::Coerce = coerce;
+
+    const OUTPUT: Output = || DataType::Struct(segment_stats_fields());
+
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        if let Some(m) = plan_options(Self::NAME, args, 2)? {
+            configure(Self::NAME, m, plan_options(Self::NAME, args, 3)?.unwrap_or(""))?;
+        }
+        Ok(())
+    }
+
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
+        let Some(m) = exec_options(name, &args.args, 2)? else {
+            return exec_err!("{name}: the metric must be a constant string such as 'ter'");
+        };
+        let m = configure(name, m, exec_options(name, &args.args, 3)?.unwrap_or(""))?;
+        let (vals, single) = eval_args_on(name, args, |h, r| m.segment(h, r), |on, rows| m.segments_on(on, rows))?;
+        let mut scores = Vec::with_capacity(vals.len());
+        let mut lists = ListBuilder::new(Float64Builder::new());
+        for v in &vals {
+            scores.push(v.as_ref().and_then(|s| m.sentence_score(s)));
+            match v {
+                Some(s) => lists.append_value(s.iter().copied().map(Some)),
+                None => lists.append_null(),
+            }
+        }
+        let nulls = NullBuffer::from(vals.iter().map(Option::is_some).collect::<Vec<bool>>());
+        let cols: Vec<ArrayRef> = vec![Arc::new(Float64Array::from(scores)), Arc::new(lists.finish())];
+        Ok(struct_value(StructArray::try_new(segment_stats_fields(), cols, Some(nulls))?, single))
+    }
+}
