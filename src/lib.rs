@@ -1,17 +1,29 @@
 //! mteval: machine-translation evaluation at corpus scale, as SQL.
 //!
-//! This crate is the application: the `mteval` CLI (`sql`, `score`), the
-//! session set-up shared by both, and the batch pipeline that writes scored
-//! Parquet. The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
+//! This crate is the application: the `mteval` CLI ([`cli`], one module per
+//! subcommand) over library modules any front end can use (the Python
+//! module does): [`session`] (contexts, inputs, object stores), [`metrics`]
+//! (metric choice), [`corpus`] (tables and text files read into aligned
+//! systems), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
+//! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
+//! writers, messages), [`cluster`] and [`codec`] (Ballista roles and plan
+//! encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
 //! adapters in [`udfs`].
 
 pub mod cli;
 pub mod cluster;
 pub mod codec;
+pub mod corpus;
+pub mod device;
 pub mod metrics;
 pub mod output;
+pub mod paired;
 mod path_tables;
+pub mod report;
 pub mod session;
+pub mod statements;
+pub mod textfiles;
+pub mod wire_errors;
 
 pub use mteval_kernels as kernels;
 pub use mteval_udfs as udfs;

@@ -123,7 +123,8 @@ pub fn error_message(e: &anyhow::Error) -> String {
     for cause in e.chain() {
         let text = cause.to_string();
         // A Ballista job's failure carries the executor's error in Debug form.
-        let text = crate::cluster::job_error(&text).or_else(|| crate::cluster::transport_error(&text)).unwrap_or(text);
+        let text =
+            crate::wire_errors::job_error(&text).or_else(|| crate::wire_errors::transport_error(&text)).unwrap_or(text);
         if msg.contains(&text) {
             continue;
         }

@@ -130,7 +130,7 @@ pub fn score(
         }
     }
     for (col, role, string) in needed {
-        mteval::cli::check_column(&schema, "the table", col, role, string).map_err(|e| crate::value_error(&e))?;
+        mteval::corpus::check_column(&schema, "the table", col, role, string).map_err(|e| crate::value_error(&e))?;
     }
     let cols = Columns { hyp, refs, terms, lemmas };
     let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();

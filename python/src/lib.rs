@@ -188,7 +188,7 @@ fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
     let rt = runtime()?;
     let task = rt.spawn(async move {
         let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default())?;
-        mteval::cli::collect_sql(&ctx, &query).await
+        mteval::statements::collect_sql(&ctx, &query).await
     });
     let res = interruptible(py, move |cancel| {
         loop {

@@ -13,7 +13,7 @@ use mteval_kernels::text::py_float_repr;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 use rayon::prelude::*;
 
-use super::text::read_utf8;
+use crate::textfiles::read_utf8;
 
 /// Arguments of `mteval calculate-cer`.
 #[derive(Debug, clap::Args)]

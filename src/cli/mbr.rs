@@ -27,7 +27,7 @@ use mteval_kernels::ter::mbr::MbrTer;
 use mteval_kernels::ter::mbr::mean_ter;
 use rayon::prelude::*;
 
-use super::MbrArgs;
+use super::args::MbrArgs;
 use crate::output::BatchFileWriter;
 use crate::session::{SessionOptions, new_context, register_input};
 
@@ -43,7 +43,7 @@ impl Utility {
         match self {
             Self::Chrf { cfg, aggregate } => {
                 let g = Group::new(cfg, hyps, refs)?;
-                let backend = super::backend()?;
+                let backend = crate::device::backend()?;
                 Ok(if *aggregate {
                     g.aggregate_skipping_on(backend.as_ref(), skip)
                 } else {
@@ -165,7 +165,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         batch_size: Some(8192),
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
-        device: super::device(),
+        device: crate::device::get(),
     })?;
     let mut text_cols = vec![a.hyp_col.as_str()];
     text_cols.extend(a.pseudo_ref_col.as_deref());

@@ -1,28 +1,26 @@
-//! Command-line interface: `mteval sql`, `mteval score`, `mteval mbr` and
-//! `mteval calculate-cer`.
+//! Command-line interface: the subcommands `sql`, `score`, `mbr`,
+//! `compare`, `report`, `calculate-cer`, `scheduler` and `executor`, each in
+//! its own module (arguments, run); what they share lives in library
+//! modules of the crate (`metrics`, `corpus`, `textfiles`, `statements`,
+//! `report`, `device`, `output`, `session`).
 
+mod args;
 mod calculate_cer;
 mod compare;
-
-pub use compare::sacrebleu_short_flags;
-pub use score::check_column;
-pub use sql::collect_sql;
 mod mbr;
 mod report;
-mod report_html;
 mod score;
+mod score_lines;
 mod sql;
 mod text;
 
-use mteval_kernels::backend::{DeviceRequest, backend_for};
-use std::path::PathBuf;
+pub use args::{MbrArgs, ScoreArgs, SqlArgs};
+pub use compare::sacrebleu_short_flags;
+
+use mteval_kernels::backend::DeviceRequest;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-
-pub use crate::metrics::{MetricChoice, resolve_metrics};
-
-use crate::output::Format;
 
 /// Machine-translation evaluation at corpus scale, as SQL.
 #[derive(Debug, Parser)]
@@ -31,7 +29,7 @@ pub struct Cli {
     /// Device of the metric kernels: `auto` (the GPU when a CUDA driver, NVRTC and a device are
     /// present, else all CPU cores), `cpu`, or `cuda` (an error without a usable GPU). Same scores on
     /// every device. Also `MTEVAL_DEVICE`; in SQL, `SET mteval.device = 'cpu'`.
-    #[arg(long, global = true, value_parser = parse_device)]
+    #[arg(long, global = true, value_parser = crate::device::parse)]
     pub device: Option<DeviceRequest>,
     /// Also print informational lines on standard error (which device the metric kernels run
     /// on, e.g. "no usable GPU ...; using the CPU backend"). Warnings are always printed.
@@ -42,31 +40,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The largest `--batch-size`: Arrow's readers allocate a batch's buffers up
-/// front, so a size near `usize::MAX` would abort the process.
-const MAX_BATCH: u64 = 1 << 22;
-
-fn parse_device(s: &str) -> std::result::Result<DeviceRequest, String> {
-    s.parse()
-}
-
-/// The command line's device (`--device`, else `MTEVAL_DEVICE`), set once
-/// before any work: the default of every session this process opens (their
-/// `mteval.device`, which `SET` changes for that session only) and the
-/// device of the work done outside SQL (text mode, `mbr`).
-static DEVICE: std::sync::OnceLock<Option<DeviceRequest>> = std::sync::OnceLock::new();
-
-/// See [`DEVICE`]; `None`: not given (`auto`).
-pub(crate) fn device() -> Option<DeviceRequest> {
-    DEVICE.get().copied().flatten()
-}
-
-/// The backend of the work done outside SQL.
-pub(crate) fn backend() -> Result<std::sync::Arc<dyn mteval_kernels::backend::Backend>> {
-    Ok(backend_for(device().unwrap_or_default())?)
-}
-
-/// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run SQL with every mteval function registered (a REPL when no -c/-f is given).
@@ -80,7 +53,7 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// One self-contained HTML page comparing systems: scores with intervals, significance,
     /// charts, a breakdown by column and a segment browser with TER's alignment.
-    Report(report_html::ReportArgs),
+    Report(report::ReportArgs),
     /// `CharacTER` of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
@@ -89,158 +62,13 @@ pub enum Command {
     Executor(crate::cluster::ExecutorArgs),
 }
 
-/// Arguments of `mteval mbr`.
-#[derive(Debug, clap::Args)]
-pub struct MbrArgs {
-    /// Input table of candidates: .parquet, .csv, .tsv, .json, .jsonl or .ndjson.
-    pub input: String,
-    /// Column(s) identifying a source segment (repeatable); one hypothesis is selected per group.
-    #[arg(long = "group-by", required = true, num_args = 1..)]
-    pub group_by: Vec<String>,
-    /// Hypothesis (candidate) column.
-    #[arg(long, default_value = "hyp")]
-    pub hyp_col: String,
-    /// Pseudo-reference column (default: the candidates themselves).
-    #[arg(long)]
-    pub pseudo_ref_col: Option<String>,
-    /// Expected-utility function: an MBR row of the metric table, with or without its `mbr_`
-    /// prefix: `chrf` (mean pairwise chrF), `chrf_aggregate` (fastchrf's aggregate chrF; also
-    /// `chrf-aggregate`) or `ter` (mean sentence TER, lower is better).
-    #[arg(long, default_value = "chrf")]
-    pub utility: String,
-    /// Utility options in signature syntax (chrF keys such as `nw:2`, or TER keys), plus `self:no`
-    /// to leave each candidate's own pseudo-reference out.
-    #[arg(long)]
-    pub options: Option<String>,
-    /// Write the selected rows (input columns + utility + `n_candidates`) here; printed when absent.
-    #[arg(short = 'o', long)]
-    pub output: Option<PathBuf>,
-    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
-    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
-    #[arg(long, value_parser = parse_bytes)]
-    pub memory_limit: Option<usize>,
-}
-
-/// Arguments of `mteval sql`.
-#[derive(Debug, clap::Args)]
-pub struct SqlArgs {
-    /// SQL to run (repeatable; each may hold several `;`-separated statements).
-    #[arg(short = 'c', long = "command")]
-    pub commands: Vec<String>,
-    /// SQL files to run (repeatable).
-    #[arg(short = 'f', long = "file")]
-    pub files: Vec<PathBuf>,
-    /// How results are printed.
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: Format,
-    /// Write the result of the last statement to this file (.parquet, .csv, .json, .jsonl) instead of printing it.
-    #[arg(short = 'o', long)]
-    pub output: Option<PathBuf>,
-    /// Rows per batch.
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH))]
-    pub batch_size: Option<usize>,
-    /// `DataFusion` partitions (`datafusion.execution.target_partitions`). The default, 1,
-    /// keeps the input order, which makes results bit-identical to the reference tools
-    /// where their float sums depend on order (corpus TER over 3, 5, 6... references,
-    /// `mbr_chrf` means); the metric functions use every core within each batch anyway.
-    /// More partitions parallelise scans, joins and sorts. `SET` can change it in SQL.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    pub partitions: u16,
-    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
-    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
-    #[arg(long, value_parser = parse_bytes)]
-    pub memory_limit: Option<usize>,
-    /// Run the queries on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`).
-    #[arg(long)]
-    pub cluster: Option<String>,
-}
-
-/// Arguments of `mteval score`.
-#[derive(Debug, clap::Args)]
-pub struct ScoreArgs {
-    /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
-    pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: bleu, ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized.
-    #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
-    pub metrics: Vec<String>,
-    /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
-    /// or just `OPTIONS` when one metric is given. Repeatable.
-    #[arg(long = "options")]
-    pub options: Vec<String>,
-    /// Hypothesis column.
-    #[arg(long, default_value = "hyp", conflicts_with = "hyp")]
-    pub hyp_col: String,
-    /// Reference column(s); several give multiple references per row (NULLs are skipped).
-    #[arg(long = "ref-col", default_values_t = vec!["ref".to_owned()], conflicts_with = "hyp")]
-    pub ref_cols: Vec<String>,
-    /// Terms column for term-acc: per row a list of terms, each a list of alternatives.
-    #[arg(long, default_value = "terms", conflicts_with = "hyp")]
-    pub terms_col: String,
-    /// Lemmas column for term-acc-lemmatized: per row a list of {lemma, start, end} (code-point offsets).
-    #[arg(long, default_value = "lemmas", conflicts_with = "hyp")]
-    pub lemmas_col: String,
-    /// Print the corpus score per value of this column (table inputs; text files have no columns).
-    #[arg(long, conflicts_with = "hyp")]
-    pub group_by: Option<String>,
-    /// Write the input rows with score columns appended (Parquet keeps the signatures in its metadata).
-    /// Table inputs only: text mode prints its scores.
-    #[arg(short = 'o', long, conflicts_with = "hyp")]
-    pub output: Option<PathBuf>,
-    /// Memory pool for `DataFusion`'s operators, e.g. `512M`, `2G` (sorts, joins and
-    /// aggregations spill to disk beyond it; scans and scoring stream batch by batch).
-    #[arg(long, value_parser = parse_bytes, conflicts_with = "hyp")]
-    pub memory_limit: Option<usize>,
-    /// Text mode: line-aligned hypothesis file.
-    #[arg(long, conflicts_with = "input")]
-    pub hyp: Option<PathBuf>,
-    /// Text mode: line-aligned reference file (repeat for multiple references).
-    #[arg(long = "ref", requires = "hyp")]
-    pub refs: Vec<PathBuf>,
-    /// Text mode: also print the score of every line.
-    #[arg(long, requires = "hyp")]
-    pub sentence: bool,
-    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs).
-    #[arg(long = "num-refs", default_value_t = 1, requires = "hyp")]
-    pub num_refs: usize,
-    /// Print only the scores, without names and signatures (sacrebleu's -b).
-    #[arg(short = 'b', long = "score-only")]
-    pub score_only: bool,
-    /// Print scores as JSON lines (`{"name", "score", "signature", ...}`) instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Decimal places of printed scores (text output).
-    #[arg(short = 'w', long, default_value_t = 4)]
-    pub width: usize,
-    /// Rows per batch.
-    #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH), conflicts_with = "hyp")]
-    pub batch_size: usize,
-    /// Also write the HTML report of the scores (`mteval report`): the systems are the
-    /// `--group-by` values (one system without it), bleu/chrf/chrf++/ter only. Table inputs only.
-    #[arg(long, conflicts_with = "hyp")]
-    pub report: Option<PathBuf>,
-    /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.
-    #[arg(long, conflicts_with = "hyp")]
-    pub cluster: Option<String>,
-}
-
 /// Runs a parsed command line.
 ///
 /// # Errors
 /// Any failure, with context naming the file, column or row.
 pub fn run(cli: Cli) -> Result<()> {
-    let device = match cli.device {
-        Some(d) => Some(d),
-        // A typo in the variable (`MTEVAL_DEVICE=gpu0`) must not quietly mean `auto`.
-        None => match std::env::var("MTEVAL_DEVICE") {
-            Ok(v) => Some(parse_device(&v).map_err(|e| anyhow::anyhow!("MTEVAL_DEVICE: {e}"))?),
-            Err(_) => None,
-        },
-    };
-    let _ = DEVICE.set(device);
-    if device == Some(DeviceRequest::Cuda) {
-        // Fail before reading any input when the GPU asked for is missing.
-        backend_for(DeviceRequest::Cuda)?;
-    }
+    let device = crate::device::requested(cli.device)?;
+    crate::device::set(device)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     match cli.command {
         Command::Sql(a) => {
@@ -266,11 +94,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => rt.block_on(compare::run(&a)),
         Command::Report(a) => {
             on_interrupt_remove_temp_files();
-            rt.block_on(report_html::run(&a))
+            rt.block_on(report::run(&a))
         }
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
-        Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a)),
+        Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a, device)),
     }
 }
 
@@ -318,50 +146,4 @@ async fn wait_for_signal() -> i32 {
 async fn wait_for_signal() -> i32 {
     let _ = tokio::signal::ctrl_c().await;
     130
-}
-
-/// Parses a byte size: a number with an optional unit (`K`, `M`, `G`, `T`,
-/// powers of 1024, with or without `B`/`iB`), e.g. `512M`, `1.5G`.
-fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: f64 = num.trim().parse().map_err(|_| format!("'{s}': expected a size such as 512M or 2G"))?;
-    let scale = match unit.to_ascii_uppercase().trim_end_matches("IB").trim_end_matches('B') {
-        "" => 1u64,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        _ => return Err(format!("'{s}': unknown unit '{unit}' (use K, M, G or T)")),
-    };
-    #[allow(clippy::cast_precision_loss, reason = "the unit scales are powers of two up to 2^40, exact in f64")]
-    let bytes = n * scale as f64;
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < 2f64.powi(62)) {
-        return Err(format!("'{s}': the size must be positive"));
-    }
-    #[allow(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "bytes is checked above to lie in [1, 2^62)"
-    )]
-    Ok(bytes as usize)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_bytes;
-
-    #[test]
-    fn byte_sizes() {
-        assert_eq!(parse_bytes("512"), Ok(512));
-        assert_eq!(parse_bytes("64K"), Ok(64 << 10));
-        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
-        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
-        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
-        assert_eq!(parse_bytes("2 GB"), Ok(2 << 30));
-        for bad in ["", "G", "0", "-1G", "12Q", "nanM"] {
-            assert!(parse_bytes(bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -1,55 +1,122 @@
-//! Printing corpus scores: sacrebleu's text style (`TER|<signature> = 12.3456`,
-//! prefixed by `group=value<TAB>` when grouped, `group IS NULL<TAB>` for the
-//! rows without a group value) or one JSON object per line.
+//! `mteval report`: the arguments, and the page of a table or of text
+//! files (the page itself is the library's `report` module).
 
-/// One corpus score to print.
-#[derive(Debug, Clone)]
-pub(crate) struct ScoreLine {
-    /// `(column, value)` of the group, when grouped (`None`: the rows where
-    /// the column is NULL).
-    pub group: Option<(String, Option<String>)>,
-    /// Metric display name (`TER`, `chrF2++`).
-    pub name: String,
-    /// The signature.
-    pub signature: String,
-    /// The score (`None` when nothing was scored).
-    pub score: Option<f64>,
-    /// Segments scored.
-    pub segments: u64,
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use mteval_kernels::significance::{self, PairedTest};
+
+use crate::corpus::{TableColumns, put_baseline_first, read_text, table_mode_only};
+use crate::metrics::resolve_metrics;
+use crate::paired::{positive, seed_of};
+use crate::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
+
+/// Arguments of `mteval report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A table (.parquet, .csv, .tsv, .json, .jsonl) with a row per segment and system: raw
+    /// segments or the output of `mteval score` (scored again from its text columns). With -i:
+    /// reference files, as sacrebleu takes them.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    /// Text mode: one line-aligned hypothesis file per system (named by its path).
+    #[arg(short = 'i', long = "input", num_args = 1..)]
+    pub systems: Vec<PathBuf>,
+    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
+    /// [default: 1].
+    #[arg(long = "num-refs")]
+    pub num_refs: Option<usize>,
+    /// The HTML file to write (atomically).
+    #[arg(short = 'o', long)]
+    pub output: PathBuf,
+    /// Metrics: bleu, chrf, chrf++, ter.
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned(), "chrf".to_owned(), "ter".to_owned()])]
+    pub metrics: Vec<String>,
+    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
+    #[arg(long = "options")]
+    pub options: Vec<String>,
+    /// Table mode: the columns, and the baseline.
+    #[command(flatten)]
+    pub table: TableColumns,
+    /// Source column shown in the segment browser (default: `src` when the table has one).
+    #[arg(long)]
+    pub src_col: Option<String>,
+    /// Paired bootstrap resampling for the significance marks and matrix (the default).
+    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
+    pub paired_bs: bool,
+    /// Paired approximate randomization instead of bootstrap resampling.
+    #[arg(long = "paired-ar")]
+    pub paired_ar: bool,
+    /// Bootstrap resamples of --paired-bs and of the 95% intervals.
+    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
+    pub paired_bs_n: usize,
+    /// Trials of --paired-ar.
+    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
+    pub paired_ar_n: usize,
+    /// Random seed of the resamples: an integer, or `none`. Default: `SACREBLEU_SEED`, else 12345.
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Break the scores down by this column (repeatable); `ref-length` buckets the segments by
+    /// the first reference's length in words.
+    #[arg(long = "by")]
+    pub by: Vec<String>,
+    /// Segments listed per view of the segment browser.
+    #[arg(long, default_value_t = 10)]
+    pub segments: usize,
+    /// Title of the page (default: the input's name).
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
-/// Prints `lines` to stdout (`score_only`: the scores without names and
-/// signatures, sacrebleu's `-b`).
-///
-/// # Errors
-/// When standard output cannot be written (see [`crate::output::write_stdout`]).
-pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize, score_only: bool) -> anyhow::Result<()> {
-    use std::fmt::Write;
-    let mut out = String::new();
-    for l in lines {
-        if json {
-            let mut v = serde_json::json!({
-                "name": l.name.as_str(),
-                "score": l.score,
-                "signature": l.signature,
-                "segments": l.segments,
-            });
-            if let Some((k, g)) = &l.group {
-                v["group_by"] = serde_json::Value::from(k.as_str());
-                v["group"] = serde_json::Value::from(g.as_deref());
-            }
-            let _ = writeln!(out, "{v}");
-        } else {
-            let score = l.score.map_or_else(|| "NULL".to_owned(), |s| format!("{s:.width$}"));
-            let _ = match &l.group {
-                Some((k, Some(g))) if score_only => writeln!(out, "{k}={g}\t{score}"),
-                Some((k, None)) if score_only => writeln!(out, "{k} IS NULL\t{score}"),
-                None if score_only => writeln!(out, "{score}"),
-                Some((k, Some(g))) => writeln!(out, "{k}={g}\t{}|{} = {score}", l.name, l.signature),
-                Some((k, None)) => writeln!(out, "{k} IS NULL\t{}|{} = {score}", l.name, l.signature),
-                None => writeln!(out, "{}|{} = {score}", l.name, l.signature),
-            };
-        }
+pub(super) async fn run(a: &ReportArgs) -> Result<()> {
+    let mut inputs: Vec<String> = a.inputs.clone();
+    inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
+    crate::metrics::check_comparable(&a.metrics, "report")?;
+    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let bs = positive(a.paired_bs_n, "--paired-bs-n")?;
+    let test = if a.paired_ar {
+        PairedTest::Randomization(positive(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
+    } else {
+        PairedTest::Bootstrap(bs)
+    };
+    let setup = Setup {
+        metrics,
+        test,
+        seed: seed_of(a.seed.as_deref())?,
+        segments: a.segments,
+        title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
+        input: a.inputs.join(" "),
+        segment_col: a.table.segment_col.clone(),
+    };
+    if !a.systems.is_empty() {
+        return write_from_text(&setup, a);
     }
-    crate::output::write_stdout(out.as_bytes())
+    table_mode_only(&a.inputs, a.num_refs, false)?;
+    let input = &a.inputs[0];
+    write_from_table(&setup, a.table.spec(input, &[]), a.src_col.as_deref(), &a.by, &a.output).await
+}
+
+/// Text mode: reference files and one hypothesis file per system.
+fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
+    crate::metrics::check_resampled(&setup.metrics, "mteval report")?;
+    if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
+        bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
+    }
+    if a.src_col.is_some() {
+        bail!("--src-col is for table inputs; text files are aligned by line");
+    }
+    a.table.refuse_in_text_mode()?;
+    let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();
+    let mut corpus = read_text(&refs, &a.systems, a.num_refs.unwrap_or(1), false)?;
+    put_baseline_first(&mut corpus, a.table.baseline.as_deref(), false)?;
+    let by: Vec<(String, Vec<Option<String>>)> = a
+        .by
+        .iter()
+        .map(|b| {
+            (b.clone(), corpus.refs.iter().map(|r| Some(length_bucket(r.first().map_or("", String::as_str)))).collect())
+        })
+        .collect();
+    write_page(&corpus, None, &by, setup, &a.output)
 }

@@ -18,8 +18,9 @@ use mteval_kernels::NRefs;
 use mteval_kernels::metric::CorpusState;
 use mteval_kernels::terms::{TermCounts, stanza_sentences};
 
-use super::ScoreArgs;
-use super::report::{self, ScoreLine};
+use super::args::ScoreArgs;
+use super::score_lines::{self, ScoreLine};
+use crate::corpus::check_column;
 use crate::metrics::{MetricChoice, resolve_metrics};
 use crate::output::BatchFileWriter;
 use crate::session::{InputKind, SessionOptions, new_context, register_input};
@@ -28,32 +29,6 @@ const STATS_PREFIX: &str = "__mteval_stats_";
 
 fn ident(name: &str) -> Expr {
     Expr::Column(Column::new_unqualified(name))
-}
-
-fn is_string_type(t: &DataType) -> bool {
-    mteval_udfs::common::is_string_like(t) || t.is_null()
-}
-
-/// The field of column `col` of `input`'s `schema` (the `role` it plays
-/// names it in errors), a string column when `must_be_string`.
-///
-/// # Errors
-/// A missing column (the error lists the columns), or one of another type.
-pub fn check_column<'a>(
-    schema: &'a Schema,
-    input: &str,
-    col: &str,
-    role: &str,
-    must_be_string: bool,
-) -> Result<&'a Field> {
-    let Ok(f) = schema.field_with_name(col) else {
-        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-        bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
-    };
-    if must_be_string && !is_string_type(f.data_type()) {
-        bail!("{input}: {role} column '{col}' has type {}, expected a string", f.data_type());
-    }
-    Ok(f)
 }
 
 /// Corpus statistics of one group, per metric.
@@ -82,7 +57,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         batch_size: Some(a.batch_size),
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
-        device: super::device(),
+        device: crate::device::get(),
     };
     let ctx = match &a.cluster {
         // The scoring runs on the executors; the corpus statistics are
@@ -151,19 +126,19 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             crate::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
-    report::print(&lines, a.json, a.width, a.score_only)?;
+    score_lines::print(&lines, a.json, a.width, a.score_only)?;
     if let Some(out) = &a.report {
         // The page of `mteval report INPUT --system-col GROUP -m ...`.
-        let setup = super::report_html::Setup {
+        let setup = crate::report::Setup {
             metrics,
             test: mteval_kernels::significance::PairedTest::Bootstrap(mteval_kernels::significance::DEFAULT_BOOTSTRAP),
-            seed: super::compare::seed_of(None)?,
+            seed: crate::paired::seed_of(None)?,
             segments: 10,
             title: input.clone(),
             input: input.clone(),
             segment_col: None,
         };
-        let table = super::compare::TableSpec {
+        let table = crate::corpus::TableSpec {
             input: &input,
             system_col: a.group_by.as_deref(),
             hyp_col: &a.hyp_col,
@@ -172,7 +147,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             baseline: None,
             extra_cols: &[],
         };
-        super::report_html::write_from_table(&setup, table, None, &[], out).await?;
+        crate::report::write_from_table(&setup, table, None, &[], out).await?;
     }
     Ok(())
 }
@@ -450,7 +425,7 @@ fn reduce(
 /// An error of reading `input` rather than of scoring it: a JSON error gets
 /// its line in the file (Arrow's own message counts from the start of the
 /// chunk it parsed, or names no line); CSV and Parquet errors keep theirs.
-pub(super) fn read_error(
+pub(crate) fn read_error(
     e: &datafusion::error::DataFusionError,
     kind: InputKind,
     input: &str,
@@ -492,12 +467,12 @@ fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
 /// the executor's batch (Ballista does not say where that batch starts), so
 /// the message says so instead of passing it off as the input's row.
 fn cluster_batch_error(msg: &str, input: &str) -> anyhow::Error {
-    if crate::cluster::transport_error(msg).is_some() {
+    if crate::wire_errors::transport_error(msg).is_some() {
         // Not the input's fault: the cluster could not be asked (the
         // message is put in words when printed).
         return anyhow::anyhow!(msg.to_owned());
     }
-    let msg = crate::cluster::job_error(msg).unwrap_or_else(|| msg.to_owned());
+    let msg = crate::wire_errors::job_error(msg).unwrap_or_else(|| msg.to_owned());
     let msg = msg.replace(mteval_udfs::common::ROW_IN_BATCH, " of a batch scored on the cluster");
     anyhow::anyhow!(
         "{input}: {msg} (the executors count rows within their batches, so the row's place in the input is not \

@@ -2,79 +2,13 @@
 //! plain-text files, as sacrebleu takes them. Scored directly with the kernels
 //! on all cores.
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
 use mteval_kernels::NRefs;
 
-use super::ScoreArgs;
-use super::report::{self, ScoreLine};
+use super::args::ScoreArgs;
+use super::score_lines::{self, ScoreLine};
 use crate::metrics::resolve_metrics;
-
-/// The path that names standard input (as sacrebleu reads a system there).
-pub(crate) const STDIN: &str = "-";
-
-/// Reads `path` as UTF-8 text (`-`: standard input); an invalid byte is
-/// reported with its line.
-/// A `.gz` file is decompressed first, as sacrebleu's `smart_open` does.
-pub(crate) fn read_utf8(path: &Path) -> Result<String> {
-    let mut bytes = if path == Path::new(STDIN) {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).context("cannot read standard input")?;
-        b
-    } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) {
-        let mut plain = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut plain)
-            .with_context(|| format!("{}: not a valid gzip file", path.display()))?;
-        bytes = plain;
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        #[allow(clippy::naive_bytecount, reason = "counted once, for an error message; not worth the bytecount crate")]
-        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-        anyhow::anyhow!("{}: line {line} is not valid UTF-8", path.display())
-    })
-}
-
-/// The lines of a text file's contents as sacrebleu's command line reads
-/// them: split at `\n` only, then each line `rstrip()`ped (Python's
-/// whitespace, so `\r`, tabs, U+3000 and U+001C go too). Only chrF with
-/// `space:yes` sees the difference; every other metric splits or drops
-/// whitespace itself.
-pub(crate) fn split_lines(text: &str) -> Vec<&str> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    // A final `\n` ends the last line; it does not start another.
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').map(mteval_kernels::text::py_rstrip).collect()
-}
-
-/// Reads `path` as lines ([`split_lines`]), each its own string.
-pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
-    Ok(split_lines(&read_utf8(path)?).into_iter().map(str::to_owned).collect())
-}
-
-/// The `n` tab-separated references of every line (sacrebleu's
-/// `--num-refs`: split at the first `n - 1` tabs), as `n` streams.
-pub(crate) fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Result<Vec<Vec<&'a str>>> {
-    if n == 1 {
-        return Ok(vec![lines]);
-    }
-    let mut streams: Vec<Vec<&str>> = vec![Vec::with_capacity(lines.len()); n];
-    for (i, l) in lines.iter().enumerate() {
-        let fields: Vec<&str> = l.splitn(n, '\t').collect();
-        if fields.len() != n {
-            bail!("{}: line {}: expected {n} tab-separated references, found {}", path.display(), i + 1, fields.len());
-        }
-        for (s, x) in streams.iter_mut().zip(fields) {
-            s.push(x);
-        }
-    }
-    Ok(streams)
-}
+use crate::textfiles::{read_utf8, split_lines, split_refs};
 
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let Some(hyp_path) = &a.hyp else { bail!("--hyp is required in text mode") };
@@ -105,7 +39,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
-    let backend = super::backend()?;
+    let backend = crate::device::backend()?;
     let rows: Vec<(&str, Vec<&str>)> =
         (0..hyps.len()).map(|i| (hyps[i], refs.iter().map(|r| r[i]).collect())).collect();
     // Every metric is computed before anything is printed, so that an error
@@ -132,7 +66,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let several = results.len() > 1;
     for (sentences, line) in results {
         crate::output::write_stdout(sentence_lines(&line.name, &sentences, a.json, several, w).as_bytes())?;
-        report::print(&[line], a.json, w, a.score_only)?;
+        score_lines::print(&[line], a.json, w, a.score_only)?;
     }
     Ok(())
 }

@@ -5,12 +5,16 @@
 //! public items are re-exported here.
 
 mod formats;
-mod inputs;
-mod stores;
+pub(crate) mod inputs;
+pub(crate) mod stores;
 
 pub use formats::{PresetFormat, TSV_NO_QUOTE, preset_format, preset_parts, preset_with_options, preset_write_options};
 pub use inputs::{InputKind, json_error_location, register_input};
 pub use stores::{is_url, store_for_url};
+
+/// The largest `--batch-size`: Arrow's readers allocate a batch's buffers up
+/// front, so a size near `usize::MAX` would abort the process.
+pub const MAX_BATCH: u64 = 1 << 22;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -33,7 +33,7 @@ use crate::common::{
     ConstantArg, RefsCol, StrCol, coerce_constant, coerce_metric_args, coerce_options, coerce_string, constant_options,
     constant_string, eval_rows, metric_err,
 };
-use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, Documented, FunctionDoc, Output};
 
 /// The struct fields of `corpus_bootstrap`.
 #[must_use]
@@ -72,10 +72,31 @@ pub const DOC: FunctionDoc = FunctionDoc {
 
 /// A resampling aggregate: `corpus_bootstrap`, or with `PAIRED`, `paired_test`.
 #[derive(Debug)]
-pub struct ResampleFn<const PAIRED: bool>;
+pub struct ResampleFn<const PAIRED: bool, D>(std::marker::PhantomData<D>);
 
 /// The `corpus_bootstrap` aggregate function.
-pub type CorpusBootstrapFn = ResampleFn<false>;
+pub type CorpusBootstrapFn = ResampleFn<false, CorpusBootstrapDoc>;
+
+/// `corpus_bootstrap`'s documentation ([`DOC`]).
+#[derive(Debug)]
+pub struct CorpusBootstrapDoc;
+
+impl Documented for CorpusBootstrapDoc {
+    const DOC: FunctionDoc = DOC;
+}
+
+/// The struct fields of `paired_test`.
+#[must_use]
+pub fn paired_test_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("score", DataType::Float64, true),
+        Field::new("baseline_score", DataType::Float64, true),
+        Field::new("p_value", DataType::Float64, true),
+        Field::new("mean", DataType::Float64, true),
+        Field::new("ci", DataType::Float64, true),
+        Field::new("signature", DataType::Utf8, true),
+    ])
+}
 
 /// The `corpus_bootstrap` aggregate UDF.
 pub type CorpusBootstrapUdaf = Aggregate<CorpusBootstrapFn>;
@@ -176,15 +197,12 @@ fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
     ))
 }
 
-impl<const PAIRED: bool> AggregateSpec for ResampleFn<PAIRED> {
+impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for ResampleFn<PAIRED, D> {
     const NAME: &'static str = if PAIRED { "paired_test" } else { "corpus_bootstrap" };
-    const DOC: FunctionDoc = if PAIRED { crate::paired_test::DOC } else { DOC };
+    const DOC: FunctionDoc = D::DOC;
     const COERCE: crate::udf::Coerce = coerce::<PAIRED>;
-    const OUTPUT: Output = if PAIRED {
-        || DataType::Struct(crate::paired_test::paired_test_fields())
-    } else {
-        || DataType::Struct(corpus_bootstrap_fields())
-    };
+    const OUTPUT: Output =
+        if PAIRED { || DataType::Struct(paired_test_fields()) } else { || DataType::Struct(corpus_bootstrap_fields()) };
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let name = Self::NAME;
@@ -405,7 +423,7 @@ impl Accumulator for ResampleAccumulator {
         };
         let e = r.and_then(|r| r.0.estimate);
         struct_scalar(
-            crate::paired_test::paired_test_fields(),
+            paired_test_fields(),
             vec![
                 f64_col(r.map(|r| r.0.score)),
                 f64_col(r.map(|r| r.1)),

@@ -26,7 +26,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
 use crate::common::{StrCol, coerce_string, constant_options, constant_value, metric_err, session_backend};
-use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Window, WindowSpec};
+use crate::udf::{ARG_HYP, Coerce, Documented, FunctionDoc, Window, WindowSpec};
 
 /// The arguments of the MBR window functions after `hyp`.
 pub(crate) const MBR_ARGS: [(&str, &str); 3] = [
@@ -145,10 +145,18 @@ impl PartitionEvaluator for MbrEvaluator {
 /// The MBR window functions: `mbr_chrf`, and with `AGGREGATE`
 /// `mbr_chrf_aggregate` (documented in its own module).
 #[derive(Debug)]
-pub struct MbrFn<const AGGREGATE: bool>;
+pub struct MbrFn<const AGGREGATE: bool, D>(std::marker::PhantomData<D>);
 
 /// The `mbr_chrf` window function.
-pub type MbrChrfFn = MbrFn<false>;
+pub type MbrChrfFn = MbrFn<false, MbrChrfDoc>;
+
+/// `mbr_chrf`'s documentation ([`DOC`]).
+#[derive(Debug)]
+pub struct MbrChrfDoc;
+
+impl Documented for MbrChrfDoc {
+    const DOC: FunctionDoc = DOC;
+}
 
 /// The `mbr_chrf` window UDF.
 pub type MbrChrfUdwf = Window<MbrChrfFn>;
@@ -166,9 +174,9 @@ pub const DOC: FunctionDoc = FunctionDoc {
     related: &["mbr_chrf_aggregate", "chrf"],
 };
 
-impl<const AGGREGATE: bool> WindowSpec for MbrFn<AGGREGATE> {
+impl<const AGGREGATE: bool, D: Documented + std::fmt::Debug> WindowSpec for MbrFn<AGGREGATE, D> {
     const NAME: &'static str = if AGGREGATE { "mbr_chrf_aggregate" } else { "mbr_chrf" };
-    const DOC: FunctionDoc = if AGGREGATE { crate::mbr_chrf_aggregate::DOC } else { DOC };
+    const DOC: FunctionDoc = D::DOC;
 
     const COERCE: Coerce = coerce_mbr_args;
 

@@ -5,10 +5,18 @@
 //! Arguments, options and NULL handling as [`crate::mbr_chrf`].
 
 use crate::mbr_chrf::{MBR_ARGS, MbrFn};
-use crate::udf::{FunctionDoc, Window};
+use crate::udf::{Documented, FunctionDoc, Window};
 
 /// The `mbr_chrf_aggregate` window function.
-pub type MbrChrfAggregateFn = MbrFn<true>;
+pub type MbrChrfAggregateFn = MbrFn<true, MbrChrfAggregateDoc>;
+
+/// `mbr_chrf_aggregate`'s documentation ([`DOC`]).
+#[derive(Debug)]
+pub struct MbrChrfAggregateDoc;
+
+impl Documented for MbrChrfAggregateDoc {
+    const DOC: FunctionDoc = DOC;
+}
 
 /// The `mbr_chrf_aggregate` window UDF.
 pub type MbrChrfAggregateUdwf = Window<MbrChrfAggregateFn>;

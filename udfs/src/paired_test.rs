@@ -9,29 +9,23 @@
 //! pastes back. Resamples follow the rows' order: `ORDER BY` inside the call
 //! (e.g. the segment id) makes it the order sacrebleu reads its files in.
 
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
-
+pub use crate::corpus_bootstrap::paired_test_fields;
 use crate::corpus_bootstrap::{ARG_METRIC, ResampleFn};
-use crate::udf::{ARG_HYP, ARG_REF, Aggregate, FunctionDoc};
+use crate::udf::{ARG_HYP, ARG_REF, Aggregate, Documented, FunctionDoc};
 
 /// The `paired_test` aggregate function.
-pub type PairedTestFn = ResampleFn<true>;
+pub type PairedTestFn = ResampleFn<true, PairedTestDoc>;
+
+/// `paired_test`'s documentation ([`DOC`]).
+#[derive(Debug)]
+pub struct PairedTestDoc;
+
+impl Documented for PairedTestDoc {
+    const DOC: FunctionDoc = DOC;
+}
 
 /// The `paired_test` aggregate UDF.
 pub type PairedTestUdaf = Aggregate<PairedTestFn>;
-
-/// The struct fields of `paired_test`.
-#[must_use]
-pub fn paired_test_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("baseline_score", DataType::Float64, true),
-        Field::new("p_value", DataType::Float64, true),
-        Field::new("mean", DataType::Float64, true),
-        Field::new("ci", DataType::Float64, true),
-        Field::new("signature", DataType::Utf8, true),
-    ])
-}
 
 /// The documentation of `paired_test`.
 pub const DOC: FunctionDoc = FunctionDoc {

@@ -87,6 +87,15 @@ pub const ARG_OPTIONS: (&str, &str) = (
      option tables); a signature pastes back as options.",
 );
 
+/// The documentation of one function of a family whose functions share an
+/// implementation generic over it (`mbr_chrf` / `mbr_chrf_aggregate`,
+/// `corpus_bootstrap` / `paired_test`): each function's file implements it,
+/// so the shared implementation never names the other files.
+pub trait Documented: Send + Sync + 'static {
+    /// The documentation.
+    const DOC: FunctionDoc;
+}
+
 /// A scalar function's spec.
 pub trait ScalarSpec: Send + Sync + 'static {
     /// The SQL name.

@@ -5,7 +5,9 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
-use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, count, counts, same_state};
+use crate::metric::{
+    CorpusState, CountCorpus, CountScore, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, count, counts,
+};
 use crate::significance::{Py, Resample, py_int};
 use crate::{MetricError, NRefs, Signature};
 
@@ -51,7 +53,7 @@ impl Metric for BleuConfig {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(BleuCorpus { cfg: *self, stats: BleuStats::default() }))
+        Some(Box::new(CountCorpus::new(*self)))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
@@ -77,36 +79,16 @@ impl Metric for BleuConfig {
     }
 }
 
-/// BLEU's corpus state: Σ n-gram statistics.
-#[derive(Debug, Clone)]
-struct BleuCorpus {
-    cfg: BleuConfig,
-    stats: BleuStats,
-}
-
-impl CorpusState for BleuCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.stats.add(&counts(stats));
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        self.stats.merge(&same_state::<Self>(other)?.stats);
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.stats.segments
-    }
-
-    fn score(&self) -> Option<f64> {
-        self.stats.score(&self.cfg)
+impl CountScore for BleuConfig {
+    fn score_sums(&self, sums: &BleuStats) -> Option<f64> {
+        sums.score(self)
     }
 
     /// sacrebleu's `BLEUScore` fields.
-    fn details(&self) -> Vec<(&'static str, Detail)> {
-        let Some(stats) = self.stats.padded(self.cfg.stats_len()) else { return Vec::new() };
-        let n = self.cfg.max_ngram_order;
-        let b = self.cfg.score_details(&stats);
+    fn sums_details(&self, sums: &BleuStats) -> Vec<(&'static str, Detail)> {
+        let Some(stats) = sums.padded(self.stats_len()) else { return Vec::new() };
+        let n = self.max_ngram_order;
+        let b = self.score_details(&stats);
         vec![
             ("counts", Detail::Ints(stats[2..2 + n].to_vec())),
             ("totals", Detail::Ints(stats[2 + n..2 + 2 * n].to_vec())),
@@ -115,14 +97,6 @@ impl CorpusState for BleuCorpus {
             ("sys_len", Detail::Int(b.sys_len)),
             ("ref_len", Detail::Int(b.ref_len)),
         ]
-    }
-
-    fn boxed_clone(&self) -> Box<dyn CorpusState> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -86,12 +86,4 @@ impl CorpusState for CharacTerCorpus {
     fn score(&self) -> Option<f64> {
         CorpusSummary::from_scores(&self.0).map(|c| c.mean)
     }
-
-    fn boxed_clone(&self) -> Box<dyn CorpusState> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }

@@ -6,7 +6,9 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::{ChrfConfig, ChrfStats};
-use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, counts, same_state};
+use crate::metric::{
+    CorpusState, CountCorpus, CountScore, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, counts,
+};
 use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
 
@@ -83,7 +85,7 @@ impl Metric for Chrf {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(ChrfCorpus { cfg: self.cfg, stats: ChrfStats::default() }))
+        Some(Box::new(CountCorpus::new(self.cfg)))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
@@ -95,46 +97,18 @@ impl Metric for Chrf {
     }
 }
 
-/// chrF's corpus state: Σ n-gram statistics of the best references.
-#[derive(Debug, Clone)]
-struct ChrfCorpus {
-    cfg: ChrfConfig,
-    stats: ChrfStats,
-}
-
-impl CorpusState for ChrfCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.stats.add(&counts(stats));
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        self.stats.merge(&same_state::<Self>(other)?.stats);
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.stats.segments
-    }
-
-    fn score(&self) -> Option<f64> {
-        self.stats.score(&self.cfg)
+impl CountScore for ChrfConfig {
+    fn score_sums(&self, sums: &ChrfStats) -> Option<f64> {
+        sums.score(self)
     }
 
     /// sacrebleu's `CHRFScore` fields.
-    fn details(&self) -> Vec<(&'static str, Detail)> {
+    fn sums_details(&self, _sums: &ChrfStats) -> Vec<(&'static str, Detail)> {
         vec![
-            ("char_order", Detail::Int(self.cfg.char_order as u64)),
-            ("word_order", Detail::Int(self.cfg.word_order as u64)),
-            ("beta", Detail::Float(self.cfg.beta)),
+            ("char_order", Detail::Int(self.char_order as u64)),
+            ("word_order", Detail::Int(self.word_order as u64)),
+            ("beta", Detail::Float(self.beta)),
         ]
-    }
-
-    fn boxed_clone(&self) -> Box<dyn CorpusState> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use crate::backend::Backend;
 use crate::options::OptionKey;
 use crate::significance::Resample;
+use crate::sums::CountSums;
 use crate::{MetricError, NRefs, Signature};
 
 /// Whether a higher or a lower score is better.
@@ -201,10 +202,30 @@ pub trait Metric: fmt::Debug + Send + Sync + Any {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// A state as [`Any`] (for [`CorpusState::merge`], which needs its own
+/// type back) and a boxed copy: every [`CorpusState`] that is `Clone` has
+/// both.
+pub trait StateBase: Any {
+    /// The state as [`Any`].
+    fn as_any(&self) -> &dyn Any;
+    /// A copy.
+    fn boxed_clone(&self) -> Box<dyn CorpusState>;
+}
+
+impl<T: CorpusState + Clone> StateBase for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn boxed_clone(&self) -> Box<dyn CorpusState> {
+        Box::new(self.clone())
+    }
+}
+
 /// The corpus state of a metric: sentence statistics summed (or, for a
 /// metric whose corpus value is not a sum, what it needs), so states merge
 /// in any grouping.
-pub trait CorpusState: fmt::Debug + Send + Sync + Any {
+pub trait CorpusState: fmt::Debug + Send + Sync + StateBase {
     /// Adds one segment's statistics ([`Metric::segment`]'s row).
     fn add(&mut self, stats: &[f64]);
 
@@ -234,12 +255,6 @@ pub trait CorpusState: fmt::Debug + Send + Sync + Any {
     fn details(&self) -> Vec<(&'static str, Detail)> {
         Vec::new()
     }
-
-    /// A copy.
-    fn boxed_clone(&self) -> Box<dyn CorpusState>;
-
-    /// The state as [`Any`], for [`Self::merge`].
-    fn as_any(&self) -> &dyn Any;
 }
 
 impl Clone for Box<dyn CorpusState> {
@@ -257,6 +272,53 @@ pub fn same_state<T: 'static>(other: &dyn CorpusState) -> Result<&T, MetricError
         metric: "corpus statistics",
         reason: "statistics of different metrics cannot be merged".into(),
     })
+}
+
+/// A metric whose statistics are counts summed element-wise
+/// ([`CountSums`]) and scored from the sums: BLEU and chrF.
+pub trait CountScore: Copy + fmt::Debug + Send + Sync + 'static {
+    /// The corpus score of the sums; `None` without a segment.
+    fn score_sums(&self, sums: &CountSums<Self>) -> Option<f64>;
+    /// The reference tool's score fields besides the score.
+    fn sums_details(&self, sums: &CountSums<Self>) -> Vec<(&'static str, Detail)>;
+}
+
+/// The corpus state of a [`CountScore`] metric.
+#[derive(Debug, Clone)]
+pub struct CountCorpus<C> {
+    cfg: C,
+    sums: CountSums<C>,
+}
+
+impl<C: CountScore> CountCorpus<C> {
+    /// No segment yet.
+    #[must_use]
+    pub fn new(cfg: C) -> Self {
+        Self { cfg, sums: CountSums::default() }
+    }
+}
+
+impl<C: CountScore> CorpusState for CountCorpus<C> {
+    fn add(&mut self, stats: &[f64]) {
+        self.sums.add(&counts(stats));
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.sums.merge(&same_state::<Self>(other)?.sums);
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.sums.segments
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.cfg.score_sums(&self.sums)
+    }
+
+    fn details(&self) -> Vec<(&'static str, Detail)> {
+        self.cfg.sums_details(&self.sums)
+    }
 }
 
 /// The error of a metric asked for what it does not read.

@@ -106,14 +106,6 @@ impl CorpusState for TerCorpus {
     fn details(&self) -> Vec<(&'static str, Detail)> {
         vec![("num_edits", Detail::Int(self.stats.num_edits)), ("ref_length", Detail::Float(self.stats.ref_len))]
     }
-
-    fn boxed_clone(&self) -> Box<dyn CorpusState> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 impl Resample for Ter {

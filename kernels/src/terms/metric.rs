@@ -155,12 +155,4 @@ impl CorpusState for TermCorpus {
     fn check(&self) -> Result<(), MetricError> {
         if self.lemmatized { self.acc.check() } else { Ok(()) }
     }
-
-    fn boxed_clone(&self) -> Box<dyn CorpusState> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }

@@ -1,4 +1,4 @@
-//! `mteval report`: one self-contained HTML page comparing systems — corpus
+//! The report (`mteval report`, `mteval score --report`): one self-contained HTML page comparing systems — corpus
 //! scores with 95% bootstrap intervals and significance against a baseline,
 //! interval charts, the pairwise significance matrix, sentence-score
 //! distributions, a breakdown by any column and a segment browser with TER's
@@ -10,16 +10,16 @@ mod charts;
 
 use std::collections::HashMap;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use mteval_kernels::metric::{Direction, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::compare::{Corpus, TableColumns, TableSpec, read_table, segment_stats};
-use crate::metrics::{MetricChoice, resolve_metrics};
+use crate::corpus::{Corpus, TableSpec, read_table, segment_stats};
+use crate::metrics::MetricChoice;
 use crate::output::note;
 
 /// The page template (autoescaped: its name ends in `.html`).
@@ -27,66 +27,9 @@ const TEMPLATE: &str = include_str!("page.html");
 /// Groups listed per breakdown column.
 const MAX_GROUPS: usize = 50;
 /// The computed `--by` column: buckets of the first reference's length.
-const REF_LENGTH: &str = "ref-length";
+pub(crate) const REF_LENGTH: &str = "ref-length";
 /// Significance level of the marks.
 const ALPHA: f64 = 0.05;
-
-/// Arguments of `mteval report`.
-#[derive(Debug, clap::Args)]
-pub struct ReportArgs {
-    /// A table (.parquet, .csv, .tsv, .json, .jsonl) with a row per segment and system: raw
-    /// segments or the output of `mteval score` (scored again from its text columns). With -i:
-    /// reference files, as sacrebleu takes them.
-    #[arg(required = true)]
-    pub inputs: Vec<String>,
-    /// Text mode: one line-aligned hypothesis file per system (named by its path).
-    #[arg(short = 'i', long = "input", num_args = 1..)]
-    pub systems: Vec<PathBuf>,
-    /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
-    /// [default: 1].
-    #[arg(long = "num-refs")]
-    pub num_refs: Option<usize>,
-    /// The HTML file to write (atomically).
-    #[arg(short = 'o', long)]
-    pub output: PathBuf,
-    /// Metrics: bleu, chrf, chrf++, ter.
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned(), "chrf".to_owned(), "ter".to_owned()])]
-    pub metrics: Vec<String>,
-    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
-    #[arg(long = "options")]
-    pub options: Vec<String>,
-    /// Table mode: the columns, and the baseline.
-    #[command(flatten)]
-    pub table: TableColumns,
-    /// Source column shown in the segment browser (default: `src` when the table has one).
-    #[arg(long)]
-    pub src_col: Option<String>,
-    /// Paired bootstrap resampling for the significance marks and matrix (the default).
-    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
-    pub paired_bs: bool,
-    /// Paired approximate randomization instead of bootstrap resampling.
-    #[arg(long = "paired-ar")]
-    pub paired_ar: bool,
-    /// Bootstrap resamples of --paired-bs and of the 95% intervals.
-    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
-    pub paired_bs_n: usize,
-    /// Trials of --paired-ar.
-    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
-    pub paired_ar_n: usize,
-    /// Random seed of the resamples: an integer, or `none`. Default: `SACREBLEU_SEED`, else 12345.
-    #[arg(long)]
-    pub seed: Option<String>,
-    /// Break the scores down by this column (repeatable); `ref-length` buckets the segments by
-    /// the first reference's length in words.
-    #[arg(long = "by")]
-    pub by: Vec<String>,
-    /// Segments listed per view of the segment browser.
-    #[arg(long, default_value_t = 10)]
-    pub segments: usize,
-    /// Title of the page (default: the input's name).
-    #[arg(long)]
-    pub title: Option<String>,
-}
 
 /// What a report is made of, whoever asks for it (`mteval report`,
 /// `mteval score --report`).
@@ -100,36 +43,6 @@ pub(crate) struct Setup {
     pub input: String,
     /// The column the segment keys come from, if any.
     pub segment_col: Option<String>,
-}
-
-pub(super) async fn run(a: &ReportArgs) -> Result<()> {
-    let mut inputs: Vec<String> = a.inputs.clone();
-    inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
-    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
-    crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
-    crate::metrics::check_comparable(&a.metrics, "report")?;
-    let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    let bs = super::compare::positive(a.paired_bs_n, "--paired-bs-n")?;
-    let test = if a.paired_ar {
-        PairedTest::Randomization(super::compare::positive(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
-    } else {
-        PairedTest::Bootstrap(bs)
-    };
-    let setup = Setup {
-        metrics,
-        test,
-        seed: super::compare::seed_of(a.seed.as_deref())?,
-        segments: a.segments,
-        title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
-        input: a.inputs.join(" "),
-        segment_col: a.table.segment_col.clone(),
-    };
-    if !a.systems.is_empty() {
-        return write_from_text(&setup, a);
-    }
-    super::compare::table_mode_only(&a.inputs, a.num_refs, false)?;
-    let input = &a.inputs[0];
-    write_from_table(&setup, a.table.spec(input, &[]), a.src_col.as_deref(), &a.by, &a.output).await
 }
 
 /// Reads `table` (a row per segment and system; its `extra_cols` are
@@ -164,31 +77,8 @@ pub(crate) async fn write_from_table(
     write_page(&corpus, src.as_deref(), &by_values, setup, out)
 }
 
-/// Text mode: reference files and one hypothesis file per system.
-fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
-    crate::metrics::check_resampled(&setup.metrics, "mteval report")?;
-    if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
-        bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
-    }
-    if a.src_col.is_some() {
-        bail!("--src-col is for table inputs; text files are aligned by line");
-    }
-    a.table.refuse_in_text_mode()?;
-    let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();
-    let mut corpus = super::compare::read_text(&refs, &a.systems, a.num_refs.unwrap_or(1), false)?;
-    super::compare::put_baseline_first(&mut corpus, a.table.baseline.as_deref(), false)?;
-    let by: Vec<(String, Vec<Option<String>>)> = a
-        .by
-        .iter()
-        .map(|b| {
-            (b.clone(), corpus.refs.iter().map(|r| Some(length_bucket(r.first().map_or("", String::as_str)))).collect())
-        })
-        .collect();
-    write_page(&corpus, None, &by, setup, &a.output)
-}
-
 /// The `ref-length` bucket of a reference.
-fn length_bucket(r: &str) -> String {
+pub(crate) fn length_bucket(r: &str) -> String {
     let n = r.split_whitespace().count();
     match n {
         0..=9 => "0-9 words",
@@ -403,7 +293,7 @@ pub(crate) fn write_page(
     let views: Vec<&dyn Resample> = configured.iter().filter_map(|m| m.resample()).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
-    let backend = super::backend()?;
+    let backend = crate::device::backend()?;
     // stats[s][k]: system s, metric k.
     let stats: Vec<Vec<SegmentStats>> = corpus
         .systems

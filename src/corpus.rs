@@ -1,0 +1,439 @@
+//! A corpus of systems to compare: a table with a row per segment and
+//! system, or text files (references and one file per system) as sacrebleu
+//! reads them, aligned by segment; the column checks every subcommand and
+//! Python share; and the per-segment statistics of a metric over a system.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::{Array, AsArray, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use mteval_kernels::NRefs;
+use mteval_kernels::metric::Metric;
+use mteval_kernels::significance::SegmentStats;
+
+use crate::session::{SessionOptions, new_context, register_input};
+use crate::textfiles::{read_lines, read_utf8, split_lines, split_refs};
+
+fn is_string_type(t: &DataType) -> bool {
+    mteval_udfs::common::is_string_like(t) || t.is_null()
+}
+
+/// The field of column `col` of `input`'s `schema` (the `role` it plays
+/// names it in errors), a string column when `must_be_string`.
+///
+/// # Errors
+/// A missing column (the error lists the columns), or one of another type.
+pub fn check_column<'a>(
+    schema: &'a Schema,
+    input: &str,
+    col: &str,
+    role: &str,
+    must_be_string: bool,
+) -> Result<&'a Field> {
+    let Ok(f) = schema.field_with_name(col) else {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        bail!("{input}: {role} column '{col}' not found (columns: {})", names.join(", "));
+    };
+    if must_be_string && !is_string_type(f.data_type()) {
+        bail!("{input}: {role} column '{col}' has type {}, expected a string", f.data_type());
+    }
+    Ok(f)
+}
+
+/// The columns of a table with a row per segment and system (`mteval
+/// compare`, `mteval report`), and the baseline system. The column flags
+/// are options without a stored default, so that text mode can refuse
+/// them when given (text files have no columns).
+#[derive(Debug, clap::Args)]
+pub struct TableColumns {
+    /// Table mode: the column naming the system of each row [default: system].
+    #[arg(long)]
+    pub system_col: Option<String>,
+    /// Table mode: hypothesis column [default: hyp].
+    #[arg(long)]
+    pub hyp_col: Option<String>,
+    /// Table mode: reference column(s); NULL references are skipped [default: ref].
+    #[arg(long = "ref-col")]
+    pub ref_cols: Vec<String>,
+    /// Table mode: the column identifying a segment, to align the systems' rows (default: each
+    /// system's rows in input order).
+    #[arg(long)]
+    pub segment_col: Option<String>,
+    /// The baseline system (default: the first system in the input; in text mode, one of the -i
+    /// files as given).
+    #[arg(long)]
+    pub baseline: Option<String>,
+}
+
+impl TableColumns {
+    /// What [`read_table`] reads from `input`, with `extra_cols` (name, required).
+    pub(crate) fn spec<'a>(&'a self, input: &'a str, extra_cols: &'a [(String, bool)]) -> TableSpec<'a> {
+        TableSpec {
+            input,
+            system_col: Some(self.system_col.as_deref().unwrap_or("system")),
+            hyp_col: self.hyp_col.as_deref().unwrap_or("hyp"),
+            ref_cols: if self.ref_cols.is_empty() { default_ref_cols() } else { &self.ref_cols },
+            segment_col: self.segment_col.as_deref(),
+            baseline: self.baseline.as_deref(),
+            extra_cols,
+        }
+    }
+
+    /// Text mode: refuses the column flags, which only a table has.
+    ///
+    /// # Errors
+    /// A column flag that was given.
+    pub(crate) fn refuse_in_text_mode(&self) -> Result<()> {
+        for (flag, given) in [
+            ("--system-col", self.system_col.is_some()),
+            ("--hyp-col", self.hyp_col.is_some()),
+            ("--ref-col", !self.ref_cols.is_empty()),
+            ("--segment-col", self.segment_col.is_some()),
+        ] {
+            if given {
+                bail!(
+                    "{flag} is for table inputs; with -i the inputs are text files, aligned by line and named by \
+                     their paths"
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `["ref"]`, the reference column when none is given.
+fn default_ref_cols() -> &'static [String] {
+    static REF: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    REF.get_or_init(|| vec!["ref".to_owned()])
+}
+
+/// Systems with their hypotheses, aligned with one set of references.
+pub(crate) struct Corpus {
+    /// (name, hypotheses), the baseline first.
+    pub systems: Vec<(String, Vec<String>)>,
+    /// Per segment, its references.
+    pub refs: Vec<Vec<String>>,
+    /// The `nrefs` of the signatures.
+    pub nrefs: NRefs,
+    /// Per [`TableSpec::extra_cols`] column, its text per segment (the
+    /// baseline's rows; `None` for NULL). Empty in text mode.
+    pub extra: Vec<Vec<Option<String>>>,
+    /// Per segment, its `--segment-col` value (the baseline's), when given.
+    pub keys: Option<Vec<String>>,
+}
+
+/// Where a table input keeps what [`read_table`] reads.
+#[derive(Clone, Copy)]
+pub(crate) struct TableSpec<'a> {
+    /// The table (path or URL).
+    pub input: &'a str,
+    /// The column naming the system of each row (`None`: one system, `all`).
+    pub system_col: Option<&'a str>,
+    /// The hypothesis column.
+    pub hyp_col: &'a str,
+    /// The reference columns (NULLs are skipped).
+    pub ref_cols: &'a [String],
+    /// The column aligning the systems' rows (else input order).
+    pub segment_col: Option<&'a str>,
+    /// The baseline system (else the first).
+    pub baseline: Option<&'a str>,
+    /// More columns to keep per segment, as text: (name, required); a
+    /// column not required and not in the table reads as NULL.
+    pub extra_cols: &'a [(String, bool)],
+}
+
+/// Whether `input` names a table (by its extension, compressed or not), as
+/// opposed to a text file of references.
+pub(crate) fn is_table(input: &str) -> bool {
+    let name = input.rsplit('/').next().unwrap_or(input).to_ascii_lowercase();
+    let name = [".gz", ".bz2", ".xz", ".zst"].iter().find_map(|c| name.strip_suffix(c)).unwrap_or(&name);
+    [".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson"].iter().any(|e| name.ends_with(e))
+}
+
+/// Table mode: one table, and none of text mode's flags.
+///
+/// # Errors
+/// Several inputs, or `--num-refs` / `-r` (which read reference files).
+pub(crate) fn table_mode_only(inputs: &[String], num_refs: Option<usize>, refs: bool) -> Result<()> {
+    if inputs.len() != 1 {
+        bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
+    }
+    if num_refs.is_some() {
+        bail!(
+            "--num-refs reads tab-separated reference files (text mode, with -i); a table names its reference columns with --ref-col"
+        );
+    }
+    if refs {
+        bail!(
+            "-r/--ref gives reference files (text mode, with -i); a table names its reference columns with --ref-col"
+        );
+    }
+    Ok(())
+}
+
+/// Text mode: moves the `--baseline` system (one of the -i files, as
+/// given) to the front, where the paired tests and the report take their
+/// baseline from.
+///
+/// # Errors
+/// A baseline that is none of the -i files.
+pub(crate) fn put_baseline_first(corpus: &mut Corpus, baseline: Option<&str>, paired: bool) -> Result<()> {
+    let Some(b) = baseline else { return Ok(()) };
+    let plain = |n: &str| n.strip_prefix(BASELINE_PREFIX).filter(|_| paired).unwrap_or(n).to_owned();
+    let Some(i) = corpus.systems.iter().position(|(n, _)| plain(n) == b) else {
+        let names: Vec<String> = corpus.systems.iter().map(|(n, _)| plain(n)).collect();
+        bail!("--baseline '{b}' is not one of the -i files ({})", names.join(", "));
+    };
+    if i == 0 {
+        return Ok(());
+    }
+    if paired {
+        corpus.systems[0].0 = plain(&corpus.systems[0].0);
+    }
+    let base = corpus.systems.remove(i);
+    corpus.systems.insert(0, base);
+    if paired {
+        corpus.systems[0].0 = format!("{BASELINE_PREFIX}{}", corpus.systems[0].0);
+    }
+    Ok(())
+}
+
+/// How sacrebleu's table names the baseline of a paired test.
+pub(crate) const BASELINE_PREFIX: &str = "Baseline: ";
+
+/// Statistics of every segment of one system for one metric (chrF and TER
+/// through the backend, which batches them on a GPU).
+pub(crate) fn segment_stats(
+    m: &dyn Metric,
+    hyps: &[String],
+    refs: &[Vec<String>],
+    keys: Option<&[String]>,
+    backend: &dyn mteval_kernels::backend::Backend,
+) -> Result<SegmentStats> {
+    let rows: Vec<(&str, Vec<&str>)> =
+        hyps.iter().zip(refs).map(|(h, r)| (h.as_str(), r.iter().map(String::as_str).collect())).collect();
+    let mut out = SegmentStats::new(m.width());
+    let line = |i: usize| segment_label(keys, i);
+    let stats = m.segments_on(backend, &rows);
+    for (i, s) in stats.into_iter().enumerate() {
+        let s = s.with_context(|| line(i))?.with_context(|| format!("{}: no reference", line(i)))?;
+        out.push(&s);
+    }
+    Ok(out)
+}
+
+/// How errors name segment `i` (from 0): by its `--segment-col` key when
+/// the segments have keys, else by its number (from 1).
+pub(crate) fn segment_label(keys: Option<&[String]>, i: usize) -> String {
+    match keys.and_then(|k| k.get(i)) {
+        Some(k) => format!("segment '{k}'"),
+        None => format!("segment {}", i + 1),
+    }
+}
+
+/// Text mode: references (tab-separated with --num-refs) and system files.
+pub(crate) fn read_text(
+    ref_files: &[PathBuf],
+    system_files: &[PathBuf],
+    num_refs: usize,
+    paired: bool,
+) -> Result<Corpus> {
+    if ref_files.is_empty() {
+        bail!("give the reference file(s) before -i, as sacrebleu takes them: mteval compare REF -i SYS1 SYS2");
+    }
+    if num_refs == 0 || (num_refs != 1 && ref_files.len() > 1) {
+        bail!("--num-refs reads several references from one tab-separated file; give one reference file");
+    }
+    let mut streams: Vec<Vec<String>> = Vec::new();
+    for f in ref_files {
+        let text = read_utf8(f)?;
+        let split = split_refs(f, split_lines(&text), num_refs)?;
+        streams.extend(split.into_iter().map(|s| s.into_iter().map(str::to_owned).collect::<Vec<String>>()));
+    }
+    let n = streams[0].len();
+    let mut systems: Vec<(String, Vec<String>)> = Vec::new();
+    for f in system_files {
+        let name = f.display().to_string();
+        if systems.iter().any(|(s, _)| *s == name) {
+            if paired && systems[0].0 == name {
+                continue; // sacrebleu skips a system given again as the baseline
+            }
+            bail!("{name} is given twice");
+        }
+        let lines = read_lines(f)?;
+        systems.push((name, lines));
+    }
+    for (name, lines) in &systems {
+        if lines.len() != n {
+            bail!("{name} has {} lines but {} has {n}", lines.len(), ref_files[0].display());
+        }
+    }
+    for (f, s) in ref_files.iter().zip(&streams) {
+        if s.len() != n {
+            bail!("{} has {} lines but {} has {n}", f.display(), s.len(), ref_files[0].display());
+        }
+    }
+    if paired {
+        systems[0].0 = format!("{BASELINE_PREFIX}{}", systems[0].0);
+    }
+    let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
+    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new(), keys: None })
+}
+
+/// One row of a table input: the hypothesis, the segment key, the
+/// references, the extra columns.
+struct Row {
+    hyp: String,
+    key: Option<String>,
+    refs: Vec<String>,
+    extra: Vec<Option<String>>,
+}
+
+/// Table mode: one row per (system, segment).
+pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
+    let input = a.input;
+    let ctx = new_context(&SessionOptions {
+        target_partitions: Some(1),
+        device: crate::device::get(),
+        ..Default::default()
+    })?;
+    let mut text_cols = vec![a.hyp_col];
+    text_cols.extend(a.system_col);
+    text_cols.extend(a.ref_cols.iter().map(String::as_str));
+    register_input(&ctx, "input", input, &text_cols).await?;
+    let df = ctx.table("input").await?;
+    // The text columns must hold text, as `mteval score` requires: a number
+    // cast to text would be scored as a string of digits.
+    let schema = df.schema().as_arrow().clone();
+    check_column(&schema, input, a.hyp_col, "hypothesis", true)?;
+    for r in a.ref_cols {
+        check_column(&schema, input, r, "reference", true)?;
+    }
+    let batches = df.collect().await.with_context(|| format!("cannot read {input}"))?;
+    // system -> (segment key -> (hyp, refs)), in order of appearance.
+    let mut order: Vec<String> = Vec::new();
+    let mut rows: HashMap<String, Vec<Row>> = HashMap::new();
+    let mut row_no = 0usize;
+    for b in &batches {
+        let col = |name: &str, role: &str| -> Result<StringArray> {
+            let c = b.column_by_name(name).with_context(|| {
+                let names: Vec<&str> = b.schema_ref().fields().iter().map(|f| f.name().as_str()).collect();
+                format!("{input}: {role} column '{name}' not found (columns: {})", names.join(", "))
+            })?;
+            Ok(cast(c, &DataType::Utf8)
+                .with_context(|| format!("{input}: {role} column '{name}' has no text form"))?
+                .as_string::<i32>()
+                .clone())
+        };
+        let sys = a.system_col.map(|c| col(c, "system")).transpose()?;
+        let hyp = col(a.hyp_col, "hypothesis")?;
+        let seg = a.segment_col.map(|c| col(c, "segment")).transpose()?;
+        let refs: Vec<StringArray> = a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()?;
+        let extra: Vec<Option<StringArray>> = a
+            .extra_cols
+            .iter()
+            .map(
+                |(c, required)| {
+                    if *required || b.column_by_name(c).is_some() { col(c, "requested").map(Some) } else { Ok(None) }
+                },
+            )
+            .collect::<Result<_>>()?;
+        for i in 0..b.num_rows() {
+            let r = row_no + i;
+            let name = match &sys {
+                Some(sys) if sys.is_null(i) => {
+                    bail!(
+                        "{input}: row {r} (counting from 0): the system column '{}' is NULL",
+                        a.system_col.unwrap_or("")
+                    )
+                }
+                Some(sys) => sys.value(i).to_owned(),
+                None => "all".to_owned(),
+            };
+            let key = match &seg {
+                Some(s) if s.is_null(i) => bail!("{input}: row {r}: the segment column is NULL"),
+                Some(s) => Some(s.value(i).to_owned()),
+                None => None,
+            };
+            if hyp.is_null(i) {
+                bail!("{input}: row {r}: system '{name}' has a NULL hypothesis");
+            }
+            let rr: Vec<String> = refs.iter().filter(|c| c.is_valid(i)).map(|c| c.value(i).to_owned()).collect();
+            if !rows.contains_key(&name) {
+                order.push(name.clone());
+            }
+            let ex =
+                extra.iter().map(|c| c.as_ref().and_then(|c| c.is_valid(i).then(|| c.value(i).to_owned()))).collect();
+            rows.entry(name).or_default().push(Row { hyp: hyp.value(i).to_owned(), key, refs: rr, extra: ex });
+        }
+        row_no += b.num_rows();
+    }
+    align(a, input, order, &rows)
+}
+
+/// The systems' hypotheses aligned with the baseline's segments and references.
+fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<String, Vec<Row>>) -> Result<Corpus> {
+    let Some(first) = order.first() else { bail!("{input}: no rows") };
+    let base = match a.baseline {
+        Some(b) if !rows.contains_key(b) => {
+            bail!("--baseline '{b}' is not a system of {input} (systems: {})", order.join(", "))
+        }
+        Some(b) => b.to_owned(),
+        None => first.clone(),
+    };
+    order.retain(|s| *s != base);
+    order.insert(0, base.clone());
+    let base_rows = &rows[&base];
+    let refs: Vec<Vec<String>> = base_rows.iter().map(|r| r.refs.clone()).collect();
+    if let Some(i) = refs.iter().position(Vec::is_empty) {
+        let keys: Option<Vec<String>> =
+            a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
+        let what = segment_label(keys.as_deref(), i);
+        bail!("{input}: {what} of the baseline '{base}' has no reference");
+    }
+    let mut systems = Vec::with_capacity(order.len());
+    for name in &order {
+        let mine = &rows[name];
+        let hyps: Vec<String> = if a.segment_col.is_some() {
+            let mut by_key: HashMap<&str, &str> = HashMap::new();
+            for r in mine {
+                let k = r.key.as_deref().unwrap_or_default();
+                if by_key.insert(k, &r.hyp).is_some() {
+                    bail!("{input}: system '{name}' has segment '{k}' twice");
+                }
+            }
+            let mut hyps = Vec::with_capacity(base_rows.len());
+            for r in base_rows {
+                let k = r.key.as_deref().unwrap_or_default();
+                let Some(h) = by_key.remove(k) else {
+                    bail!("{input}: system '{name}' has no row for segment '{k}', which '{base}' has");
+                };
+                hyps.push(h.to_owned());
+            }
+            if let Some(k) = by_key.keys().next() {
+                bail!("{input}: system '{name}' has segment '{k}', which '{base}' does not");
+            }
+            hyps
+        } else {
+            if mine.len() != base_rows.len() {
+                bail!(
+                    "{input}: system '{name}' has {} rows but '{base}' has {}; give --segment-col to align them by segment",
+                    mine.len(),
+                    base_rows.len()
+                );
+            }
+            mine.iter().map(|r| r.hyp.clone()).collect()
+        };
+        systems.push((name.clone(), hyps));
+    }
+    let nrefs = refs
+        .iter()
+        .skip(1)
+        .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
+    let extra = (0..a.extra_cols.len()).map(|c| base_rows.iter().map(|r| r.extra[c].clone()).collect()).collect();
+    let keys = a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
+    Ok(Corpus { systems, refs, nrefs, extra, keys })
+}
