@@ -1,7 +1,7 @@
 //! The settings of sacrebleu's paired tests and intervals shared by
 //! `compare`, `report` and `score --report`: the seed and the resample counts.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use mteval_kernels::significance;
 
 /// The seed of the resamples: `arg` (an integer or `none`), else
@@ -19,10 +19,14 @@ pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
     })
 }
 
-/// `n`, which `flag` must give as at least 1.
-pub(crate) fn positive(n: usize, flag: &str) -> Result<usize> {
-    if n == 0 {
-        bail!("{flag} must be at least 1");
-    }
-    Ok(n)
+/// `n` resamples or trials, which `flag` must give from 1 to
+/// [`significance::MAX_RESAMPLES`].
+///
+/// # Errors
+/// 0, or over the limit.
+pub(crate) fn resamples(n: usize, flag: &str) -> Result<usize> {
+    significance::check_resamples(n, flag).map_err(|e| match e {
+        mteval_kernels::MetricError::InvalidOption { reason, .. } => anyhow::anyhow!(reason),
+        other => other.into(),
+    })
 }

@@ -314,3 +314,41 @@ fn statements_run_in_order_so_a_later_one_reads_what_an_earlier_one_wrote() {
     assert_eq!(std::fs::read_to_string(&o).unwrap(), "t\n50.0\n");
     fails_with(&["sql", "-c", &q, "-o", f.to_str().unwrap()], &["this is the input"]);
 }
+
+#[test]
+fn resample_counts_over_the_limit_are_refused_before_any_work() {
+    let t = demo("parquet");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    let out = out.to_str().unwrap();
+    let limit = "over the limit of 1,000,000 resamples";
+    for (args, flag) in [
+        (vec!["compare", &t, "--confidence", "--confidence-n", "1000000000"], "--confidence-n = 1000000000"),
+        (vec!["compare", &t, "--paired-bs", "--paired-bs-n", "1000000000"], "--paired-bs-n = 1000000000"),
+        (vec!["compare", &t, "--paired-ar", "--paired-ar-n", "1000001"], "--paired-ar-n = 1000001"),
+        (
+            vec!["compare", &t, "--paired-ar", "--paired-ar-confidence-n", "1000000000"],
+            "--paired-ar-confidence-n = 1000000000",
+        ),
+        (vec!["report", &t, "-o", out, "--paired-bs-n", "1000000000"], "--paired-bs-n = 1000000000"),
+    ] {
+        fails_with(&args, &[flag, limit]);
+    }
+    assert!(!dir.path().join("r.html").exists(), "no report written");
+    // The SQL options, for both resampling aggregates; 1,000,000 itself is accepted (planned, not run).
+    for q in [
+        "SELECT corpus_bootstrap(hyp, ref, 'bleu', 'bs:1000000000') FROM (VALUES ('a b', 'a b')) t(hyp, ref)",
+        "SELECT paired_test(hyp, hyp, ref, 'ter', 'ar:1000000000000') FROM (VALUES ('a b', 'a b')) t(hyp, ref)",
+    ] {
+        fails_with(&["sql", "-c", q], &[limit]);
+    }
+    let o = mteval(&[
+        "sql",
+        "--format",
+        "csv",
+        "-c",
+        "SELECT corpus_bootstrap(hyp, ref, 'chrf', 'bs:2')['score'] AS s FROM (VALUES ('a b', 'a b')) t(hyp, ref)",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8(o.stdout).unwrap().lines().nth(1), Some("100.0"));
+}

@@ -17,7 +17,7 @@ use crate::corpus::{
     Corpus, TableColumns, is_table, put_baseline_first, read_table, read_text, segment_stats, table_mode_only,
 };
 use crate::metrics::{MetricChoice, check_comparable, resolve_metrics};
-use crate::paired::{positive, seed_of};
+use crate::paired::{resamples, seed_of};
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -257,13 +257,19 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
     let seed = seed_of(a.seed.as_deref())?;
     let test = match (a.paired_bs, a.paired_ar) {
-        (true, _) => Some(PairedTest::Bootstrap(positive(a.paired_bs_n, "--paired-bs-n")?)),
+        (true, _) => Some(PairedTest::Bootstrap(resamples(a.paired_bs_n, "--paired-bs-n")?)),
         (_, true) => Some(PairedTest::Randomization(
-            positive(a.paired_ar_n, "--paired-ar-n")?,
-            a.paired_ar_confidence_n.filter(|&n| n > 0),
+            resamples(a.paired_ar_n, "--paired-ar-n")?,
+            a.paired_ar_confidence_n
+                .filter(|&n| n > 0)
+                .map(|n| resamples(n, "--paired-ar-confidence-n"))
+                .transpose()?,
         )),
         _ => None,
     };
+    if a.confidence {
+        resamples(a.confidence_n, "--confidence-n")?;
+    }
     let corpus = read_inputs(a, test.is_some()).await?;
 
     let n_sys = corpus.systems.len();

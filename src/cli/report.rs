@@ -8,7 +8,7 @@ use mteval_kernels::significance::{self, PairedTest};
 
 use crate::corpus::{TableColumns, put_baseline_first, read_text, table_mode_only};
 use crate::metrics::resolve_metrics;
-use crate::paired::{positive, seed_of};
+use crate::paired::{resamples, seed_of};
 use crate::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
 
 /// Arguments of `mteval report`.
@@ -75,9 +75,9 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
     crate::metrics::check_comparable(&a.metrics, "report")?;
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    let bs = positive(a.paired_bs_n, "--paired-bs-n")?;
+    let bs = resamples(a.paired_bs_n, "--paired-bs-n")?;
     let test = if a.paired_ar {
-        PairedTest::Randomization(positive(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
+        PairedTest::Randomization(resamples(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
     } else {
         PairedTest::Bootstrap(bs)
     };

@@ -139,10 +139,15 @@ struct Settings {
 }
 
 fn count_option(name: &'static str, k: &str, v: &str) -> std::result::Result<usize, MetricError> {
-    v.parse()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| MetricError::InvalidOption { metric: name, reason: format!("{k}:{v}: expected a count ≥ 1") })
+    let n =
+        v.parse().ok().filter(|&n| n > 0).ok_or_else(|| MetricError::InvalidOption {
+            metric: name,
+            reason: format!("{k}:{v}: expected a count ≥ 1"),
+        })?;
+    significance::check_resamples(n, &format!("{k}:{v}")).map_err(|e| match e {
+        MetricError::InvalidOption { reason, .. } => MetricError::InvalidOption { metric: name, reason },
+        other => other,
+    })
 }
 
 /// Splits `bs:`, `ar:` (paired only) and `seed:` off the options and

@@ -61,6 +61,32 @@ pub const DEFAULT_BOOTSTRAP: usize = 1000;
 /// sacrebleu's default number of approximate randomization trials.
 pub const DEFAULT_TRIALS: usize = 10_000;
 
+/// The most bootstrap resamples or randomization trials a test takes:
+/// 1,000 times sacrebleu's default of 1,000. Each resample's score is held
+/// in memory per system and metric, and the work grows with the count
+/// times the segments, so a larger count would exhaust the memory or run
+/// for hours without a word.
+pub const MAX_RESAMPLES: usize = 1_000_000;
+
+/// `n` as a resample or trial count: from 1 to [`MAX_RESAMPLES`]; `what`
+/// names it in the error (a flag, an option key).
+///
+/// # Errors
+/// 0, or a count over the limit.
+pub fn check_resamples(n: usize, what: &str) -> Result<usize, MetricError> {
+    let reason = if n == 0 {
+        format!("{what} must be at least 1")
+    } else if n > MAX_RESAMPLES {
+        format!(
+            "{what} = {n} is over the limit of 1,000,000 resamples (sacrebleu's default is 1,000; every resample's \
+             score is kept in memory and the work grows with the count times the segments)"
+        )
+    } else {
+        return Ok(n);
+    };
+    Err(MetricError::InvalidOption { metric: "significance", reason })
+}
+
 /// Random draws generated at once (the rest of the work streams through
 /// chunks of this many indices, so memory stays bounded for any corpus).
 const CHUNK_DRAWS: usize = 1 << 22;
