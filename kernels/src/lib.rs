@@ -26,6 +26,7 @@ pub mod ter;
 pub mod terms;
 pub mod text;
 pub mod tokenize;
+pub mod wer;
 
 #[cfg(test)]
 mod testutil;
@@ -36,3 +37,4 @@ pub use chrf::{ChrfConfig, ChrfSegment, ChrfStats, FastChrfOptions};
 pub use error::MetricError;
 pub use signature::{IMPL_VERSION, NRefs, Signature};
 pub use ter::{Ter, TerConfig, TerSegment, TerStats};
+pub use wer::{WerConfig, WerCounts};
