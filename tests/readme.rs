@@ -27,7 +27,7 @@ fn readme_metric_table_is_generated_from_the_metric_table() {
 
 #[test]
 fn readme_option_tables_are_generated_from_the_option_keys() {
-    for metric in ["bleu", "ter", "chrf", "charac_ter"] {
+    for metric in ["bleu", "ter", "chrf", "charac_ter", "wer"] {
         check_generated(&format!("options:{metric}"), &mteval_kernels::metric::options_table(metric).unwrap());
     }
 }

@@ -141,3 +141,22 @@ async fn bleu_smoothing_values_that_overflow_are_refused() {
     let s = f64s(&b, 0)[0].unwrap();
     assert!(s.is_finite() && s > 1e100, "{s}");
 }
+
+/// WER through the metric interface alone (its row in the metric table):
+/// `segment_stats` gives jiwer 4.0.0's numbers.
+#[tokio::test]
+async fn wer_works_through_the_metric_table_alone() {
+    let ctx = ctx();
+    // Statistics: [hits, substitutions, deletions, insertions, ref_len, hyp_len].
+    let q = "SELECT s['score'] AS w, s['stats'][1] AS hits, s['stats'][3] AS del, s['stats'][4] AS ins \
+             FROM (SELECT i, segment_stats(h, r, 'wer') AS s FROM (VALUES (1, 'the cat sit on mat', \
+             'the cat sat on the mat'), (2, 'a x b c d', 'a b c')) t(i, h, r)) ORDER BY i";
+    let b = query(&ctx, q).await;
+    // jiwer.process_words(ref, hyp) per sentence: wer, hits, deletions, insertions.
+    assert_eq!(f64s(&b, 0), vec![Some(1.0 / 3.0), Some(2.0 / 3.0)]);
+    assert_eq!(f64s(&b, 1), vec![Some(4.0), Some(3.0)]);
+    assert_eq!(f64s(&b, 2), vec![Some(1.0), Some(0.0)]);
+    assert_eq!(f64s(&b, 3), vec![Some(0.0), Some(2.0)]);
+    let c = query(&ctx, "SELECT segment_stats('abd  d', 'abc d', 'wer', 'unit:char')['score']").await;
+    assert_eq!(f64s(&c, 0), vec![Some(0.4)]); // jiwer.cer
+}

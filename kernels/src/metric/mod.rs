@@ -353,12 +353,13 @@ pub fn as_f64(counts: &[u64]) -> Vec<f64> {
 }
 
 /// Every metric, in the README's order.
-pub static METRICS: [&MetricInfo; 10] = [
+pub static METRICS: [&MetricInfo; 11] = [
     &crate::bleu::metric::INFO,
     &crate::ter::metric::INFO,
     &crate::chrf::metric::CHRF,
     &crate::chrf::metric::CHRF_PLUS_PLUS,
     &crate::charac_ter::metric::INFO,
+    &crate::wer::metric::WER,
     &crate::terms::metric::EXACT,
     &crate::terms::metric::LEMMATIZED,
     &crate::chrf::group::PAIRWISE,

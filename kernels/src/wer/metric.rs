@@ -13,7 +13,7 @@ pub static WER: MetricInfo = MetricInfo {
     name: "wer",
     aliases: &["word_error_rate"],
     column: Some("wer"),
-    functions: &["wer", "mer", "wil", "wip", "wer_stats", "wer_alignment", "corpus_wer"],
+    functions: &["segment_stats"],
     reference: "jiwer 4.0.0 wer",
     options: &[super::OPTIONS],
     direction: Direction::Lower,
