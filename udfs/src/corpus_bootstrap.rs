@@ -20,7 +20,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type, Int64Type};
 use datafusion::arrow::row::{OwnedRow, RowConverter, SortField};
-use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
@@ -183,10 +183,10 @@ fn settings(
     Ok(Settings { metric, test, seed })
 }
 
-/// The resampling view of a metric `settings()` admitted.
-fn resample(m: &dyn Metric) -> &dyn Resample {
-    // `settings()` refuses every metric without one before an accumulator exists.
-    m.resample().unwrap_or_else(|| unreachable!("settings() admits only metrics with a resampling view"))
+/// The resampling view of a metric (`settings()` refuses every metric
+/// without one, so the error is a guard, not a path users meet).
+fn resample<'a>(name: &str, m: &'a dyn Metric) -> Result<&'a dyn Resample> {
+    m.resample().ok_or_else(|| exec_datafusion_err!("{name}: {} cannot be resampled", m.info().name))
 }
 
 /// The names of the metrics the resampling functions take, as a list in words.
@@ -217,7 +217,7 @@ impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for Resa
         if !PAIRED && !matches!(s.test, PairedTest::Bootstrap(_)) {
             return exec_err!("{name}: takes bs:N, not ar:N");
         }
-        let stats = SegmentStats::new(resample(s.metric.as_ref()).width());
+        let stats = SegmentStats::new(resample(name, s.metric.as_ref())?.width());
         // `ORDER BY` inside the call: the sort keys arrive as extra columns
         // after the arguments, and the accumulator orders the segments itself.
         let order = if args.order_bys.is_empty() {
@@ -393,7 +393,7 @@ impl Accumulator for ResampleAccumulator {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        let m = resample(self.s.metric.as_ref());
+        let m = resample(self.name, self.s.metric.as_ref())?;
         let sig: ArrayRef = Arc::new(StringArray::from(vec![self.signature()]));
         let stats = self.ordered(&self.stats);
         let err = |e: MetricError| metric_err(self.name, &e);
