@@ -13,7 +13,10 @@ carries "mteval_options", the same options in mteval's signature syntax (see mte
 Note: PairedTest only seeds the non-baseline systems when the seed is truthy (`self._seed if self._seed
 else None`), so seed 0 draws them from OS entropy; such cases carry "nondeterministic_systems": true.
 
-Usage (an interpreter with sacrebleu 2.6.0, e.g. the oracle venv):
+The WER family (wer, mer, wil, wip; jiwer 4.0.0) runs as JiwerMetric below: a sacrebleu Metric whose
+statistics are jiwer's counts and whose score is jiwer's arithmetic, which is what mteval's tests take it for.
+
+Usage (an interpreter with sacrebleu 2.6.0 and jiwer 4.0.0, e.g. the oracle venv plus jiwer==4.0.0):
     python scripts/make_significance_golden.py [--out tests/golden/significance.json]
 Data: $MTEVAL_SHARED_DIR/data/wmt (default ../shared). A few minutes (TER statistics dominate).
 """
@@ -24,9 +27,80 @@ from _common import ROOT, WMT_PAIRS, load_pair  # noqa: E402
 
 import sacrebleu  # noqa: E402
 from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: E402
+from sacrebleu.metrics.base import Metric, Score, Signature  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
+from sacrebleu.utils import sum_of_lists  # noqa: E402
 
-CLASSES = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
+
+class JiwerSignature(Signature):
+    """mteval's WER signature in sacrebleu's format: nrefs, the test keys, unit, transform, version."""
+
+    def __init__(self, args):
+        super().__init__(args)
+        self._abbr.update({"unit": "u", "transform": "t"})
+        self.info.update({"unit": args["unit"], "transform": args["transform"]})
+        self.info["version"] = "jiwer-4.0.0"
+
+
+class JiwerMetric(Metric):
+    """jiwer 4.0.0's WER family as a sacrebleu Metric, which is what mteval's significance tests take it
+    for: per segment [H, S, D, I, N, P] against the reference with the fewest errors (the first on ties),
+    and the score of summed statistics in jiwer's own arithmetic (process.py's tail, float() included),
+    on whatever numbers sacrebleu's significance code hands it (Python ints, numpy int64 or float32)."""
+
+    _SIGNATURE_TYPE = JiwerSignature
+
+    def __init__(self, measure="wer", unit="word", transform="default", references=None):
+        import jiwer
+        import jiwer.transforms as tr
+        super().__init__()
+        self.measure, self.unit, self.transform = measure, unit, transform
+        char_std = tr.Compose([tr.ToLowerCase(), tr.ExpandCommonEnglishContractions(), tr.RemoveKaldiNonWords(),
+                               tr.RemoveWhiteSpace(replace_by_space=True), tr.RemoveMultipleSpaces(), tr.Strip(),
+                               tr.ReduceToListOfListOfChars()])
+        self._t = {("word", "default"): jiwer.wer_default, ("char", "default"): jiwer.cer_default,
+                   ("word", "standardize"): jiwer.wer_standardize, ("char", "standardize"): char_std}[unit, transform]
+        self._process = jiwer.process_words
+        if references is not None:
+            self._ref_cache = self._cache_references(references)
+
+    def _preprocess_segment(self, sent):
+        return sent
+
+    def _extract_reference_info(self, refs):
+        return {"refs": refs}
+
+    def _compute_segment_statistics(self, hypothesis, ref_kwargs):
+        best = None
+        for r in ref_kwargs["refs"]:
+            o = self._process(r, hypothesis, reference_transform=self._t, hypothesis_transform=self._t)
+            st = [o.hits, o.substitutions, o.deletions, o.insertions, len(o.references[0]), len(o.hypotheses[0])]
+            if best is None or sum(st[1:4]) < sum(best[1:4]):
+                best = st
+        return best
+
+    def _compute_score_from_stats(self, stats):
+        H, S, D, I, N, P = stats
+        if N == 0:
+            wer = I
+            mer, wip = (0, 1) if P == 0 else (1, 0)
+        else:
+            wer = float(S + D + I) / float(H + S + D)
+            mer = float(S + D + I) / float(H + S + D + I)
+            wip = (float(H) / N) * (float(H) / P) if P >= 1 else 0
+        wil = 1 - wip
+        name = "CER" if self.measure == "wer" and self.unit == "char" else self.measure.upper()
+        return Score(name, {"wer": wer, "mer": mer, "wil": wil, "wip": wip}[self.measure])
+
+    def _aggregate_and_compute(self, stats):
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
+
+def jiwer_class(measure):
+    return lambda references=None, **opts: JiwerMetric(measure, references=references, **opts)
+
+
+CLASSES = {"bleu": BLEU, "chrf": CHRF, "ter": TER, **{m: jiwer_class(m) for m in ("wer", "mer", "wil", "wip")}}
 # sacrebleu keyword -> (mteval key, value when True, value when False); other values printed with repr/str.
 KEYS = {
     "bleu": {"tokenize": "tok", "smooth_method": "smooth", "smooth_value": "smooth_value",
@@ -36,6 +110,7 @@ KEYS = {
              "whitespace": ("space", "yes", "no"), "eps_smoothing": ("eff", "no", "yes")},
     "ter": {"normalized": ("norm", "yes", "no"), "case_sensitive": ("case", "mixed", "lc"),
             "no_punct": ("punct", "no", "yes"), "asian_support": ("asian", "yes", "no")},
+    **{m: {"unit": "unit", "transform": "transform"} for m in ("wer", "mer", "wil", "wip")},
 }
 
 
@@ -109,6 +184,14 @@ def plan():
     c += [("en-ja", "bs", 300, -1, s, ["ref"], [("chrf", {})]) for s in (0, 1)]
     c += [(p, "ci", 1000, -1, 12345, ["ref"], ALL4) for p in WMT_PAIRS]
     c += [("en-de", "ci", 400, -1, 99, ["ref"], ALL4)]
+    # The WER family (jiwer's arithmetic on sacrebleu's resamples; lower is better, wip higher).
+    wer4 = [("wer", {}), ("mer", {}), ("wil", {}), ("wip", {})]
+    c += [(p, "bs", 1000, -1, 12345, ["ref"], wer4) for p in ("en-de", "zh-en")]
+    c += [(p, "ar", 2000, -1, 12345, ["ref"], wer4) for p in ("de-en", "en-ja")]
+    cer = [("wer", {"unit": "char"}), ("mer", {"unit": "char", "transform": "standardize"})]
+    c += [("en-zh", "bs", 1000, -1, 7, ["ref"], cer), ("en-zh", "ar", 2000, -1, 7, ["ref"], cer)]
+    c += [("zh-en", "bs", 500, -1, 12345, ["ref", "ref2"], [("wer", {"transform": "standardize"})])]
+    c += [(p, "ci", 1000, -1, 12345, ["ref"], wer4) for p in ("en-de", "en-ja")]
     return c
 
 
@@ -117,6 +200,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "golden", "significance.json"))
     args = ap.parse_args()
     assert sacrebleu.__version__ == "2.6.0", sacrebleu.__version__
+    from importlib.metadata import version
+    assert version("jiwer") == "4.0.0", version("jiwer")
     t0 = time.time()
     data = {p: load_pair(p) for p in WMT_PAIRS}
     cases = []

@@ -6,13 +6,14 @@
 //! (metric choice), [`corpus`] (tables and text files read into aligned
 //! systems), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
 //! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
-//! writers, messages), [`cluster`] and [`codec`] (Ballista roles and plan
-//! encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
+//! writers, messages), [`copy_plan`] (a `COPY`'s options baked into its
+//! plan), [`cluster`] and [`codec`] (Ballista roles and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
 //! adapters in [`udfs`].
 
 pub mod cli;
 pub mod cluster;
 pub mod codec;
+pub mod copy_plan;
 pub mod corpus;
 pub mod device;
 pub mod metrics;

@@ -41,7 +41,7 @@ pub(crate) async fn plan_one(
     let state = ctx.state();
     let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
     let on_cluster = crate::cluster::is_cluster_session(&state);
-    let plan = crate::codec::bake_copy_options(&state, plan, on_cluster)?;
+    let plan = crate::copy_plan::bake_options(&state, plan, on_cluster)?;
     let plan = if on_cluster { crate::cluster::for_the_wire(plan)? } else { plan };
     check_setting(&plan)?;
     let copy_to = match &plan {

@@ -27,6 +27,7 @@ fn calls() -> Vec<(&'static str, &'static str)> {
         ("corpus_chrf(DISTINCT h, r, 'nw:2')", "corpus_chrf(h, r, 'nw:2')"),
         ("corpus_bleu(DISTINCT h, r)", "corpus_bleu(h, r)"),
         ("corpus_charac_ter(DISTINCT h, r)", "corpus_charac_ter(h, r)"),
+        ("corpus_wer(DISTINCT h, r)", "corpus_wer(h, r)"),
         ("corpus_bootstrap(DISTINCT h, r, 'bleu')", "corpus_bootstrap(h, r, 'bleu')"),
         ("paired_test(DISTINCT h, b, r, 'ter')", "paired_test(h, b, r, 'ter')"),
         ("corpus_term_accuracy(DISTINCT h, terms)", "corpus_term_accuracy(h, terms)"),

@@ -1,7 +1,7 @@
-//! Element-wise sums of per-segment count vectors: the corpus state of chrF
-//! and BLEU, which sacrebleu scores from the summed statistics. `M` is the
-//! metric's configuration type; it only keeps the two kinds of sums apart
-//! (each metric scores its own, see `ChrfStats` and `BleuStats`).
+//! Element-wise sums of per-segment count vectors: the corpus state of the
+//! metrics sacrebleu scores from summed n-gram counts (chrF, ...). `M` is
+//! the metric's configuration type; it only keeps the kinds of sums apart
+//! (each metric scores its own, e.g. `ChrfStats`).
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,10 +1,11 @@
-"""mteval: machine-translation evaluation with sacrebleu's, fastchrf's and cer's numbers, exactly, on all cores.
+"""mteval: machine-translation evaluation with sacrebleu's, fastchrf's, cer's and jiwer's numbers, exactly, on all cores.
 
 The calls have the shapes of the tools they replace::
 
     from mteval import BLEU, CHRF, TER                 # sacrebleu.metrics
     from mteval import pairwise_chrf, aggregate_chrf   # fastchrf
     from mteval import calculate_cer, calculate_cer_corpus  # cer
+    from mteval import jiwer                           # jiwer 4.0: wer, cer, process_words, ...
 
 and return the same numbers, computed by mteval's Rust kernels with the
 interpreter released and the segments spread over all cores. Tables go

@@ -58,3 +58,12 @@ def calculate_cer(hyp_words: Sequence[str], ref_words: Sequence[str]) -> float:
     """cer's ``calculate_cer``: CharacTER of one sentence given as words."""
 def calculate_cer_corpus(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) -> dict[str, Any]:
     """cer's ``calculate_cer_corpus``: count, mean, median, std, min, max, cer_scores."""
+def wer_align(references: Sequence[str], hypotheses: Sequence[str],
+              options: str) -> list[tuple[list[str], list[str], list[tuple[str, int, int, int, int]]]]:
+    """jiwer's alignment of each pair: tokens and chunks (``mteval.jiwer.process_words``)."""
+def wer_counts(references: Sequence[str], hypotheses: Sequence[str],
+               options: str) -> tuple[int, int, int, int, int, int]:
+    """The summed hits, substitutions, deletions, insertions, reference and hypothesis lengths."""
+def wer_visualize(sentences: Sequence[tuple[list[str], list[str], list[tuple[str, int, int, int, int]]]], char: bool,
+                  show_measures: bool = True, skip_correct: bool = True, line_width: Optional[int] = None) -> str:
+    """jiwer's ``visualize_alignment`` text."""

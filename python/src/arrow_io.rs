@@ -93,8 +93,8 @@ pub struct Columns {
 }
 
 /// `mteval.score`: `data` with one float64 column per metric appended
-/// (named as `mteval score` names them: `bleu`, `ter`, `chrf`, `chrfpp`,
-/// `charac_ter`, `term_acc`, `term_acc_lemmatized`), the same per-row scores
+/// (named as `mteval score` names them: the metric table's score columns,
+/// e.g. `ter`, `chrfpp`, `wer`, `term_acc`), the same per-row scores
 /// as the CLI. `options`: CLI `--options` entries (`METRIC=key:value|...`).
 /// NULL hypothesis, or no non-NULL reference: NULL score. The terminology
 /// metrics read `terms` (and `lemmas`) instead of the references.

@@ -15,6 +15,7 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod arrow_io;
+mod jiwer;
 mod metrics;
 
 use std::sync::Arc;
@@ -215,7 +216,6 @@ fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<metrics::Metric>()?;
     m.add_class::<ScalarFunction>()?;
     m.add_class::<AggregateFunction>()?;
     m.add_class::<WindowFunction>()?;
@@ -224,11 +224,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aggregate_functions, m)?)?;
     m.add_function(wrap_pyfunction!(window_functions, m)?)?;
     m.add_function(wrap_pyfunction!(sql, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::compute_bleu, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::pairwise_chrf, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::aggregate_chrf, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::calculate_cer, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::calculate_cer_corpus, m)?)?;
+    metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::wer_align, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::wer_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::wer_visualize, m)?)?;
     Ok(())
 }

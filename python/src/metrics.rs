@@ -306,3 +306,18 @@ pub fn calculate_cer_corpus(
     d.set_item("cer_scores", scores)?;
     Ok(d)
 }
+
+/// Adds this module's metric objects and the reference tools' functions
+/// (sacrebleu's, fastchrf's, cer's) to the Python module.
+///
+/// # Errors
+/// When Python refuses one.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Metric>()?;
+    m.add_function(wrap_pyfunction!(compute_bleu, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(calculate_cer, m)?)?;
+    m.add_function(wrap_pyfunction!(calculate_cer_corpus, m)?)?;
+    Ok(())
+}

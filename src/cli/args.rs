@@ -77,7 +77,8 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable). Known: bleu, ter, chrf, chrf++, characTER, term-acc, term-acc-lemmatized.
+    /// Metrics to compute (repeatable): any name of the metric table (the README's), e.g. ter, chrf++, wer,
+    /// characTER, term-acc.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, as `METRIC=OPTIONS` (e.g. `ter=norm:yes|case:mixed`),
@@ -132,7 +133,8 @@ pub struct ScoreArgs {
     #[arg(long, default_value_t = 8192, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_BATCH), conflicts_with = "hyp")]
     pub batch_size: usize,
     /// Also write the HTML report of the scores (`mteval report`): the systems are the
-    /// `--group-by` values (one system without it), bleu/chrf/chrf++/ter only. Table inputs only.
+    /// `--group-by` values (one system without it); metrics with significance tests only (not
+    /// CharacTER, term accuracy, MBR). Table inputs only.
     #[arg(long, conflicts_with = "hyp")]
     pub report: Option<PathBuf>,
     /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.

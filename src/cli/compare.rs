@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use mteval_kernels::metric::Metric;
+use mteval_kernels::metric::{self, FlagSets, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
 use crate::corpus::{
@@ -41,10 +41,10 @@ pub struct CompareArgs {
     /// Text mode: one line-aligned file per system; the first is the baseline of a paired test.
     #[arg(short = 'i', long = "input", num_args = 1..)]
     pub systems: Vec<PathBuf>,
-    /// Metrics: bleu, chrf, chrf++, ter (names of the metric table).
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned()])]
+    /// Metrics: names of the metric table with significance tests (sacrebleu's default without -m).
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = metric::COMPARE_DEFAULT)]
     pub metrics: Vec<String>,
-    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `bleu=tok:intl`); repeatable.
+    /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `chrf=nw:2`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
     /// Paired bootstrap resampling against the baseline (sacrebleu's --paired-bs).
@@ -80,9 +80,10 @@ pub struct CompareArgs {
     /// Print only the scores (one system).
     #[arg(short = 'b', long = "score-only")]
     pub score_only: bool,
-    /// Decimal places of printed scores.
-    #[arg(short = 'w', long = "width", default_value_t = 1)]
-    pub width: usize,
+    /// Decimal places of printed scores [default: sacrebleu's 1; 4 for the WER
+    /// family, whose scores are fractions].
+    #[arg(short = 'w', long = "width")]
+    pub width: Option<usize>,
     /// Output format.
     #[arg(short = 'f', long = "format", value_enum, default_value = "text")]
     pub format: CompareFormat,
@@ -95,116 +96,74 @@ pub struct CompareArgs {
 }
 
 /// sacrebleu's per-metric command-line flags, turned into mteval options.
-/// sacrebleu's multi-letter short forms (`-tok`, `-lc`, `-s`, `-sv`, `-cc`,
-/// `-cw`) are accepted too ([`sacrebleu_short_flags`]).
-#[derive(Debug, Default, clap::Args)]
-#[allow(clippy::struct_excessive_bools, reason = "sacrebleu's flags, one field each")]
+/// The flags are data of the metric table (each metric's `Sacrebleu` row:
+/// long flag, sacrebleu's short form, the option it sets, its help), so
+/// this type names no metric; sacrebleu's multi-letter short forms (`-tok`,
+/// `-cw`, ...) are accepted too ([`sacrebleu_short_flags`]).
+#[derive(Debug, Default)]
 pub struct SacrebleuFlags {
-    /// BLEU tokenizer (`-tok`; bleu's `tok`).
-    #[arg(long = "tokenize")]
-    pub tokenize: Option<String>,
-    /// BLEU: lower-case (`-lc`; bleu's `case:lc`).
-    #[arg(long = "lowercase")]
-    pub lowercase: bool,
-    /// BLEU smoothing method (`-s`; bleu's `smooth`).
-    #[arg(long = "smooth-method")]
-    pub smooth_method: Option<String>,
-    /// BLEU smoothing value (`-sv`; bleu's `smooth_value`).
-    #[arg(long = "smooth-value")]
-    pub smooth_value: Option<String>,
-    /// chrF character order (`-cc`; chrf's `nc`).
-    #[arg(long = "chrf-char-order")]
-    pub chrf_char_order: Option<usize>,
-    /// chrF word order (`-cw`; chrf's `nw`; 2 = chrF++).
-    #[arg(long = "chrf-word-order")]
-    pub chrf_word_order: Option<usize>,
-    /// chrF beta (chrf's `beta`).
-    #[arg(long = "chrf-beta")]
-    pub chrf_beta: Option<String>,
-    /// chrF: keep whitespace (chrf's `space:yes`).
-    #[arg(long = "chrf-whitespace")]
-    pub chrf_whitespace: bool,
-    /// chrF: lower-case (chrf's `case:lc`).
-    #[arg(long = "chrf-lowercase")]
-    pub chrf_lowercase: bool,
-    /// chrF: eps smoothing (chrf's `eff:no`).
-    #[arg(long = "chrf-eps-smoothing")]
-    pub chrf_eps_smoothing: bool,
-    /// TER: case-sensitive (ter's `case:mixed`).
-    #[arg(long = "ter-case-sensitive")]
-    pub ter_case_sensitive: bool,
-    /// TER: Asian support (ter's `asian:yes`).
-    #[arg(long = "ter-asian-support")]
-    pub ter_asian_support: bool,
-    /// TER: remove punctuation (ter's `punct:no`).
-    #[arg(long = "ter-no-punct")]
-    pub ter_no_punct: bool,
-    /// TER: normalize (ter's `norm:yes`).
-    #[arg(long = "ter-normalized")]
-    pub ter_normalized: bool,
+    /// `(sacrebleu -m name, option)` of each flag given, in the table's order.
+    given: Vec<(&'static str, String)>,
+}
+
+impl clap::FromArgMatches for SacrebleuFlags {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for (family, f) in metric::sacrebleu_flags() {
+            let value = match f.sets {
+                FlagSets::Value(_) => m.get_one::<String>(f.long).cloned(),
+                FlagSets::Switch(_) => m.get_flag(f.long).then(String::new),
+            };
+            if let Some(v) = value {
+                given.push((family, f.option(&v)));
+            }
+        }
+        Ok(Self { given })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for SacrebleuFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        metric::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
+            let arg = clap::Arg::new(f.long).long(f.long).help(f.help);
+            cmd.arg(match f.sets {
+                FlagSets::Value(_) => arg.action(clap::ArgAction::Set).value_name("VALUE"),
+                FlagSets::Switch(_) => arg.action(clap::ArgAction::SetTrue),
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 impl SacrebleuFlags {
-    /// `(metric family, options)` of the flags given: `bleu`, `chrf` (also
-    /// chrF++) and `ter`.
-    fn options(&self) -> [(&'static str, String); 3] {
-        let mut bleu = Vec::new();
-        if let Some(t) = &self.tokenize {
-            bleu.push(format!("tok:{t}"));
-        }
-        if self.lowercase {
-            bleu.push("case:lc".to_owned());
-        }
-        if let Some(m) = &self.smooth_method {
-            bleu.push(format!("smooth:{m}"));
-        }
-        if let Some(v) = &self.smooth_value {
-            bleu.push(format!("smooth_value:{v}"));
-        }
-        let mut chrf = Vec::new();
-        if let Some(n) = self.chrf_char_order {
-            chrf.push(format!("nc:{n}"));
-        }
-        if let Some(n) = self.chrf_word_order {
-            chrf.push(format!("nw:{n}"));
-        }
-        if let Some(b) = &self.chrf_beta {
-            chrf.push(format!("beta:{b}"));
-        }
-        for (on, kv) in
-            [(self.chrf_whitespace, "space:yes"), (self.chrf_lowercase, "case:lc"), (self.chrf_eps_smoothing, "eff:no")]
-        {
-            if on {
-                chrf.push(kv.to_owned());
-            }
-        }
-        let mut ter = Vec::new();
-        for (on, kv) in [
-            (self.ter_case_sensitive, "case:mixed"),
-            (self.ter_asian_support, "asian:yes"),
-            (self.ter_no_punct, "punct:no"),
-            (self.ter_normalized, "norm:yes"),
-        ] {
-            if on {
-                ter.push(kv.to_owned());
-            }
-        }
-        [("bleu", bleu.join("|")), ("chrf", chrf.join("|")), ("ter", ter.join("|"))]
-    }
-
-    /// `--options` entries for the chosen `metrics` (names of the metric table).
+    /// `--options` entries for the chosen `metrics` (names of the metric table):
+    /// the options of the flags given, for each chosen metric of their
+    /// sacrebleu family.
     ///
     /// # Errors
     /// A flag of a metric that is not chosen.
     fn metric_options(&self, metrics: &[String]) -> Result<Vec<String>> {
-        let mut out = Vec::new();
-        for (family, opts) in self.options() {
-            if opts.is_empty() {
-                continue;
+        let mut families: Vec<(&'static str, Vec<&str>)> = Vec::new();
+        for (family, opt) in &self.given {
+            match families.iter_mut().find(|(f, _)| f == family) {
+                Some((_, opts)) => opts.push(opt),
+                None => families.push((family, vec![opt.as_str()])),
             }
+        }
+        let mut out = Vec::new();
+        for (family, opts) in families {
+            let opts = opts.join("|");
             let chosen: Vec<&String> = metrics
                 .iter()
-                .filter(|m| mteval_kernels::metric::lookup(m).is_ok_and(|i| i.sacrebleu == Some(family)))
+                .filter(|m| metric::lookup(m).is_ok_and(|i| i.sacrebleu.is_some_and(|s| s.name == family)))
                 .collect();
             if chosen.is_empty() {
                 bail!("sacrebleu flags for {family} ({opts}) given, but -m does not choose {family}");
@@ -225,20 +184,18 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
     }
     args.into_iter()
         .map(|a| {
-            let long = match a.to_str() {
-                Some("-tok") => "--tokenize",
-                Some("-lc") => "--lowercase",
-                Some("-s") => "--smooth-method",
-                Some("-sv") => "--smooth-value",
-                Some("-cc") => "--chrf-char-order",
-                Some("-cw") => "--chrf-word-order",
-                Some("-ci") => "--confidence",
-                Some("-cin") => "--confidence-n",
-                Some("-pbs") => "--paired-bs",
-                Some("-par") => "--paired-ar",
-                Some("-pbsn") => "--paired-bs-n",
-                Some("-parn") => "--paired-ar-n",
-                Some("-nr") => "--num-refs",
+            let Some(text) = a.to_str() else { return a };
+            if let Some((_, f)) = metric::sacrebleu_flags().into_iter().find(|(_, f)| f.short == Some(text)) {
+                return format!("--{}", f.long).into();
+            }
+            let long = match text {
+                "-ci" => "--confidence",
+                "-cin" => "--confidence-n",
+                "-pbs" => "--paired-bs",
+                "-par" => "--paired-ar",
+                "-pbsn" => "--paired-bs-n",
+                "-parn" => "--paired-ar-n",
+                "-nr" => "--num-refs",
                 _ => return a,
             };
             long.into()
@@ -302,6 +259,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
+    let widths: Vec<usize> = compared.iter().map(|m| a.width.unwrap_or_else(|| m.decimals())).collect();
     let out = if n_sys == 1 {
         let results: Vec<TestResult> = if a.confidence {
             views
@@ -318,7 +276,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         } else {
             sigs
         };
-        single_report(a, &names, &sigs, &results, &compared, &stats[0])
+        single_report(a, &names, &sigs, &results, &compared, &stats[0], &widths)
     } else {
         let results: Vec<Vec<TestResult>> = match test {
             Some(t) => significance::compare(&views, &stats, t, seed)?,
@@ -331,7 +289,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         let sys_names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
         match a.format {
             CompareFormat::Json => json_table(&sys_names, &names, &sigs, &results),
-            CompareFormat::Text => text_table(&sys_names, &names, &sigs, &results, test, a.width),
+            CompareFormat::Text => text_table(&sys_names, &names, &sigs, &results, test, &widths),
         }
     };
     crate::output::write_stdout(out.as_bytes())
@@ -387,8 +345,8 @@ fn single_report(
     results: &[TestResult],
     compared: &[&dyn Metric],
     stats: &[SegmentStats],
+    widths: &[usize],
 ) -> String {
-    let w = a.width;
     let verbose: Vec<Option<String>> = compared.iter().zip(stats).map(|(m, s)| m.verbose(&s.sums())).collect();
     if a.format == CompareFormat::Json {
         // sacrebleu's `Score.format(is_json=True)`: its keys in its order
@@ -396,8 +354,8 @@ fn single_report(
         let items: Vec<Json> = names
             .iter()
             .zip(sigs)
-            .zip(results.iter().zip(&verbose))
-            .map(|((name, sig), (r, v))| {
+            .zip(results.iter().zip(&verbose).zip(widths))
+            .map(|((name, sig), ((r, v), &w))| {
                 let mut d = vec![
                     ("name", Json::from(name.as_str())),
                     ("score", Json::from(r.score)),
@@ -432,8 +390,8 @@ fn single_report(
     let lines: Vec<String> = names
         .iter()
         .zip(sigs)
-        .zip(results.iter().zip(&verbose))
-        .map(|((name, sig), (r, v))| {
+        .zip(results.iter().zip(&verbose).zip(widths))
+        .map(|((name, sig), ((r, v), &w))| {
             let sc = score_text(r, w);
             if a.score_only {
                 return sc;
@@ -575,7 +533,7 @@ fn text_table(
     sigs: &[String],
     results: &[Vec<TestResult>],
     test: Option<PairedTest>,
-    w: usize,
+    widths: &[usize],
 ) -> String {
     let bootstrap = results.iter().flatten().any(|r| r.estimate.is_some());
     let mut header = vec!["System".to_owned()];
@@ -585,7 +543,7 @@ fn text_table(
         .zip(results)
         .map(|(s, per)| {
             let mut row = vec![(*s).to_owned()];
-            for r in per {
+            for (r, &w) in per.iter().zip(widths) {
                 let mut c = format!("{:.w$}", r.score);
                 if let Some(e) = r.estimate {
                     let _ = write!(c, " ({:.w$} ± {:.w$})", e.mean, e.ci);

@@ -1,5 +1,5 @@
 //! Command-line interface: the subcommands `sql`, `score`, `mbr`,
-//! `compare`, `report`, `calculate-cer`, `scheduler` and `executor`, each in
+//! `compare`, `report`, `calculate-cer`, `jiwer`, `scheduler` and `executor`, each in
 //! its own module (arguments, run); what they share lives in library
 //! modules of the crate (`metrics`, `corpus`, `textfiles`, `statements`,
 //! `report`, `device`, `output`, `session`).
@@ -7,6 +7,7 @@
 mod args;
 mod calculate_cer;
 mod compare;
+mod jiwer;
 mod mbr;
 mod report;
 mod score;
@@ -56,6 +57,9 @@ pub enum Command {
     Report(report::ReportArgs),
     /// `CharacTER` of two line-aligned text files, printed as the `cer` package's `calculate-cer` does.
     CalculateCer(calculate_cer::CalculateCerArgs),
+    /// WER (or CER with -c) of two line-aligned text files, as jiwer 4.0.0's command line computes
+    /// and prints it: `mteval jiwer -r REF -h HYP [-c] [-a] [-g]`.
+    Jiwer(jiwer::JiwerArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
     Scheduler(crate::cluster::SchedulerArgs),
     /// Run a Ballista executor with every mteval function, registered with a scheduler.
@@ -97,6 +101,7 @@ pub fn run(cli: Cli) -> Result<()> {
             rt.block_on(report::run(&a))
         }
         Command::CalculateCer(a) => calculate_cer::run(&a),
+        Command::Jiwer(a) => jiwer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
         Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a, device)),
     }

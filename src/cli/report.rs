@@ -29,8 +29,8 @@ pub struct ReportArgs {
     /// The HTML file to write (atomically).
     #[arg(short = 'o', long)]
     pub output: PathBuf,
-    /// Metrics: bleu, chrf, chrf++, ter.
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values_t = vec!["bleu".to_owned(), "chrf".to_owned(), "ter".to_owned()])]
+    /// Metrics: names of the metric table with significance tests.
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = mteval_kernels::metric::REPORT_DEFAULT)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
     #[arg(long = "options")]

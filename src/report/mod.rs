@@ -109,8 +109,11 @@ fn sums_of(st: &SegmentStats, width: usize, rows: &[usize]) -> Vec<f64> {
     s
 }
 
-fn fmt2(x: f64) -> String {
-    format!("{x:.2}")
+/// A score as the page shows it: two decimals, or the metric's own when it
+/// asks for more (the WER family's fractions).
+fn fmt(x: f64, decimals: usize) -> String {
+    let w = decimals.max(2);
+    format!("{x:.w$}")
 }
 
 /// Everything the template shows.
@@ -373,6 +376,7 @@ pub(crate) fn write_page(
     };
     note!("report: charts, breakdowns and the segment browser");
     let lower: Vec<bool> = metrics.iter().map(|m| m.info().direction == Direction::Lower).collect();
+    let decimals: Vec<usize> = metrics.iter().map(|m| m.metric().decimals()).collect();
     let test_keys = setup.test.signature_keys(seed);
 
     // The systems table.
@@ -387,10 +391,10 @@ pub(crate) fn write_page(
                     let (mean, ci) = r.estimate.map_or((f64::NAN, f64::NAN), |e| (e.mean, e.ci));
                     ScoreCell {
                         score: format!("{}", r.score),
-                        text: fmt2(r.score),
+                        text: fmt(r.score, decimals[k]),
                         mean: format!("{mean}"),
                         ci: format!("{ci}"),
-                        interval: format!("μ = {} ± {}", fmt2(mean), fmt2(ci)),
+                        interval: format!("μ = {} ± {}", fmt(mean, decimals[k]), fmt(ci, decimals[k])),
                         p: pv.map_or_else(String::new, |v| format!("{v:.4}")),
                         p_value: pv,
                         significant: pv.is_some_and(|v| v < ALPHA),
@@ -486,7 +490,7 @@ pub(crate) fn write_page(
                                 .enumerate()
                                 .map(|(k, v)| {
                                     let x = v.score(&sums_of(&stats[s][k], v.width(), rows));
-                                    GroupScore { value: format!("{x}"), text: fmt2(x) }
+                                    GroupScore { value: format!("{x}"), text: fmt(x, decimals[k]) }
                                 })
                                 .collect()
                         })
@@ -502,8 +506,9 @@ pub(crate) fn write_page(
         configured.iter().find_map(|c| c.as_any().downcast_ref::<mteval_kernels::Ter>().copied()).unwrap_or_default();
     let hyp_view = |s: usize, i: usize| {
         let hyp = &corpus.systems[s].1[i];
-        let scores =
-            (0..metrics.len()).map(|k| format!("{} {}", names[k], fmt2(sentence[s][k][i]))).collect::<Vec<_>>();
+        let scores = (0..metrics.len())
+            .map(|k| format!("{} {}", names[k], fmt(sentence[s][k][i], decimals[k])))
+            .collect::<Vec<_>>();
         HypView {
             system: corpus.systems[s].0.clone(),
             text: hyp.clone(),

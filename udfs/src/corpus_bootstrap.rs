@@ -1,8 +1,8 @@
 //! `corpus_bootstrap(hyp, ref, metric [, options]) -> Struct{score, mean,
 //! ci, signature}`: a corpus score with its bootstrap 95% confidence
 //! interval, exactly as sacrebleu 2.6.0's `--confidence`
-//! (`corpus_score(..., n_bootstrap=N)`) for `bleu`, `chrf`, `chrf++` and
-//! `ter`. The options are the metric's plus `bs:N` (resamples, default 1000)
+//! (`corpus_score(..., n_bootstrap=N)`) for every metric of the metric
+//! table with a resampling view (sacrebleu's, and the WER family). The options are the metric's plus `bs:N` (resamples, default 1000)
 //! and `seed:S` (default 12345; `none` for a fresh seed), so a printed
 //! signature pastes back. Resamples index the rows in the order the
 //! aggregate receives them: the input order with one partition (mteval's
@@ -47,14 +47,15 @@ pub fn corpus_bootstrap_fields() -> Fields {
 }
 
 /// The argument `metric` of the resampling functions.
-pub const ARG_METRIC: (&str, &str) = ("metric", "A constant metric name: bleu, chrf, chrf++ or ter.");
+pub const ARG_METRIC: (&str, &str) =
+    ("metric", "A constant metric name of the metric table with significance tests, e.g. chrf, ter, wer.");
 
 /// The documentation of `corpus_bootstrap`.
 pub const DOC: FunctionDoc = FunctionDoc {
     description: "A corpus score with its bootstrap 95% confidence interval, exactly as sacrebleu 2.6.0's \
                   `--confidence` (same resamples for the same seed): `score`, the resamples' `mean`, `ci` (half \
-                  the 2.5–97.5% range) and the signature with `bs:` and `seed:`. Metrics: bleu, chrf, chrf++, \
-                  ter. The options are the metric's plus `bs:N` (default 1000) and `seed:S` (default 12345, \
+                  the 2.5–97.5% range) and the signature with `bs:` and `seed:`. Metrics: those of the metric \
+                  table with significance tests. The options are the metric's plus `bs:N` (default 1000) and `seed:S` (default 12345, \
                   `none` for a fresh seed). Resamples index rows in the order the aggregate receives them: \
                   input order with one partition, or `ORDER BY` inside the call.",
     syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) -> struct{score, mean, ci: float64, \
@@ -65,9 +66,9 @@ pub const DOC: FunctionDoc = FunctionDoc {
         ARG_METRIC,
         ("options", "Optional constant options: the metric's, plus `bs:N` and `seed:S`."),
     ],
-    example: "SELECT system, corpus_bootstrap(hyp, ref, 'bleu', 'bs:1000|seed:12345' ORDER BY seg_id).ci FROM t \
+    example: "SELECT system, corpus_bootstrap(hyp, ref, 'chrf', 'bs:1000|seed:12345' ORDER BY seg_id).ci FROM t \
               GROUP BY system;",
-    related: &["paired_test", "corpus_bleu", "corpus_chrf", "corpus_ter", "bleu_stats"],
+    related: &["paired_test", "corpus_chrf", "corpus_ter", "corpus_wer", "segment_stats"],
 };
 
 /// A resampling aggregate: `corpus_bootstrap`, or with `PAIRED`, `paired_test`.
@@ -126,7 +127,7 @@ fn coerce<const PAIRED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType
 }
 
 /// The metric argument.
-const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'bleu', 'chrf', 'chrf++' or 'ter'" };
+const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'chrf', 'ter' or 'wer'" };
 
 /// The metric, the test and the seed of a call.
 #[derive(Debug)]

@@ -36,6 +36,7 @@ pub mod term_cols;
 pub mod term_match;
 pub mod term_match_lemmatized;
 pub mod udf;
+pub mod wer;
 pub mod word_edit_distance;
 
 use std::fmt::Write as _;
@@ -62,6 +63,12 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
         Arc::new(ScalarUDF::from(chrf_stats::ChrfStatsUdf::default())),
         Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
+        Arc::new(ScalarUDF::from(wer::measures::WerUdf::default())),
+        Arc::new(ScalarUDF::from(wer::measures::MerUdf::default())),
+        Arc::new(ScalarUDF::from(wer::measures::WilUdf::default())),
+        Arc::new(ScalarUDF::from(wer::measures::WipUdf::default())),
+        Arc::new(ScalarUDF::from(wer::wer_stats::WerStatsUdf::default())),
+        Arc::new(ScalarUDF::from(wer::wer_alignment::WerAlignmentUdf::default())),
         Arc::new(ScalarUDF::from(segment_stats::SegmentStatsUdf::default())),
         Arc::new(ScalarUDF::from(edit_distance::EditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(word_edit_distance::WordEditDistanceUdf::default())),
@@ -88,6 +95,7 @@ pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<Aggregat
         Arc::new(AggregateUDF::from(corpus_bootstrap::CorpusBootstrapUdaf::default())),
         Arc::new(AggregateUDF::from(paired_test::PairedTestUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
+        Arc::new(AggregateUDF::from(wer::corpus_wer::CorpusWerUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),
     ]
@@ -258,6 +266,13 @@ mod tests {
             "term_match_lemmatized",
             "corpus_term_accuracy",
             "corpus_term_accuracy_lemmatized",
+            "wer",
+            "mer",
+            "wil",
+            "wip",
+            "wer_stats",
+            "corpus_wer",
+            "wer_alignment",
         ] {
             assert!(seen.contains(n), "{n} not registered");
         }

@@ -44,7 +44,7 @@ pub const DOC: FunctionDoc = FunctionDoc {
         ARG_METRIC,
         ("options", "Optional constant options: the metric's, plus `bs:N` or `ar:N`, and `seed:S`."),
     ],
-    example: "SELECT s.system, paired_test(s.hyp, b.hyp, s.ref, 'bleu', 'bs:1000' ORDER BY s.seg_id) AS t FROM t s \
+    example: "SELECT s.system, paired_test(s.hyp, b.hyp, s.ref, 'chrf', 'bs:1000' ORDER BY s.seg_id) AS t FROM t s \
               JOIN t b ON s.seg_id = b.seg_id AND b.system = 'base' GROUP BY s.system;",
-    related: &["corpus_bootstrap", "corpus_bleu", "bleu_stats"],
+    related: &["corpus_bootstrap", "segment_stats", "corpus_chrf"],
 };

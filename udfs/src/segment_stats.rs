@@ -68,11 +68,11 @@ fn configure(name: &str, metric: &str, options: &str) -> Result<Arc<dyn Metric>>
 impl ScalarSpec for SegmentStatsFn {
     const NAME: &'static str = "segment_stats";
     const DOC: FunctionDoc = FunctionDoc {
-        description: "Any text metric of the metric table (`bleu`, `ter`, `chrf`, `chrf++`, `charac_ter` and their \
-                      aliases) per segment: its sentence score and the statistics its corpus score sums, as the \
-                      metric's own functions give them (`stats`: BLEU's `[hyp_len, ref_len, correct × N, total × \
-                      N]`, chrF's `[hyp, ref, match]` per order, TER's `[edits, average reference length]`, \
-                      CharacTER's `[score]`). NULL in gives NULL out.",
+        description: "Any text metric of the metric table (its names and aliases, as `-m` takes them) per segment: \
+                      its sentence score and the statistics its corpus score sums, as the metric's own functions \
+                      give them (`stats`: e.g. chrF's `[hyp, ref, match]` per order, TER's `[edits, average \
+                      reference length]`, CharacTER's `[score]`, WER's `[hits, substitutions, deletions, \
+                      insertions, ref_len, hyp_len]`). NULL in gives NULL out.",
         syntax: "segment_stats(hyp, ref, metric: str, options?: str) -> struct{score: float64, stats: \
                  list<float64>}",
         arguments: &[ARG_HYP, ARG_REF, ("metric", "A constant metric name, as `-m` takes it."), ARG_OPTIONS],

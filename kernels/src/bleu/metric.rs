@@ -6,10 +6,42 @@ use std::sync::Arc;
 
 use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, count, counts,
+    CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
+    SacrebleuFlag, as_f64, count, counts,
 };
 use crate::significance::{Py, Resample, py_int};
 use crate::{MetricError, NRefs, Signature};
+
+/// BLEU on sacrebleu's command line: `-m bleu` and its flags.
+pub static SACREBLEU: Sacrebleu = Sacrebleu {
+    name: "bleu",
+    flags: &[
+        SacrebleuFlag {
+            long: "tokenize",
+            short: Some("-tok"),
+            sets: FlagSets::Value("tok"),
+            help: "BLEU tokenizer (sacrebleu's -tok; bleu's `tok`)",
+        },
+        SacrebleuFlag {
+            long: "lowercase",
+            short: Some("-lc"),
+            sets: FlagSets::Switch("case:lc"),
+            help: "BLEU: lower-case (sacrebleu's -lc; bleu's `case:lc`)",
+        },
+        SacrebleuFlag {
+            long: "smooth-method",
+            short: Some("-s"),
+            sets: FlagSets::Value("smooth"),
+            help: "BLEU smoothing method (sacrebleu's -s; bleu's `smooth`)",
+        },
+        SacrebleuFlag {
+            long: "smooth-value",
+            short: Some("-sv"),
+            sets: FlagSets::Value("smooth_value"),
+            help: "BLEU smoothing value (sacrebleu's -sv; bleu's `smooth_value`)",
+        },
+    ],
+};
 
 /// BLEU's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
@@ -21,7 +53,7 @@ pub static INFO: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     direction: Direction::Higher,
     inputs: Inputs::Text,
-    sacrebleu: Some("bleu"),
+    sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(BleuConfig::parse(o)?)),
 };
 

@@ -7,10 +7,54 @@ use std::sync::Arc;
 
 use super::{ChrfConfig, ChrfStats};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, Direction, Inputs, Metric, MetricInfo, as_f64, counts,
+    CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
+    SacrebleuFlag, as_f64, counts,
 };
 use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
+
+/// chrF and chrF++ on sacrebleu's command line: `-m chrf` and its flags.
+pub static SACREBLEU: Sacrebleu = Sacrebleu {
+    name: "chrf",
+    flags: &[
+        SacrebleuFlag {
+            long: "chrf-char-order",
+            short: Some("-cc"),
+            sets: FlagSets::Value("nc"),
+            help: "chrF character order (sacrebleu's -cc; chrf's `nc`)",
+        },
+        SacrebleuFlag {
+            long: "chrf-word-order",
+            short: Some("-cw"),
+            sets: FlagSets::Value("nw"),
+            help: "chrF word order (sacrebleu's -cw; chrf's `nw`; 2 = chrF++)",
+        },
+        SacrebleuFlag {
+            long: "chrf-beta",
+            short: None,
+            sets: FlagSets::Value("beta"),
+            help: "chrF beta (chrf's `beta`)",
+        },
+        SacrebleuFlag {
+            long: "chrf-whitespace",
+            short: None,
+            sets: FlagSets::Switch("space:yes"),
+            help: "chrF: keep whitespace (chrf's `space:yes`)",
+        },
+        SacrebleuFlag {
+            long: "chrf-lowercase",
+            short: None,
+            sets: FlagSets::Switch("case:lc"),
+            help: "chrF: lower-case (chrf's `case:lc`)",
+        },
+        SacrebleuFlag {
+            long: "chrf-eps-smoothing",
+            short: None,
+            sets: FlagSets::Switch("eff:no"),
+            help: "chrF: eps smoothing (chrf's `eff:no`)",
+        },
+    ],
+};
 
 /// chrF's row of the metric table.
 pub static CHRF: MetricInfo = MetricInfo {
@@ -22,7 +66,7 @@ pub static CHRF: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     direction: Direction::Higher,
     inputs: Inputs::Text,
-    sacrebleu: Some("chrf"),
+    sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::default(), o)?, info: &CHRF })),
 };
 
@@ -36,7 +80,7 @@ pub static CHRF_PLUS_PLUS: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     direction: Direction::Higher,
     inputs: Inputs::Text,
-    sacrebleu: Some("chrf"),
+    sacrebleu: Some(&SACREBLEU),
     configure: |o| {
         Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::chrf_plus_plus(), o)?, info: &CHRF_PLUS_PLUS }))
     },

@@ -56,6 +56,71 @@ pub enum Inputs {
     Candidates,
 }
 
+/// A metric as sacrebleu's command line knows it: its `-m` name and its
+/// flags (`mteval compare` takes the same flags).
+#[derive(Debug)]
+pub struct Sacrebleu {
+    /// sacrebleu's `-m` name (metrics sharing it share its flags: chrF and
+    /// chrF++ are both `chrf`).
+    pub name: &'static str,
+    /// The flags, as data: `compare` builds its arguments from them.
+    pub flags: &'static [SacrebleuFlag],
+}
+
+/// One of sacrebleu's command-line flags and the mteval option it sets.
+#[derive(Debug)]
+pub struct SacrebleuFlag {
+    /// The long flag without its dashes (`tokenize`, `chrf-word-order`).
+    pub long: &'static str,
+    /// sacrebleu's multi-letter short form with its dash (`-tok`), if any.
+    pub short: Option<&'static str>,
+    /// What it sets.
+    pub sets: FlagSets,
+    /// Its help line.
+    pub help: &'static str,
+}
+
+/// What a sacrebleu flag sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagSets {
+    /// The option `key` with the flag's value (`--tokenize intl` → `tok:intl`).
+    Value(&'static str),
+    /// This `key:value` when the flag is given (`--lowercase` → `case:lc`).
+    Switch(&'static str),
+}
+
+impl SacrebleuFlag {
+    /// The option the flag sets given `value` (ignored by a switch).
+    #[must_use]
+    pub fn option(&self, value: &str) -> String {
+        match self.sets {
+            FlagSets::Value(key) => format!("{key}:{value}"),
+            FlagSets::Switch(kv) => kv.to_owned(),
+        }
+    }
+}
+
+/// Every sacrebleu flag of the metric table once, in table order, with the
+/// sacrebleu `-m` name it belongs to.
+#[must_use]
+pub fn sacrebleu_flags() -> Vec<(&'static str, &'static SacrebleuFlag)> {
+    let mut out: Vec<(&'static str, &'static SacrebleuFlag)> = Vec::new();
+    for s in METRICS.iter().filter_map(|m| m.sacrebleu) {
+        for f in s.flags {
+            if !out.iter().any(|(_, g)| g.long == f.long) {
+                out.push((s.name, f));
+            }
+        }
+    }
+    out
+}
+
+/// The metrics `mteval compare` scores without `-m` (sacrebleu's default).
+pub const COMPARE_DEFAULT: &[&str] = &["bleu"];
+
+/// The metrics `mteval report` shows without `-m`.
+pub const REPORT_DEFAULT: &[&str] = &["bleu", "chrf", "ter"];
+
 /// One row of the metric table: what names a metric and how to configure it.
 pub struct MetricInfo {
     /// The canonical name (lower case), accepted everywhere.
@@ -75,9 +140,9 @@ pub struct MetricInfo {
     pub direction: Direction,
     /// What it reads per row.
     pub inputs: Inputs,
-    /// The sacrebleu `-m` name whose command-line flags configure it
-    /// (`bleu`, `chrf`, `ter`); `None` for metrics sacrebleu lacks.
-    pub sacrebleu: Option<&'static str>,
+    /// The metric as sacrebleu's command line names it (its `-m` name) and
+    /// the flags that configure it; `None` for metrics sacrebleu lacks.
+    pub sacrebleu: Option<&'static Sacrebleu>,
     /// Parses options (signature syntax, `key:value|...`).
     pub configure: fn(&str) -> Result<Arc<dyn Metric>, MetricError>,
 }
@@ -139,6 +204,12 @@ pub trait Metric: fmt::Debug + Send + Sync + Any {
     /// can refuse a row, never change a score); `None` without one.
     fn max_words(&self) -> Option<usize> {
         None
+    }
+
+    /// Decimal places `compare` prints by default: sacrebleu's 1, or more
+    /// for scores that are fractions (the WER family).
+    fn decimals(&self) -> usize {
+        1
     }
 
     /// The options that configure the metric's SQL functions exactly as
@@ -353,13 +424,17 @@ pub fn as_f64(counts: &[u64]) -> Vec<f64> {
 }
 
 /// Every metric, in the README's order.
-pub static METRICS: [&MetricInfo; 11] = [
+pub static METRICS: [&MetricInfo; 15] = [
     &crate::bleu::metric::INFO,
     &crate::ter::metric::INFO,
     &crate::chrf::metric::CHRF,
     &crate::chrf::metric::CHRF_PLUS_PLUS,
     &crate::charac_ter::metric::INFO,
     &crate::wer::metric::WER,
+    &crate::wer::metric::MER,
+    &crate::wer::metric::WIL,
+    &crate::wer::metric::WIP,
+    &crate::wer::metric::CHAR_ERROR_RATE,
     &crate::terms::metric::EXACT,
     &crate::terms::metric::LEMMATIZED,
     &crate::chrf::group::PAIRWISE,

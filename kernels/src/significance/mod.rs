@@ -4,9 +4,9 @@
 //! [`Resample`] view (each metric's module implements it).
 //!
 //! Everything starts from the per-segment statistics a corpus score sums
-//! ([`SegmentStats`], one row per segment): BLEU's
-//! `[hyp_len, ref_len, correct × N, total × N]`, chrF's `[hyp, ref, match]`
-//! per order, TER's `[edits, average reference length]`.
+//! ([`SegmentStats`], one row per segment, as each metric's
+//! `Metric::segment` gives it: e.g. chrF's `[hyp, ref, match]` per order,
+//! TER's `[edits, average reference length]`).
 //!
 //! * **Random streams**: numpy's `default_rng(seed)` ([`crate::rng`]), seed
 //!   `SACREBLEU_SEED` (default 12345; `none` for OS entropy). A bootstrap
@@ -20,7 +20,7 @@
 //!   statistics become numpy `float32`, each resample's rows are summed in
 //!   `float32` in row order (numpy's `sum(0)`), and the metric's scoring code
 //!   runs on those `float32` sums, where numpy 2's promotion keeps chrF's and
-//!   TER's arithmetic in `float32` (BLEU's ends in `math.exp`, a double):
+//!   TER's arithmetic in `float32` (others end in doubles, e.g. `math.exp`):
 //!   [`Resample::score_f32`] reproduces each formula with the types it meets
 //!   ([`Py`]). The resample scores form a `float32` array when every one is
 //!   a `float32`, else a `float64` one, and the statistics below run in that

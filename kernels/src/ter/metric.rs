@@ -5,9 +5,42 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::{Ter, TerAlgo, TerStats};
-use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, count, same_state};
+use crate::metric::{
+    CorpusState, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, count, same_state,
+};
 use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
+
+/// TER on sacrebleu's command line: `-m ter` and its flags.
+pub static SACREBLEU: Sacrebleu = Sacrebleu {
+    name: "ter",
+    flags: &[
+        SacrebleuFlag {
+            long: "ter-case-sensitive",
+            short: None,
+            sets: FlagSets::Switch("case:mixed"),
+            help: "TER: case-sensitive (ter's `case:mixed`)",
+        },
+        SacrebleuFlag {
+            long: "ter-asian-support",
+            short: None,
+            sets: FlagSets::Switch("asian:yes"),
+            help: "TER: Asian support (ter's `asian:yes`)",
+        },
+        SacrebleuFlag {
+            long: "ter-no-punct",
+            short: None,
+            sets: FlagSets::Switch("punct:no"),
+            help: "TER: remove punctuation (ter's `punct:no`)",
+        },
+        SacrebleuFlag {
+            long: "ter-normalized",
+            short: None,
+            sets: FlagSets::Switch("norm:yes"),
+            help: "TER: normalize (ter's `norm:yes`)",
+        },
+    ],
+};
 
 /// TER's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
@@ -19,7 +52,7 @@ pub static INFO: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     direction: Direction::Lower,
     inputs: Inputs::Text,
-    sacrebleu: Some("ter"),
+    sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Ter::from_options(o)?)),
 };
 

@@ -1,38 +1,155 @@
-//! WER as a [`Metric`]: its row of the metric table and its corpus state
-//! (the counts summed, as jiwer sums them over a list of sentences).
+//! The WER family as [`Metric`]s: one row of the metric table per measure
+//! (`wer`, `mer`, `wil`, `wip`, and `char_error_rate`, which is `wer` with
+//! `unit:char`: jiwer's `cer`), one corpus state (the counts summed, as jiwer
+//! sums them over a list of sentences), and the measures of `float32` sums for
+//! the paired bootstrap.
 
 use std::any::Any;
 use std::sync::Arc;
 
-use super::{WerConfig, WerCounts};
+use super::{Unit, WerConfig, WerCounts, WerScores};
 use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, same_state};
+use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
 
-/// WER's row of the metric table.
-pub static WER: MetricInfo = MetricInfo {
-    name: "wer",
-    aliases: &["word_error_rate"],
-    column: Some("wer"),
-    functions: &["segment_stats"],
-    reference: "jiwer 4.0.0 wer",
-    options: &[super::OPTIONS],
-    direction: Direction::Lower,
-    inputs: Inputs::Text,
-    sacrebleu: None,
-    configure: |o| Ok(Arc::new(WerConfig::parse(o)?)),
-};
+/// Which of jiwer's measures a row scores with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Measure {
+    /// Word (or character) error rate: `(S+D+I)/N`.
+    Wer,
+    /// Match error rate: `(S+D+I)/(N+I)`.
+    Mer,
+    /// Word information lost: `1 − wip`.
+    Wil,
+    /// Word information preserved: `(H/N)·(H/P)`.
+    Wip,
+}
 
-impl Metric for WerConfig {
+impl Measure {
+    /// This measure among the four.
+    #[must_use]
+    pub const fn of(self, s: &WerScores) -> f64 {
+        match self {
+            Self::Wer => s.wer,
+            Self::Mer => s.mer,
+            Self::Wil => s.wil,
+            Self::Wip => s.wip,
+        }
+    }
+}
+
+macro_rules! row {
+    ($static:ident, $name:literal, $aliases:expr, $column:literal, $functions:expr, $reference:literal, $dir:expr, $measure:expr, $base:expr) => {
+        #[doc = concat!("The `", $name, "` row of the metric table (", $reference, ").")]
+        pub static $static: MetricInfo = MetricInfo {
+            name: $name,
+            aliases: $aliases,
+            column: Some($column),
+            functions: $functions,
+            reference: $reference,
+            options: &[super::OPTIONS],
+            direction: $dir,
+            inputs: Inputs::Text,
+            sacrebleu: None,
+            configure: |o| {
+                Ok(Arc::new(Wer { cfg: WerConfig::parse_with($base, o)?, measure: $measure, info: &$static }))
+            },
+        };
+    };
+}
+
+const WORDS: WerConfig = WerConfig { unit: Unit::Word, transform: super::Transform::Default };
+const CHARS: WerConfig = WerConfig { unit: Unit::Char, transform: super::Transform::Default };
+
+row!(
+    WER,
+    "wer",
+    &["word_error_rate"],
+    "wer",
+    &["wer", "wer_stats", "corpus_wer", "wer_alignment"],
+    "jiwer 4.0.0 wer",
+    Direction::Lower,
+    Measure::Wer,
+    WORDS
+);
+row!(
+    MER,
+    "mer",
+    &["match_error_rate"],
+    "mer",
+    &["mer", "wer_stats", "corpus_wer"],
+    "jiwer 4.0.0 mer",
+    Direction::Lower,
+    Measure::Mer,
+    WORDS
+);
+row!(
+    WIL,
+    "wil",
+    &["word_information_lost"],
+    "wil",
+    &["wil", "wer_stats", "corpus_wer"],
+    "jiwer 4.0.0 wil",
+    Direction::Lower,
+    Measure::Wil,
+    WORDS
+);
+row!(
+    WIP,
+    "wip",
+    &["word_information_preserved"],
+    "wip",
+    &["wip", "wer_stats", "corpus_wer"],
+    "jiwer 4.0.0 wip",
+    Direction::Higher,
+    Measure::Wip,
+    WORDS
+);
+row!(
+    CHAR_ERROR_RATE,
+    "char_error_rate",
+    &["jiwer_cer"],
+    "char_error_rate",
+    &["wer", "wer_stats", "corpus_wer", "wer_alignment"],
+    "jiwer 4.0.0 cer (`wer` with `unit:char`)",
+    Direction::Lower,
+    Measure::Wer,
+    CHARS
+);
+
+/// One measure of the WER family with its options.
+#[derive(Debug, Clone, Copy)]
+pub struct Wer {
+    /// The options.
+    pub cfg: WerConfig,
+    /// What the score is.
+    pub measure: Measure,
+    info: &'static MetricInfo,
+}
+
+impl Metric for Wer {
     fn info(&self) -> &'static MetricInfo {
-        &WER
+        self.info
     }
 
+    /// `WER` or `CER` (the unit), `MER`, `WIL`, `WIP`.
     fn display(&self) -> String {
-        self.name().to_owned()
+        match self.measure {
+            Measure::Wer => self.cfg.name(),
+            Measure::Mer => "MER",
+            Measure::Wil => "WIL",
+            Measure::Wip => "WIP",
+        }
+        .to_owned()
     }
 
     fn signature(&self, nrefs: NRefs) -> Signature {
-        WerConfig::signature(self, nrefs)
+        self.cfg.signature(nrefs)
+    }
+
+    /// jiwer's measures are fractions (0.1234), not percentages.
+    fn decimals(&self) -> usize {
+        4
     }
 
     /// `[hits, substitutions, deletions, insertions, ref_len, hyp_len]` of
@@ -42,15 +159,19 @@ impl Metric for WerConfig {
     }
 
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Ok(self.best(hyp, refs).map(|(_, c)| c.to_stats().to_vec()))
+        Ok(self.cfg.best(hyp, refs).map(|(_, c)| c.to_stats().to_vec()))
     }
 
     fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(WerCounts::from_stats(stats).wer())
+        Some(self.measure.of(&WerCounts::from_stats(stats).scores()))
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(WerCorpus::default()))
+        Some(Box::new(WerCorpus { measure: self.measure, counts: WerCounts::default(), segments: 0 }))
+    }
+
+    fn resample(&self) -> Option<&dyn Resample> {
+        Some(self)
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -58,9 +179,10 @@ impl Metric for WerConfig {
     }
 }
 
-/// WER's corpus state: the summed counts.
-#[derive(Debug, Clone, Default)]
+/// The WER family's corpus state: the summed counts.
+#[derive(Debug, Clone)]
 struct WerCorpus {
+    measure: Measure,
     counts: WerCounts,
     segments: u64,
 }
@@ -83,13 +205,14 @@ impl CorpusState for WerCorpus {
     }
 
     fn score(&self) -> Option<f64> {
-        (self.segments > 0).then(|| self.counts.wer())
+        (self.segments > 0).then(|| self.measure.of(&self.counts.scores()))
     }
 
-    /// jiwer's `WordOutput` fields besides `wer`.
+    /// jiwer's `WordOutput` fields: the four measures and the four counts.
     fn details(&self) -> Vec<(&'static str, Detail)> {
         let s = self.counts.scores();
         vec![
+            ("wer", Detail::Float(s.wer)),
             ("mer", Detail::Float(s.mer)),
             ("wil", Detail::Float(s.wil)),
             ("wip", Detail::Float(s.wip)),
@@ -98,5 +221,45 @@ impl CorpusState for WerCorpus {
             ("deletions", Detail::Int(self.counts.deletions)),
             ("insertions", Detail::Int(self.counts.insertions)),
         ]
+    }
+}
+
+/// For the significance tests the family is a sacrebleu `Metric` whose
+/// `_extract_corpus_statistics` gives `[H, S, D, I, N, P]` per segment and
+/// whose `_compute_score_from_stats` is jiwer 4.0.0's arithmetic
+/// (`process_words`' tail) on the summed row: exact on Python and `int64`
+/// sums; on the bootstrap's `float32` sums, `S + D + I` and `H + S + D` are
+/// added in `float32` and converted by `float()` before dividing, and
+/// `float(H) / N` is a `float32` (numpy 2's rules for a Python float with a
+/// `float32`).
+impl Resample for Wer {
+    fn width(&self) -> usize {
+        6
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        self.measure.of(&WerCounts::from_stats(sums).scores())
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        let [h, s, d, i, n, p] = [0, 1, 2, 3, 4, 5].map(|k| Py::F32(sums[k]));
+        let float = |x: Py| Py::Float(x.value());
+        let wip = || {
+            if n.value() == 0.0 {
+                Py::Float(if p.value() == 0.0 { 1.0 } else { 0.0 })
+            } else if p.value() >= 1.0 {
+                (float(h) / n) * (float(h) / p)
+            } else {
+                Py::Float(0.0)
+            }
+        };
+        match self.measure {
+            Measure::Wer if n.value() == 0.0 => i,
+            Measure::Mer if n.value() == 0.0 => Py::Float(if p.value() == 0.0 { 0.0 } else { 1.0 }),
+            Measure::Wer => float(s + d + i) / float(h + s + d),
+            Measure::Mer => float(s + d + i) / float(h + s + d + i),
+            Measure::Wip => wip(),
+            Measure::Wil => Py::Float(1.0) - wip(),
+        }
     }
 }

@@ -339,7 +339,16 @@ impl WerConfig {
     /// # Errors
     /// Unknown keys and bad values.
     pub fn parse(options: &str) -> Result<Self, MetricError> {
-        let mut cfg = Self::default();
+        Self::parse_with(Self::default(), options)
+    }
+
+    /// Parses options over `base` (the character-level row starts from
+    /// `unit:char`).
+    ///
+    /// # Errors
+    /// Unknown keys and bad values.
+    pub fn parse_with(base: Self, options: &str) -> Result<Self, MetricError> {
+        let mut cfg = base;
         for (k, v) in parse_options(METRIC, options)? {
             match k.as_str() {
                 "unit" => {
@@ -525,6 +534,17 @@ impl WerConfig {
             };
             Some(WerAlignment { ref_index: k, reference: owned(refs[k]), hypothesis: owned(hyp), chunks, counts })
         })
+    }
+
+    /// The `REF:`, `HYP:` and operation lines of one alignment, as jiwer's
+    /// `visualize_alignment` prints a sentence (without its `=== SENTENCE`
+    /// header and without the last newline).
+    #[must_use]
+    pub fn alignment_lines(&self, a: &WerAlignment) -> String {
+        let mut out = String::new();
+        comparison(&mut out, a, self.unit != Unit::Char, None);
+        out.pop();
+        out
     }
 
     /// jiwer's `visualize_alignment` of the alignments of a corpus (one per

@@ -211,7 +211,7 @@ fn the_metric_interface_sums_counts() {
     assert_eq!(seg, vec![3.0, 0.0, 0.0, 0.0, 3.0, 3.0]);
     assert_eq!(cer.sentence_score(&seg), Some(0.0));
     assert!(m.sql_options().starts_with("nrefs:var|unit:word|transform:default|version:jiwer-4.0.0|impl:mteval-"));
-    assert!(m.as_any().downcast_ref::<WerConfig>().is_some());
+    assert!(m.as_any().downcast_ref::<super::metric::Wer>().is_some());
 }
 
 #[test]
@@ -307,4 +307,80 @@ fn long_inputs_take_rapidfuzz_s_hirschberg_path() {
         assert_eq!(c.errors() as usize, crate::levenshtein::word_distance(&rt, &ht));
         assert_eq!((c.ref_len, c.hyp_len), (n as u64, m as u64));
     }
+}
+
+#[test]
+fn each_measure_is_a_row_of_the_metric_table() {
+    use super::metric::{CHAR_ERROR_RATE, MER, WIL, WIP};
+    use crate::metric::{Direction, lookup};
+    // jiwer: process_words("a b c d", "a x c d e"): H 3, S 1, D 0, I 1.
+    let stats = [3.0, 1.0, 0.0, 1.0, 4.0, 5.0];
+    let want = [
+        (&WER, "WER", 2.0 / 4.0, Direction::Lower),
+        (&MER, "MER", 2.0 / 5.0, Direction::Lower),
+        (&WIL, "WIL", 1.0 - (3.0 / 4.0) * (3.0 / 5.0), Direction::Lower),
+        (&WIP, "WIP", (3.0 / 4.0) * (3.0 / 5.0), Direction::Higher),
+    ];
+    for (info, display, score, dir) in want {
+        let m = info.configure("").unwrap();
+        assert_eq!(m.display(), display);
+        assert_eq!(info.direction, dir);
+        assert_eq!(m.segment("a x c d e", &["a b c d"]).unwrap().unwrap(), stats.to_vec());
+        assert_eq!(m.sentence_score(&stats), Some(score), "{display}");
+        let mut c = m.corpus().unwrap();
+        c.add(&stats);
+        assert_eq!(c.score(), Some(score), "{display}");
+        let r = m.resample().unwrap();
+        assert_eq!(r.score(&stats), score);
+        let f32s = stats.map(|x| x as f32);
+        assert_eq!(r.score_f32(&f32s).value(), score_f32_reference(display, &f32s), "{display}");
+    }
+    let cer = lookup("jiwer_cer").unwrap().configure("").unwrap();
+    assert_eq!((cer.info(), cer.display().as_str()), (&CHAR_ERROR_RATE, "CER"));
+    assert_eq!(cer.segment("abd", &["abc"]).unwrap().unwrap(), vec![2.0, 1.0, 0.0, 0.0, 3.0, 3.0]);
+    assert!(cer.signature(crate::NRefs::Fixed(1)).to_string().contains("unit:char"));
+    // `cer` stays CharacTER (the `cer` package's metric).
+    assert_eq!(lookup("cer").unwrap().name, "charac_ter");
+}
+
+/// numpy 2 on float32 sums, spelled out: `float(S+D+I) / float(H+S+D)` in
+/// doubles, `(float(H) / N) * (float(H) / P)` and `1 - wip` in float32
+/// (checked with numpy 2.4.6).
+fn score_f32_reference(measure: &str, s: &[f32; 6]) -> f64 {
+    let [h, sb, d, i, n, p] = *s;
+    let wip = (f64::from(h) as f32 / n) * (f64::from(h) as f32 / p);
+    match measure {
+        "WER" => f64::from(sb + d + i) / f64::from(h + sb + d),
+        "MER" => f64::from(sb + d + i) / f64::from(h + sb + d + i),
+        "WIP" => f64::from(wip),
+        // `1 - wip` stays a float32 (numpy 2: 0.54999995 here, not 0.55).
+        _ => f64::from(1.0 - wip),
+    }
+}
+
+#[test]
+fn empty_references_in_float32_follow_jiwer() {
+    use super::metric::{MER, WIP};
+    let r = |info: &'static crate::metric::MetricInfo, s: [f32; 6]| {
+        let m = info.configure("").unwrap();
+        m.resample().unwrap().score_f32(&s)
+    };
+    let silence = [0.0, 0.0, 0.0, 2.0, 0.0, 2.0];
+    assert_eq!(r(&WER, silence), crate::significance::Py::F32(2.0));
+    assert_eq!(r(&MER, silence).value(), 1.0);
+    assert_eq!(r(&WIP, silence).value(), 0.0);
+    assert_eq!(r(&WIP, [0.0; 6]).value(), 1.0);
+}
+
+#[test]
+fn alignment_lines_are_visualize_alignments_sentence_block() {
+    // jiwer.visualize_alignment(process_words("a b c d", "a x c d e"),
+    // show_measures=False, skip_correct=False), header dropped.
+    let lines = |opts: &str, h: &str, r: &str| {
+        let c = WerConfig::parse(opts).unwrap();
+        c.alignment_lines(&c.alignment(h, &[r]).unwrap())
+    };
+    assert_eq!(lines("", "a x c d e", "a b c d"), "REF: a b c d *\nHYP: a x c d e\n       S     I");
+    assert_eq!(lines("unit:char", "axcde", "abcd"), "REF: abcd*\nHYP: axcde\n      S  I");
+    assert_eq!(lines("", "the cat", "the cat"), "REF: the cat\nHYP: the cat\n            ");
 }

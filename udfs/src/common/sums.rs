@@ -1,5 +1,5 @@
-//! The aggregate state of summed count vectors (`corpus_chrf`,
-//! `corpus_bleu`): the sums as a list and the segment count.
+//! The aggregate state of summed count vectors (`corpus_chrf` and the other
+//! n-gram metrics): the sums as a list and the segment count.
 
 use std::sync::Arc;
 

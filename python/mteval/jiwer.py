@@ -1,0 +1,226 @@
+"""jiwer 4.0.0's API with jiwer's numbers, aligned by mteval's Rust kernels on all cores.
+
+    from mteval import jiwer
+    jiwer.wer(reference, hypothesis)                 # the reference first, as in jiwer
+    out = jiwer.process_words(references, hypotheses)
+    print(jiwer.visualize_alignment(out))
+
+`wer`, `mer`, `wil`, `wip`, `cer`, `process_words`, `process_characters` and `visualize_alignment` take
+jiwer's arguments and return jiwer's values and objects (`WordOutput`, `CharacterOutput`,
+`AlignmentChunk`, with the same fields). Transforms are jiwer's named presets (`wer_default`,
+`wer_standardize`, `cer_default`, `wer_contiguous`, `cer_contiguous`); the same preset must be given for
+the reference and the hypothesis. A custom `Compose` is refused (mteval implements the presets, not
+jiwer's transform classes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import List, Union
+
+from . import _native
+
+__all__ = [
+    "AlignmentChunk",
+    "CharacterOutput",
+    "WordOutput",
+    "cer",
+    "cer_contiguous",
+    "cer_default",
+    "mer",
+    "process_characters",
+    "process_words",
+    "transformations",
+    "visualize_alignment",
+    "wer",
+    "wer_contiguous",
+    "wer_default",
+    "wer_standardize",
+    "wil",
+    "wip",
+]
+
+
+class Preset:
+    """One of jiwer's named transform presets (mteval applies it in Rust)."""
+
+    def __init__(self, name: str, options: str, contiguous: bool = False):
+        self.name, self.options, self.contiguous = name, options, contiguous
+
+    def __repr__(self) -> str:
+        return f"mteval.jiwer.{self.name}"
+
+
+wer_default = Preset("wer_default", "")
+wer_standardize = Preset("wer_standardize", "transform:standardize")
+cer_default = Preset("cer_default", "unit:char")
+wer_contiguous = Preset("wer_contiguous", "", contiguous=True)
+cer_contiguous = Preset("cer_contiguous", "unit:char", contiguous=True)
+
+#: The presets under jiwer's module name for them (`jiwer.transformations.wer_contiguous`).
+transformations = SimpleNamespace(wer_default=wer_default, wer_standardize=wer_standardize, cer_default=cer_default,
+                                  wer_contiguous=wer_contiguous, cer_contiguous=cer_contiguous)
+
+
+@dataclass
+class AlignmentChunk:
+    """jiwer's chunk: `type` is equal, substitute, insert or delete; indices into the token lists."""
+
+    type: str
+    ref_start_idx: int
+    ref_end_idx: int
+    hyp_start_idx: int
+    hyp_end_idx: int
+
+
+@dataclass
+class WordOutput:
+    """jiwer's `process_words` result."""
+
+    references: List[List[str]]
+    hypotheses: List[List[str]]
+    alignments: List[List[AlignmentChunk]]
+    wer: float
+    mer: float
+    wil: float
+    wip: float
+    hits: int
+    substitutions: int
+    insertions: int
+    deletions: int
+
+
+@dataclass
+class CharacterOutput:
+    """jiwer's `process_characters` result."""
+
+    references: List[List[str]]
+    hypotheses: List[List[str]]
+    alignments: List[List[AlignmentChunk]]
+    cer: float
+    hits: int
+    substitutions: int
+    insertions: int
+    deletions: int
+
+
+def _preset(reference_transform, hypothesis_transform) -> Preset:
+    for t in (reference_transform, hypothesis_transform):
+        if not isinstance(t, Preset):
+            raise TypeError(
+                f"mteval.jiwer takes jiwer's named transform presets (wer_default, wer_standardize, cer_default, "
+                f"wer_contiguous, cer_contiguous from mteval.jiwer), not {t!r}")
+    if reference_transform is not hypothesis_transform:
+        raise ValueError(f"mteval.jiwer applies one preset to both sides: got {reference_transform!r} for the "
+                         f"reference and {hypothesis_transform!r} for the hypothesis")
+    return reference_transform
+
+
+def _lists(reference, hypothesis, preset: Preset):
+    refs = [reference] if isinstance(reference, str) else list(reference)
+    hyps = [hypothesis] if isinstance(hypothesis, str) else list(hypothesis)
+    for what, xs in (("reference", refs), ("hypothesis", hyps)):
+        for i, x in enumerate(xs):
+            if not isinstance(x, str):
+                raise TypeError(f"{what} {i} is {type(x).__name__}, not str")
+    if preset.contiguous:
+        # The per-sentence steps (RemoveMultipleSpaces for words, Strip), then ReduceToSingleSentence: the
+        # non-empty sentences joined by a space; always one sentence (jiwer's reduction to lists of tokens
+        # turns no sentence into one empty sentence).
+        def join(xs):
+            parts = [(x if preset.options else re.sub(r"\s\s+", " ", x)).strip() for x in xs]
+            return [" ".join(p for p in parts if len(p) >= 1)]
+        refs, hyps = join(refs), join(hyps)
+    return refs, hyps
+
+
+def _measures(H, S, D, I, N, P):
+    """jiwer 4.0.0 process.py's arithmetic on the summed counts."""
+    if N == 0:
+        wer = I
+        mer, wip = (0, 1) if P == 0 else (1, 0)
+    else:
+        wer = float(S + D + I) / float(H + S + D)
+        mer = float(S + D + I) / float(H + S + D + I)
+        wip = (float(H) / N) * (float(H) / P) if P >= 1 else 0
+    return wer, mer, 1 - wip, wip
+
+
+def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[str]],
+                  reference_transform=wer_default, hypothesis_transform=wer_default) -> WordOutput:
+    """jiwer's `process_words`: the alignment of each sentence pair and the measures of the summed counts."""
+    preset = _preset(reference_transform, hypothesis_transform)
+    refs, hyps = _lists(reference, hypothesis, preset)
+    sentences = _native.wer_align(refs, hyps, preset.options)
+    H = S = D = I = N = P = 0
+    references, hypotheses, alignments = [], [], []
+    for r, h, chunks in sentences:
+        al = [AlignmentChunk(*c) for c in chunks]
+        for c in al:
+            if c.type == "equal":
+                H += c.ref_end_idx - c.ref_start_idx
+            elif c.type == "substitute":
+                S += c.ref_end_idx - c.ref_start_idx
+            elif c.type == "delete":
+                D += c.ref_end_idx - c.ref_start_idx
+            else:
+                I += c.hyp_end_idx - c.hyp_start_idx
+        N += len(r)
+        P += len(h)
+        references.append(r)
+        hypotheses.append(h)
+        alignments.append(al)
+    wer_, mer_, wil_, wip_ = _measures(H, S, D, I, N, P)
+    return WordOutput(references=references, hypotheses=hypotheses, alignments=alignments, wer=wer_, mer=mer_,
+                      wil=wil_, wip=wip_, hits=H, substitutions=S, insertions=I, deletions=D)
+
+
+def process_characters(reference: Union[str, List[str]], hypothesis: Union[str, List[str]],
+                       reference_transform=cer_default, hypothesis_transform=cer_default) -> CharacterOutput:
+    """jiwer's `process_characters`: `process_words` over characters, with `cer`."""
+    o = process_words(reference, hypothesis, reference_transform, hypothesis_transform)
+    return CharacterOutput(references=o.references, hypotheses=o.hypotheses, alignments=o.alignments, cer=o.wer,
+                           hits=o.hits, substitutions=o.substitutions, insertions=o.insertions,
+                           deletions=o.deletions)
+
+
+def _measure(k, reference, hypothesis, reference_transform, hypothesis_transform):
+    preset = _preset(reference_transform, hypothesis_transform)
+    refs, hyps = _lists(reference, hypothesis, preset)
+    return _measures(*_native.wer_counts(refs, hyps, preset.options))[k]
+
+
+def wer(reference, hypothesis, reference_transform=wer_default, hypothesis_transform=wer_default) -> float:
+    """jiwer's `wer`."""
+    return _measure(0, reference, hypothesis, reference_transform, hypothesis_transform)
+
+
+def mer(reference, hypothesis, reference_transform=wer_default, hypothesis_transform=wer_default) -> float:
+    """jiwer's `mer`."""
+    return _measure(1, reference, hypothesis, reference_transform, hypothesis_transform)
+
+
+def wil(reference, hypothesis, reference_transform=wer_default, hypothesis_transform=wer_default) -> float:
+    """jiwer's `wil`."""
+    return _measure(2, reference, hypothesis, reference_transform, hypothesis_transform)
+
+
+def wip(reference, hypothesis, reference_transform=wer_default, hypothesis_transform=wer_default) -> float:
+    """jiwer's `wip`."""
+    return _measure(3, reference, hypothesis, reference_transform, hypothesis_transform)
+
+
+def cer(reference, hypothesis, reference_transform=cer_default, hypothesis_transform=cer_default) -> float:
+    """jiwer's `cer`."""
+    return _measure(0, reference, hypothesis, reference_transform, hypothesis_transform)
+
+
+def visualize_alignment(output: Union[WordOutput, CharacterOutput], show_measures: bool = True,
+                        skip_correct: bool = True, line_width: int = None) -> str:
+    """jiwer's `visualize_alignment`: each sentence's REF/HYP/operation lines, then the summary."""
+    sentences = [(r, h, [(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in al])
+                 for r, h, al in zip(output.references, output.hypotheses, output.alignments)]
+    return _native.wer_visualize(sentences, isinstance(output, CharacterOutput), show_measures, skip_correct,
+                                 line_width)

@@ -1,0 +1,159 @@
+//! The WER family through the binary: `mteval jiwer` as jiwer 4.0.0's
+//! command line, `score -m wer mer wil wip char_error_rate` against the
+//! golden file (`tests/golden/wer.json`), and `compare` against sacrebleu's
+//! `PairedTest` over jiwer's arithmetic (`tests/golden/significance.json`).
+
+use serde_json::Value;
+
+use crate::cli::{mteval, mteval_ok, ndjson, stderr, write_file};
+use crate::common::{repo_golden, shared_dir};
+
+fn parquet(pair: &str) -> String {
+    shared_dir().join(format!("data/wmt/{pair}.parquet")).display().to_string()
+}
+
+/// `jiwer -r r.txt -h h.txt FLAGS`, each output copied from jiwer 4.0.0.
+#[test]
+fn mteval_jiwer_prints_what_jiwers_command_line_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = write_file(dir.path(), "r.txt", "a\nhello world\n\n  x y  \n");
+    let h = write_file(dir.path(), "h.txt", "hello word\n\nb\n x  y z\n");
+    let (r, h) = (r.to_str().unwrap(), h.to_str().unwrap());
+    let run = |flags: &[&str]| {
+        let mut args = vec!["jiwer", "-r", r, "-h", h];
+        args.extend(flags);
+        mteval_ok(&args)
+    };
+    assert_eq!(run(&[]), "0.5\n");
+    assert_eq!(run(&["-c"]), "0.2857142857142857\n");
+    assert_eq!(run(&["-g"]), "0.5\n");
+    assert_eq!(run(&["-g", "-c"]), "0.26666666666666666\n");
+    assert_eq!(
+        run(&["-a"]),
+        "=== SENTENCE 1 ===\n\nREF: hello world\nHYP: hello  word\n               S\n\n=== SENTENCE 2 ===\n\n\
+         REF: x y *\nHYP: x y z\n         I\n\n=== SUMMARY ===\nnumber of sentences: 2\n\
+         substitutions=1 deletions=0 insertions=1 hits=3\n\nmer=40.00%\nwil=55.00%\nwip=45.00%\nwer=50.00%\n"
+    );
+    assert_eq!(
+        run(&["--cer", "--align"]),
+        "=== SENTENCE 1 ===\n\nREF: hello world\nHYP: hello wor*d\n              D \n\n=== SENTENCE 2 ===\n\n\
+         REF: x *y**\nHYP: x  y z\n       I II\n\n=== SUMMARY ===\nnumber of sentences: 2\n\
+         substitutions=0 deletions=1 insertions=3 hits=13\n\ncer=28.57%\n"
+    );
+    assert_eq!(
+        run(&["--global", "-a"]),
+        "=== SENTENCE 1 ===\n\nREF: hello world x y *\nHYP: hello  word x y z\n               S     I\n\n\
+         === SUMMARY ===\nnumber of sentences: 1\nsubstitutions=1 deletions=0 insertions=1 hits=3\n\n\
+         mer=40.00%\nwil=55.00%\nwip=45.00%\nwer=50.00%\n"
+    );
+    // One-character lines are dropped; with no line left jiwer prints the int 0.
+    let e = write_file(dir.path(), "e.txt", "a\n");
+    assert_eq!(mteval_ok(&["jiwer", "-r", e.to_str().unwrap(), "-h", e.to_str().unwrap()]), "0\n");
+    // With -g a side without lines is one empty sentence: every word inserted (jiwer prints the int 2).
+    let h2 = write_file(dir.path(), "h2.txt", "hello there\n");
+    let global = |flags: &[&str]| {
+        let mut args = vec!["jiwer", "-r", e.to_str().unwrap(), "-h", h2.to_str().unwrap(), "-g"];
+        args.extend(flags);
+        mteval_ok(&args)
+    };
+    assert_eq!(global(&[]), "2\n");
+    assert_eq!(global(&["-c"]), "11\n");
+    assert!(
+        global(&["-a"]).starts_with("=== SENTENCE 1 ===\n\nREF: ***** *****\nHYP: hello there\n         I     I\n")
+    );
+    // Line counts that differ: jiwer's error, with the files and counts.
+    let o = mteval(&["jiwer", "-r", r, "-h", e.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let msg = stderr(&o);
+    assert!(msg.contains("Number of reference sentences (2 in") && msg.contains("--global"), "{msg}");
+}
+
+/// `score -m wer mer wil wip char_error_rate --group-by system`: jiwer's
+/// corpus values per system, with the signature.
+#[test]
+fn score_gives_jiwers_corpus_measures_per_system() {
+    let golden = repo_golden("wer.json");
+    let cases = golden["cases"].as_array().unwrap();
+    let word = cases.iter().find(|c| c["pair"] == "de-en" && c["options"] == "").unwrap();
+    let chars = cases.iter().find(|c| c["pair"] == "de-en" && c["options"] == "unit:char").unwrap();
+    let o = mteval(&[
+        "score",
+        &parquet("de-en"),
+        "-m",
+        "wer",
+        "mer",
+        "wil",
+        "wip",
+        "char_error_rate",
+        "--group-by",
+        "system",
+        "--json",
+    ]);
+    let lines = ndjson(&o);
+    let systems: Vec<&str> = word["systems"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert_eq!(lines.len(), 5 * systems.len());
+    for l in &lines {
+        let k = systems.iter().position(|s| l["group"] == *s).unwrap();
+        let name = l["name"].as_str().unwrap();
+        let (g, key) = if name == "CER" {
+            (&chars["corpus"][k], "wer".to_owned())
+        } else {
+            (&word["corpus"][k], name.to_ascii_lowercase())
+        };
+        assert_eq!(l["score"].as_f64(), g[key.as_str()].as_f64(), "{l}");
+        let sig = l["signature"].as_str().unwrap();
+        let unit = if l["name"] == "CER" { "char" } else { "word" };
+        assert!(sig.starts_with(&format!("nrefs:1|unit:{unit}|transform:default|version:jiwer-4.0.0|impl:")), "{sig}");
+        assert_eq!(l["segments"], 500);
+    }
+}
+
+/// `compare --paired-bs -m wer mer wil wip` and `--paired-ar` equal sacrebleu's
+/// `PairedTest` over a `Metric` with jiwer's statistics and arithmetic.
+#[test]
+fn compare_wer_family_matches_sacrebleus_paired_tests() {
+    let golden = repo_golden("significance.json");
+    let mut checked = 0;
+    for c in golden["cases"].as_array().unwrap() {
+        let metrics = c["metrics"].as_array().unwrap();
+        let jiwer = |m: &Value| ["wer", "mer", "wil", "wip"].contains(&m["kind"].as_str().unwrap());
+        if c["test"] == "ci" || c["refs"].as_array().unwrap().len() != 1 || !metrics.iter().all(jiwer) {
+            continue;
+        }
+        let pair = c["pair"].as_str().unwrap();
+        let n = c["n"].to_string();
+        let (flag, nflag) =
+            if c["test"] == "bs" { ("--paired-bs", "--paired-bs-n") } else { ("--paired-ar", "--paired-ar-n") };
+        let seed = c["seed"].to_string();
+        let p = parquet(pair);
+        let mut args = vec!["compare", &p, "--segment-col", "seg_id", "--baseline", c["systems"][0].as_str().unwrap()];
+        args.extend([flag, nflag, &n, "--seed", &seed, "--format", "json", "-m"]);
+        let names: Vec<&str> = metrics.iter().map(|m| m["kind"].as_str().unwrap()).collect();
+        args.extend(&names);
+        let opts: Vec<String> = metrics
+            .iter()
+            .filter(|m| m["mteval_options"] != "")
+            .map(|m| format!("{}={}", m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()))
+            .collect();
+        for o in &opts {
+            args.extend(["--options", o.as_str()]);
+        }
+        let out: Value = serde_json::from_str(&mteval_ok(&args)).unwrap();
+        let rows = out.as_array().unwrap();
+        for m in metrics {
+            let name = m["name"].as_str().unwrap();
+            for (s, want) in m["results"].as_array().unwrap().iter().enumerate() {
+                let sys = c["systems"][s].as_str().unwrap();
+                let row = rows.iter().find(|r| r["system"] == sys).unwrap_or_else(|| panic!("{sys}"));
+                for k in ["score", "p_value", "mean", "ci"] {
+                    assert_eq!(row[name][k].as_f64(), want[k].as_f64(), "{pair} {sys} {name} {k}");
+                }
+                let sig = row[name]["signature"].as_str().unwrap();
+                assert_eq!(sig.split("|impl:").next().unwrap(), m["signature"].as_str().unwrap());
+                checked += 1;
+            }
+        }
+    }
+    // 4 cases x 3 systems x 4 measures, 2 cases x 3 systems x 2 (CER, MER).
+    assert_eq!(checked, 60, "results checked");
+}
