@@ -395,3 +395,35 @@ fn the_page_renders_in_headless_chromium_with_the_numbers_and_escaped_text() {
         }
     }
 }
+
+/// The WER family in the report: the systems table holds the numbers of
+/// sacrebleu's `PairedTest` over jiwer's arithmetic (the golden WER case),
+/// shown with 4 decimals (the scores are fractions).
+#[test]
+fn the_wer_family_gets_the_same_systems_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = parquet("en-de");
+    let c = repo_golden("significance.json")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["pair"] == "en-de" && c["test"] == "bs" && c["metrics"][0]["kind"] == "wer")
+        .unwrap()
+        .clone();
+    let (_, html) =
+        report(dir.path(), "wer.html", &[&input, "--segment-col", "seg_id", "-m", "wer", "mer", "wil", "wip"]);
+    let table = systems_table(&html);
+    for (k, m) in c["metrics"].as_array().unwrap().iter().enumerate() {
+        for (s, want) in m["results"].as_array().unwrap().iter().enumerate() {
+            let cell = &table[s].1[k];
+            let what = format!("{} {}", table[s].0, m["name"]);
+            assert_eq!(f(&cell["data-v"]), want["score"].as_f64().unwrap(), "{what}");
+            assert_eq!(f(&cell["data-mean"]), want["mean"].as_f64().unwrap(), "{what}");
+            assert_eq!(cell.get("data-p").map(|p| f(p)), want["p_value"].as_f64(), "{what}");
+        }
+        let sig = format!("{}|{}", m["name"].as_str().unwrap(), m["signature"].as_str().unwrap());
+        assert!(html.contains(&sig), "{sig}");
+        let score = m["results"][0]["score"].as_f64().unwrap();
+        assert!(html.contains(&format!(">{score:.4}<")), "{} shown with 4 decimals", m["name"]);
+    }
+}

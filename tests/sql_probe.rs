@@ -118,7 +118,7 @@ async fn the_metric_argument_is_named_in_errors() {
     let ctx = crate::sql::ctx();
     query(&ctx, "CREATE TABLE t AS SELECT 'a b' AS h, 'a c' AS b, 'a b' AS r, 'bleu' AS m").await;
     for sql in ["SELECT corpus_bootstrap(h, r, m) FROM t", "SELECT paired_test(h, b, r, m) FROM t"] {
-        query_fails_with(&ctx, sql, &["the metric must be a constant string such as 'bleu'", "not a column"]).await;
+        query_fails_with(&ctx, sql, &["the metric must be a constant string such as 'chrf'", "not a column"]).await;
     }
     query_fails_with(&ctx, "SELECT corpus_bootstrap(h, r, 7) FROM t", &["the metric must be a string literal"]).await;
     query_fails_with(&ctx, "SELECT corpus_bootstrap(h, r, 'bleu', r) FROM t", &["options must be a constant string"])

@@ -10,7 +10,7 @@ use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use mteval::metrics::MetricChoice;
 use mteval_udfs::common::StrCol;
-use mteval_udfs::term_cols::{LemmasCol, TermsCol};
+use mteval_udfs::terms::term_cols::{LemmasCol, TermsCol};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods};
@@ -234,7 +234,7 @@ fn term_column(
         arrow::compute::cast(a, t).map_err(|e| format!("{name} column '{name}' cannot be read as {t}: {e}"))
     };
     let name = if lemmatized { "term_acc_lemmatized" } else { "term_acc" };
-    let terms_a = cast_to(&c.terms, &mteval_udfs::term_cols::terms_type())?;
+    let terms_a = cast_to(&c.terms, &mteval_udfs::terms::term_cols::terms_type())?;
     let terms = TermsCol::from_array(name, &terms_a, false).map_err(|e| e.to_string())?;
     // map_rows numbers the rows within the batch.
     let at = |e: datafusion::error::DataFusionError| match row_base {
@@ -243,12 +243,13 @@ fn term_column(
     };
     let counts = if lemmatized {
         let t = b.column_by_name(&c.lemmas).ok_or_else(|| format!("column '{}' not found", c.lemmas))?;
-        let t = mteval_udfs::term_cols::coerce_lemmas(name, t.data_type()).map_err(|e| e.to_string())?;
+        let t = mteval_udfs::terms::term_cols::coerce_lemmas(name, t.data_type()).map_err(|e| e.to_string())?;
         let lemmas_a = cast_to(&c.lemmas, &t)?;
         let lemmas = LemmasCol::from_array(name, &lemmas_a, false).map_err(|e| e.to_string())?;
-        mteval_udfs::term_match_lemmatized::lemmatized_rows(name, h, &lemmas, &terms, b.num_rows()).map_err(at)?
+        mteval_udfs::terms::term_match_lemmatized::lemmatized_rows(name, h, &lemmas, &terms, b.num_rows())
+            .map_err(at)?
     } else {
-        mteval_udfs::term_match::exact_rows(name, h, &terms, b.num_rows()).map_err(at)?
+        mteval_udfs::terms::term_match::exact_rows(name, h, &terms, b.num_rows()).map_err(at)?
     };
     let scores = counts.iter().map(|v| {
         v.as_ref()

@@ -134,7 +134,7 @@ pub struct ScoreArgs {
     pub batch_size: usize,
     /// Also write the HTML report of the scores (`mteval report`): the systems are the
     /// `--group-by` values (one system without it); metrics with significance tests only (not
-    /// CharacTER, term accuracy, MBR). Table inputs only.
+    /// `CharacTER`, term accuracy, MBR). Table inputs only.
     #[arg(long, conflicts_with = "hyp")]
     pub report: Option<PathBuf>,
     /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.

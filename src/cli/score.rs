@@ -217,18 +217,17 @@ fn score_exprs(schema: &Schema, a: &ScoreArgs, metrics: &[MetricChoice]) -> Vec<
     let mut exprs: Vec<Expr> = schema.fields().iter().map(|f| ident(f.name())).collect();
     for m in metrics {
         let opts = m.udf_options();
-        let stats = match m.terms() {
-            None => ScalarUDF::from(mteval_udfs::segment_stats::SegmentStatsUdf::default()).call(vec![
-                ident(&a.hyp_col),
-                refs_expr.clone(),
-                lit(m.info().name),
-                lit(opts),
-            ]),
-            Some(false) => ScalarUDF::from(mteval_udfs::term_match::TermMatchUdf::default())
-                .call(vec![ident(&a.hyp_col), ident(&a.terms_col)]),
-            Some(true) => ScalarUDF::from(mteval_udfs::term_match_lemmatized::TermMatchLemmatizedUdf::default())
-                .call(vec![ident(&a.hyp_col), ident(&a.lemmas_col), ident(&a.terms_col)]),
-        };
+        let stats =
+            match m.terms() {
+                None => ScalarUDF::from(mteval_udfs::metric_table::segment_stats::SegmentStatsUdf::default())
+                    .call(vec![ident(&a.hyp_col), refs_expr.clone(), lit(m.info().name), lit(opts)]),
+                Some(false) => ScalarUDF::from(mteval_udfs::terms::term_match::TermMatchUdf::default())
+                    .call(vec![ident(&a.hyp_col), ident(&a.terms_col)]),
+                Some(true) => {
+                    ScalarUDF::from(mteval_udfs::terms::term_match_lemmatized::TermMatchLemmatizedUdf::default())
+                        .call(vec![ident(&a.hyp_col), ident(&a.lemmas_col), ident(&a.terms_col)])
+                }
+            };
         exprs.push(stats.alias(format!("{STATS_PREFIX}{}", m.column())));
     }
     exprs

@@ -1,7 +1,11 @@
 //! mteval-udfs: `DataFusion` scalar and aggregate UDFs over mteval's metric
-//! kernels. One file per SQL function; the Arrow plumbing (string layouts,
-//! scalars vs arrays, reference lists, NULLs, literal options) lives in
-//! [`common`].
+//! kernels. One folder per metric family (its shared helpers and one file
+//! per SQL function: [`bleu`], [`ter`], [`chrf`], [`charac_ter`], [`terms`],
+//! [`wer`]), the functions over any metric of the table in [`significance`]
+//! and [`metric_table`]; the Arrow plumbing (string layouts, scalars vs
+//! arrays, reference lists, NULLs, literal options) lives in [`common`],
+//! the `ScalarUDFImpl` / `AggregateUDFImpl` / `WindowUDFImpl` boilerplate
+//! once in [`udf`].
 //!
 //! ```ignore
 //! let mut ctx = SessionContext::new();
@@ -10,34 +14,15 @@
 //! ```
 
 pub mod bleu;
-pub mod bleu_stats;
 pub mod charac_ter;
 pub mod chrf;
-pub mod chrf_stats;
 pub mod common;
-pub mod corpus_bleu;
-pub mod corpus_bootstrap;
-pub mod corpus_charac_ter;
-pub mod corpus_chrf;
-pub mod corpus_ter;
-pub mod corpus_term_accuracy;
-pub mod corpus_term_accuracy_lemmatized;
-pub mod edit_distance;
-pub mod mbr_chrf;
-pub mod mbr_chrf_aggregate;
-pub mod mteval_signature;
-pub mod paired_test;
-pub mod segment_stats;
+pub mod metric_table;
+pub mod significance;
 pub mod ter;
-pub mod ter_alignment;
-pub mod ter_stats;
-pub mod ter_tokenize;
-pub mod term_cols;
-pub mod term_match;
-pub mod term_match_lemmatized;
+pub mod terms;
 pub mod udf;
 pub mod wer;
-pub mod word_edit_distance;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -55,13 +40,13 @@ use mteval_kernels::backend::DeviceRequest;
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     vec![
         Arc::new(ScalarUDF::from(bleu::BleuUdf::default())),
-        Arc::new(ScalarUDF::from(bleu_stats::BleuStatsUdf::default())),
+        Arc::new(ScalarUDF::from(bleu::bleu_stats::BleuStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter::TerUdf::default())),
-        Arc::new(ScalarUDF::from(ter_stats::TerStatsUdf::default())),
-        Arc::new(ScalarUDF::from(ter_alignment::TerAlignmentUdf::default())),
-        Arc::new(ScalarUDF::from(ter_tokenize::TerTokenizeUdf::default())),
+        Arc::new(ScalarUDF::from(ter::ter_stats::TerStatsUdf::default())),
+        Arc::new(ScalarUDF::from(ter::ter_alignment::TerAlignmentUdf::default())),
+        Arc::new(ScalarUDF::from(ter::ter_tokenize::TerTokenizeUdf::default())),
         Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
-        Arc::new(ScalarUDF::from(chrf_stats::ChrfStatsUdf::default())),
+        Arc::new(ScalarUDF::from(chrf::chrf_stats::ChrfStatsUdf::default())),
         Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
         Arc::new(ScalarUDF::from(wer::measures::WerUdf::default())),
         Arc::new(ScalarUDF::from(wer::measures::MerUdf::default())),
@@ -69,12 +54,12 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(wer::measures::WipUdf::default())),
         Arc::new(ScalarUDF::from(wer::wer_stats::WerStatsUdf::default())),
         Arc::new(ScalarUDF::from(wer::wer_alignment::WerAlignmentUdf::default())),
-        Arc::new(ScalarUDF::from(segment_stats::SegmentStatsUdf::default())),
-        Arc::new(ScalarUDF::from(edit_distance::EditDistanceUdf::default())),
-        Arc::new(ScalarUDF::from(word_edit_distance::WordEditDistanceUdf::default())),
-        Arc::new(ScalarUDF::from(term_match::TermMatchUdf::default())),
-        Arc::new(ScalarUDF::from(term_match_lemmatized::TermMatchLemmatizedUdf::default())),
-        Arc::new(ScalarUDF::from(mteval_signature::MtevalSignatureUdf::default())),
+        Arc::new(ScalarUDF::from(metric_table::segment_stats::SegmentStatsUdf::default())),
+        Arc::new(ScalarUDF::from(charac_ter::edit_distance::EditDistanceUdf::default())),
+        Arc::new(ScalarUDF::from(charac_ter::word_edit_distance::WordEditDistanceUdf::default())),
+        Arc::new(ScalarUDF::from(terms::term_match::TermMatchUdf::default())),
+        Arc::new(ScalarUDF::from(terms::term_match_lemmatized::TermMatchLemmatizedUdf::default())),
+        Arc::new(ScalarUDF::from(metric_table::mteval_signature::MtevalSignatureUdf::default())),
     ]
 }
 
@@ -89,15 +74,17 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
 #[must_use]
 pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<AggregateUDF>> {
     vec![
-        Arc::new(AggregateUDF::from(corpus_ter::CorpusTerUdaf::on(device))),
-        Arc::new(AggregateUDF::from(corpus_chrf::CorpusChrfUdaf::on(device))),
-        Arc::new(AggregateUDF::from(corpus_bleu::CorpusBleuUdaf::default())),
-        Arc::new(AggregateUDF::from(corpus_bootstrap::CorpusBootstrapUdaf::default())),
-        Arc::new(AggregateUDF::from(paired_test::PairedTestUdaf::default())),
-        Arc::new(AggregateUDF::from(corpus_charac_ter::CorpusCharacTerUdaf::default())),
+        Arc::new(AggregateUDF::from(ter::corpus_ter::CorpusTerUdaf::on(device))),
+        Arc::new(AggregateUDF::from(chrf::corpus_chrf::CorpusChrfUdaf::on(device))),
+        Arc::new(AggregateUDF::from(bleu::corpus_bleu::CorpusBleuUdaf::default())),
+        Arc::new(AggregateUDF::from(significance::corpus_bootstrap::CorpusBootstrapUdaf::default())),
+        Arc::new(AggregateUDF::from(significance::paired_test::PairedTestUdaf::default())),
+        Arc::new(AggregateUDF::from(charac_ter::corpus_charac_ter::CorpusCharacTerUdaf::default())),
         Arc::new(AggregateUDF::from(wer::corpus_wer::CorpusWerUdaf::default())),
-        Arc::new(AggregateUDF::from(corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
-        Arc::new(AggregateUDF::from(corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default())),
+        Arc::new(AggregateUDF::from(terms::corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
+        Arc::new(AggregateUDF::from(
+            terms::corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default(),
+        )),
     ]
 }
 
@@ -111,8 +98,8 @@ pub fn window_functions() -> Vec<Arc<WindowUDF>> {
 #[must_use]
 pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>> {
     vec![
-        Arc::new(WindowUDF::from(mbr_chrf::MbrChrfUdwf::on(device))),
-        Arc::new(WindowUDF::from(mbr_chrf_aggregate::MbrChrfAggregateUdwf::on(device))),
+        Arc::new(WindowUDF::from(chrf::mbr_chrf::MbrChrfUdwf::on(device))),
+        Arc::new(WindowUDF::from(chrf::mbr_chrf_aggregate::MbrChrfAggregateUdwf::on(device))),
     ]
 }
 
@@ -122,10 +109,13 @@ pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>>
 #[must_use]
 pub fn aggregate_device(f: &AggregateUDF) -> Option<DeviceRequest> {
     let inner = f.inner();
-    inner
-        .downcast_ref::<corpus_ter::CorpusTerUdaf>()
-        .and_then(corpus_ter::CorpusTerUdaf::device)
-        .or_else(|| inner.downcast_ref::<corpus_chrf::CorpusChrfUdaf>().and_then(corpus_chrf::CorpusChrfUdaf::device))
+    inner.downcast_ref::<ter::corpus_ter::CorpusTerUdaf>().and_then(ter::corpus_ter::CorpusTerUdaf::device).or_else(
+        || {
+            inner
+                .downcast_ref::<chrf::corpus_chrf::CorpusChrfUdaf>()
+                .and_then(chrf::corpus_chrf::CorpusChrfUdaf::device)
+        },
+    )
 }
 
 /// mteval's aggregate function `name` bound to `device`; `None` when no
@@ -139,10 +129,10 @@ pub fn aggregate_on(name: &str, device: DeviceRequest) -> Option<Arc<AggregateUD
 #[must_use]
 pub fn window_device(f: &WindowUDF) -> Option<DeviceRequest> {
     let inner = f.inner();
-    inner.downcast_ref::<mbr_chrf::MbrChrfUdwf>().and_then(mbr_chrf::MbrChrfUdwf::device).or_else(|| {
+    inner.downcast_ref::<chrf::mbr_chrf::MbrChrfUdwf>().and_then(chrf::mbr_chrf::MbrChrfUdwf::device).or_else(|| {
         inner
-            .downcast_ref::<mbr_chrf_aggregate::MbrChrfAggregateUdwf>()
-            .and_then(mbr_chrf_aggregate::MbrChrfAggregateUdwf::device)
+            .downcast_ref::<chrf::mbr_chrf_aggregate::MbrChrfAggregateUdwf>()
+            .and_then(chrf::mbr_chrf_aggregate::MbrChrfAggregateUdwf::device)
     })
 }
 

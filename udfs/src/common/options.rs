@@ -14,7 +14,7 @@ use datafusion::physical_expr::expressions::Literal;
 
 use mteval_kernels::MetricError;
 
-use super::{StrCol, is_string};
+use super::strings::{StrCol, is_string, metric_err};
 
 /// Maps the options argument (a string literal).
 ///
@@ -93,7 +93,7 @@ pub fn plan_parse<T>(
     pos: usize,
     parse: impl FnOnce(&str) -> std::result::Result<T, MetricError>,
 ) -> Result<T> {
-    parse(plan_options(name, args, pos)?.unwrap_or("")).map_err(|e| super::metric_err(name, &e))
+    parse(plan_options(name, args, pos)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
 }
 
 /// The options argument parsed by `parse` when a batch runs (the defaults
@@ -107,7 +107,7 @@ pub fn exec_parse<T>(
     pos: usize,
     parse: impl FnOnce(&str) -> std::result::Result<T, MetricError>,
 ) -> Result<T> {
-    parse(exec_options(name, args, pos)?.unwrap_or("")).map_err(|e| super::metric_err(name, &e))
+    parse(exec_options(name, args, pos)?.unwrap_or("")).map_err(|e| metric_err(name, &e))
 }
 
 const NOT_A_COLUMN: &str = "options must be a constant string such as 'case:mixed', not a column";

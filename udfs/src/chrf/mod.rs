@@ -3,6 +3,11 @@
 //! reference per sentence); options use the signature's keys, e.g. `'nw:2'`
 //! for chrF++ or `'nw:2|eff:no|case:lc'`.
 
+pub mod chrf_stats;
+pub mod corpus_chrf;
+pub mod mbr_chrf;
+pub mod mbr_chrf_aggregate;
+
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};

@@ -18,9 +18,9 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
 use crate::common::{StrCol, metric_err};
-use crate::term_cols::{LemmasCol, TermsCol};
-use crate::term_match::{ARG_TERMS, coerce_terms_args, exact_rows};
-use crate::term_match_lemmatized::lemmatized_rows;
+use crate::terms::term_cols::{LemmasCol, TermsCol};
+use crate::terms::term_match::{ARG_TERMS, coerce_terms_args, exact_rows};
+use crate::terms::term_match_lemmatized::lemmatized_rows;
 use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];

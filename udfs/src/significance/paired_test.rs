@@ -9,8 +9,8 @@
 //! pastes back. Resamples follow the rows' order: `ORDER BY` inside the call
 //! (e.g. the segment id) makes it the order sacrebleu reads its files in.
 
-pub use crate::corpus_bootstrap::paired_test_fields;
-use crate::corpus_bootstrap::{ARG_METRIC, ResampleFn};
+pub use crate::significance::corpus_bootstrap::paired_test_fields;
+use crate::significance::corpus_bootstrap::{ARG_METRIC, ResampleFn};
 use crate::udf::{ARG_HYP, ARG_REF, Aggregate, Documented, FunctionDoc};
 
 /// The `paired_test` aggregate function.

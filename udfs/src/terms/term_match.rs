@@ -15,7 +15,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches_exact};
 
 use crate::common::{StrCol, coerce_string, map_rows, struct_value};
-use crate::term_cols::{TermsCol, coerce_terms};
+use crate::terms::term_cols::{TermsCol, coerce_terms};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The argument `terms` of the terminology functions.

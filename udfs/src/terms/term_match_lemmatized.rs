@@ -18,8 +18,8 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches};
 
 use crate::common::{StrCol, coerce_string, map_rows};
-use crate::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
-use crate::term_match::{ARG_TERMS, counts_to_value};
+use crate::terms::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
+use crate::terms::term_match::{ARG_TERMS, counts_to_value};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The argument `lemmas` of the lemmatized terminology functions.

@@ -2,9 +2,9 @@
 //! fastchrf 0.2.1's `aggregate_chrf` of each row's hypothesis against all
 //! pseudo-references of its partition (reference n-gram counts summed,
 //! hypothesis counts multiplied by their number; Vamvas & Sennrich 2024).
-//! Arguments, options and NULL handling as [`crate::mbr_chrf`].
+//! Arguments, options and NULL handling as [`crate::chrf::mbr_chrf`].
 
-use crate::mbr_chrf::{MBR_ARGS, MbrFn};
+use crate::chrf::mbr_chrf::{MBR_ARGS, MbrFn};
 use crate::udf::{Documented, FunctionDoc, Window};
 
 /// The `mbr_chrf_aggregate` window function.

@@ -11,7 +11,7 @@
 //! rows arrive, which the mean's float sum follows as numpy's does: an ORDER BY
 //! in the window, or one `DataFusion` partition, makes it the input order.
 //!
-//! `mbr_chrf_aggregate` (see [`crate::mbr_chrf_aggregate`]) shares this file's
+//! `mbr_chrf_aggregate` (see [`crate::chrf::mbr_chrf_aggregate`]) shares this file's
 //! evaluator with fastchrf's `aggregate_chrf` as the utility.
 
 use std::sync::Arc;

@@ -1,5 +1,10 @@
 //! `ter(hyp, ref [, options]) -> Float64`: sentence TER on sacrebleu's scale.
 
+pub mod corpus_ter;
+pub mod ter_alignment;
+pub mod ter_stats;
+pub mod ter_tokenize;
+
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};

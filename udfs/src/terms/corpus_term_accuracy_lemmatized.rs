@@ -12,9 +12,9 @@ use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
-use crate::corpus_term_accuracy::{TermAccuracyAccumulator, accuracy_state_fields};
-use crate::term_match::ARG_TERMS;
-use crate::term_match_lemmatized::{ARG_LEMMAS, coerce_lemmatized_args};
+use crate::terms::corpus_term_accuracy::{TermAccuracyAccumulator, accuracy_state_fields};
+use crate::terms::term_match::ARG_TERMS;
+use crate::terms::term_match_lemmatized::{ARG_LEMMAS, coerce_lemmatized_args};
 use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
 
 /// The `corpus_term_accuracy_lemmatized` aggregate function.

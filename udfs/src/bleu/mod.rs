@@ -4,6 +4,9 @@
 //! the options say `eff:no`. `ref` is a string or a list of strings
 //! (multi-reference BLEU: clipped counts against every reference).
 
+pub mod bleu_stats;
+pub mod corpus_bleu;
+
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};

@@ -3,6 +3,10 @@
 //! score over the references). Options: `compat:original|cer`, `fuzzy:T`.
 //! (`character` is an SQL keyword, hence the underscore.)
 
+pub mod corpus_charac_ter;
+pub mod edit_distance;
+pub mod word_edit_distance;
+
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};

@@ -9,7 +9,7 @@
 //! default), or `ORDER BY` inside the call, which the accumulator applies
 //! itself (any partitioning).
 //!
-//! [`ResampleFn`] also makes `paired_test` ([`crate::paired_test`]): the
+//! [`ResampleFn`] also makes `paired_test` ([`crate::significance::paired_test`]): the
 //! same accumulator with a baseline hypothesis beside each row's.
 
 use std::sync::Arc;

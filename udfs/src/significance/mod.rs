@@ -1,0 +1,7 @@
+//! sacrebleu's significance tests as SQL aggregates over any metric of the
+//! metric table with a resampling view: `corpus_bootstrap` (the confidence
+//! interval) and `paired_test` (paired bootstrap or approximate
+//! randomization against a baseline).
+
+pub mod corpus_bootstrap;
+pub mod paired_test;
