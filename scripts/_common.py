@@ -7,7 +7,7 @@ and imports from here, so that it runs from any working directory as
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _common import ROOT, add_tool_args  # noqa: E402
 """
-import argparse, json, os, subprocess, time
+import argparse, json, os, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -17,15 +17,38 @@ WMT_PAIRS = ["en-de", "de-en", "zh-en", "en-zh", "en-ja"]
 
 # Arguments.
 
+def options(**opts):
+    """An ArgumentParser with an option --NAME (underscores as dashes) for each NAME=default or
+    NAME=(default, help), in order: a flag (store_true) where the default is a bool, else of the default's type."""
+    ap = argparse.ArgumentParser()
+    for name, opt in opts.items():
+        default, text = opt if isinstance(opt, tuple) else (opt, None)
+        kw = {"action": "store_true"} if isinstance(default, bool) else {"type": type(default), "default": default}
+        ap.add_argument("--" + name.replace("_", "-"), help=text, **kw)
+    return ap
+
+
+def tool_args(**opts):
+    """The arguments options(**opts), then --mteval and --python (add_tool_args), parsed."""
+    ap = options(**opts)
+    add_tool_args(ap)
+    return ap.parse_args()
+
+
 def bench_args(rows, **more):
     """The arguments of a bench_*.py script: --rows (default rows), an int option --NAME for each NAME=default
     in more, then --mteval and --python."""
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=rows)
-    for name, default in more.items():
-        ap.add_argument(f"--{name}", type=int, default=default)
-    add_tool_args(ap)
-    return ap.parse_args()
+    return tool_args(rows=rows, **more)
+
+
+def sacrebleu_bench_args(**opts):
+    """The arguments of a benchmark against the sacrebleu command: options(**opts), --dry-run, --mteval and
+    --python, parsed. Exits (status 2) if the mteval binary is needed (no --dry-run) and missing."""
+    args = tool_args(**opts, dry_run=(False, "run only sacrebleu (no mteval binary needed)"))
+    if not args.dry_run and not os.path.exists(args.mteval):
+        print(f"{args.mteval} is missing: run `cargo build --release` first")
+        sys.exit(2)
+    return args
 
 
 def add_tool_args(ap):
@@ -94,6 +117,12 @@ def timed(cmd, **kw):
     return time.perf_counter() - t, p.stdout
 
 
+def best(cmd, repeats, **kw):
+    """The shortest of repeats timed runs of cmd (keyword arguments as for timed), and the stdout of the last."""
+    runs = [timed(cmd, **kw) for _ in range(repeats)]
+    return min(t for t, _ in runs), runs[-1][1]
+
+
 def run(cmd, inp=None):
     """Runs cmd (checked) with the file inp (default: nothing) as standard input; returns its stdout."""
     with open(inp, encoding="utf-8") if inp else open(os.devnull) as f:
@@ -160,6 +189,16 @@ def print_speed_table(n, width, vs, vs_width, labels, times):
 
 
 # Differential tests (diff_*.py).
+
+def move_block(rng, words, longest):
+    """Moves a random run of 1 to longest words (at most all) of the list words, in place, to a random place."""
+    n = rng.randint(1, min(longest, len(words)))
+    s = rng.randrange(len(words) - n + 1)
+    block = words[s:s + n]
+    del words[s:s + n]
+    t = rng.randint(0, len(words))
+    words[t:t] = block
+
 
 def diff_variant(python, mteval, name, width, cases, inp, oracle_args, query, agree, bad):
     """One option set of a differential test on cases (also in the JSONL file inp): the oracle

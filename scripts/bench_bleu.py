@@ -18,11 +18,11 @@ Usage: python3 scripts/bench_bleu.py [--rows 75000] [--repeats 3] [--python /tmp
        python3 scripts/bench_bleu.py --dry-run     # sacrebleu side only (no mteval binary needed)
 Needs a release build (`cargo build --release`) and the oracle venv (sacrebleu 2.6.0).
 """
-import argparse, json, os, sys, tempfile
+import json, os, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import (add_tool_args, load_wmt_rows, max_sentence_diff, print_speed_table, repeat_rows,  # noqa: E402
-                     sentence_scorer, timed, write_row_files)
+from _common import (best, load_wmt_rows, max_sentence_diff, print_speed_table, repeat_rows,  # noqa: E402
+                     sacrebleu_bench_args, sentence_scorer, timed, write_row_files)
 
 CORPUS = r"""
 import sys
@@ -36,22 +36,8 @@ CORPUS_LABELS = ["sacrebleu 2.6.0 BLEU corpus (python)", "mteval score --hyp/--r
 SENTENCE_LABELS = ["sacrebleu 2.6.0 BLEU sentence (python)", "mteval score --hyp/--ref -m bleu --sentence"]
 
 
-def best(cmd, repeats):
-    """The shortest of repeats timed runs of cmd, and the stdout of the last."""
-    runs = [timed(cmd) for _ in range(repeats)]
-    return min(t for t, _ in runs), runs[-1][1]
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=75000)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--dry-run", action="store_true", help="run only sacrebleu (no mteval binary needed)")
-    add_tool_args(ap)
-    args = ap.parse_args()
-    if not args.dry_run and not os.path.exists(args.mteval):
-        print(f"{args.mteval} is missing: run `cargo build --release` first")
-        sys.exit(2)
+    args = sacrebleu_bench_args(rows=75000, repeats=3)
     rows = repeat_rows(load_wmt_rows(), args.rows)
     assert not any("\n" in r["hyp"] or "\n" in r["ref"] for r in rows)
     tmp = tempfile.mkdtemp(prefix="mteval-bench-bleu-")

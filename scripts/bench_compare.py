@@ -21,11 +21,11 @@ Usage: python3 scripts/bench_compare.py [--segments 2000] [--systems 5] [--repea
        python3 scripts/bench_compare.py --dry-run     # sacrebleu side only (no mteval binary needed)
 Needs a release build (`cargo build --release`) and the oracle venv (sacrebleu 2.6.0).
 """
-import argparse, json, os, sys, tempfile
+import json, os, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from _common import WMT_PAIRS, add_tool_args, load_pair, repeat_rows, timed  # noqa: E402
+from _common import WMT_PAIRS, best, load_pair, repeat_rows, sacrebleu_bench_args, timed  # noqa: E402
 
 SEED = "12345"
 # Runs under the oracle interpreter: argv = test, ref file, system files; prints {score name: [results]}.
@@ -68,12 +68,6 @@ def make_data(tmp, segments, systems):
     return ref_path, sys_paths
 
 
-def best(cmd, repeats, env):
-    """The shortest of repeats timed runs of cmd, and the stdout of the last."""
-    runs = [timed(cmd, env=env) for _ in range(repeats)]
-    return min(t for t, _ in runs), runs[-1][1]
-
-
 def differences(expected, entries, sys_paths):
     """Differences (strings) between sacrebleu's {name: [results]} and mteval's JSON list."""
     diffs = []
@@ -94,18 +88,9 @@ def differences(expected, entries, sys_paths):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--segments", type=int, default=2000)
-    ap.add_argument("--systems", type=int, default=5)
-    ap.add_argument("--repeats", type=int, default=3, help="runs of mteval (the best is kept)")
-    ap.add_argument("--sacrebleu-repeats", type=int, default=1, help="runs of sacrebleu (the best is kept)")
-    ap.add_argument("--ar", action="store_true", help="also time --paired-ar (10,000 trials; slow in sacrebleu)")
-    ap.add_argument("--dry-run", action="store_true", help="run only sacrebleu (no mteval binary needed)")
-    add_tool_args(ap)
-    args = ap.parse_args()
-    if not args.dry_run and not os.path.exists(args.mteval):
-        print(f"{args.mteval} is missing: run `cargo build --release` first")
-        sys.exit(2)
+    args = sacrebleu_bench_args(segments=2000, systems=5, repeats=(3, "runs of mteval (the best is kept)"),
+                                sacrebleu_repeats=(1, "runs of sacrebleu (the best is kept)"),
+                                ar=(False, "also time --paired-ar (10,000 trials; slow in sacrebleu)"))
     assert args.systems >= 2, "paired tests need a baseline and at least one system"
     tmp = tempfile.mkdtemp(prefix="mteval-bench-compare-")
     ref, sys_paths = make_data(tmp, args.segments, args.systems)
@@ -118,7 +103,7 @@ def main():
     for test in ["bs", "ar"] if args.ar else ["bs"]:
         flag = f"--paired-{test}"
         t_sb, out = best([sacrebleu, ref, "-i", *sys_paths, *metrics, flag, "-f", "text", "--no-color"],
-                         args.sacrebleu_repeats, env)
+                         args.sacrebleu_repeats, env=env)
         print(f"{'sacrebleu 2.6.0 ' + flag:40s} {t_sb:8.2f} {1:12.1f}x")
         _, out_expected = timed([args.python, "-c", EXPECTED, test, ref, *sys_paths])
         expected = json.loads(out_expected)
@@ -127,7 +112,7 @@ def main():
                 print(f"    {name:6s} " + "  ".join(f"{r['score']:.4f} p={r['p_value']}" for r in results))
             continue
         t_mt, out = best([args.mteval, "compare", ref, "-i", *sys_paths, *metrics, flag, "--format", "json"],
-                         args.repeats, env)
+                         args.repeats, env=env)
         diffs = differences(expected, json.loads(out), sys_paths)
         print(f"{'mteval compare ' + flag:40s} {t_mt:8.2f} {t_sb / t_mt:12.1f}x  "
               f"{'identical' if not diffs else f'{len(diffs)} DIFFERENCES'}")

@@ -10,10 +10,10 @@ MBR-sized groups (--mbr-groups x --mbr-n consecutive WMT hypotheses, every sampl
 Usage (the venv of scripts/test-python.sh, which has the wheel and the tools):
     target/pyvenv/bin/python scripts/bench_python.py [--repeats 3] [--ter-rows 2000] [--mbr-n 256] [--mbr-groups 8]
 """
-import argparse, json, os, sys, time
+import json, os, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHARED, load_wmt_rows  # noqa: E402
+from _common import SHARED, load_wmt_rows, options  # noqa: E402
 
 
 def best(f, repeats):
@@ -26,12 +26,8 @@ def best(f, repeats):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--ter-rows", type=int, default=2000)
-    ap.add_argument("--mbr-n", type=int, default=256, help="samples per source of the large pairwise case")
-    ap.add_argument("--mbr-groups", type=int, default=8, help="sources of the large pairwise case")
-    args = ap.parse_args()
+    args = options(repeats=3, ter_rows=2000, mbr_n=(256, "samples per source of the large pairwise case"),
+                   mbr_groups=(8, "sources of the large pairwise case")).parse_args()
     import cer, fastchrf, mteval
     from sacrebleu.metrics import BLEU, CHRF, TER
     rows = load_wmt_rows()

@@ -20,10 +20,10 @@ Usage (an interpreter with sacrebleu 2.6.0, e.g. the oracle venv):
     python scripts/diff_bleu.py --dry-run     # sacrebleu side only; prints sample cases and queries
 Exits 1 on any mismatch.
 """
-import argparse, json, logging, os, random, shutil, subprocess, sys, tempfile, time
+import json, logging, os, random, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import ROOT, write_jsonl  # noqa: E402
+from _common import ROOT, options, write_jsonl  # noqa: E402
 from diff_ter import make_cases  # noqa: E402
 from make_significance_golden import mteval_options  # noqa: E402
 
@@ -93,14 +93,9 @@ def same(a, b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=6000)
-    ap.add_argument("--option-sets", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--exotic", type=float, default=0.3, help="fraction of cases with odd characters")
-    ap.add_argument("--mteval", default=os.path.join(ROOT, "target", "release", "mteval"))
-    ap.add_argument("--dry-run", action="store_true", help="run only sacrebleu; print sample cases and queries")
-    args = ap.parse_args()
+    args = options(n=6000, option_sets=60, seed=1, exotic=(0.3, "fraction of cases with odd characters"),
+                   mteval=os.path.join(ROOT, "target", "release", "mteval"),
+                   dry_run=(False, "run only sacrebleu; print sample cases and queries")).parse_args()
     rng = random.Random(args.seed + 7)
     cases = make_cases(args.n, args.seed, args.exotic)
     for c in cases:

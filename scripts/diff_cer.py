@@ -15,10 +15,10 @@ original differ (cer's float drift) are counted.
 Usage: python3 scripts/diff_cer.py [--n 4000] [--seed 1]
 Needs the oracle venv; exits 1 on any compat:cer mismatch.
 """
-import argparse, json, os, random, subprocess, sys, tempfile
+import json, os, random, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import add_tool_args, ndjson, oracle_cmd, run, write_jsonl  # noqa: E402
+from _common import ndjson, oracle_cmd, run, tool_args, write_jsonl  # noqa: E402
 from diff_ter import make_cases  # noqa: E402
 
 
@@ -53,12 +53,7 @@ for line in sys.stdin:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=4000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
-    add_tool_args(ap)
-    args = ap.parse_args()
+    args = tool_args(n=4000, seed=1, exotic=(0.0, "fraction of cases with odd characters (diff_ter.EXOTIC)"))
     pairs = [(c["hyp"], c["refs"][0]) for c in make_cases(args.n, args.seed, args.exotic)] + tiny_cases(args.n, args.seed)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-cer-")
     inp = os.path.join(tmp, "cases.jsonl")

@@ -15,10 +15,10 @@ window functions (mean of the pairwise row as numpy computes it).
 Usage: python3 scripts/diff_chrf.py [--n 3000] [--groups 400] [--seed 1]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
-import argparse, json, os, random, subprocess, sys, tempfile
+import json, os, random, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import add_tool_args, diff_variant, ndjson, oracle_cmd, run, write_jsonl  # noqa: E402
+from _common import diff_variant, ndjson, oracle_cmd, run, tool_args, write_jsonl  # noqa: E402
 from diff_ter import make_cases  # noqa: E402
 
 CHRF_VARIANTS = {
@@ -48,13 +48,7 @@ def numpy_mean(python, rows):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=3000)
-    ap.add_argument("--groups", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with odd characters (diff_ter.EXOTIC)")
-    add_tool_args(ap)
-    args = ap.parse_args()
+    args = tool_args(n=3000, groups=400, seed=1, exotic=(0.0, "fraction of cases with odd characters (diff_ter.EXOTIC)"))
     tmp = tempfile.mkdtemp(prefix="mteval-diff-chrf-")
     cases = make_cases(args.n, args.seed, args.exotic)
     inp = os.path.join(tmp, "cases.jsonl")

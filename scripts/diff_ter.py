@@ -14,10 +14,10 @@ Usage: python3 scripts/diff_ter.py [--n 3000] [--seed 1] [--exotic 0] [--only de
                                    [--mteval target/release/mteval]
 Needs the oracle venv (see ../shared/oracle/README.md); exits 1 on any mismatch.
 """
-import argparse, os, random, sys, tempfile
+import os, random, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import add_tool_args, diff_variant, load_wmt_rows, write_jsonl  # noqa: E402
+from _common import diff_variant, load_wmt_rows, move_block, tool_args, write_jsonl  # noqa: E402
 
 VARIANTS = {
     "default": ([], ""),
@@ -81,12 +81,7 @@ def perturb(rng, words, vocab):
         elif op < 0.45:
             w[i] = rng.choice(vocab)
         elif op < 0.75:
-            L = rng.randint(1, min(12, len(w)))
-            s = rng.randrange(len(w) - L + 1)
-            block = w[s:s + L]
-            del w[s:s + L]
-            t = rng.randint(0, len(w))
-            w[t:t] = block
+            move_block(rng, w, 12)
         elif op < 0.85:
             w[i] = w[i].upper() if rng.random() < 0.5 else w[i].capitalize()
         else:
@@ -138,13 +133,8 @@ def make_cases(n, seed, exotic=0.0):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=3000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--exotic", type=float, default=0.0, help="fraction of cases with EXOTIC characters")
-    ap.add_argument("--only", default="", help="comma-separated option sets to run (default: all of VARIANTS)")
-    add_tool_args(ap)
-    args = ap.parse_args()
+    args = tool_args(n=3000, seed=1, exotic=(0.0, "fraction of cases with EXOTIC characters"),
+                     only=("", "comma-separated option sets to run (default: all of VARIANTS)"))
     cases = make_cases(args.n, args.seed, args.exotic)
     tmp = tempfile.mkdtemp(prefix="mteval-diff-")
     inp = os.path.join(tmp, "cases.jsonl")

@@ -24,8 +24,9 @@ The --python interpreter needs jiwer==4.0.0 (which pulls rapidfuzz). Without --b
 """
 import argparse, json, os, random, subprocess, sys, time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import ROOT, move_block  # noqa: E402
+
 VARIANTS = ["", "unit:char", "transform:standardize", "unit:char|transform:standardize"]
 
 
@@ -138,12 +139,7 @@ def perturb(rng, words, vocab, edits):
         elif op < 0.9 and i + 1 < len(w):
             w[i], w[i + 1] = w[i + 1], w[i]
         elif w:
-            L = rng.randint(1, min(5, len(w)))
-            s = rng.randrange(len(w) - L + 1)
-            block = w[s:s + L]
-            del w[s:s + L]
-            t = rng.randint(0, len(w))
-            w[t:t] = block
+            move_block(rng, w, 5)
     return w
 
 

@@ -17,6 +17,12 @@ and for the case:
                   over every sentence k (systems in order, then seg_id order) of
                   process_words(ref, hyp) for that one sentence; a decimal string;
   sentence_count, sentence_first (the counts [H, S, D, I] of the first 5).
+And "mbr": WER as an MBR utility over data/wmt/mbr_groups.jsonl (each group's
+system outputs as candidates and pseudo-references), for jiwer.wer and
+jiwer.cer, with and without each candidate as its own pseudo-reference: per
+group the candidates' utilities, numpy.mean of jiwer.wer(reference=pseudo,
+hypothesis=candidate) over the pseudo-references, and the pick (the lowest,
+the first on ties).
 
 Usage (an interpreter with jiwer==4.0.0):
     python scripts/make_wer_golden.py [--out tests/golden/wer.json] [--pairs en-de,de-en]
@@ -25,7 +31,7 @@ Data: $MTEVAL_SHARED_DIR/data/wmt (default ../shared). About a minute.
 import argparse, json, os, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import ROOT, WMT_PAIRS, load_pair  # noqa: E402
+from _common import ROOT, SHARED, WMT_PAIRS, load_pair  # noqa: E402
 
 import jiwer  # noqa: E402
 import jiwer.transforms as tr  # noqa: E402
@@ -52,6 +58,27 @@ def corpus(refs, hyps, transform):
     o = process(refs, hyps, transform)
     return {"hits": o.hits, "substitutions": o.substitutions, "deletions": o.deletions, "insertions": o.insertions,
             "wer": float(o.wer), "mer": float(o.mer), "wil": float(o.wil), "wip": float(o.wip)}
+
+
+def mbr_cases():
+    import numpy as np
+    with open(os.path.join(SHARED, "data", "wmt", "mbr_groups.jsonl"), encoding="utf-8") as f:
+        groups = [json.loads(line) for line in f]
+    out = []
+    for opts, measure in (("", jiwer.wer), ("unit:char", jiwer.cer)):
+        for include_self in (True, False):
+            case = {"options": opts, "self": include_self, "groups": []}
+            for g in groups:
+                hyps = g["hyps"]
+                utilities = []
+                for j, h in enumerate(hyps):
+                    row = [measure(reference=r, hypothesis=h) for k, r in enumerate(hyps) if include_self or k != j]
+                    utilities.append(float(np.mean(np.array(row, dtype=np.float64))))
+                pick = min(range(len(hyps)), key=lambda j: (utilities[j], j))
+                case["groups"].append({"pair": g["pair"], "seg_id": g["seg_id"],
+                                       "utilities": utilities, "pick": pick})
+            out.append(case)
+    return out
 
 
 def main():
@@ -91,7 +118,7 @@ def main():
             case.update({"sentence_digest": str(digest), "sentence_count": count, "sentence_first": first})
             cases.append(case)
             print(f"{pair} {opts or 'default'}: {count} sentences ({time.time() - t0:.0f} s)", file=sys.stderr)
-    doc = {"tool": "jiwer 4.0.0", "made_by": "scripts/make_wer_golden.py", "cases": cases}
+    doc = {"tool": "jiwer 4.0.0", "made_by": "scripts/make_wer_golden.py", "cases": cases, "mbr": mbr_cases()}
     with open(a.out, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")

@@ -393,7 +393,7 @@ pub(crate) fn check_device_setting(ctx: &SessionContext) -> Result<()> {
     if crate::cluster::is_cluster_session(&state) {
         return Ok(());
     }
-    if let Some(d) = mteval_udfs::common::configured_device("mteval.device", state.config().options())? {
+    if let Some(d) = mteval_udfs::common::configured_device(state.config().options()) {
         mteval_kernels::backend::backend_for(d)?;
     }
     Ok(())

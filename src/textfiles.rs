@@ -44,7 +44,7 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
     }
     // A final `\n` ends the last line; it does not start another.
     let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').map(mteval_kernels::text::py_rstrip).collect()
+    body.split('\n').map(mteval_kernels::py::text::py_rstrip).collect()
 }
 
 /// Reads `path` as lines ([`split_lines`]), each its own string.

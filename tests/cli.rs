@@ -498,7 +498,8 @@ fn interrupted_run_leaves_no_partial_output() {
 #[test]
 fn sql_sums_in_input_order() {
     use mteval_kernels::Ter;
-    use mteval_kernels::chrf::group::{FastChrfOptions, numpy_mean, pairwise_chrf};
+    use mteval_kernels::chrf::group::{FastChrfOptions, pairwise_chrf};
+    use mteval_kernels::py::numpy_mean;
 
     let dir = tempfile::tempdir().unwrap();
     let mut rows = Vec::new();

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
-use mteval_kernels::chrf::group::numpy_mean;
+use mteval_kernels::py::numpy_mean;
 
 use crate::cli::{
     group_scores, mteval, mteval_ok, ndjson, parquet_batches, parquet_metadata, score_text, stderr, stdout, stdout_ok,
@@ -206,8 +206,12 @@ fn mbr_ter_utility_self_exclusion_and_errors() {
         (vec!["mbr", input.as_str(), "--group-by", "s", "--hyp-col", "zz"], "hypothesis column 'zz' not found"),
         (vec!["mbr", input.as_str(), "--group-by", "s", "--options", "self:maybe"], "self:maybe"),
         (
-            vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "bleu"],
-            "unknown utility 'bleu' (known: chrf, chrf_aggregate, ter)",
+            vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "nope"],
+            "unknown utility 'nope' (known: chrf, chrf_aggregate, ter, or the mean sentence score of a text metric: bleu",
+        ),
+        (
+            vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "term_acc"],
+            "term_accuracy cannot be an MBR utility",
         ),
         (vec!["mbr", input.as_str(), "--group-by", "s", "--utility", "ter", "--options", "nc:6"], "unknown key 'nc'"),
         (vec!["mbr", "/nonexistent/x.parquet", "--group-by", "s"], "/nonexistent/x.parquet"),

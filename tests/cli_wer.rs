@@ -157,3 +157,62 @@ fn compare_wer_family_matches_sacrebleus_paired_tests() {
     // 4 cases x 3 systems x 4 measures, 2 cases x 3 systems x 2 (CER, MER).
     assert_eq!(checked, 60, "results checked");
 }
+
+/// `mteval mbr --utility wer` (ASR N-best selection): every candidate's
+/// utility is jiwer's mean `wer`/`cer` against the group's other outputs,
+/// bit for bit, and the lowest is picked (golden: `make_wer_golden.py`'s
+/// "mbr" over `data/wmt/mbr_groups.jsonl`).
+#[test]
+fn mbr_with_a_wer_utility_picks_jiwers_lowest_mean() {
+    use datafusion::arrow::array::AsArray;
+    use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+
+    let dir = tempfile::tempdir().unwrap();
+    let groups = crate::common::read_jsonl("data/wmt/mbr_groups.jsonl");
+    let mut rows = Vec::new();
+    for (gi, g) in groups.iter().enumerate() {
+        for (j, h) in g["hyps"].as_array().unwrap().iter().enumerate() {
+            rows.push(serde_json::json!({"g": gi, "cand": j, "hyp": h}));
+        }
+    }
+    let input = dir.path().join("cands.jsonl");
+    crate::cli::write_jsonl(&input, &rows);
+    let golden = repo_golden("wer.json");
+    let cases = golden["mbr"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        let unit = case["options"].as_str().unwrap();
+        let with_self = case["self"].as_bool().unwrap();
+        let options =
+            format!("{unit}{}self:{}", if unit.is_empty() { "" } else { "|" }, if with_self { "yes" } else { "no" });
+        let out = dir.path().join("sel.parquet");
+        let args = ["mbr", input.to_str().unwrap(), "--group-by", "g", "--utility", "wer", "--options", &options];
+        let so = mteval_ok(&[&args[..], &["-o", out.to_str().unwrap()]].concat());
+        let unit_sig = if unit.is_empty() { "unit:word" } else { "unit:char" };
+        assert!(so.starts_with(&format!("MBR|utility:wer-mean|nrefs:1|{unit_sig}|transform:default|")), "{so}");
+        assert!(so.trim_end().ends_with(if with_self { "|self:yes" } else { "|self:no" }), "{so}");
+        let want = case["groups"].as_array().unwrap();
+        let mut seen = 0;
+        for b in crate::cli::parquet_batches(&out) {
+            let s = b.schema();
+            let g = b.column(s.index_of("g").unwrap()).as_primitive::<Int64Type>();
+            let cand = b.column(s.index_of("cand").unwrap()).as_primitive::<Int64Type>();
+            let util = b.column(s.index_of("utility").unwrap()).as_primitive::<Float64Type>();
+            let n = b.column(s.index_of("n_candidates").unwrap()).as_primitive::<Int64Type>();
+            for i in 0..b.num_rows() {
+                let w = &want[usize::try_from(g.value(i)).unwrap()];
+                let pick = w["pick"].as_i64().unwrap();
+                let utilities = w["utilities"].as_array().unwrap();
+                assert_eq!(cand.value(i), pick, "{options} group {}", g.value(i));
+                assert_eq!(util.value(i), utilities[usize::try_from(pick).unwrap()].as_f64().unwrap(), "{options}");
+                assert_eq!(n.value(i), i64::try_from(utilities.len()).unwrap());
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, want.len(), "{options}");
+    }
+    // A bad option of the metric names it, and `self` among the keys.
+    let o = mteval(&["mbr", input.to_str().unwrap(), "--group-by", "g", "--utility", "wer", "--options", "nc:6"]);
+    let e = stderr(&o);
+    assert!(!o.status.success() && e.contains("unknown key 'nc'") && e.contains("self"), "{e}");
+}

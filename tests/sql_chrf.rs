@@ -14,7 +14,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, Sche
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
 use mteval::session::{SessionOptions, new_context};
-use mteval_kernels::chrf::group::numpy_mean;
+use mteval_kernels::py::numpy_mean;
 
 use crate::common::*;
 use crate::sql::{check_corpus_by_system, ctx, f64s, query, query_fails_with, sql_str, sql_strs};

@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mteval_fuzz::{cap_words, fields, text};
-use mteval_kernels::text::py_split;
+use mteval_kernels::py::text::py_split;
 use mteval_kernels::{CharacTerConfig, Compat, CorpusSummary, NRefs};
 
 const FUZZY: [Option<f64>; 8] = [None, Some(0.0), Some(0.1), Some(0.25), Some(0.34), Some(0.5), Some(0.75), Some(1.0)];

@@ -11,7 +11,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use mteval_fuzz::{fields, in_range, text};
-use mteval_kernels::chrf::group::{Group, numpy_mean};
+use mteval_kernels::chrf::group::Group;
+use mteval_kernels::py::numpy_mean;
 use mteval_kernels::chrf::{ChrfStats, Whitespace, aggregate_chrf, pairwise_chrf};
 use mteval_kernels::{ChrfConfig, FastChrfOptions, NRefs};
 

@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use mteval_fuzz::text;
 use mteval_kernels::levenshtein::{Myers, char_distance, id_distance, join_columns, reference_distance, word_distance};
-use mteval_kernels::text::py_split;
+use mteval_kernels::py::text::py_split;
 
 const MAX_CHARS: usize = 300;
 

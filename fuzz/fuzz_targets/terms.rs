@@ -12,12 +12,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use mteval_fuzz::{fields, text};
-use mteval_kernels::terms::pyre::{Literal, Text};
+use mteval_kernels::py::re::{Literal, Text};
 use mteval_kernels::terms::{
     Lemma, TermAccuracy, TermSentence, corpus_counts, count_matches, count_matches_exact, exact_matches,
     lemmatized_matches, stanza_sentences,
 };
-use mteval_kernels::text::{is_py_space, py_strip};
+use mteval_kernels::py::text::{is_py_space, py_strip};
 
 struct Sentence {
     pred: String,

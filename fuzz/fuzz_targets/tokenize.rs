@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use mteval_fuzz::{is_py_space, text};
 use mteval_kernels::chrf::{Whitespace, punctuation_words};
-use mteval_kernels::text::{py_float_repr, py_lower, py_rstrip, py_split, py_strip};
+use mteval_kernels::py::text::{py_float_repr, py_lower, py_rstrip, py_split, py_strip};
 use mteval_kernels::tokenize::TercomTokenizer;
 
 fn check_words(words: &[String], what: &str, s: &str) {

@@ -31,7 +31,7 @@ pub fn fields(s: &str, sep: char, max: usize, max_bytes: usize) -> Vec<&str> {
 /// Python's `str.isspace()` (the kernels' notion of whitespace).
 #[must_use]
 pub fn is_py_space(c: char) -> bool {
-    mteval_kernels::text::is_py_space(c)
+    mteval_kernels::py::text::is_py_space(c)
 }
 
 /// The prefix of `s` holding at most `max_words` whitespace-separated words.

@@ -18,13 +18,12 @@ pub mod hash;
 pub mod levenshtein;
 pub mod metric;
 pub mod options;
-pub mod rng;
+pub mod py;
 pub mod signature;
 pub mod significance;
 pub mod sums;
 pub mod ter;
 pub mod terms;
-pub mod text;
 pub mod tokenize;
 pub mod wer;
 

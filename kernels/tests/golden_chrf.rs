@@ -6,8 +6,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::{read_json, read_jsonl, segment_key, wmt_rows};
-use mteval_kernels::chrf::group::{Group, numpy_mean};
+use mteval_kernels::chrf::group::Group;
 use mteval_kernels::chrf::{FastChrfOptions, aggregate_chrf, pairwise_chrf};
+use mteval_kernels::py::numpy_mean;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 use serde_json::Value;
 

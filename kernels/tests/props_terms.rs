@@ -2,7 +2,7 @@
 //! brute force of the reference's combinations × product loop, the {0, 1, K}
 //! shape of its results, and invariances of the matching.
 
-use mteval_kernels::terms::pyre::{Literal, Text};
+use mteval_kernels::py::re::{Literal, Text};
 use mteval_kernels::terms::{Lemma, SpanMask, count_matches, exact_matches, lemmatized_matches, matched_terms};
 use proptest::prelude::*;
 
@@ -120,12 +120,12 @@ fn tokens(pred: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if mteval_kernels::text::is_py_space(chars[i]) {
+        if mteval_kernels::py::text::is_py_space(chars[i]) {
             i += 1;
             continue;
         }
         let s = i;
-        while i < chars.len() && !mteval_kernels::text::is_py_space(chars[i]) {
+        while i < chars.len() && !mteval_kernels::py::text::is_py_space(chars[i]) {
             i += 1;
         }
         out.push((chars[s..i].iter().collect(), s, i));
@@ -217,7 +217,7 @@ proptest! {
     fn count_matches_is_consistent(pred in prediction(), terms in terms()) {
         let toks = tokens(&pred);
         let lem: Vec<Lemma<'_>> = toks.iter().map(|(t, s, e)| Lemma::new(Some(t), *s, *e)).collect();
-        let dropped = mteval_kernels::text::py_strip(&pred).is_empty();
+        let dropped = mteval_kernels::py::text::py_strip(&pred).is_empty();
         match count_matches(&pred, &lem, &terms) {
             Ok(c) => {
                 prop_assert!(c.lemmatized >= c.exact);

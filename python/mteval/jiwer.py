@@ -75,35 +75,50 @@ class AlignmentChunk:
     hyp_end_idx: int
 
 
-@dataclass
-class WordOutput:
-    """jiwer's `process_words` result."""
+# jiwer's two outputs share their first fields (the token lists and alignments) and their last (the edit
+# counts), with their measures between. A dataclass lists the fields of its bases in reverse method-resolution
+# order, then its own: `class X(_Counts, _Measures)`, with `_Measures(_Tokens)`, lists _Tokens' fields, the
+# measures, then _Counts' fields, as jiwer does.
 
+
+@dataclass
+class _Tokens:
     references: List[List[str]]
     hypotheses: List[List[str]]
     alignments: List[List[AlignmentChunk]]
+
+
+@dataclass
+class _Counts:
+    hits: int
+    substitutions: int
+    insertions: int
+    deletions: int
+
+
+@dataclass
+class _WordMeasures(_Tokens):
     wer: float
     mer: float
     wil: float
     wip: float
-    hits: int
-    substitutions: int
-    insertions: int
-    deletions: int
 
 
 @dataclass
-class CharacterOutput:
-    """jiwer's `process_characters` result."""
+class WordOutput(_Counts, _WordMeasures):
+    """jiwer's `process_words` result: references, hypotheses, alignments, wer, mer, wil, wip, hits,
+    substitutions, insertions, deletions."""
 
-    references: List[List[str]]
-    hypotheses: List[List[str]]
-    alignments: List[List[AlignmentChunk]]
+
+@dataclass
+class _CharacterMeasures(_Tokens):
     cer: float
-    hits: int
-    substitutions: int
-    insertions: int
-    deletions: int
+
+
+@dataclass
+class CharacterOutput(_Counts, _CharacterMeasures):
+    """jiwer's `process_characters` result: references, hypotheses, alignments, cer, hits, substitutions,
+    insertions, deletions."""
 
 
 def _preset(reference_transform, hypothesis_transform) -> Preset:

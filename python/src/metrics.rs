@@ -241,7 +241,7 @@ fn cer_config() -> CharacTerConfig {
 fn join_words(side: &str, row: Option<usize>, words: &[String]) -> PyResult<String> {
     let at = |i: usize| row.map_or_else(|| format!("{side} word {i}"), |r| format!("{side} {r}, word {i}"));
     for (i, w) in words.iter().enumerate() {
-        if w.is_empty() || w.chars().any(mteval_kernels::text::is_py_space) {
+        if w.is_empty() || w.chars().any(mteval_kernels::py::text::is_py_space) {
             return Err(PyValueError::new_err(format!(
                 "{}: {w:?} is not a word (words are what str.split() gives: not empty, no whitespace)",
                 at(i)

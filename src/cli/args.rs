@@ -22,11 +22,13 @@ pub struct MbrArgs {
     pub pseudo_ref_col: Option<String>,
     /// Expected-utility function: an MBR row of the metric table, with or without its `mbr_`
     /// prefix: `chrf` (mean pairwise chrF), `chrf_aggregate` (fastchrf's aggregate chrF; also
-    /// `chrf-aggregate`) or `ter` (mean sentence TER, lower is better).
+    /// `chrf-aggregate`) or `ter` (mean sentence TER, lower is better); or any text metric,
+    /// whose mean sentence score is the utility, its direction deciding (`wer`, `mer`,
+    /// `char_error_rate`, `bleu`, `chrf++`, `cer`...).
     #[arg(long, default_value = "chrf")]
     pub utility: String,
-    /// Utility options in signature syntax (chrF keys such as `nw:2`, or TER keys), plus `self:no`
-    /// to leave each candidate's own pseudo-reference out.
+    /// Utility options in signature syntax (its metric's keys, such as chrF's `nw:2` or WER's
+    /// `unit:char`), plus `self:no` to leave each candidate's own pseudo-reference out.
     #[arg(long)]
     pub options: Option<String>,
     /// Write the selected rows (input columns + utility + `n_candidates`) here; printed when absent.

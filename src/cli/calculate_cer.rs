@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use mteval_kernels::text::py_float_repr;
+use mteval_kernels::py::text::py_float_repr;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 use rayon::prelude::*;
 
@@ -94,7 +94,7 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
     // one clear error (see `crate::output::write_stdout`).
     let mut out: Vec<u8> = Vec::new();
     if a.per_sentence {
-        let join = |s: &str| mteval_kernels::text::py_split(s).collect::<Vec<_>>().join(" ");
+        let join = |s: &str| mteval_kernels::py::text::py_split(s).collect::<Vec<_>>().join(" ");
         for (i, ((h, r), s)) in hyps.iter().zip(&refs).zip(&scores).enumerate() {
             let n = thousands(i + 1);
             writeln!(out, "Hypothesis {n}:\t{}", join(h))?;

@@ -17,7 +17,7 @@ use crate::corpus::{
     Corpus, TableColumns, is_table, put_baseline_first, read_table, read_text, segment_stats, table_mode_only,
 };
 use crate::metrics::{MetricChoice, check_comparable, resolve_metrics};
-use crate::paired::{resamples, seed_of};
+use crate::paired::{PairedFlags, resamples};
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -47,18 +47,9 @@ pub struct CompareArgs {
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `chrf=nw:2`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
-    /// Paired bootstrap resampling against the baseline (sacrebleu's --paired-bs).
-    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
-    pub paired_bs: bool,
-    /// Paired approximate randomization against the baseline (sacrebleu's --paired-ar).
-    #[arg(long = "paired-ar")]
-    pub paired_ar: bool,
-    /// Bootstrap resamples of --paired-bs.
-    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
-    pub paired_bs_n: usize,
-    /// Trials of --paired-ar.
-    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
-    pub paired_ar_n: usize,
+    /// sacrebleu's paired tests and their seed.
+    #[command(flatten)]
+    pub paired: PairedFlags,
     /// With --paired-ar, also bootstrap intervals with this many resamples (sacrebleu's API
     /// `n_ar_confidence`; its command line has none).
     #[arg(long = "paired-ar-confidence-n")]
@@ -69,10 +60,6 @@ pub struct CompareArgs {
     /// Resamples of --confidence.
     #[arg(long = "confidence-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
     pub confidence_n: usize,
-    /// Random seed of the resamples: an integer, or `none` for a fresh one each run. Default:
-    /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
-    #[arg(long)]
-    pub seed: Option<String>,
     /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
     /// [default: 1].
     #[arg(long = "num-refs")]
@@ -212,18 +199,12 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
-    let seed = seed_of(a.seed.as_deref())?;
-    let test = match (a.paired_bs, a.paired_ar) {
-        (true, _) => Some(PairedTest::Bootstrap(resamples(a.paired_bs_n, "--paired-bs-n")?)),
-        (_, true) => Some(PairedTest::Randomization(
-            resamples(a.paired_ar_n, "--paired-ar-n")?,
-            a.paired_ar_confidence_n
-                .filter(|&n| n > 0)
-                .map(|n| resamples(n, "--paired-ar-confidence-n"))
-                .transpose()?,
-        )),
+    let seed = a.paired.seed()?;
+    let ar_intervals = match a.paired_ar_confidence_n.filter(|&n| n > 0) {
+        Some(n) if a.paired.paired_ar => Some(resamples(n, "--paired-ar-confidence-n")?),
         _ => None,
     };
+    let test = a.paired.test(ar_intervals)?;
     if a.confidence {
         resamples(a.confidence_n, "--confidence-n")?;
     }

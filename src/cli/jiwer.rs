@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use mteval_kernels::text::{py_float_repr, py_strip};
+use mteval_kernels::py::text::{py_float_repr, py_strip};
 use mteval_kernels::wer::{Unit, VisualizeOptions, WerConfig, WerCounts};
 use rayon::prelude::*;
 

@@ -1,12 +1,12 @@
-//! `mteval mbr INPUT --group-by src_id [--hyp-col hyp] [--utility chrf|chrf-aggregate|ter] -o selected.parquet`:
+//! `mteval mbr INPUT --group-by src_id [--hyp-col hyp] [--utility chrf|chrf-aggregate|ter|METRIC] -o selected.parquet`:
 //! Minimum Bayes Risk selection. Per group, every non-NULL hypothesis is
 //! scored against the group's pseudo-references (the hypotheses themselves,
-//! or `--pseudo-ref-col`) and the one with the best expected utility is kept:
-//! the highest mean pairwise chrF (`chrf`, fastchrf's pairwise averaged as
-//! numpy does), the highest aggregate chrF (`chrf-aggregate`), or the lowest
-//! mean sentence TER (`ter`). Ties go to the first row in input order. Groups
-//! are written in order of first appearance, with every input column plus
-//! `utility` and `n_candidates`.
+//! or `--pseudo-ref-col`) and the one with the best expected utility is kept
+//! (the utility is the kernels' [`mbr::Utility`]: fastchrf's pairwise or
+//! aggregate chrF, or the mean sentence score of any text metric, `ter`,
+//! `wer`, `bleu`..., its direction deciding). Ties go to the first row in
+//! input order. Groups are written in order of first appearance, with every
+//! input column plus `utility` and `n_candidates`.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -19,74 +19,14 @@ use datafusion::arrow::compute::{cast, concat_batches, take};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::row::{RowConverter, SortField};
 use indicatif::{ProgressBar, ProgressStyle};
-use mteval_kernels::Ter;
-use mteval_kernels::chrf::group::Group;
-use mteval_kernels::chrf::group::MbrChrf;
-use mteval_kernels::metric::{Inputs, METRICS, MetricInfo};
-use mteval_kernels::ter::mbr::MbrTer;
-use mteval_kernels::ter::mbr::mean_ter;
+use mteval_kernels::backend::Backend;
+use mteval_kernels::metric::Direction;
+use mteval_kernels::metric::mbr::{self, Utility};
 use rayon::prelude::*;
 
 use super::args::MbrArgs;
 use crate::output::BatchFileWriter;
 use crate::session::{SessionOptions, new_context, register_input};
-
-/// A configured utility.
-enum Utility {
-    Chrf { cfg: mteval_kernels::ChrfConfig, aggregate: bool },
-    Ter(Ter),
-}
-
-impl Utility {
-    /// Scores the candidates of one group; `skip[j]` is the pseudo-reference left out for candidate `j`.
-    fn score(&self, hyps: &[&str], refs: Option<&[&str]>, skip: &[Option<usize>]) -> Result<Vec<Option<f64>>> {
-        match self {
-            Self::Chrf { cfg, aggregate } => {
-                let g = Group::new(cfg, hyps, refs)?;
-                let backend = crate::device::backend()?;
-                Ok(if *aggregate {
-                    g.aggregate_skipping_on(backend.as_ref(), skip)
-                } else {
-                    g.expected_utility_skipping_on(backend.as_ref(), skip)
-                })
-            }
-            Self::Ter(ter) => Ok(mean_ter(ter, hyps, refs, skip)?),
-        }
-    }
-
-    fn higher_is_better(&self) -> bool {
-        !matches!(self, Self::Ter(_))
-    }
-}
-
-/// The utility named `name` (an MBR row of the metric table, with or
-/// without its `mbr_` prefix; `-` may stand for `_`) with its options: the
-/// utility, whether each candidate is its own pseudo-reference, and the
-/// signature.
-fn configure(name: &str, options: &str) -> Result<(Utility, bool, String)> {
-    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
-    let is_mbr = |m: &&MetricInfo| {
-        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
-    };
-    let Some(info) = METRICS.iter().copied().find(is_mbr) else {
-        let known: Vec<&str> = METRICS
-            .iter()
-            .filter(|m| m.inputs == Inputs::Candidates)
-            .filter_map(|m| m.name.strip_prefix("mbr_"))
-            .collect();
-        bail!("unknown utility '{name}' (known: {})", known.join(", "));
-    };
-    let configured = info.configure(options)?;
-    let signature = configured.signature(mteval_kernels::NRefs::Fixed(1)).to_string();
-    let any = configured.as_any();
-    if let Some(&MbrChrf { cfg, include_self, aggregate }) = any.downcast_ref::<MbrChrf>() {
-        return Ok((Utility::Chrf { cfg, aggregate }, include_self, signature));
-    }
-    match any.downcast_ref::<MbrTer>() {
-        Some(&MbrTer { ter, include_self }) => Ok((Utility::Ter(ter), include_self, signature)),
-        None => bail!("{} is not an MBR utility", info.name),
-    }
-}
 
 fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Result<ArrayRef> {
     let Some(c) = batch.column_by_name(col) else {
@@ -105,8 +45,8 @@ fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Res
 /// number of candidates (non-NULL hypotheses); `None` when no candidate has a
 /// utility. Ties go to the first row.
 fn select(
-    utility: &Utility,
-    include_self: bool,
+    utility: &dyn Utility,
+    backend: &dyn Backend,
     hyp: &StringArray,
     pref: Option<&StringArray>,
     members: &[usize],
@@ -127,14 +67,14 @@ fn select(
     let skip: Vec<Option<usize>> = cand
         .iter()
         .enumerate()
-        .map(|(j, i)| match (include_self, &refs) {
+        .map(|(j, i)| match (utility.include_self(), &refs) {
             (true, _) => None,
             (false, None) => Some(j),
             (false, Some(_)) => ref_pos.get(i).copied(),
         })
         .collect();
-    let scores = utility.score(&hyps, refs.as_deref(), &skip)?;
-    let higher = utility.higher_is_better();
+    let scores = utility.expected(backend, &hyps, refs.as_deref(), &skip)?;
+    let higher = utility.direction() == Direction::Higher;
     let mut best: Option<(usize, f64)> = None;
     for (j, s) in scores.iter().enumerate() {
         let Some(s) = *s else { continue };
@@ -160,7 +100,9 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     if let Some(out) = &a.output {
         crate::output::check_outputs(&[("-o", out)], &[a.input.as_str()])?;
     }
-    let (utility, include_self, signature) = configure(&a.utility, a.options.as_deref().unwrap_or(""))?;
+    let utility = mbr::configure(&a.utility, a.options.as_deref().unwrap_or(""))?;
+    let signature = utility.signature().to_string();
+    let backend = crate::device::backend()?;
     let ctx = new_context(&SessionOptions {
         batch_size: Some(8192),
         target_partitions: Some(1),
@@ -230,7 +172,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     let picks: Vec<Result<Option<(usize, f64, usize)>>> = groups
         .par_iter()
         .map(|members| {
-            let pick = select(&utility, include_self, hyp, pref, members);
+            let pick = select(utility.as_ref(), backend.as_ref(), hyp, pref, members);
             pb.inc(1);
             pick
         })

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use mteval_kernels::significance::{self, PairedTest};
+use mteval_kernels::significance::PairedTest;
 
 use crate::corpus::{TableColumns, put_baseline_first, read_text, table_mode_only};
 use crate::metrics::resolve_metrics;
-use crate::paired::{resamples, seed_of};
+use crate::paired::PairedFlags;
 use crate::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
 
 /// Arguments of `mteval report`.
@@ -41,21 +41,9 @@ pub struct ReportArgs {
     /// Source column shown in the segment browser (default: `src` when the table has one).
     #[arg(long)]
     pub src_col: Option<String>,
-    /// Paired bootstrap resampling for the significance marks and matrix (the default).
-    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
-    pub paired_bs: bool,
-    /// Paired approximate randomization instead of bootstrap resampling.
-    #[arg(long = "paired-ar")]
-    pub paired_ar: bool,
-    /// Bootstrap resamples of --paired-bs and of the 95% intervals.
-    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
-    pub paired_bs_n: usize,
-    /// Trials of --paired-ar.
-    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
-    pub paired_ar_n: usize,
-    /// Random seed of the resamples: an integer, or `none`. Default: `SACREBLEU_SEED`, else 12345.
-    #[arg(long)]
-    pub seed: Option<String>,
+    /// sacrebleu's paired tests (bootstrap resampling by default) and their seed.
+    #[command(flatten)]
+    pub paired: PairedFlags,
     /// Break the scores down by this column (repeatable); `ref-length` buckets the segments by
     /// the first reference's length in words.
     #[arg(long = "by")]
@@ -75,16 +63,12 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
     crate::metrics::check_comparable(&a.metrics, "report")?;
     let metrics = resolve_metrics(&a.metrics, &a.options)?;
-    let bs = resamples(a.paired_bs_n, "--paired-bs-n")?;
-    let test = if a.paired_ar {
-        PairedTest::Randomization(resamples(a.paired_ar_n, "--paired-ar-n")?, Some(bs))
-    } else {
-        PairedTest::Bootstrap(bs)
-    };
+    let bs = a.paired.bootstrap_n()?;
+    let test = a.paired.test(Some(bs))?.unwrap_or(PairedTest::Bootstrap(bs));
     let setup = Setup {
         metrics,
         test,
-        seed: seed_of(a.seed.as_deref())?,
+        seed: a.paired.seed()?,
         segments: a.segments,
         title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
         input: a.inputs.join(" "),

@@ -73,7 +73,7 @@ pub fn client_state(base: SessionConfig, opts: &SessionOptions) -> Result<datafu
 pub fn session_config(base: SessionConfig, opts: &SessionOptions) -> SessionConfig {
     let mut cfg = base.with_information_schema(true).with_option_extension(mteval_udfs::MtevalConfig::default());
     if let (Some(d), Some(c)) = (opts.device, cfg.options_mut().extensions.get_mut::<mteval_udfs::MtevalConfig>()) {
-        c.device = d.to_string();
+        c.device = Some(d);
     }
     if let Some(b) = opts.batch_size {
         cfg = cfg.with_batch_size(b);
@@ -129,7 +129,7 @@ pub fn with_mteval(
     }
     // Bound to the session's device: what a cluster's executor runs a plan's
     // aggregate and window functions on when the client left mteval.device unset.
-    let device = mteval_udfs::common::configured_device("mteval.device", state.config().options())?;
+    let device = mteval_udfs::common::configured_device(state.config().options());
     mteval_udfs::register_all_on(&mut state, device)?;
     Ok(state)
 }

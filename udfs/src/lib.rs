@@ -224,7 +224,11 @@ mod tests {
                 other.set(&e.key, v).unwrap_or_else(|err| panic!("{}: {err}", e.key));
             }
         }
-        assert_eq!(other.extensions.get::<MtevalConfig>().unwrap().device, "cpu");
+        assert_eq!(other.extensions.get::<MtevalConfig>().unwrap().device, Some(DeviceRequest::Cpu));
+        // Parsed when set: a typo is refused by name, and the empty value unsets.
+        assert!(other.set("mteval.device", "gpu0").unwrap_err().to_string().contains("mteval.device"));
+        other.set("mteval.device", " ").unwrap();
+        assert_eq!(other.extensions.get::<MtevalConfig>().unwrap().device, None);
         assert!(other.set("mteval.nonsense", "x").unwrap_err().to_string().contains("mteval.nonsense"));
     }
 

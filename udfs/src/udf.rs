@@ -243,7 +243,6 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
     fn simplify(&self) -> Option<AggregateFunctionSimplification> {
         let bind = S::ON_DEVICE.then(|| {
             bind_device(
-                S::NAME,
                 self.0.device,
                 |d| AggregateUDF::from(Self::on(d)),
                 Expr::AggregateFunction,
@@ -310,7 +309,6 @@ impl<S: WindowSpec> WindowUDFImpl for Window<S> {
 
     fn simplify(&self) -> Option<WindowFunctionSimplification> {
         let bind = bind_device(
-            S::NAME,
             self.0.device,
             |d| WindowUDF::from(Self::on(d)),
             Expr::from,

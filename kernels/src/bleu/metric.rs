@@ -9,7 +9,8 @@ use crate::metric::{
     CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
     SacrebleuFlag, as_f64, count, counts,
 };
-use crate::significance::{Py, Resample, py_int};
+use crate::py::number::{Py, py_int};
+use crate::significance::Resample;
 use crate::{MetricError, NRefs, Signature};
 
 /// BLEU on sacrebleu's command line: `-m bleu` and its flags.

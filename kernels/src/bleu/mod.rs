@@ -8,7 +8,7 @@
 //! * Reference implementation matched: sacrebleu 2.6.0 `BLEU`
 //!   (`sacrebleu/metrics/bleu.py`, `metrics/helpers.py`, `utils.py`, the
 //!   tokenizers in [`tokenize`]). Preprocessing: Python's `str.lower()` when
-//!   `case:lc` ([`crate::text::py_lower`]), then the tokenizer on
+//!   `case:lc` ([`crate::py::text::py_lower`]), then the tokenizer on
 //!   `str.rstrip()` of the segment, then words by `str.split()`.
 //! * Statistics of a segment (`_compute_segment_statistics`):
 //!   `[hyp_len, ref_len, correct × N, total × N]` with `N` = `ngram`
@@ -55,8 +55,8 @@ use std::hash::BuildHasherDefault;
 
 use crate::hash::FastMap;
 use crate::options::OptionKey;
+use crate::py::text::{py_lower, py_rstrip, py_split};
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
-use crate::text::{py_lower, py_rstrip, py_split};
 use crate::{IMPL_VERSION, MetricError};
 
 /// The sacrebleu version whose BLEU this module reproduces.
@@ -644,7 +644,7 @@ fn words(s: &str, joined: bool) -> Words<'_> {
 /// [`words`]' iterator.
 enum Words<'a> {
     Joined(JoinedWords<'a>),
-    Py(crate::text::PySplit<'a>),
+    Py(crate::py::text::PySplit<'a>),
 }
 
 impl<'a> Iterator for Words<'a> {

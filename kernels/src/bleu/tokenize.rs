@@ -32,7 +32,7 @@
 //!   Unicode tables ([`super::unicode`]), not `CPython`'s.
 
 use crate::MetricError;
-use crate::text::{pad_chars, py_split, py_strip};
+use crate::py::text::{pad_chars, py_split, py_strip};
 
 use super::unicode;
 
@@ -213,7 +213,7 @@ fn is_space_unit(u: &str) -> bool {
     let b = u.as_bytes()[0];
     match u.len() {
         1 => matches!(b, 0x09..=0x0D | 0x1C..=0x20),
-        _ if matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3) => u.chars().next().is_some_and(crate::text::is_py_space),
+        _ if matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3) => u.chars().next().is_some_and(crate::py::text::is_py_space),
         _ => false,
     }
 }

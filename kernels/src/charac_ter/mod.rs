@@ -31,8 +31,8 @@ pub use corpus::CorpusSummary;
 use crate::hash::FastMap;
 use crate::levenshtein::{CharScratch, Myers, char_distance_with, join_columns};
 use crate::options::OptionKey;
+use crate::py::text::py_split;
 use crate::signature::{Signature, parse_options};
-use crate::text::py_split;
 use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "CharacTER";

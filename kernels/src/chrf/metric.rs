@@ -10,8 +10,8 @@ use crate::metric::{
     CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
     SacrebleuFlag, as_f64, counts,
 };
-use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
+use crate::{py::Py, significance::Resample};
 
 /// chrF and chrF++ on sacrebleu's command line: `-m chrf` and its flags.
 pub static SACREBLEU: Sacrebleu = Sacrebleu {

@@ -81,7 +81,7 @@ impl Whitespace {
     #[must_use]
     pub fn is_space(self, c: char) -> bool {
         match self {
-            Self::Python => crate::text::is_py_space(c),
+            Self::Python => crate::py::text::is_py_space(c),
             Self::Unicode => c.is_whitespace(),
         }
     }

@@ -245,7 +245,7 @@ impl Scratch {
     pub(crate) fn segment(&mut self, cfg: &ChrfConfig, hyp: &str, refs: &[&str]) -> ChrfSegment {
         let lowered: Vec<std::borrow::Cow<'_, str>> = std::iter::once(hyp)
             .chain(refs.iter().copied())
-            .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { s.into() })
+            .map(|s| if cfg.lowercase { crate::py::text::py_lower(s).into() } else { s.into() })
             .collect();
         let mut vocab: FastMap<&str, u32> = FastMap::default();
         Self::prepare(cfg, &lowered[0], &mut self.hyp, &mut vocab);
@@ -288,8 +288,10 @@ impl Scratch {
 /// one id space, as [`Scratch::segment`] derives them.
 pub(crate) fn ngram_input(cfg: &ChrfConfig, texts: &[&str]) -> crate::backend::NgramInput {
     use rayon::prelude::*;
-    let lowered: Vec<std::borrow::Cow<'_, str>> =
-        texts.par_iter().map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() }).collect();
+    let lowered: Vec<std::borrow::Cow<'_, str>> = texts
+        .par_iter()
+        .map(|s| if cfg.lowercase { crate::py::text::py_lower(s).into() } else { (*s).into() })
+        .collect();
     let mut input = crate::backend::NgramInput {
         char_order: u32::try_from(cfg.char_order).unwrap_or(u32::MAX),
         word_order: u32::try_from(cfg.word_order).unwrap_or(u32::MAX),
@@ -409,7 +411,7 @@ mod tests {
         let s = "a\tb\x1fc d\x0be";
         let mut fast = Vec::new();
         char_symbols(&cfg, s, &mut fast);
-        let slow: Vec<u32> = s.chars().filter(|&c| !crate::text::is_py_space(c)).map(u32::from).collect();
+        let slow: Vec<u32> = s.chars().filter(|&c| !crate::py::text::is_py_space(c)).map(u32::from).collect();
         assert_eq!(fast, slow);
     }
 }

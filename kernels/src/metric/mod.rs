@@ -20,6 +20,8 @@
 //!
 //! Adding a metric: see CONTRIBUTING.md ("Adding a metric").
 
+pub mod mbr;
+
 use std::any::Any;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
@@ -27,6 +29,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::backend::Backend;
+use crate::metric::mbr::Utility;
 use crate::options::OptionKey;
 use crate::significance::Resample;
 use crate::sums::CountSums;
@@ -268,8 +271,15 @@ pub trait Metric: fmt::Debug + Send + Sync + Any {
         None
     }
 
+    /// The metric as an MBR utility, for the rows that are one
+    /// ([`Inputs::Candidates`]); a text metric is one through
+    /// [`mbr::MeanUtility`].
+    fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
+        None
+    }
+
     /// The metric as [`Any`], for the callers that need one metric's own
-    /// API (TER's alignment, the MBR utilities).
+    /// API (TER's alignment).
     fn as_any(&self) -> &dyn Any;
 }
 

@@ -8,7 +8,7 @@
 //! `Metric::segment` gives it: e.g. chrF's `[hyp, ref, match]` per order,
 //! TER's `[edits, average reference length]`).
 //!
-//! * **Random streams**: numpy's `default_rng(seed)` ([`crate::rng`]), seed
+//! * **Random streams**: numpy's `default_rng(seed)` ([`crate::py::random`]), seed
 //!   `SACREBLEU_SEED` (default 12345; `none` for OS entropy). A bootstrap
 //!   draws `choice(n, size=(samples, n))`, row `r` being resample `r`;
 //!   approximate randomization draws `integers(2, size=(trials, n),
@@ -44,15 +44,13 @@
 //!   system) has the same interval but the exact mean of `statistics.mean`,
 //!   rounded to the scores' type.
 
-mod pynum;
-
-pub use pynum::Py;
+use crate::py::{Py, numpy_sum};
 
 use rayon::prelude::*;
 
 use crate::MetricError;
 use crate::charac_ter::corpus::exact_mean;
-use crate::rng::Generator;
+use crate::py::random::Generator;
 
 /// sacrebleu's default seed (`SACREBLEU_SEED`).
 pub const DEFAULT_SEED: u128 = 12345;
@@ -108,12 +106,6 @@ pub trait Resample: Sync {
     /// The score of `float32` sums (bootstrap resamples), with the type
     /// sacrebleu's code gives it.
     fn score_f32(&self, sums: &[f32]) -> Py;
-}
-
-/// Python's `int(np.float32(x))`: truncation toward zero.
-#[allow(clippy::cast_possible_truncation, reason = "float32 sums of lengths are far below 2^63")]
-pub(crate) fn py_int(x: f32) -> i64 {
-    x as i64
 }
 
 /// Per-segment statistics of one system for one metric: a row per segment.
@@ -358,38 +350,6 @@ impl Scores {
             Self::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
             Self::F64(v) => v.clone(),
         }
-    }
-}
-
-/// numpy's pairwise summation of a contiguous array (`pairwise_sum` in
-/// `loops_utils.h`): blocks of up to 128 elements summed with 8
-/// accumulators, larger ones split in two at a multiple of 8.
-pub fn numpy_sum<T: Copy + Default + std::ops::Add<Output = T>>(a: &[T]) -> T {
-    let n = a.len();
-    if n < 8 {
-        let mut r = T::default();
-        for &x in a {
-            r = r + x;
-        }
-        r
-    } else if n <= 128 {
-        let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
-        let mut i = 8;
-        while i < n - n % 8 {
-            for (j, acc) in r.iter_mut().enumerate() {
-                *acc = *acc + a[i + j];
-            }
-            i += 8;
-        }
-        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for &x in &a[i..] {
-            res = res + x;
-        }
-        res
-    } else {
-        let mut n2 = n / 2;
-        n2 -= n2 % 8;
-        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
     }
 }
 

@@ -8,8 +8,8 @@ use super::{Ter, TerAlgo, TerStats};
 use crate::metric::{
     CorpusState, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, count, same_state,
 };
-use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
+use crate::{py::Py, significance::Resample};
 
 /// TER on sacrebleu's command line: `-m ter` and its flags.
 pub static SACREBLEU: Sacrebleu = Sacrebleu {

@@ -30,8 +30,8 @@ pub use shift::perform_shift;
 pub(crate) use shift::run_distances;
 
 use crate::options::OptionKey;
+use crate::py::text::py_split;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
-use crate::text::py_split;
 use crate::tokenize::TercomTokenizer;
 use crate::{IMPL_VERSION, MetricError};
 

@@ -26,9 +26,9 @@
 //!   prediction span covers it, and for each lemma-string code point, its word.
 
 use super::invalid;
-use super::pyre::Text;
 use crate::MetricError;
-use crate::text::is_py_space;
+use crate::py::re::Text;
+use crate::py::text::is_py_space;
 
 /// One lemmatized word of the prediction, as the reference receives it from
 /// stanza (`pred_l["lemmatized_words"][i]`, `pred_l["indices"][i]`).

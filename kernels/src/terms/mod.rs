@@ -9,7 +9,7 @@
 //!   boundaries: the characters just outside it must not be ASCII
 //!   alphanumerics (under `IGNORECASE` also İ, ı, ſ, K). It may sit inside a
 //!   longer token. Matches are enumerated as `re.finditer` does: leftmost-first,
-//!   non-overlapping, with spans in code points. See [`pyre`].
+//!   non-overlapping, with spans in code points. See [`crate::py::re`].
 //! * The count is **not** a maximum disjoint matching. The reference counts
 //!   the K terms that have a match when one choice of one span per term has a
 //!   bitwise AND of *all* masks equal to zero. Otherwise it counts 1, or 0 when
@@ -34,15 +34,14 @@
 
 mod lemma;
 pub mod metric;
-pub mod pyre;
 pub mod search;
 
 pub use lemma::Lemma;
 pub use search::{SpanMask, matched_terms};
 
 use crate::MetricError;
-use crate::text::py_strip;
-use pyre::{Literal, Text};
+use crate::py::re::{Literal, Text};
+use crate::py::text::py_strip;
 
 /// The commit of `FredericOdermatt/match_accuracy` this module reproduces.
 pub const REFERENCE_COMMIT: &str = "29547205e0b922e2eabdccc97582199e20253b67";

@@ -12,7 +12,7 @@
 //! The tokenizer returns the word list; sacrebleu's string output is these
 //! words joined by single spaces.
 
-use crate::text::{py_lower, py_rstrip, py_split};
+use crate::py::text::{py_lower, py_rstrip, py_split};
 
 /// Options of the tercom tokenizer (sacrebleu `TER(...)` keyword arguments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -104,7 +104,7 @@ fn normalize_general_and_western(s: &str) -> String {
     let s = s.replace("\n-", "").replace('\n', " ");
     let s = s.replace("&quot;", "\"").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
     let s = format!(" {s} ");
-    let s = crate::text::pad_chars(&s, is_western_punct);
+    let s = crate::py::text::pad_chars(&s, is_western_punct);
     // Possessives; the `'s$` rule cannot match after the padding above.
     let s = s.replace("'s ", " 's ");
     let is_digit = |c: char| c.is_ascii_digit();
@@ -151,7 +151,7 @@ fn normalize_asian(s: &str) -> String {
     // All the asian rules only pad single characters with spaces; padding a
     // character twice (it is in two classes) only adds whitespace, which the
     // final split removes. The kana rules are dead code in sacrebleu.
-    crate::text::pad_chars(s, |c| is_cjk_split(c) || is_asian_punct(c) || is_full_width_punct(c))
+    crate::py::text::pad_chars(s, |c| is_cjk_split(c) || is_asian_punct(c) || is_full_width_punct(c))
 }
 
 impl TercomTokenizer {

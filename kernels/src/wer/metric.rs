@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use super::{Unit, WerConfig, WerCounts, WerScores};
 use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, same_state};
-use crate::significance::{Py, Resample};
 use crate::{MetricError, NRefs, Signature};
+use crate::{py::Py, significance::Resample};
 
 /// Which of jiwer's measures a row scores with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

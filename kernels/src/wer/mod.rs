@@ -48,8 +48,8 @@ use editops::{Aligner, EditKind, EditOp};
 use crate::hash::FastMap;
 use crate::levenshtein::CharIds;
 use crate::options::OptionKey;
+use crate::py::text::py_strip;
 use crate::signature::{Signature, bad_value, parse_options};
-use crate::text::py_strip;
 use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "WER";

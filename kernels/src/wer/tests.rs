@@ -366,7 +366,7 @@ fn empty_references_in_float32_follow_jiwer() {
         m.resample().unwrap().score_f32(&s)
     };
     let silence = [0.0, 0.0, 0.0, 2.0, 0.0, 2.0];
-    assert_eq!(r(&WER, silence), crate::significance::Py::F32(2.0));
+    assert_eq!(r(&WER, silence), crate::py::Py::F32(2.0));
     assert_eq!(r(&MER, silence).value(), 1.0);
     assert_eq!(r(&WIP, silence).value(), 0.0);
     assert_eq!(r(&WIP, [0.0; 6]).value(), 1.0);

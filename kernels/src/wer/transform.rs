@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::{is_py_space, py_lower, py_strip};
+use crate::py::text::{is_py_space, py_lower, py_strip};
 
 /// The words of `s` after `RemoveMultipleSpaces`, `Strip` and
 /// `ReduceToListOfListOfWords`, as slices of `s`, appended to `out`.

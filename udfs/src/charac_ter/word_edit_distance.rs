@@ -6,7 +6,7 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::levenshtein::{word_distance, word_distances_on};
-use mteval_kernels::text::py_split;
+use mteval_kernels::py::text::py_split;
 
 use crate::common::{coerce_two_strings, eval_pairs};
 use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};

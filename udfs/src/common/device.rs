@@ -12,6 +12,7 @@ use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
 /// mteval's session settings, under the `mteval.` prefix:
 /// `SET mteval.device = 'cuda'` (`auto`, `cpu` or `cuda`; empty: unset, so
 /// the functions run where they were registered to run, `auto` by default).
+/// The device is parsed once, when it is set, and held typed.
 /// Add it with `SessionConfig::with_option_extension(MtevalConfig::default())`.
 ///
 /// Written out rather than with `extensions_options!`, whose `entries()`
@@ -22,8 +23,8 @@ use mteval_kernels::backend::{Backend, DeviceRequest, backend_for};
 /// default in place.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MtevalConfig {
-    /// Device of the metric kernels: auto, cpu or cuda (empty: unset).
-    pub device: String,
+    /// Device of the metric kernels: auto, cpu or cuda (`None`: unset).
+    pub device: Option<DeviceRequest>,
 }
 
 impl ExtensionOptions for MtevalConfig {
@@ -41,10 +42,12 @@ impl ExtensionOptions for MtevalConfig {
 
     fn set(&mut self, key: &str, value: &str) -> Result<()> {
         if key == "device" {
-            if !value.trim().is_empty() {
-                value.parse::<DeviceRequest>().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?;
-            }
-            value.trim().clone_into(&mut self.device);
+            let value = value.trim();
+            self.device = if value.is_empty() {
+                None
+            } else {
+                Some(value.parse().map_err(|e| exec_datafusion_err!("mteval.device: {e}"))?)
+            };
             Ok(())
         } else {
             config_err!("unknown setting 'mteval.{key}' (known: mteval.device)")
@@ -54,7 +57,7 @@ impl ExtensionOptions for MtevalConfig {
     fn entries(&self) -> Vec<ConfigEntry> {
         vec![ConfigEntry {
             key: format!("{}.device", Self::PREFIX),
-            value: Some(self.device.clone()).filter(|d| !d.is_empty()),
+            value: self.device.map(|d| d.to_string()),
             description: "Device of the metric kernels: auto, cpu or cuda (unset: where the functions were registered \
                           to run, auto by default)",
         }]
@@ -66,14 +69,9 @@ impl ConfigExtension for MtevalConfig {
 }
 
 /// The device a session's `mteval.device` names; `None` when it is unset.
-///
-/// # Errors
-/// An unknown device name.
-pub fn configured_device(name: &str, config: &ConfigOptions) -> Result<Option<DeviceRequest>> {
-    match config.extensions.get::<MtevalConfig>().map(|c| c.device.trim()).filter(|d| !d.is_empty()) {
-        Some(d) => d.parse().map(Some).map_err(|e| exec_datafusion_err!("{name}: mteval.device: {e}")),
-        None => Ok(None),
-    }
+#[must_use]
+pub fn configured_device(config: &ConfigOptions) -> Option<DeviceRequest> {
+    config.extensions.get::<MtevalConfig>().and_then(|c| c.device)
 }
 
 /// The backend a function runs on: the session's `mteval.device` when set
@@ -89,7 +87,7 @@ pub fn session_backend(
     bound: Option<DeviceRequest>,
 ) -> Result<Arc<dyn Backend>> {
     let configured = match config {
-        Some(c) => configured_device(name, c)?,
+        Some(c) => configured_device(c),
         None => None,
     };
     backend_for(configured.or(bound).unwrap_or_default()).map_err(|e| exec_datafusion_err!("{name}: {e}"))
@@ -108,14 +106,13 @@ pub(crate) type SimplifyHook<F> = Box<dyn Fn(F, &SimplifyContext) -> Result<Expr
 /// with `mteval.device` unset (or the bound device already) the call stays
 /// as it is (`unchanged(f)`).
 pub(crate) fn bind_device<F: 'static, U: 'static>(
-    name: &'static str,
     current: Option<DeviceRequest>,
     rebind: fn(Option<DeviceRequest>) -> U,
     unchanged: fn(F) -> Expr,
     rebound: fn(F, U) -> Expr,
 ) -> SimplifyHook<F> {
     Box::new(move |f, ctx| {
-        Ok(match new_device(name, current, ctx)? {
+        Ok(match new_device(current, ctx) {
             Some(d) => rebound(f, rebind(Some(d))),
             None => unchanged(f),
         })
@@ -124,6 +121,6 @@ pub(crate) fn bind_device<F: 'static, U: 'static>(
 
 /// The planning session's `mteval.device` when it is set and differs from
 /// the device `current` the function is bound to.
-fn new_device(name: &str, current: Option<DeviceRequest>, ctx: &SimplifyContext) -> Result<Option<DeviceRequest>> {
-    Ok(configured_device(name, ctx.config_options())?.filter(|d| Some(*d) != current))
+fn new_device(current: Option<DeviceRequest>, ctx: &SimplifyContext) -> Option<DeviceRequest> {
+    configured_device(ctx.config_options()).filter(|d| Some(*d) != current)
 }

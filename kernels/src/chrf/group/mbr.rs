@@ -4,17 +4,12 @@
 
 use super::FastChrfOptions;
 use crate::MetricError;
+use crate::backend::Backend;
 use crate::chrf::ChrfConfig;
 use crate::chrf::Whitespace;
-
-/// The MBR utilities' own option key; the chrF keys come first (on
-/// fastchrf's defaults: `space:no`, `ws:unicode`).
-pub const MBR_OPTIONS: &[crate::options::OptionKey] = &[crate::options::OptionKey::new(
-    "self",
-    "`yes` \\| `no`",
-    "`yes`: every row of the group is a pseudo-reference for itself too, as in fastchrf; `no`: a row's own \
-     pseudo-reference is left out",
-)];
+use crate::metric::Direction;
+use crate::metric::mbr::{MBR_OPTIONS, Utility, split_options};
+use crate::py::numpy_mean;
 
 /// Options of the MBR utilities: chrF keys on top of fastchrf's defaults
 /// (whitespace removed with Unicode's rule, effective order), plus `self`
@@ -24,18 +19,8 @@ pub const MBR_OPTIONS: &[crate::options::OptionKey] = &[crate::options::OptionKe
 /// # Errors
 /// Unknown keys or values.
 pub fn parse_mbr_options(options: &str) -> Result<(ChrfConfig, bool), MetricError> {
-    let mut include_self = true;
-    let mut rest = Vec::new();
-    for (k, v) in crate::signature::parse_options("chrF", options)? {
-        if k == "self" {
-            include_self = crate::signature::parse_bool("chrF", &k, &v)?;
-        } else if k == "utility" {
-            // Part of a pasted-back MBR signature.
-        } else {
-            rest.push(format!("{k}:{v}"));
-        }
-    }
-    Ok((ChrfConfig::parse_keys(FastChrfOptions::default().config(), &rest.join("|"), ", self, utility")?, include_self))
+    let (include_self, rest) = split_options("chrF", options)?;
+    Ok((ChrfConfig::parse_keys(FastChrfOptions::default().config(), &rest, ", self, utility")?, include_self))
 }
 
 /// Signature of an MBR utility: `utility` (`pairwise` or `aggregate`), the
@@ -55,45 +40,6 @@ pub fn mbr_signature(cfg: &ChrfConfig, include_self: bool, utility: &str) -> cra
     s.push("version", format_args!("fastchrf-{}", crate::chrf::FASTCHRF_VERSION));
     s.push("impl", format_args!("mteval-{}", crate::IMPL_VERSION));
     s
-}
-
-/// `numpy.mean` of a contiguous float64 row, bit for bit: numpy's pairwise
-/// summation (blocks of 128 with 8 accumulators), divided by the length.
-/// `None` for an empty row (numpy gives NaN).
-#[must_use]
-#[allow(clippy::cast_precision_loss, reason = "a row's length is far below 2^53, exact in f64")]
-pub fn numpy_mean(row: &[f64]) -> Option<f64> {
-    (!row.is_empty()).then(|| numpy_sum(row) / row.len() as f64)
-}
-
-fn numpy_sum(a: &[f64]) -> f64 {
-    let n = a.len();
-    if n < 8 {
-        let mut res = 0.0;
-        for &x in a {
-            res += x;
-        }
-        res
-    } else if n <= 128 {
-        let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
-        let full = n - n % 8;
-        let mut i = 8;
-        while i < full {
-            for j in 0..8 {
-                r[j] += a[i + j];
-            }
-            i += 8;
-        }
-        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for &x in &a[full..] {
-            res += x;
-        }
-        res
-    } else {
-        let mut n2 = n / 2;
-        n2 -= n2 % 8;
-        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
-    }
 }
 
 /// `numpy.mean` of `row` without entry `skip` (when in range).
@@ -161,7 +107,7 @@ impl crate::metric::Metric for MbrChrf {
     }
 
     fn signature(&self, _nrefs: crate::NRefs) -> crate::Signature {
-        mbr_signature(&self.cfg, self.include_self, if self.aggregate { "aggregate" } else { "pairwise" })
+        Utility::signature(self)
     }
 
     fn width(&self) -> usize {
@@ -180,7 +126,42 @@ impl crate::metric::Metric for MbrChrf {
         None
     }
 
+    fn utility(self: std::sync::Arc<Self>) -> Option<std::sync::Arc<dyn Utility>> {
+        Some(self)
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+}
+
+impl Utility for MbrChrf {
+    fn signature(&self) -> crate::Signature {
+        mbr_signature(&self.cfg, self.include_self, if self.aggregate { "aggregate" } else { "pairwise" })
+    }
+
+    fn direction(&self) -> Direction {
+        crate::metric::Metric::info(self).direction
+    }
+
+    fn include_self(&self) -> bool {
+        self.include_self
+    }
+
+    /// fastchrf's pairwise chrF of each candidate averaged as `numpy.mean`,
+    /// or its aggregate chrF, on `backend`.
+    fn expected(
+        &self,
+        backend: &dyn Backend,
+        hyps: &[&str],
+        refs: Option<&[&str]>,
+        skip: &[Option<usize>],
+    ) -> Result<Vec<Option<f64>>, MetricError> {
+        let g = super::Group::new(&self.cfg, hyps, refs)?;
+        Ok(if self.aggregate {
+            g.aggregate_skipping_on(backend, skip)
+        } else {
+            g.expected_utility_skipping_on(backend, skip)
+        })
     }
 }

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use self::mbr::mean_skipping;
-pub use self::mbr::{AGGREGATE, MBR_OPTIONS, MbrChrf, PAIRWISE, mbr_signature, numpy_mean, parse_mbr_options};
+pub use self::mbr::{AGGREGATE, MbrChrf, PAIRWISE, mbr_signature, parse_mbr_options};
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
@@ -573,13 +573,5 @@ mod tests {
         assert!(pairwise_chrf(&e, &e, &o).is_err());
         assert!(aggregate_chrf(&[vec!["a"]], &[vec!["a"], vec!["b"]], &o).is_err());
         assert!(pairwise_chrf(&[vec!["a"]], &[vec!["a"]], &FastChrfOptions { char_order: 0, ..o }).is_err());
-    }
-
-    #[test]
-    fn numpy_mean_blocks() {
-        let row: Vec<f64> = (0..300).map(|i| f64::from(i) * 0.1).collect();
-        let m = numpy_mean(&row).unwrap();
-        assert!((m - 14.95).abs() < 1e-9);
-        assert_eq!(numpy_mean(&[]), None);
     }
 }

@@ -56,7 +56,7 @@ impl Symbols {
     pub(super) fn build(cfg: &ChrfConfig, texts: &[&str]) -> Result<Self, MetricError> {
         let lowered: Vec<std::borrow::Cow<'_, str>> = texts
             .par_iter()
-            .map(|s| if cfg.lowercase { crate::text::py_lower(s).into() } else { (*s).into() })
+            .map(|s| if cfg.lowercase { crate::py::text::py_lower(s).into() } else { (*s).into() })
             .collect();
         // Every id, count and string index below is a u32. A string has at most
         // as many windows per order as bytes, so this bound keeps the distinct

@@ -31,7 +31,7 @@
 /// Code points that have a case mapping in Rust's Unicode tables but none in
 /// Unicode 14.0 (`CPython` 3.11): inclusive ranges, sorted. Python treats them as
 /// uncased characters that only match themselves.
-/// (`crate::text`'s `PY14_OVERRIDES` answers the same question for
+/// (`crate::py::text`'s `PY14_OVERRIDES` answers the same question for
 /// `str.lower()`, whose `Final_Sigma` rule also reads the cased and
 /// case-ignorable classes; its test pins the toolchain's Unicode version.)
 const NEWER_THAN_UNICODE_14: [(u32, u32); 10] = [

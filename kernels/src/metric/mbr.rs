@@ -1,0 +1,238 @@
+//! What `mteval mbr` asks of a metric: an MBR utility, the expected utility
+//! of every candidate of one source against that source's pseudo-references.
+//!
+//! Two kinds exist. A metric built for MBR (fastchrf's pairwise and aggregate
+//! chrF, rows `mbr_chrf` and `mbr_chrf_aggregate`) implements [`Utility`]
+//! itself. Every other text metric is a utility through [`MeanUtility`]: the
+//! mean of its sentence scores against the pseudo-references, averaged as
+//! `numpy.mean` does (row `mbr_ter` is this over TER; `--utility wer`,
+//! `bleu`, `char_error_rate`... are the same over those rows). [`configure`]
+//! resolves a utility's name to one of them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{Direction, Inputs, METRICS, Metric, MetricInfo, not_text};
+use crate::backend::Backend;
+use crate::options::OptionKey;
+use crate::py::numpy_mean;
+use crate::signature::{parse_bool, parse_options};
+use crate::{MetricError, NRefs, Signature};
+
+/// The option every MBR utility takes besides its metric's.
+pub const MBR_OPTIONS: &[OptionKey] = &[OptionKey::new(
+    "self",
+    "`yes` \\| `no`",
+    "`yes`: every row of the group is a pseudo-reference for itself too, as in fastchrf; `no`: a row's own \
+     pseudo-reference is left out",
+)];
+
+/// An MBR utility with its options parsed.
+pub trait Utility: fmt::Debug + Send + Sync {
+    /// The reproducibility signature (`utility:...|...|self:yes`).
+    fn signature(&self) -> Signature;
+
+    /// Whether the highest or the lowest expected utility wins.
+    fn direction(&self) -> Direction;
+
+    /// Whether each candidate is also its own pseudo-reference (option `self`).
+    fn include_self(&self) -> bool;
+
+    /// Each candidate's expected utility against `refs` (the candidates
+    /// themselves when `None`), leaving out pseudo-reference `skip[j]` for
+    /// candidate `j`; `None` for a candidate with no pseudo-reference left.
+    /// On `backend` where the utility has a batched path, else on all cores.
+    ///
+    /// # Errors
+    /// A candidate or pseudo-reference the metric refuses (over a length limit).
+    fn expected(
+        &self,
+        backend: &dyn Backend,
+        hyps: &[&str],
+        refs: Option<&[&str]>,
+        skip: &[Option<usize>],
+    ) -> Result<Vec<Option<f64>>, MetricError>;
+}
+
+/// The utility named `name` with `options` (signature syntax): an MBR row of
+/// the metric table, named with or without its `mbr_` prefix (`-` may stand
+/// for `_`), else the [`MeanUtility`] of a text metric (`wer`, `bleu`, ...).
+///
+/// # Errors
+/// An unknown name, a metric that does not read text, bad options.
+pub fn configure(name: &str, options: &str) -> Result<Arc<dyn Utility>, MetricError> {
+    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
+    let is_mbr = |m: &&MetricInfo| {
+        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
+    };
+    if let Some(row) = METRICS.iter().copied().find(is_mbr) {
+        return row.configure(options)?.utility().ok_or_else(|| invalid(format!("{} is not an MBR utility", row.name)));
+    }
+    match super::lookup(name).or_else(|_| super::lookup(&wanted)) {
+        Ok(of) if of.inputs == Inputs::Text => Ok(Arc::new(MeanUtility::configure(of, of, options)?)),
+        Ok(of) => Err(invalid(format!("{} cannot be an MBR utility: {}", of.name, not_text(of)))),
+        Err(_) => {
+            let rows: Vec<&str> = METRICS
+                .iter()
+                .filter(|m| m.inputs == Inputs::Candidates)
+                .filter_map(|m| m.name.strip_prefix("mbr_"))
+                .collect();
+            let text: Vec<&str> = METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
+            Err(invalid(format!(
+                "unknown utility '{}' (known: {}, or the mean sentence score of a text metric: {})",
+                name.trim(),
+                rows.join(", "),
+                text.join(", ")
+            )))
+        }
+    }
+}
+
+fn invalid(reason: String) -> MetricError {
+    MetricError::InvalidOption { metric: "MBR utility", reason }
+}
+
+/// Splits an MBR utility's options into `self` and the rest (for its
+/// metric, rejoined in signature syntax); `utility` (from a pasted-back
+/// signature) is dropped.
+///
+/// # Errors
+/// Malformed options, a bad `self`.
+pub fn split_options(metric: &'static str, options: &str) -> Result<(bool, String), MetricError> {
+    let mut include_self = true;
+    let mut rest = Vec::new();
+    for (k, v) in parse_options(metric, options)? {
+        match k.as_str() {
+            "self" => include_self = parse_bool(metric, &k, &v)?,
+            "utility" => {}
+            _ => rest.push(format!("{k}:{v}")),
+        }
+    }
+    Ok((include_self, rest.join("|")))
+}
+
+/// A text metric as an MBR utility: each candidate's mean sentence score
+/// ([`Metric::sentence_score`]) against the pseudo-references, averaged as
+/// `numpy.mean` does, the metric's direction deciding.
+#[derive(Debug, Clone)]
+pub struct MeanUtility {
+    metric: Arc<dyn Metric>,
+    include_self: bool,
+    row: &'static MetricInfo,
+}
+
+impl MeanUtility {
+    /// The mean of `of`'s sentence scores with `options` (`of`'s keys plus
+    /// `self`), answering as row `row` of the metric table (`mbr_ter`; or
+    /// `of` itself, for a utility named by its metric).
+    ///
+    /// # Errors
+    /// Unknown keys (the error lists `of`'s and `self`) and bad values.
+    pub fn configure(row: &'static MetricInfo, of: &'static MetricInfo, options: &str) -> Result<Self, MetricError> {
+        let (include_self, rest) = split_options(of.name, options)?;
+        let metric = of.configure(&rest).map_err(|e| match e {
+            MetricError::InvalidOption { metric, reason } if reason.starts_with("unknown key") => {
+                MetricError::InvalidOption { metric, reason: format!("{reason}; as an MBR utility also: self") }
+            }
+            e => e,
+        })?;
+        Ok(Self { metric, include_self, row })
+    }
+
+    /// The metric averaged.
+    #[must_use]
+    pub fn metric(&self) -> &dyn Metric {
+        self.metric.as_ref()
+    }
+}
+
+impl Utility for MeanUtility {
+    /// `utility:NAME-mean`, the metric's signature for one reference, `self`.
+    fn signature(&self) -> Signature {
+        let mut s = Signature::default();
+        s.push("utility", format_args!("{}-mean", self.metric.info().name));
+        s.entries.extend(self.metric.signature(NRefs::Fixed(1)).entries);
+        s.push("self", if self.include_self { "yes" } else { "no" });
+        s
+    }
+
+    fn direction(&self) -> Direction {
+        self.metric.info().direction
+    }
+
+    fn include_self(&self) -> bool {
+        self.include_self
+    }
+
+    fn expected(
+        &self,
+        _backend: &dyn Backend,
+        hyps: &[&str],
+        refs: Option<&[&str]>,
+        skip: &[Option<usize>],
+    ) -> Result<Vec<Option<f64>>, MetricError> {
+        let refs = refs.unwrap_or(hyps);
+        hyps.par_iter()
+            .enumerate()
+            .map(|(j, h)| {
+                let mut row = Vec::with_capacity(refs.len());
+                for (k, r) in refs.iter().enumerate() {
+                    if skip.get(j).copied().flatten() == Some(k) {
+                        continue;
+                    }
+                    if let Some(seg) = self.metric.segment(h, &[r])? {
+                        row.extend(self.metric.sentence_score(&seg));
+                    }
+                }
+                Ok(numpy_mean(&row))
+            })
+            .collect()
+    }
+}
+
+impl Metric for MeanUtility {
+    fn info(&self) -> &'static MetricInfo {
+        self.row
+    }
+
+    fn display(&self) -> String {
+        format!("MBR-{}", self.metric.display())
+    }
+
+    fn signature(&self, _nrefs: NRefs) -> Signature {
+        Utility::signature(self)
+    }
+
+    fn max_words(&self) -> Option<usize> {
+        self.metric.max_words()
+    }
+
+    fn width(&self) -> usize {
+        0
+    }
+
+    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Err(MetricError::InvalidInput {
+            metric: "metric",
+            reason: format!("{} scores the candidates of one source (`mteval mbr`), not references", self.display()),
+        })
+    }
+
+    fn sentence_score(&self, _stats: &[f64]) -> Option<f64> {
+        None
+    }
+
+    fn corpus(&self) -> Option<Box<dyn super::CorpusState>> {
+        None
+    }
+
+    fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
+        Some(self)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

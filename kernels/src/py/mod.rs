@@ -1,0 +1,20 @@
+//! Python's and numpy's semantics, where the reference tools' numbers depend
+//! on them: one room for every helper whose job is to behave as `CPython`
+//! 3.11 or numpy 2 does, bit for bit.
+//!
+//! * [`text`]: `str` methods (`isspace`, `split`, `strip`, `lower`) and
+//!   `repr` of a float;
+//! * [`re`]: the `re` module's case tables and the one pattern shape the
+//!   terminology reference matches;
+//! * [`number`]: numpy 2's `float32` promotions ([`Py`]), its pairwise sum
+//!   and `numpy.mean`;
+//! * [`random`]: numpy's random streams (`SeedSequence`, `PCG64`,
+//!   `Generator.choice`/`integers`), as sacrebleu's significance tests draw
+//!   them.
+
+pub mod number;
+pub mod random;
+pub mod re;
+pub mod text;
+
+pub use number::{Py, numpy_mean, numpy_sum};
