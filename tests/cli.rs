@@ -3,10 +3,12 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{Float64Type, Int64Type, SchemaRef};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type, SchemaRef};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common::*;
@@ -19,17 +21,31 @@ pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The binary with `args`, its standard output and error piped.
+pub(crate) fn piped(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mteval"));
+    c.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c
+}
+
+/// The output of `child`, which must end within `secs` seconds (it is
+/// killed past that, and `what` named in the panic).
+pub(crate) fn wait_within(mut child: Child, secs: u64, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// Runs the binary with `input` piped to its standard input.
 pub(crate) fn mteval_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mteval");
+    let mut child = piped(args).stdin(Stdio::piped()).spawn().expect("run mteval");
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -50,6 +66,33 @@ pub(crate) fn mteval_ok(args: &[&str]) -> String {
     stdout_ok(&mteval(args))
 }
 
+/// Asserts a clean failure of `o`, the run of `what`: status 1, no panic,
+/// and every needle in its standard error, which it returns.
+pub(crate) fn fails(o: &Output, what: &str, needles: &[&str]) -> String {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "{what} should fail with status 1: {e}");
+    assert!(!e.contains("panicked"), "{what} panicked: {e}");
+    for n in needles {
+        assert!(e.contains(n), "{what}: stderr lacks {n:?}: {e}");
+    }
+    e
+}
+
+/// Runs the binary with `args`, which must fail cleanly (see [`fails`]);
+/// returns its standard error.
+pub(crate) fn fails_with(args: &[&str], needles: &[&str]) -> String {
+    fails(&mteval(args), &format!("{args:?}"), needles)
+}
+
+/// `mteval score INPUT ARGS --group-by system -w WIDTH -o OUT`, which must
+/// succeed; returns its standard output.
+pub(crate) fn score_by_system(input: &str, args: &[&str], width: &str, out: &Path) -> String {
+    let mut all = vec!["score", input];
+    all.extend(args);
+    all.extend(["--group-by", "system", "-w", width, "-o", out.to_str().unwrap()]);
+    mteval_ok(&all)
+}
+
 /// `mteval score` in text mode: `--hyp HYP`, a `--ref` per reference file, then `extra`.
 pub(crate) fn score_text(hyp: &Path, refs: &[&Path], extra: &[&str]) -> Output {
     let mut args = vec!["score", "--hyp", hyp.to_str().unwrap()];
@@ -65,6 +108,16 @@ pub(crate) fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> 
     let p = dir.join(name);
     std::fs::write(&p, contents).unwrap();
     p
+}
+
+/// A new temporary directory holding a hypothesis file `h.txt` and a
+/// reference file `r.txt`: the directory (removed when dropped) and the
+/// paths of the two files.
+pub(crate) fn hyp_ref_files(hyp: &str, reference: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let h = write_file(dir.path(), "h.txt", hyp).display().to_string();
+    let r = write_file(dir.path(), "r.txt", reference).display().to_string();
+    (dir, h, r)
 }
 
 /// A new temporary directory holding one file, `name`, of `contents`: the
@@ -134,6 +187,35 @@ pub(crate) fn parquet_f64s(path: &Path, name: &str) -> Vec<Option<f64>> {
     out
 }
 
+/// The rows of a scored Parquet file, in file order: `(system, seg_id)` and
+/// the value of each float column of `cols`.
+pub(crate) fn scored_rows(path: &Path, cols: &[&str]) -> Vec<((String, i64), Vec<f64>)> {
+    let mut out = Vec::new();
+    for b in parquet_batches(path) {
+        let sys = cast(b.column_by_name("system").unwrap(), &DataType::Utf8).unwrap();
+        let sys = sys.as_string::<i32>();
+        let seg = b.column_by_name("seg_id").unwrap().as_primitive::<Int64Type>();
+        let vals: Vec<_> = cols.iter().map(|c| b.column_by_name(c).unwrap().as_primitive::<Float64Type>()).collect();
+        for i in 0..b.num_rows() {
+            out.push(((sys.value(i).to_owned(), seg.value(i)), vals.iter().map(|v| v.value(i)).collect()));
+        }
+    }
+    out
+}
+
+/// The rows of an `mteval mbr` Parquet output whose group column is
+/// `group`, in file order: `(group, cand, utility, n_candidates)`.
+pub(crate) fn mbr_picks(path: &Path, group: &str) -> Vec<(i64, i64, f64, i64)> {
+    let mut out = Vec::new();
+    for b in parquet_batches(path) {
+        let int = |name: &str| b.column_by_name(name).unwrap().as_primitive::<Int64Type>().clone();
+        let (g, cand, n) = (int(group), int("cand"), int("n_candidates"));
+        let util = b.column_by_name("utility").unwrap().as_primitive::<Float64Type>();
+        out.extend((0..b.num_rows()).map(|i| (g.value(i), cand.value(i), util.value(i), n.value(i))));
+    }
+    out
+}
+
 fn wmt(pair: &str, ext: &str) -> String {
     shared_dir().join(format!("data/wmt/{pair}.{ext}")).display().to_string()
 }
@@ -149,6 +231,14 @@ pub(crate) fn group_scores(out: &str) -> Vec<(String, String, f64)> {
         .collect()
 }
 
+/// The `system=NAME` group lines of `out` as `(NAME, signature, score)`;
+/// there must be `n`.
+pub(crate) fn system_scores(out: &str, n: usize) -> Vec<(String, String, f64)> {
+    let lines = group_scores(out);
+    assert_eq!(lines.len(), n, "{out}");
+    lines.into_iter().map(|(g, sig, score)| (g.strip_prefix("system=").unwrap().to_owned(), sig, score)).collect()
+}
+
 fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
     crate::common::golden_corpus("data/golden/ter_corpus.jsonl", pair, system, refs, variant)
 }
@@ -157,22 +247,8 @@ fn golden_corpus(pair: &str, system: &str, refs: &str, variant: &str) -> f64 {
 fn score_parquet_writes_scores_signature_and_group_totals() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scored.parquet");
-    let so = stdout_ok(&mteval(&[
-        "score",
-        &wmt("en-de", "parquet"),
-        "-m",
-        "ter",
-        "--group-by",
-        "system",
-        "-w",
-        "10",
-        "-o",
-        out.to_str().unwrap(),
-    ]));
-    let lines = group_scores(&so);
-    assert_eq!(lines.len(), 3, "{so}");
-    for (group, sig, score) in &lines {
-        let system = group.strip_prefix("system=").unwrap();
+    let so = score_by_system(&wmt("en-de", "parquet"), &["-m", "ter"], "10", &out);
+    for (system, sig, score) in &system_scores(&so, 3) {
         assert!(
             sig.starts_with("TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|impl:mteval-"),
             "{sig}"
@@ -192,22 +268,11 @@ fn score_parquet_writes_scores_signature_and_group_totals() {
             )
         })
         .collect();
-    let mut n = 0;
-    for b in parquet_batches(&out) {
-        let schema = b.schema();
-        let sys_i = schema.index_of("system").unwrap();
-        let seg = b.column(schema.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
-        let ter = b.column(schema.index_of("ter").unwrap()).as_primitive::<Float64Type>();
-        let sys =
-            datafusion::arrow::compute::cast(b.column(sys_i), &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
-        let sys = sys.as_string::<i32>();
-        for i in 0..b.num_rows() {
-            let e = golden[&(sys.value(i).to_owned(), seg.value(i))];
-            assert!(close(ter.value(i), e));
-            n += 1;
-        }
+    let rows = scored_rows(&out, &["ter"]);
+    for (key, ter) in &rows {
+        assert!(close(ter[0], golden[key]));
     }
-    assert_eq!(n, 1500);
+    assert_eq!(rows.len(), 1500);
 }
 
 #[test]
@@ -226,12 +291,9 @@ fn score_jsonl_multi_reference_with_options() {
         "-w",
         "10",
     ]);
-    let lines = group_scores(&stdout_ok(&o));
-    assert_eq!(lines.len(), 3);
-    for (group, sig, score) in lines {
-        let system = group.strip_prefix("system=").unwrap();
+    for (system, sig, score) in system_scores(&stdout_ok(&o), 3) {
         assert!(sig.contains("nrefs:2|case:lc|tok:tercom|norm:yes|punct:yes|asian:yes"), "{sig}");
-        assert!((score - golden_corpus("zh-en", system, "ref+ref2", "normalized_asian")).abs() < 1e-8);
+        assert!((score - golden_corpus("zh-en", &system, "ref+ref2", "normalized_asian")).abs() < 1e-8);
     }
 }
 
@@ -382,11 +444,8 @@ fn every_ter_variant_through_the_cli() {
         }
         let out = mteval(&args);
         assert!(out.status.success(), "{variant}: {}", stderr(&out));
-        let lines = group_scores(&stdout(&out));
-        assert_eq!(lines.len(), 3);
-        for (group, _, score) in lines {
-            let system = group.strip_prefix("system=").unwrap();
-            assert!((score - golden_corpus("en-zh", system, "ref", variant)).abs() < 1e-8, "{variant} {system}");
+        for (system, _, score) in system_scores(&stdout(&out), 3) {
+            assert!((score - golden_corpus("en-zh", &system, "ref", variant)).abs() < 1e-8, "{variant} {system}");
         }
     }
 }

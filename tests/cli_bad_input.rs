@@ -7,20 +7,8 @@ use std::process::{Command, Output};
 
 use mteval_kernels::{CharacTerConfig, ChrfConfig, Ter};
 
-use crate::cli::{mteval, mteval_ok, parquet_f64s, stderr, write_file, write_jsonl};
+use crate::cli::{fails_with, mteval, mteval_ok, parquet_f64s, stderr, write_file, write_jsonl};
 use crate::common::shared_dir;
-
-/// Asserts a clean failure whose message contains every needle.
-fn fails_with(args: &[&str], needles: &[&str]) -> String {
-    let o = mteval(args);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{args:?} should fail with status 1: {e}");
-    for n in needles {
-        assert!(e.contains(n), "{args:?}: stderr lacks {n:?}: {e}");
-    }
-    assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
-    e
-}
 
 fn wmt_parquet() -> PathBuf {
     shared_dir().join("data/wmt/en-de.parquet")

@@ -8,14 +8,11 @@
 
 use std::collections::HashMap;
 
-use datafusion::arrow::array::AsArray;
-use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
 use mteval_kernels::py::numpy_mean;
 
 use crate::cli::{
-    group_scores, mteval, mteval_ok, ndjson, parquet_batches, parquet_metadata, score_text, stderr, stdout, stdout_ok,
-    temp_file, write_jsonl, write_lines,
+    group_scores, mbr_picks, mteval, mteval_ok, ndjson, parquet_metadata, score_by_system, score_text, scored_rows,
+    stderr, stdout, stdout_ok, system_scores, temp_file, write_jsonl, write_lines,
 };
 use crate::common::*;
 
@@ -28,27 +25,8 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scored.parquet");
     let input = shared_dir().join("data/wmt/de-en.parquet").display().to_string();
-    let so = mteval_ok(&[
-        "score",
-        &input,
-        "-m",
-        "chrf",
-        "chrf++",
-        "--ref-col",
-        "ref",
-        "--ref-col",
-        "ref2",
-        "--group-by",
-        "system",
-        "-w",
-        "12",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    let lines = group_scores(&so);
-    assert_eq!(lines.len(), 6, "{so}");
-    for (group, sig, score) in &lines {
-        let system = group.strip_prefix("system=").unwrap();
+    let so = score_by_system(&input, &["-m", "chrf", "chrf++", "--ref-col", "ref", "--ref-col", "ref2"], "12", &out);
+    for (system, sig, score) in &system_scores(&so, 6) {
         let variant = if sig.starts_with("chrF2++|") { "chrfpp" } else { "chrf" };
         let nw = if variant == "chrfpp" { 2 } else { 0 };
         let want = format!("|nrefs:2|case:mixed|eff:yes|nc:6|nw:{nw}|space:no|version:2.6.0|impl:mteval-");
@@ -63,22 +41,13 @@ fn score_parquet_chrf_and_chrfpp_multi_reference() {
     let sig = parquet_metadata(&out);
     assert!(sig["mteval.signature.chrf"].starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|"));
     assert!(sig["mteval.signature.chrfpp"].starts_with("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|"));
-    let mut n = 0;
-    for b in parquet_batches(&out) {
-        let s = b.schema();
-        let sys = cast(b.column(s.index_of("system").unwrap()), &DataType::Utf8).unwrap();
-        let sys = sys.as_string::<i32>();
-        let seg = b.column(s.index_of("seg_id").unwrap()).as_primitive::<Int64Type>();
-        let c = b.column(s.index_of("chrf").unwrap()).as_primitive::<Float64Type>();
-        let cpp = b.column(s.index_of("chrfpp").unwrap()).as_primitive::<Float64Type>();
-        for i in 0..b.num_rows() {
-            let g = &golden[&(sys.value(i).to_owned(), seg.value(i))];
-            assert!(close(c.value(i), g["chrf_multi"]["chrf"].as_f64().unwrap()));
-            assert!(close(cpp.value(i), g["chrf_multi"]["chrfpp"].as_f64().unwrap()));
-            n += 1;
-        }
+    let rows = scored_rows(&out, &["chrf", "chrfpp"]);
+    for (key, s) in &rows {
+        let g = &golden[key];
+        assert!(close(s[0], g["chrf_multi"]["chrf"].as_f64().unwrap()));
+        assert!(close(s[1], g["chrf_multi"]["chrfpp"].as_f64().unwrap()));
     }
-    assert_eq!(n, 1500);
+    assert_eq!(rows.len(), 1500);
 }
 
 #[test]
@@ -139,39 +108,31 @@ fn mbr_selects_the_golden_argmax() {
         let so = mteval_ok(&["mbr", &input, "--group-by", "src_id", "--utility", utility, "-o", out.to_str().unwrap()]);
         assert!(so.contains("MBR|utility:"), "{so}");
         assert!(parquet_metadata(&out).contains_key("mteval.signature.mbr"));
-        let mut seen = 0;
-        for b in parquet_batches(&out) {
-            let s = b.schema();
-            let gid = b.column(s.index_of("src_id").unwrap()).as_primitive::<Int64Type>();
-            let cand = b.column(s.index_of("cand").unwrap()).as_primitive::<Int64Type>();
-            let util = b.column(s.index_of("utility").unwrap()).as_primitive::<Float64Type>();
-            let ncand = b.column(s.index_of("n_candidates").unwrap()).as_primitive::<Int64Type>();
-            for i in 0..b.num_rows() {
-                let g = &groups[gid.value(i) as usize];
-                assert_eq!(gid.value(i), seen as i64, "groups in order of first appearance");
-                let scores: Vec<f64> = if utility == "chrf" {
-                    g["pairwise"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|r| {
-                            numpy_mean(&r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>())
-                                .unwrap()
-                        })
-                        .collect()
-                } else {
-                    g["aggregate"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
-                };
-                let best = scores.iter().copied().fold(f64::MIN, f64::max);
-                // First index within 1e-9 of the best (golden floats may be read one ulp off).
-                let first = scores.iter().position(|&s| (s - best).abs() < 1e-9).unwrap();
-                assert_eq!(cand.value(i) as usize, first, "{utility} group {}", gid.value(i));
-                assert!(close(util.value(i), best));
-                assert_eq!(ncand.value(i) as usize, scores.len());
-                seen += 1;
-            }
+        let picks = mbr_picks(&out, "src_id");
+        for (seen, &(gid, cand, util, ncand)) in picks.iter().enumerate() {
+            let g = &groups[gid as usize];
+            assert_eq!(gid, seen as i64, "groups in order of first appearance");
+            let scores: Vec<f64> = if utility == "chrf" {
+                g["pairwise"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| {
+                        numpy_mean(&r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>())
+                            .unwrap()
+                    })
+                    .collect()
+            } else {
+                g["aggregate"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+            };
+            let best = scores.iter().copied().fold(f64::MIN, f64::max);
+            // First index within 1e-9 of the best (golden floats may be read one ulp off).
+            let first = scores.iter().position(|&s| (s - best).abs() < 1e-9).unwrap();
+            assert_eq!(cand as usize, first, "{utility} group {gid}");
+            assert!(close(util, best));
+            assert_eq!(ncand as usize, scores.len());
         }
-        assert_eq!(seen, groups.len());
+        assert_eq!(picks.len(), groups.len());
     }
 }
 

@@ -13,25 +13,34 @@ fn parquet(pair: &str) -> String {
     shared_dir().join(format!("data/wmt/{pair}.parquet")).display().to_string()
 }
 
+/// The golden BLEU case (`bleu.json`) of `pair` with tokenizer `tokenize`
+/// and smoothing `smooth`.
+fn bleu_case(pair: &str, tokenize: &str, smooth: &str) -> Value {
+    golden_case("bleu.json", |c| {
+        c["pair"] == pair && c["options"]["tokenize"] == tokenize && c["options"]["smooth_method"] == smooth
+    })
+    .unwrap()
+}
+
+/// The first case of the golden file `name` (`tests/golden/`) that `pred` accepts.
+fn golden_case(name: &str, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+    repo_golden(name)["cases"].as_array().unwrap().iter().find(|c| pred(c)).cloned()
+}
+
 /// The golden case of `pair` and `test` whose metrics are `kinds` with default options.
 fn case(pair: &str, test: &str, n: u64) -> Value {
-    repo_golden("significance.json")["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| {
-            c["pair"] == pair
-                && c["test"] == test
-                && c["n"] == n
-                && c["refs"].as_array().unwrap().len() == 1
-                && c["metrics"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .all(|m| m["mteval_options"] == "" || m["mteval_options"] == "nw:2")
-        })
-        .unwrap_or_else(|| panic!("no golden {pair} {test} {n}"))
-        .clone()
+    golden_case("significance.json", |c| {
+        c["pair"] == pair
+            && c["test"] == test
+            && c["n"] == n
+            && c["refs"].as_array().unwrap().len() == 1
+            && c["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|m| m["mteval_options"] == "" || m["mteval_options"] == "nw:2")
+    })
+    .unwrap_or_else(|| panic!("no golden {pair} {test} {n}"))
 }
 
 /// The -m names of a golden case's metrics.
@@ -180,13 +189,7 @@ fn compare_refuses_misaligned_systems_and_missing_baselines() {
 
 #[test]
 fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
-    let bleu = repo_golden("bleu.json");
-    let c = bleu["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["pair"] == "en-de" && c["options"]["tokenize"] == "intl" && c["options"]["smooth_method"] == "exp")
-        .unwrap();
+    let c = bleu_case("en-de", "intl", "exp");
     let q = format!(
         "SELECT system, corpus_bleu(hyp, ref, 'tok:intl') AS b, corpus_bleu(hyp, [ref, ref2], 'tok:intl') AS b2 \
          FROM '{}' GROUP BY system ORDER BY system",
@@ -231,13 +234,7 @@ fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
 
 #[test]
 fn score_bleu_in_table_and_text_modes() {
-    let bleu = repo_golden("bleu.json");
-    let c = bleu["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["pair"] == "en-de" && c["options"]["tokenize"] == "13a" && c["options"]["smooth_method"] == "exp")
-        .unwrap();
+    let c = bleu_case("en-de", "13a", "exp");
     let out = mteval_ok(&["score", &parquet("en-de"), "-m", "bleu", "--group-by", "system", "-w", "17"]);
     for (k, sys) in c["systems"].as_array().unwrap().iter().enumerate() {
         let line = out.lines().find(|l| l.starts_with(&format!("system={}\t", sys.as_str().unwrap()))).unwrap();

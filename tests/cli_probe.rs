@@ -5,19 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{mteval, mteval_ok, stderr, write_file, write_jsonl};
-
-/// Asserts a clean failure (status 1, no panic) whose message holds every needle.
-fn fails_with(args: &[&str], needles: &[&str]) -> String {
-    let o = mteval(args);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{args:?} should fail: {e}");
-    for n in needles {
-        assert!(e.contains(n), "{args:?}: stderr lacks {n:?}: {e}");
-    }
-    assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
-    e
-}
+use crate::cli::{fails_with, hyp_ref_files, mteval, mteval_ok, stderr, write_file, write_jsonl};
 
 fn demo(ext: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/demo.{ext}")).display().to_string()
@@ -226,10 +214,8 @@ fn compare_json_keeps_sacrebleus_key_order_and_shapes() {
 
 #[test]
 fn sentence_scores_are_labelled_and_json_stays_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let hyp = write_file(dir.path(), "h.txt", "a b c\nx y\n");
-    let r = write_file(dir.path(), "r.txt", "a b d\nx y\n");
-    let (h, r) = (hyp.to_str().unwrap(), r.to_str().unwrap());
+    let (_dir, h, r) = hyp_ref_files("a b c\nx y\n", "a b d\nx y\n");
+    let (h, r) = (h.as_str(), r.as_str());
     // One metric: sacrebleu's `N<TAB>score` lines, then the corpus line.
     let one = mteval_ok(&["score", "--hyp", h, "--ref", r, "-m", "ter", "--sentence"]);
     let lines: Vec<&str> = one.lines().collect();

@@ -5,13 +5,8 @@
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::cli::{mteval, mteval_stdin, stderr};
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::cli::{fails, mteval, mteval_stdin, piped, stderr, stdout, wait_within};
 
 fn demo() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string()
@@ -19,17 +14,6 @@ fn demo() -> String {
 
 fn text(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/text").join(name).display().to_string()
-}
-
-/// Asserts a clean failure (status 1, no panic) whose message has every needle.
-fn fails(o: &Output, what: &str, needles: &[&str]) -> String {
-    let e = stderr(o);
-    assert_eq!(o.status.code(), Some(1), "{what} should fail with status 1: {e}");
-    assert!(!e.contains("panicked"), "{what} panicked: {e}");
-    for n in needles {
-        assert!(e.contains(n), "{what}: stderr lacks {n:?}: {e}");
-    }
-    e
 }
 
 /// Every subcommand with arguments that print to standard output, and what
@@ -139,21 +123,7 @@ fn seed_ter_refuses_rows_over_its_own_limit() {
 
 /// Runs the binary with `args`, waiting at most `secs` for it (it is killed past that).
 pub(crate) fn within(secs: u64, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            child.kill().unwrap();
-            panic!("{args:?} still running after {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    wait_within(piped(args).spawn().unwrap(), secs, &format!("{args:?}"))
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::cli::{mteval, mteval_ok, ndjson, stderr, write_file};
+use crate::cli::{hyp_ref_files, mbr_picks, mteval, mteval_ok, ndjson, stderr, write_file};
 use crate::common::{repo_golden, shared_dir};
 
 fn parquet(pair: &str) -> String {
@@ -15,10 +15,8 @@ fn parquet(pair: &str) -> String {
 /// `jiwer -r r.txt -h h.txt FLAGS`, each output copied from jiwer 4.0.0.
 #[test]
 fn mteval_jiwer_prints_what_jiwers_command_line_prints() {
-    let dir = tempfile::tempdir().unwrap();
-    let r = write_file(dir.path(), "r.txt", "a\nhello world\n\n  x y  \n");
-    let h = write_file(dir.path(), "h.txt", "hello word\n\nb\n x  y z\n");
-    let (r, h) = (r.to_str().unwrap(), h.to_str().unwrap());
+    let (dir, h, r) = hyp_ref_files("hello word\n\nb\n x  y z\n", "a\nhello world\n\n  x y  \n");
+    let (r, h) = (r.as_str(), h.as_str());
     let run = |flags: &[&str]| {
         let mut args = vec!["jiwer", "-r", r, "-h", h];
         args.extend(flags);
@@ -164,9 +162,6 @@ fn compare_wer_family_matches_sacrebleus_paired_tests() {
 /// "mbr" over `data/wmt/mbr_groups.jsonl`).
 #[test]
 fn mbr_with_a_wer_utility_picks_jiwers_lowest_mean() {
-    use datafusion::arrow::array::AsArray;
-    use datafusion::arrow::datatypes::{Float64Type, Int64Type};
-
     let dir = tempfile::tempdir().unwrap();
     let groups = crate::common::read_jsonl("data/wmt/mbr_groups.jsonl");
     let mut rows = Vec::new();
@@ -192,24 +187,16 @@ fn mbr_with_a_wer_utility_picks_jiwers_lowest_mean() {
         assert!(so.starts_with(&format!("MBR|utility:wer-mean|nrefs:1|{unit_sig}|transform:default|")), "{so}");
         assert!(so.trim_end().ends_with(if with_self { "|self:yes" } else { "|self:no" }), "{so}");
         let want = case["groups"].as_array().unwrap();
-        let mut seen = 0;
-        for b in crate::cli::parquet_batches(&out) {
-            let s = b.schema();
-            let g = b.column(s.index_of("g").unwrap()).as_primitive::<Int64Type>();
-            let cand = b.column(s.index_of("cand").unwrap()).as_primitive::<Int64Type>();
-            let util = b.column(s.index_of("utility").unwrap()).as_primitive::<Float64Type>();
-            let n = b.column(s.index_of("n_candidates").unwrap()).as_primitive::<Int64Type>();
-            for i in 0..b.num_rows() {
-                let w = &want[usize::try_from(g.value(i)).unwrap()];
-                let pick = w["pick"].as_i64().unwrap();
-                let utilities = w["utilities"].as_array().unwrap();
-                assert_eq!(cand.value(i), pick, "{options} group {}", g.value(i));
-                assert_eq!(util.value(i), utilities[usize::try_from(pick).unwrap()].as_f64().unwrap(), "{options}");
-                assert_eq!(n.value(i), i64::try_from(utilities.len()).unwrap());
-                seen += 1;
-            }
+        let picks = mbr_picks(&out, "g");
+        for &(g, cand, util, n) in &picks {
+            let w = &want[usize::try_from(g).unwrap()];
+            let pick = w["pick"].as_i64().unwrap();
+            let utilities = w["utilities"].as_array().unwrap();
+            assert_eq!(cand, pick, "{options} group {g}");
+            assert_eq!(util, utilities[usize::try_from(pick).unwrap()].as_f64().unwrap(), "{options}");
+            assert_eq!(n, i64::try_from(utilities.len()).unwrap());
         }
-        assert_eq!(seen, want.len(), "{options}");
+        assert_eq!(picks.len(), want.len(), "{options}");
     }
     // A bad option of the metric names it, and `self` among the keys.
     let o = mteval(&["mbr", input.to_str().unwrap(), "--group-by", "g", "--utility", "wer", "--options", "nc:6"]);

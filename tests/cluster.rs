@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::stderr;
+use crate::cli::{piped, stderr, wait_within};
 
 /// The processes of a cluster, killed when dropped.
 pub(crate) struct Cluster {
@@ -243,27 +243,7 @@ fn sql_in(dir: &std::path::Path, cluster: Option<&Cluster>, query: &str) -> Outp
     if let Some(c) = cluster {
         args.extend(["--cluster", c.url.as_str()]);
     }
-    let child = Command::new(env!("CARGO_BIN_EXE_mteval"))
-        .args(&args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_within(child, 120, query)
-}
-
-/// The output of `child`, which must end within `secs` seconds.
-fn wait_within(mut child: Child, secs: u64, what: &str) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            child.kill().unwrap();
-            panic!("{what}: still running after {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    wait_within(piped(&args).current_dir(dir).spawn().unwrap(), 120, query)
 }
 
 #[test]

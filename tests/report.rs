@@ -222,9 +222,13 @@ fn breakdowns_and_score_report_give_the_same_numbers_as_sql() {
         }
     }
     let by_len = section(&html, "data-column=\"ref-length\"", "</table>");
-    let counts: Vec<usize> =
-        by_len.split("<tr>").skip(2).map(|r| tags(&format!("<tr>{r}"), "td")[1]["data-v"].parse().unwrap()).collect();
+    let rows: Vec<String> = by_len.split("<tr").skip(2).map(|r| format!("<tr{r}")).collect();
+    let counts: Vec<usize> = rows.iter().map(|r| tags(r, "td")[1]["data-v"].parse().unwrap()).collect();
     assert!(counts.len() > 1, "{counts:?}");
+    // Buckets under 10 segments are greyed out, the others not.
+    for (r, n) in rows.iter().zip(&counts) {
+        assert_eq!(r.starts_with("<tr class=\"tiny\">"), *n < 10, "{n}: {r}");
+    }
     assert_eq!(counts.iter().sum::<usize>(), 1000, "every segment in one length bucket");
 
     // `score --report` writes the page `report` writes for the same metrics.
@@ -425,5 +429,85 @@ fn the_wer_family_gets_the_same_systems_table() {
         assert!(html.contains(&sig), "{sig}");
         let score = m["results"][0]["score"].as_f64().unwrap();
         assert!(html.contains(&format!(">{score:.4}<")), "{} shown with 4 decimals", m["name"]);
+    }
+}
+
+/// Over `DETAIL_MAX_SYSTEMS` (100) systems the pairwise matrix (N² paired
+/// tests) is left out with a note on the page and on standard error; every
+/// system keeps its row, interval and p-value against the baseline. At 100
+/// the matrix is there.
+#[test]
+fn many_systems_get_the_systems_table_without_the_pairwise_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let words = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"];
+    for (n_sys, matrix) in [(101usize, false), (100, true)] {
+        let mut rows = Vec::new();
+        for s in 0..n_sys {
+            for i in 0..6usize {
+                let hyp: Vec<&str> = (0..5).map(|w| words[(s * 7 + i * 3 + w * (s % 5 + 1)) % words.len()]).collect();
+                rows.push(json!({"system": format!("s{s:03}"), "seg_id": i, "hyp": hyp.join(" "),
+                    "ref": "the cat sat on the mat", "ref2": "a dog ran on the mat"}));
+            }
+        }
+        let input = dir.path().join(format!("many{n_sys}.jsonl"));
+        write_jsonl(&input, &rows);
+        let out = dir.path().join(format!("many{n_sys}.html"));
+        let args = [
+            "report",
+            input.to_str().unwrap(),
+            "-m",
+            "ter",
+            "--ref-col",
+            "ref",
+            "--ref-col",
+            "ref2",
+            "--by",
+            "ref-length",
+            "--paired-bs-n",
+            "100",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        let o = mteval(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let html = std::fs::read_to_string(&out).unwrap();
+        let table = systems_table(&html);
+        assert_eq!(table.len(), n_sys);
+        for (name, cells) in &table[1..] {
+            let p = f(&cells[0]["data-p"]);
+            assert!((0.0..=1.0).contains(&p), "{name}: {p}");
+        }
+        // The mark's colour follows the direction: TER is lower-is-better.
+        let base = f(&table[0].1[0]["data-v"]);
+        let rows: Vec<&str> = section(&html, "id=\"systems-table\"", "</table>").split("<tr").skip(2).collect();
+        let mut marked = 0;
+        for (row, (name, cells)) in rows.iter().zip(&table).skip(1) {
+            let (score, p) = (f(&cells[0]["data-v"]), f(&cells[0]["data-p"]));
+            let want = if p >= 0.05 {
+                None
+            } else if score < base {
+                Some("<span class=\"sig better\">*</span>")
+            } else {
+                Some("<span class=\"sig worse\">*</span>")
+            };
+            assert_eq!(row.contains("class=\"sig"), want.is_some(), "{name}: p = {p}");
+            if let Some(w) = want {
+                assert!(row.contains(w), "{name}: {score} vs {base}, p = {p}: {row}");
+                marked += 1;
+            }
+        }
+        assert!(marked > 0, "no system differs significantly");
+        assert!(html.contains("lower is better") && !html.contains(" ↓"));
+        // Both references labelled apart; a breakdown group of 6 segments greyed.
+        assert!(html.contains("reference 1</span>") && html.contains("reference 2</span>"));
+        assert!(html.contains("class=\"tiny\"") && html.contains("Greyed: groups of fewer than 10 segments"));
+        assert_eq!(html.contains("<table class=\"matrix\""), matrix, "{n_sys} systems");
+        assert_eq!(html.contains("id=\"matrix-note\""), !matrix, "{n_sys} systems");
+        assert_eq!(
+            stderr(&o).contains("the pairwise matrix holds up to 100 (5050 paired tests"),
+            !matrix,
+            "{}",
+            stderr(&o)
+        );
     }
 }

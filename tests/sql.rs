@@ -1,6 +1,6 @@
 //! SQL behaviour of the UDFs, including golden parity through SQL.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -16,6 +16,22 @@ use crate::common::*;
 
 pub(crate) fn ctx() -> SessionContext {
     new_context(&SessionOptions::default()).unwrap()
+}
+
+/// A session of `target_partitions` partitions and batches of `batch_size`
+/// rows: an aggregate's state is split and must merge.
+pub(crate) fn split_ctx(batch_size: usize, target_partitions: usize) -> SessionContext {
+    new_context(&SessionOptions {
+        batch_size: Some(batch_size),
+        target_partitions: Some(target_partitions),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// The shared WMT rows of `pair` (`data/wmt/{pair}.parquet`).
+pub(crate) fn wmt_parquet(pair: &str) -> PathBuf {
+    shared_dir().join(format!("data/wmt/{pair}.parquet"))
 }
 
 pub(crate) async fn query(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
@@ -252,8 +268,7 @@ async fn golden_ter_through_sql() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn corpus_ter_is_partition_independent() {
     // Many partitions and small batches force partial states to be merged.
-    let ctx =
-        new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4), ..Default::default() }).unwrap();
+    let ctx = split_ctx(7, 4);
     let path = shared_dir().join("data/wmt/de-en.parquet");
     let sql =
         format!("SELECT system, corpus_ter(hyp, ref) AS c FROM '{}' GROUP BY system ORDER BY system", path.display());
@@ -330,4 +345,53 @@ async fn golden_ter_tokenize_through_sql() {
             assert_eq!(g, &e.join(" "), "{variant}: {}", r["text"]);
         }
     }
+}
+
+/// `compute_bleu` is sacrebleu's `BLEU.compute_bleu`: the values sacrebleu
+/// 2.6.0 prints for these statistics (`BLEU.compute_bleu(correct, total,
+/// sys_len, ref_len, smooth_method=..., smooth_value=..., effective_order=...,
+/// max_ngram_order=len(correct))`), and over a system's summed `bleu_stats`
+/// it is that system's `corpus_bleu`.
+#[tokio::test]
+async fn compute_bleu_is_sacrebleus_bleu_from_statistics() {
+    let ctx = ctx();
+    for (args, want) in [
+        ("[0, 0, 0, 0], [4, 4, 2, 1], 0, 1", 0.0),
+        ("[3, 1, 0, 0], [4, 3, 2, 1], 4, 5, 'smooth:exp'", 27.534_765_745_159_184),
+        ("[3, 1, 0, 0], [4, 3, 2, 1], 4, 5, 'smooth:floor|smooth_value:0.1'", 14.643_803_168_582_156),
+        ("[3, 1, 0, 0], [4, 3, 2, 1], 4, 5, 'smooth:add-k|smooth_value:1'", 38.940_039_153_570_254),
+        ("[3, 1, 0, 0], [4, 3, 2, 0], 4, 5, 'smooth:exp|eff:yes'", 30.906_729_558_030_133),
+        ("[5, 3], [6, 5], 6, 4", 70.710_678_118_654_71),
+        ("[0, 0, 0, 0], [0, 0, 0, 0], 0, 0, 'smooth:exp'", 0.0),
+    ] {
+        let b = query(&ctx, &format!("SELECT compute_bleu({args})")).await;
+        assert_eq!(f64s(&b, 0), vec![Some(want)], "{args}");
+    }
+    let t = wmt_parquet("en-de").display().to_string();
+    let sums: Vec<String> = (1..=10).map(|i| format!("SUM(st[{i}])")).collect();
+    let from_stats = query(
+        &ctx,
+        &format!(
+            "WITH s AS (SELECT system, get_field(bleu_stats(hyp, ref), 'stats') AS st FROM '{t}') SELECT system, \
+             compute_bleu([{}], [{}], {}, {}, 'smooth:exp') FROM s GROUP BY system ORDER BY system",
+            sums[2..6].join(", "),
+            sums[6..].join(", "),
+            sums[0],
+            sums[1]
+        ),
+    )
+    .await;
+    let corpus =
+        query(&ctx, &format!("SELECT system, corpus_bleu(hyp, ref) FROM '{t}' GROUP BY system ORDER BY system")).await;
+    let (a, b) = (f64s(&from_stats, 1), f64s(&corpus, 1));
+    assert!(a.len() > 1 && a.iter().all(Option::is_some));
+    assert_eq!(a, b);
+    // NULL in, NULL out; bad shapes and types named.
+    let b = query(&ctx, "SELECT compute_bleu([1, 0], [2, 1], NULL, 3)").await;
+    assert_eq!(f64s(&b, 0), vec![None]);
+    query_fails_with(&ctx, "SELECT compute_bleu([1, 0], [2], 2, 3)", &["compute_bleu", "one count per n-gram order"])
+        .await;
+    query_fails_with(&ctx, "SELECT compute_bleu('a', [2], 2, 3)", &["correct must be a list of integers"]).await;
+    query_fails_with(&ctx, "SELECT compute_bleu([1], [2], 2, -3)", &["ref_len is -3"]).await;
+    query_fails_with(&ctx, "SELECT compute_bleu([1], [2], 2, 3, 'smooth:nope')", &["compute_bleu", "smooth"]).await;
 }

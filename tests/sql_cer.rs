@@ -15,7 +15,7 @@ use mteval::session::{SessionOptions, new_context};
 use mteval_kernels::levenshtein::reference_distance;
 
 use crate::common::*;
-use crate::sql::{ctx, f64s, query, query_fails_with, sql_str, sql_strs};
+use crate::sql::{ctx, f64s, query, query_fails_with, split_ctx, sql_str, sql_strs, wmt_parquet};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_charac_ter_through_sql() {
@@ -23,7 +23,7 @@ async fn golden_charac_ter_through_sql() {
     let golden = golden_by_segment("data/golden/cer_sentence.jsonl");
     let (mut checked, mut differ) = (0, 0);
     for pair in PAIRS {
-        let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
+        let path = wmt_parquet(pair);
         let sql = format!(
             "SELECT system, seg_id, charac_ter(hyp, ref, 'compat:cer'), charac_ter(hyp, ref2, 'compat:cer'), \
              charac_ter(hyp, ref), charac_ter(hyp, [ref, ref2]) FROM '{}'",
@@ -57,11 +57,10 @@ async fn golden_charac_ter_through_sql() {
 async fn corpus_charac_ter_matches_calculate_cer_corpus_across_partitions() {
     let golden = read_jsonl("data/golden/cer_corpus.jsonl");
     // Many partitions and tiny batches: the state (score lists) must merge.
-    let ctx = new_context(&SessionOptions { batch_size: Some(37), target_partitions: Some(4), ..Default::default() })
-        .unwrap();
+    let ctx = split_ctx(37, 4);
     let mut checked = 0;
     for pair in PAIRS {
-        let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
+        let path = wmt_parquet(pair);
         let sql = format!(
             "SELECT system, corpus_charac_ter(hyp, ref, 'compat:cer') AS a, corpus_charac_ter(hyp, ref2, 'compat:cer') AS b \
              FROM '{}' GROUP BY system",
@@ -278,8 +277,7 @@ async fn golden_term_match_through_sql() {
 async fn golden_corpus_term_accuracy() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_terms_table(dir.path(), |_| true);
-    let ctx = new_context(&SessionOptions { batch_size: Some(50), target_partitions: Some(3), ..Default::default() })
-        .unwrap();
+    let ctx = split_ctx(50, 3);
     let mut checked = 0;
     for c in read_jsonl("data/golden/terms_corpus.jsonl") {
         let ids: Vec<String> =

@@ -13,11 +13,12 @@ use datafusion::arrow::array::{Array, AsArray, Int64Array, RecordBatch, StringAr
 use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Int64Type, Schema};
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
-use mteval::session::{SessionOptions, new_context};
 use mteval_kernels::py::numpy_mean;
 
 use crate::common::*;
-use crate::sql::{check_corpus_by_system, ctx, f64s, query, query_fails_with, sql_str, sql_strs};
+use crate::sql::{
+    check_corpus_by_system, ctx, f64s, query, query_fails_with, split_ctx, sql_str, sql_strs, wmt_parquet,
+};
 
 const VARIANTS: [(&str, &str); 4] =
     [("chrf", ""), ("chrf_eps", "eff:no"), ("chrfpp", "nw:2"), ("chrfpp_eps", "nw:2|eff:no")];
@@ -30,7 +31,7 @@ async fn golden_chrf_through_sql() {
     let mut checked = 0;
     let mut corpus_checked = 0;
     for pair in PAIRS {
-        let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
+        let path = wmt_parquet(pair);
         for (variant, o) in VARIANTS {
             let sql = format!(
                 "SELECT system, seg_id, chrf(hyp, ref, '{o}'), chrf(hyp, [ref, ref2], '{o}'), chrf_stats(hyp, ref, 'nw:2') FROM '{}'",
@@ -65,8 +66,7 @@ async fn golden_chrf_through_sql() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn corpus_chrf_is_partition_independent() {
-    let ctx =
-        new_context(&SessionOptions { batch_size: Some(7), target_partitions: Some(4), ..Default::default() }).unwrap();
+    let ctx = split_ctx(7, 4);
     let path = shared_dir().join("data/wmt/en-de.parquet");
     let sql = format!(
         "SELECT system, corpus_chrf(hyp, [ref, ref2], 'nw:2') FROM '{}' GROUP BY system ORDER BY system",

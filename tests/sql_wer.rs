@@ -5,10 +5,9 @@
 
 use datafusion::arrow::array::{Array, AsArray, RecordBatch, StructArray};
 use datafusion::arrow::datatypes::{Float64Type, Int64Type};
-use mteval::session::{SessionOptions, new_context};
 
 use crate::common::*;
-use crate::sql::{ctx, f64s, query, query_fails_with};
+use crate::sql::{ctx, f64s, query, query_fails_with, split_ctx, wmt_parquet};
 
 fn field<'a>(s: &'a StructArray, name: &str) -> &'a dyn Array {
     s.column_by_name(name).unwrap_or_else(|| panic!("no field {name}")).as_ref()
@@ -25,13 +24,12 @@ fn counts(s: &StructArray, i: usize) -> [u64; 4] {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn corpus_wer_matches_jiwer_on_the_shared_systems() {
     let golden = repo_golden("wer.json");
-    let ctx = new_context(&SessionOptions { batch_size: Some(97), target_partitions: Some(4), ..Default::default() })
-        .unwrap();
+    let ctx = split_ctx(97, 4);
     let mut checked = 0;
     for case in golden["cases"].as_array().unwrap() {
         let pair = case["pair"].as_str().unwrap();
         let o = case["options"].as_str().unwrap();
-        let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
+        let path = wmt_parquet(pair);
         let sql = format!(
             "SELECT system, corpus_wer(hyp, ref, '{o}'), corpus_wer(hyp, [ref, ref2], '{o}') FROM '{}' GROUP BY system",
             path.display()
@@ -69,7 +67,7 @@ async fn sentence_counts_match_jiwer_on_the_shared_systems() {
     for case in golden["cases"].as_array().unwrap() {
         let pair = case["pair"].as_str().unwrap();
         let o = case["options"].as_str().unwrap();
-        let path = shared_dir().join(format!("data/wmt/{pair}.parquet"));
+        let path = wmt_parquet(pair);
         let sql = format!(
             "SELECT wer_stats(hyp, ref, '{o}'), wer(hyp, ref, '{o}'), mer(hyp, ref, '{o}'), wip(hyp, ref, '{o}'), \
              wil(hyp, ref, '{o}') FROM '{}' ORDER BY system, seg_id",

@@ -32,13 +32,11 @@ fn options(o: &Value) -> String {
 #[test]
 fn bleu_matches_sacrebleu_on_the_shared_systems() {
     let golden = common::repo_golden("bleu.json");
-    let mut pairs = std::collections::HashMap::new();
+    let mut pairs = common::PairCache::default();
     let mut checked = 0usize;
     for case in golden["cases"].as_array().unwrap() {
         let pair = case["pair"].as_str().unwrap();
-        let (one, two) = pairs
-            .entry(pair.to_owned())
-            .or_insert_with(|| (common::load_pair(pair, false), common::load_pair(pair, true)));
+        let (one, two) = pairs.load(pair);
         let opts = options(&case["options"]);
         let corpus = BleuConfig::parse(&opts).unwrap();
         let sentence = BleuConfig::parse_with(BleuConfig::sentence(), &opts).unwrap();
@@ -48,7 +46,7 @@ fn bleu_matches_sacrebleu_on_the_shared_systems() {
         let mut digest = 0u64;
         let mut count = 0usize;
         for (k, (name, hyps)) in one.systems.iter().enumerate() {
-            for (data, key) in [(&*one, "corpus"), (&*two, "corpus_2refs")] {
+            for (data, key) in [(one, "corpus"), (two, "corpus_2refs")] {
                 let mut st = mteval_kernels::BleuStats::default();
                 for (h, r) in data.systems[k].1.iter().zip(&data.refs) {
                     let refs: Vec<&str> = r.iter().map(String::as_str).collect();

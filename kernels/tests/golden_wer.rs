@@ -25,19 +25,17 @@ fn check(g: &Value, c: &WerCounts, what: &str) {
 #[test]
 fn wer_family_matches_jiwer_on_the_shared_systems() {
     let golden = common::repo_golden("wer.json");
-    let mut pairs = std::collections::HashMap::new();
+    let mut pairs = common::PairCache::default();
     let mut checked = 0usize;
     for case in golden["cases"].as_array().unwrap() {
         let pair = case["pair"].as_str().unwrap();
-        let (one, two) = pairs
-            .entry(pair.to_owned())
-            .or_insert_with(|| (common::load_pair(pair, false), common::load_pair(pair, true)));
+        let (one, two) = pairs.load(pair);
         let opts = case["options"].as_str().unwrap();
         let cfg = WerConfig::parse(opts).unwrap();
         let (mut digest, mut count) = (0u64, 0u64);
         let first = case["sentence_first"].as_array().unwrap();
         for (k, (name, hyps)) in one.systems.iter().enumerate() {
-            for (data, key) in [(&*one, "corpus"), (&*two, "corpus_2refs")] {
+            for (data, key) in [(one, "corpus"), (two, "corpus_2refs")] {
                 let mut total = WerCounts::default();
                 for (h, r) in data.systems[k].1.iter().zip(&data.refs) {
                     let refs: Vec<&str> = r.iter().map(String::as_str).collect();

@@ -21,17 +21,22 @@ fn emulated() -> Option<GpuBackend<EmuExec>> {
     }
 }
 
-#[test]
-fn levenshtein_kernel_equals_cpu() {
-    let Some(gpu) = emulated() else { return };
-    backend_parity::check_levenshtein(&gpu);
+/// A test that runs the parity check `backend_parity::$check(&gpu, ARGS)`
+/// on the emulated backend, where there is one.
+macro_rules! parity_test {
+    ($name:ident: $check:ident($($arg:expr),*)) => {
+        #[test]
+        fn $name() {
+            let Some(gpu) = emulated() else { return };
+            backend_parity::$check(&gpu $(, $arg)*);
+        }
+    };
 }
 
-#[test]
-fn ter_kernel_and_batched_rounds_equal_cpu() {
-    let Some(gpu) = emulated() else { return };
-    backend_parity::check_ter(&gpu, 400);
-}
+parity_test!(levenshtein_kernel_equals_cpu: check_levenshtein());
+parity_test!(ter_kernel_and_batched_rounds_equal_cpu: check_ter(400));
+parity_test!(chrf_kernels_equal_cpu: check_chrf(800));
+parity_test!(mbr_kernels_equal_cpu: check_mbr(12));
 
 #[test]
 fn ter_band_beyond_the_kernels_ring_is_left_to_the_cpu() {
@@ -48,18 +53,6 @@ fn ter_band_beyond_the_kernels_ring_is_left_to_the_cpu() {
     );
     let err = gpu.ter_candidates(&round).unwrap_err();
     assert!(matches!(err, BackendError::Unsupported(_)), "{err}");
-}
-
-#[test]
-fn chrf_kernels_equal_cpu() {
-    let Some(gpu) = emulated() else { return };
-    backend_parity::check_chrf(&gpu, 800);
-}
-
-#[test]
-fn mbr_kernels_equal_cpu() {
-    let Some(gpu) = emulated() else { return };
-    backend_parity::check_mbr(&gpu, 12);
 }
 
 #[test]

@@ -21,7 +21,7 @@ use datafusion::arrow::row::{RowConverter, SortField};
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::backend::Backend;
 use mteval_kernels::metric::Direction;
-use mteval_kernels::metric::mbr::{self, Utility};
+use mteval_kernels::metric::mbr::{self, Candidates, Utility};
 use rayon::prelude::*;
 
 use super::args::MbrArgs;
@@ -73,7 +73,7 @@ fn select(
             (false, Some(_)) => ref_pos.get(i).copied(),
         })
         .collect();
-    let scores = utility.expected(backend, &hyps, refs.as_deref(), &skip)?;
+    let scores = utility.expected(backend, &Candidates { hyps: &hyps, refs: refs.as_deref(), skip: &skip })?;
     let higher = utility.direction() == Direction::Higher;
     let mut best: Option<(usize, f64)> = None;
     for (j, s) in scores.iter().enumerate() {

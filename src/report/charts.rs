@@ -86,8 +86,8 @@ pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
     Ok(svg)
 }
 
-/// One box per system: the quartiles of its sentence scores, whiskers to the
-/// last score within 1.5 interquartile ranges.
+/// One box per system: the quartiles of its sentence scores, whiskers 1.5
+/// interquartile ranges past them, and the scores beyond as circles.
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_possible_wrap,
@@ -135,7 +135,32 @@ pub(super) fn boxes(metric: &str, systems: &[(&str, &[f64])]) -> Result<String> 
                 })
             }))
             .map_err(draw_err)?;
+        // Outliers: the scores beyond the whiskers (1.5 interquartile ranges
+        // past the quartiles), as circles, so the axis's range is explained.
+        let outliers = systems.iter().enumerate().flat_map(|(i, (_, scores))| {
+            let finite: Vec<f64> = scores.iter().copied().filter(|x| x.is_finite()).collect();
+            let fences = (!finite.is_empty()).then(|| Quartiles::new(&finite).values());
+            finite.into_iter().filter_map(move |x| {
+                let [lower, _, _, _, upper] = fences?;
+                let x = x as f32;
+                (x < lower || x > upper)
+                    .then(|| Circle::new((x, SegmentValue::CenterOf(i as i32)), 2, colour.stroke_width(1)))
+            })
+        });
+        chart.draw_series(outliers).map_err(draw_err)?;
         root.present().map_err(draw_err)?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn box_plots_draw_the_outliers_their_axis_runs_to() {
+        let scores = [1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 100.0];
+        let svg = super::boxes("TER", &[("a", &scores[..])]).unwrap();
+        assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
+        let svg = super::boxes("TER", &[("a", &scores[..6])]).unwrap();
+        assert_eq!(svg.matches("<circle").count(), 0);
+    }
 }

@@ -30,6 +30,12 @@ const MAX_GROUPS: usize = 50;
 pub(crate) const REF_LENGTH: &str = "ref-length";
 /// Significance level of the marks.
 const ALPHA: f64 = 0.05;
+/// Systems the pairwise matrix (N² paired tests) and the segment browser
+/// hold; with more, the systems are tested against the baseline only (the
+/// systems table), and the browser shows the first ones.
+pub(crate) const DETAIL_MAX_SYSTEMS: usize = 100;
+/// Breakdown groups with fewer segments are greyed out on the page.
+const TINY_GROUP: usize = 10;
 
 /// What a report is made of, whoever asks for it (`mteval report`,
 /// `mteval score --report`).
@@ -135,6 +141,10 @@ struct Page {
     segments_per_view: usize,
     has_src: bool,
     segment_col: Option<String>,
+    /// Why the pairwise matrix is left out (too many systems).
+    matrix_note: Option<String>,
+    /// Breakdown groups under this many segments are greyed out.
+    tiny_group: usize,
 }
 
 #[derive(Serialize)]
@@ -179,6 +189,8 @@ struct ScoreCell {
     p: String,
     p_value: Option<f64>,
     significant: bool,
+    /// `better` or `worse` than the baseline, as the metric's direction says.
+    direction: &'static str,
 }
 
 #[derive(Serialize)]
@@ -186,6 +198,8 @@ struct Breakdown {
     column: String,
     shown: usize,
     total: usize,
+    /// Whether a group shown has fewer than [`TINY_GROUP`] segments.
+    tiny: bool,
     groups: Vec<Group>,
 }
 
@@ -329,6 +343,18 @@ pub(crate) fn write_page(
     // with the same test (sacrebleu's numbers); p[(i, j)]: j against i as
     // the baseline. With one system, its interval.
     let mut p: HashMap<(usize, usize), Vec<Option<f64>>> = HashMap::new();
+    let all_pairs = n_sys <= DETAIL_MAX_SYSTEMS;
+    let matrix_note = (!all_pairs).then(|| {
+        format!(
+            "{n_sys} systems: the pairwise matrix holds up to {DETAIL_MAX_SYSTEMS} ({} paired tests would be needed), so \
+             each system is tested against the baseline only (the systems table); the segment browser shows the \
+             first {DETAIL_MAX_SYSTEMS} systems.",
+            n_sys * (n_sys - 1) / 2
+        )
+    });
+    if let Some(n) = &matrix_note {
+        note!("report: {n}");
+    }
     let intervals: Vec<Vec<TestResult>> = match setup.test {
         _ if n_sys == 1 => {
             let n = interval_resamples(setup.test);
@@ -341,7 +367,7 @@ pub(crate) fn write_page(
             ]
         }
         // Every bootstrap test draws the same resamples: one pass for all pairs.
-        PairedTest::Bootstrap(n) if seed != Some(0) => {
+        PairedTest::Bootstrap(n) if seed != Some(0) && all_pairs => {
             let (results, all) = significance::bootstrap_all(&views, &stats, n, seed)?;
             for (i, row) in all.into_iter().enumerate() {
                 for (j, ps) in row.into_iter().enumerate() {
@@ -361,7 +387,8 @@ pub(crate) fn write_page(
             }
             // The other pairs (i, j), 0 < i < j: j against i as the baseline.
             let sys_seed = seed.filter(|&s| s != 0);
-            let pairs: Vec<(usize, usize)> = (1..n_sys).flat_map(|i| ((i + 1)..n_sys).map(move |j| (i, j))).collect();
+            let last = if all_pairs { n_sys } else { 0 };
+            let pairs: Vec<(usize, usize)> = (1..last).flat_map(|i| ((i + 1)..last).map(move |j| (i, j))).collect();
             let tested: Vec<Vec<TestResult>> = pairs
                 .par_iter()
                 .map(|&(i, j)| significance::paired(&views, &stats[i], &stats[j], setup.test, sys_seed))
@@ -398,6 +425,7 @@ pub(crate) fn write_page(
                         p: pv.map_or_else(String::new, |v| format!("{v:.4}")),
                         p_value: pv,
                         significant: pv.is_some_and(|v| v < ALPHA),
+                        direction: if (r.score < intervals[0][k].score) == lower[k] { "better" } else { "worse" },
                     }
                 })
                 .collect(),
@@ -416,7 +444,7 @@ pub(crate) fn write_page(
             .collect();
         let dist: Vec<(&str, &[f64])> =
             (0..n_sys).map(|s| (corpus.systems[s].0.as_str(), sentence[s][k].as_slice())).collect();
-        let matrix = (0..n_sys)
+        let matrix = (0..if all_pairs { n_sys } else { 0 })
             .map(|i| MatrixRow {
                 name: corpus.systems[i].0.clone(),
                 cells: (0..n_sys)
@@ -475,7 +503,7 @@ pub(crate) fn write_page(
             order.sort_by(|a, b| members[b].len().cmp(&members[a].len()).then_with(|| a.cmp(b)));
         }
         let total = order.len();
-        let groups = order
+        let groups: Vec<Group> = order
             .iter()
             .take(MAX_GROUPS)
             .map(|g| {
@@ -498,7 +526,8 @@ pub(crate) fn write_page(
                 }
             })
             .collect();
-        breakdowns.push(Breakdown { column: column.clone(), shown: total.min(MAX_GROUPS), total, groups });
+        let tiny = groups.iter().any(|g: &Group| g.n < TINY_GROUP);
+        breakdowns.push(Breakdown { column: column.clone(), shown: total.min(MAX_GROUPS), total, tiny, groups });
     }
 
     // The segment browser.
@@ -551,7 +580,7 @@ pub(crate) fn write_page(
     let shown = setup.segments.min(n_seg);
     let mut browser = Vec::new();
     for k in 0..metrics.len() {
-        for s in 0..n_sys {
+        for s in 0..n_sys.min(DETAIL_MAX_SYSTEMS) {
             let sc = &sentence[s][k];
             let name = &corpus.systems[s].0;
             // worst first; ties by segment order
@@ -597,6 +626,8 @@ pub(crate) fn write_page(
         breakdowns,
         views: browser,
         segments_per_view: setup.segments,
+        matrix_note,
+        tiny_group: TINY_GROUP,
         has_src: src.is_some(),
         segment_col: setup.segment_col.clone(),
     };

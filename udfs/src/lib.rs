@@ -41,6 +41,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     vec![
         Arc::new(ScalarUDF::from(bleu::BleuUdf::default())),
         Arc::new(ScalarUDF::from(bleu::bleu_stats::BleuStatsUdf::default())),
+        Arc::new(ScalarUDF::from(bleu::compute_bleu::ComputeBleuUdf::default())),
         Arc::new(ScalarUDF::from(ter::TerUdf::default())),
         Arc::new(ScalarUDF::from(ter::ter_stats::TerStatsUdf::default())),
         Arc::new(ScalarUDF::from(ter::ter_alignment::TerAlignmentUdf::default())),

@@ -112,10 +112,10 @@ struct Profiles<B> {
 }
 
 impl<B> Profiles<B> {
-    /// Kernel argument `i` of the five profile buffers, in the kernels'
-    /// order: `key_hi`, `key_lo`, counts, `key_offs`, `n_uniq`.
-    fn arg(&self, i: usize) -> KArg<'_, B> {
-        KArg::Buf([&self.hi, &self.lo, &self.counts, &self.offs, &self.uniq][i])
+    /// The kernel arguments: the five profile buffers in the kernels' order
+    /// (`key_hi`, `key_lo`, counts, `key_offs`, `n_uniq`), then `rest`.
+    fn args<'s>(&'s self, rest: impl IntoIterator<Item = KArg<'s, B>>) -> Vec<KArg<'s, B>> {
+        [&self.hi, &self.lo, &self.counts, &self.offs, &self.uniq].into_iter().map(KArg::Buf).chain(rest).collect()
     }
 }
 
@@ -291,17 +291,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.launch(
             "chrf_match_list",
             n_out as u64,
-            &[
-                p.arg(0),
-                p.arg(1),
-                p.arg(2),
-                p.arg(3),
-                p.arg(4),
-                KArg::Buf(&list),
-                KArg::Buf(&out),
-                KArg::U32(to_u32(n_pairs, "pairs")?),
-                KArg::U32(p.orders),
-            ],
+            &p.args([KArg::Buf(&list), KArg::Buf(&out), KArg::U32(to_u32(n_pairs, "pairs")?), KArg::U32(p.orders)]),
         )?;
         self.exec.download_u32(&out, n_out)
     }
@@ -319,19 +309,14 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.launch(
             "chrf_match_grid",
             n_out as u64,
-            &[
-                p.arg(0),
-                p.arg(1),
-                p.arg(2),
-                p.arg(3),
-                p.arg(4),
+            &p.args([
                 KArg::Buf(&out),
                 KArg::U32(hyps.start),
                 KArg::U32(to_u32(nh, "hypotheses")?),
                 KArg::U32(refs.start),
                 KArg::U32(to_u32(nr, "references")?),
                 KArg::U32(p.orders),
-            ],
+            ]),
         )?;
         self.exec.download_u32(&out, n_out)
     }
@@ -354,12 +339,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.launch(
             "chrf_aggregate",
             slots,
-            &[
-                p.arg(0),
-                p.arg(1),
-                p.arg(2),
-                p.arg(3),
-                p.arg(4),
+            &p.args([
                 KArg::Buf(&skip_b),
                 KArg::Buf(&mult_b),
                 KArg::Buf(&out),
@@ -368,7 +348,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
                 KArg::U32(refs.start),
                 KArg::U32(to_u32(refs.len(), "references")?),
                 KArg::U32(p.orders),
-            ],
+            ]),
         )?;
         self.exec.download_u64(&out, nh * orders)
     }

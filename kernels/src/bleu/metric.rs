@@ -1,13 +1,12 @@
 //! BLEU as a [`Metric`]: its row of the metric table, its corpus state and
 //! its scores in the arithmetic of sacrebleu's significance code.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
-    SacrebleuFlag, as_f64, count, counts,
+    CorpusState, CountCorpus, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64,
+    count, counts,
 };
 use crate::py::number::{Py, py_int};
 use crate::significance::Resample;
@@ -47,15 +46,13 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// BLEU's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "bleu",
-    aliases: &[],
     column: Some("bleu"),
     functions: &["bleu", "bleu_stats", "corpus_bleu"],
     reference: "sacrebleu 2.6.0 BLEU",
     options: &[super::OPTIONS],
-    direction: Direction::Higher,
-    inputs: Inputs::Text,
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(BleuConfig::parse(o)?)),
+    ..MetricInfo::TEXT
 };
 
 impl Metric for BleuConfig {
@@ -105,10 +102,6 @@ impl Metric for BleuConfig {
             d.sys_len,
             d.ref_len
         ))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -2,11 +2,10 @@
 //! state (the sentence scores: the corpus value is their mean, as the
 //! original CLI prints it, and `cer`'s summary needs the median).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{CharacTerConfig, CorpusSummary};
-use crate::metric::{CorpusState, Direction, Inputs, Metric, MetricInfo, same_state};
+use crate::metric::{CorpusState, Direction, Metric, MetricInfo, same_state};
 use crate::{MetricError, NRefs, Signature};
 
 /// `CharacTER`'s row of the metric table.
@@ -18,9 +17,8 @@ pub static INFO: MetricInfo = MetricInfo {
     reference: "cer 1.2.0 / rwth-i6 CharacTER",
     options: &[super::OPTIONS],
     direction: Direction::Lower,
-    inputs: Inputs::Text,
-    sacrebleu: None,
     configure: |o| Ok(Arc::new(CharacTerConfig::parse(o)?)),
+    ..MetricInfo::TEXT
 };
 
 impl Metric for CharacTerConfig {
@@ -58,10 +56,6 @@ impl Metric for CharacTerConfig {
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
         Some(Box::new(CharacTerCorpus(Vec::new())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -2,13 +2,12 @@
 //! corpus state and the scores in the arithmetic of sacrebleu's
 //! significance code.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{ChrfConfig, ChrfStats};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu,
-    SacrebleuFlag, as_f64, counts,
+    CorpusState, CountCorpus, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64,
+    counts,
 };
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
@@ -59,15 +58,13 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// chrF's row of the metric table.
 pub static CHRF: MetricInfo = MetricInfo {
     name: "chrf",
-    aliases: &[],
     column: Some("chrf"),
     functions: &["chrf", "chrf_stats", "corpus_chrf"],
     reference: "sacrebleu 2.6.0 chrF",
     options: &[super::OPTIONS],
-    direction: Direction::Higher,
-    inputs: Inputs::Text,
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::default(), o)?, info: &CHRF })),
+    ..MetricInfo::TEXT
 };
 
 /// chrF++'s row of the metric table (chrF with `nw:2` by default).
@@ -78,12 +75,11 @@ pub static CHRF_PLUS_PLUS: MetricInfo = MetricInfo {
     functions: &["chrf", "chrf_stats", "corpus_chrf"],
     reference: "sacrebleu 2.6.0 chrF++ (`nw:2`)",
     options: &[super::OPTIONS],
-    direction: Direction::Higher,
-    inputs: Inputs::Text,
     sacrebleu: Some(&SACREBLEU),
     configure: |o| {
         Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::chrf_plus_plus(), o)?, info: &CHRF_PLUS_PLUS }))
     },
+    ..MetricInfo::TEXT
 };
 
 /// chrF or chrF++ as chosen by name (the name picks the default word order
@@ -134,10 +130,6 @@ impl Metric for Chrf {
 
     fn resample(&self) -> Option<&dyn Resample> {
         Some(&self.cfg)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -40,20 +40,25 @@ pub trait Utility: fmt::Debug + Send + Sync {
     /// Whether each candidate is also its own pseudo-reference (option `self`).
     fn include_self(&self) -> bool;
 
-    /// Each candidate's expected utility against `refs` (the candidates
-    /// themselves when `None`), leaving out pseudo-reference `skip[j]` for
-    /// candidate `j`; `None` for a candidate with no pseudo-reference left.
-    /// On `backend` where the utility has a batched path, else on all cores.
+    /// Each candidate's expected utility against the group's
+    /// pseudo-references; `None` for a candidate with no pseudo-reference
+    /// left. On `backend` where the utility has a batched path, else on all
+    /// cores.
     ///
     /// # Errors
     /// A candidate or pseudo-reference the metric refuses (over a length limit).
-    fn expected(
-        &self,
-        backend: &dyn Backend,
-        hyps: &[&str],
-        refs: Option<&[&str]>,
-        skip: &[Option<usize>],
-    ) -> Result<Vec<Option<f64>>, MetricError>;
+    fn expected(&self, backend: &dyn Backend, group: &Candidates<'_>) -> Result<Vec<Option<f64>>, MetricError>;
+}
+
+/// The candidates of one source and their pseudo-references.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidates<'a> {
+    /// The candidates.
+    pub hyps: &'a [&'a str],
+    /// The pseudo-references; `None`: the candidates themselves.
+    pub refs: Option<&'a [&'a str]>,
+    /// `skip[j]`: the pseudo-reference left out for candidate `j`.
+    pub skip: &'a [Option<usize>],
 }
 
 /// The utility named `name` with `options` (signature syntax): an MBR row of
@@ -166,13 +171,8 @@ impl Utility for MeanUtility {
         self.include_self
     }
 
-    fn expected(
-        &self,
-        _backend: &dyn Backend,
-        hyps: &[&str],
-        refs: Option<&[&str]>,
-        skip: &[Option<usize>],
-    ) -> Result<Vec<Option<f64>>, MetricError> {
+    fn expected(&self, _backend: &dyn Backend, group: &Candidates<'_>) -> Result<Vec<Option<f64>>, MetricError> {
+        let Candidates { hyps, refs, skip } = *group;
         let refs = refs.unwrap_or(hyps);
         hyps.par_iter()
             .enumerate()
@@ -230,9 +230,5 @@ impl Metric for MeanUtility {
 
     fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
         Some(self)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }

@@ -163,6 +163,24 @@ impl PartialEq for MetricInfo {
 }
 
 impl MetricInfo {
+    /// What most rows share, for struct update syntax (`..MetricInfo::TEXT`):
+    /// no aliases, a text metric, higher is better, no sacrebleu flags. A
+    /// row gives its own name, column, functions, reference, options and
+    /// `configure` (this one's refuses: every row of [`METRICS`] is
+    /// configured by the tests).
+    pub const TEXT: Self = Self {
+        name: "",
+        aliases: &[],
+        column: None,
+        functions: &[],
+        reference: "",
+        options: &[],
+        direction: Direction::Higher,
+        inputs: Inputs::Text,
+        sacrebleu: None,
+        configure: |_| Err(MetricError::InvalidOption { metric: "metric", reason: "a row without `configure`".into() }),
+    };
+
     /// Parses `options` (signature syntax, `key:value|...`) for this metric.
     ///
     /// # Errors
@@ -192,8 +210,21 @@ pub enum Detail {
     Ints(Vec<u64>),
 }
 
+/// A metric as [`Any`], for the callers that need one metric's own API
+/// (TER's alignment); every [`Metric`] has it.
+pub trait MetricAny: Any {
+    /// The metric as [`Any`].
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Metric> MetricAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// A metric with its options parsed.
-pub trait Metric: fmt::Debug + Send + Sync + Any {
+pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
     /// Its row of the metric table.
     fn info(&self) -> &'static MetricInfo;
 
@@ -277,10 +308,6 @@ pub trait Metric: fmt::Debug + Send + Sync + Any {
     fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
         None
     }
-
-    /// The metric as [`Any`], for the callers that need one metric's own
-    /// API (TER's alignment).
-    fn as_any(&self) -> &dyn Any;
 }
 
 /// A state as [`Any`] (for [`CorpusState::merge`], which needs its own

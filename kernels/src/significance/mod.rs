@@ -282,31 +282,26 @@ impl Scores {
     /// `significance.estimate_ci`: sorted, numpy's mean.
     #[allow(clippy::cast_precision_loss, reason = "resample counts are far below 2^24")]
     fn numpy_ci(&self) -> Option<Estimate> {
-        let n = self.len();
-        if n == 0 {
-            return None;
-        }
-        let lo = n / 40;
-        let hi = n - lo - 1;
-        Some(match self {
-            Self::F32(v) => {
-                let mut s = v.clone();
-                s.sort_by(f32::total_cmp);
-                let mean = numpy_sum(&s) / n as f32;
-                Estimate { mean: f64::from(mean), ci: f64::from(0.5f32 * (s[hi] - s[lo])) }
-            }
-            Self::F64(v) => {
-                let mut s = v.clone();
-                s.sort_by(f64::total_cmp);
-                Estimate { mean: numpy_sum(&s) / n as f64, ci: 0.5 * (s[hi] - s[lo]) }
-            }
-        })
+        self.sorted_ci(|s| f64::from(numpy_sum(s) / s.len() as f32), |s| numpy_sum(s) / s.len() as f64)
     }
 
     /// `Score.estimate_ci`: sorted, `statistics.mean` (exact, rounded to the
     /// scores' type).
     #[allow(clippy::cast_possible_truncation, reason = "statistics.mean converts to the scores' float32 type")]
     fn statistics_ci(&self) -> Option<Estimate> {
+        self.sorted_ci(
+            |s| {
+                let wide: Vec<f64> = s.iter().map(|&x| f64::from(x)).collect();
+                exact_mean(&wide).map_or(f64::NAN, |m| f64::from(m as f32))
+            },
+            |s| exact_mean(s).unwrap_or(f64::NAN),
+        )
+    }
+
+    /// The estimate of the sorted scores: `mean32`/`mean64` of them, and half
+    /// the width of their central 95% (in the scores' type); `None` without
+    /// a score.
+    fn sorted_ci(&self, mean32: impl Fn(&[f32]) -> f64, mean64: impl Fn(&[f64]) -> f64) -> Option<Estimate> {
         let n = self.len();
         if n == 0 {
             return None;
@@ -317,14 +312,12 @@ impl Scores {
             Self::F32(v) => {
                 let mut s = v.clone();
                 s.sort_by(f32::total_cmp);
-                let wide: Vec<f64> = s.iter().map(|&x| f64::from(x)).collect();
-                let mean = exact_mean(&wide).map_or(f64::NAN, |m| f64::from(m as f32));
-                Estimate { mean, ci: f64::from(0.5f32 * (s[hi] - s[lo])) }
+                Estimate { mean: mean32(&s), ci: f64::from(0.5f32 * (s[hi] - s[lo])) }
             }
             Self::F64(v) => {
                 let mut s = v.clone();
                 s.sort_by(f64::total_cmp);
-                Estimate { mean: exact_mean(&s).unwrap_or(f64::NAN), ci: 0.5 * (s[hi] - s[lo]) }
+                Estimate { mean: mean64(&s), ci: 0.5 * (s[hi] - s[lo]) }
             }
         })
     }

@@ -11,15 +11,14 @@ use crate::metric::{Direction, Inputs, MetricInfo};
 /// The MBR TER utility's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "mbr_ter",
-    aliases: &[],
     column: None,
     functions: &[],
     reference: "sacrebleu 2.6.0 TER, averaged as `numpy.mean`",
     options: &[super::OPTIONS, MBR_OPTIONS],
     direction: Direction::Lower,
     inputs: Inputs::Candidates,
-    sacrebleu: None,
     configure: |o| Ok(Arc::new(MeanUtility::configure(&INFO, &super::metric::INFO, o)?)),
+    ..MetricInfo::TEXT
 };
 
 #[cfg(test)]
@@ -27,11 +26,11 @@ mod tests {
     use super::*;
     use crate::Ter;
     use crate::backend::CpuBackend;
-    use crate::metric::mbr::{Utility, configure};
+    use crate::metric::mbr::{Candidates, Utility, configure};
     use crate::py::numpy_mean;
 
     fn mean(u: &dyn Utility, hyps: &[&str], skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        u.expected(&CpuBackend, hyps, None, skip).unwrap()
+        u.expected(&CpuBackend, &Candidates { hyps, refs: None, skip }).unwrap()
     }
 
     #[test]

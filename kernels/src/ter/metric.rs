@@ -1,12 +1,11 @@
 //! TER as a [`Metric`]: its row of the metric table, its corpus state and
 //! its scores in the arithmetic of sacrebleu's significance code.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{Ter, TerAlgo, TerStats};
 use crate::metric::{
-    CorpusState, Detail, Direction, FlagSets, Inputs, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, count, same_state,
+    CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, count, same_state,
 };
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
@@ -45,15 +44,14 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// TER's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "ter",
-    aliases: &[],
     column: Some("ter"),
     functions: &["ter", "ter_stats", "ter_alignment", "corpus_ter"],
     reference: "sacrebleu 2.6.0 TER",
     options: &[super::OPTIONS],
     direction: Direction::Lower,
-    inputs: Inputs::Text,
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Ter::from_options(o)?)),
+    ..MetricInfo::TEXT
 };
 
 impl Metric for Ter {
@@ -103,10 +101,6 @@ impl Metric for Ter {
 
     fn resample(&self) -> Option<&dyn Resample> {
         Some(self)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

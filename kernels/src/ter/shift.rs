@@ -89,14 +89,7 @@ impl Alignment {
                     let e = u32::from(op == Op::Sub);
                     ph += 1;
                     pr += 1;
-                    #[allow(
-                        clippy::cast_sign_loss,
-                        clippy::cast_possible_truncation,
-                        reason = "pr was incremented from -1, so it is a position"
-                    )]
-                    {
-                        align[pr as usize] = ph;
-                    }
+                    align[position(pr)] = ph;
                     herr.push(herr.last().copied().unwrap_or(0) + e);
                     rerr.push(rerr.last().copied().unwrap_or(0) + e);
                 }
@@ -106,14 +99,7 @@ impl Alignment {
                 }
                 Op::Ins => {
                     pr += 1;
-                    #[allow(
-                        clippy::cast_sign_loss,
-                        clippy::cast_possible_truncation,
-                        reason = "pr was incremented from -1, so it is a position"
-                    )]
-                    {
-                        align[pr as usize] = ph;
-                    }
+                    align[position(pr)] = ph;
                     rerr.push(rerr.last().copied().unwrap_or(0) + 1);
                 }
                 Op::Undef => {}
@@ -622,6 +608,16 @@ pub fn final_trace(hyp: &[u32], reference: &[u32], order: &[u32]) -> Vec<Op> {
     let mut ed = BeamEditDistance::new(reference, cur.len());
     ed.full(&cur);
     ed.trace()
+}
+
+/// A position counted from -1 once it has been incremented.
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "incremented from -1 before use, so a position"
+)]
+const fn position(p: i64) -> usize {
+    p as usize
 }
 
 #[cfg(test)]

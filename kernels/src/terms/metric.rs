@@ -3,11 +3,10 @@
 //! and its term list, not references: a row's statistics are its
 //! [`TermCounts`] as [`TermCounts::to_stats`] lays them out.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{TermAccuracy, TermCounts, signature};
-use crate::metric::{CorpusState, Direction, Inputs, Metric, MetricInfo, count, not_text, same_state};
+use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, count, not_text, same_state};
 use crate::{MetricError, NRefs, Signature};
 
 /// Exact terminology accuracy's row of the metric table.
@@ -17,11 +16,9 @@ pub static EXACT: MetricInfo = MetricInfo {
     column: Some("term_acc"),
     functions: &["term_match", "corpus_term_accuracy"],
     reference: "terminology match accuracy (exact)",
-    options: &[],
-    direction: Direction::Higher,
     inputs: Inputs::Terms { lemmatized: false },
-    sacrebleu: None,
     configure: |o| configure(&EXACT, o, false),
+    ..MetricInfo::TEXT
 };
 
 /// Lemmatized terminology accuracy's row of the metric table.
@@ -31,11 +28,9 @@ pub static LEMMATIZED: MetricInfo = MetricInfo {
     column: Some("term_acc_lemmatized"),
     functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
     reference: "terminology match accuracy (lemmatized)",
-    options: &[],
-    direction: Direction::Higher,
     inputs: Inputs::Terms { lemmatized: true },
-    sacrebleu: None,
     configure: |o| configure(&LEMMATIZED, o, true),
+    ..MetricInfo::TEXT
 };
 
 fn configure(info: &MetricInfo, options: &str, lemmatized: bool) -> Result<Arc<dyn Metric>, MetricError> {
@@ -118,10 +113,6 @@ impl Metric for TermAccuracyMetric {
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
         Some(Box::new(TermCorpus { lemmatized: self.lemmatized, acc: TermAccuracy::default() }))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

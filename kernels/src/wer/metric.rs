@@ -4,11 +4,10 @@
 //! sums them over a list of sentences), and the measures of `float32` sums for
 //! the paired bootstrap.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::{Unit, WerConfig, WerCounts, WerScores};
-use crate::metric::{CorpusState, Detail, Direction, Inputs, Metric, MetricInfo, same_state};
+use crate::metric::{CorpusState, Detail, Direction, Metric, MetricInfo, same_state};
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
 
@@ -49,11 +48,10 @@ macro_rules! row {
             reference: $reference,
             options: &[super::OPTIONS],
             direction: $dir,
-            inputs: Inputs::Text,
-            sacrebleu: None,
             configure: |o| {
                 Ok(Arc::new(Wer { cfg: WerConfig::parse_with($base, o)?, measure: $measure, info: &$static }))
             },
+            ..MetricInfo::TEXT
         };
     };
 }
@@ -172,10 +170,6 @@ impl Metric for Wer {
 
     fn resample(&self) -> Option<&dyn Resample> {
         Some(self)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -500,6 +500,12 @@ impl WerConfig {
     /// first on ties) and that reference's index; `None` without references.
     #[must_use]
     pub fn best(&self, hyp: &str, refs: &[&str]) -> Option<(usize, WerCounts)> {
+        self.on_best(hyp, refs, |sc, k| (k, Self::counts_of(&sc.ops, sc.side(k + 1).len(), sc.side(0).len())))
+    }
+
+    /// `f` of this thread's scratch holding `hyp` aligned with its best
+    /// reference, and that reference's index; `None` without references.
+    fn on_best<T>(self, hyp: &str, refs: &[&str], f: impl FnOnce(&Scratch, usize) -> T) -> Option<T> {
         if refs.is_empty() {
             return None;
         }
@@ -507,8 +513,7 @@ impl WerConfig {
             let mut sc = s.borrow_mut();
             self.encode(&mut sc, hyp, refs);
             let k = Self::align_best(&mut sc, refs.len());
-            let counts = Self::counts_of(&sc.ops, sc.side(k + 1).len(), sc.side(0).len());
-            Some((k, counts))
+            Some(f(&sc, k))
         })
     }
 
@@ -516,13 +521,7 @@ impl WerConfig {
     /// `None` without references.
     #[must_use]
     pub fn alignment(&self, hyp: &str, refs: &[&str]) -> Option<WerAlignment> {
-        if refs.is_empty() {
-            return None;
-        }
-        SCRATCH.with(|s| {
-            let mut sc = s.borrow_mut();
-            self.encode(&mut sc, hyp, refs);
-            let k = Self::align_best(&mut sc, refs.len());
+        self.on_best(hyp, refs, |sc, k| {
             let (n, m) = (sc.side(k + 1).len(), sc.side(0).len());
             let counts = Self::counts_of(&sc.ops, n, m);
             let chunks = chunks(&sc.ops, n, m);
@@ -532,7 +531,7 @@ impl WerConfig {
                 self.tokens(&prepared, &mut t);
                 t.into_iter().map(str::to_owned).collect::<Vec<_>>()
             };
-            Some(WerAlignment { ref_index: k, reference: owned(refs[k]), hypothesis: owned(hyp), chunks, counts })
+            WerAlignment { ref_index: k, reference: owned(refs[k]), hypothesis: owned(hyp), chunks, counts }
         })
     }
 

@@ -17,6 +17,31 @@ use std::borrow::Cow;
 
 use crate::py::text::{is_py_space, py_lower, py_strip};
 
+/// The maximal runs of Python whitespace in `s`: start, end (bytes), length
+/// (characters) and first character of each.
+fn space_runs(s: &str) -> impl Iterator<Item = (usize, usize, usize, char)> + '_ {
+    let mut it = s.char_indices().peekable();
+    std::iter::from_fn(move || {
+        while let Some((i, c)) = it.next() {
+            if !is_py_space(c) {
+                continue;
+            }
+            let mut end = i + c.len_utf8();
+            let mut run = 1;
+            while let Some(&(j, d)) = it.peek() {
+                if !is_py_space(d) {
+                    break;
+                }
+                end = j + d.len_utf8();
+                run += 1;
+                it.next();
+            }
+            return Some((i, end, run, c));
+        }
+        None
+    })
+}
+
 /// The words of `s` after `RemoveMultipleSpaces`, `Strip` and
 /// `ReduceToListOfListOfWords`, as slices of `s`, appended to `out`.
 ///
@@ -26,22 +51,8 @@ use crate::py::text::{is_py_space, py_lower, py_strip};
 pub fn words<'a>(s: &'a str, out: &mut Vec<&'a str>) {
     let s = py_strip(s);
     let mut word_start = 0;
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        if !is_py_space(c) {
-            continue;
-        }
-        // A whitespace run starting at i (never at either end: s is stripped).
-        let mut end = i + c.len_utf8();
-        let mut run = 1;
-        while let Some(&(j, d)) = it.peek() {
-            if !is_py_space(d) {
-                break;
-            }
-            end = j + d.len_utf8();
-            run += 1;
-            it.next();
-        }
+    // A whitespace run is never at either end: s is stripped.
+    for (i, end, run, c) in space_runs(s) {
         if run >= 2 || c == ' ' {
             out.push(&s[word_start..i]);
             word_start = end;
@@ -58,21 +69,7 @@ pub fn words<'a>(s: &'a str, out: &mut Vec<&'a str>) {
 pub fn remove_multiple_spaces(s: &str) -> Cow<'_, str> {
     let mut out = String::new();
     let mut last = 0;
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        if !is_py_space(c) {
-            continue;
-        }
-        let mut end = i + c.len_utf8();
-        let mut run = 1;
-        while let Some(&(j, d)) = it.peek() {
-            if !is_py_space(d) {
-                break;
-            }
-            end = j + d.len_utf8();
-            run += 1;
-            it.next();
-        }
+    for (i, end, run, _) in space_runs(s) {
         if run >= 2 {
             out.push_str(&s[last..i]);
             out.push(' ');

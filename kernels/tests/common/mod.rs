@@ -164,6 +164,18 @@ pub struct Pair {
     pub refs: Vec<Vec<String>>,
 }
 
+/// Language pairs loaded (by [`load_pair`]) once each, with one reference
+/// and with two.
+#[derive(Default)]
+pub struct PairCache(HashMap<String, (Pair, Pair)>);
+
+impl PairCache {
+    /// `pair` with one reference and with two, loaded on first use.
+    pub fn load(&mut self, pair: &str) -> &(Pair, Pair) {
+        self.0.entry(pair.to_owned()).or_insert_with(|| (load_pair(pair, false), load_pair(pair, true)))
+    }
+}
+
 pub fn load_pair(pair: &str, two_refs: bool) -> Pair {
     let (_, rows) = wmt_rows();
     let mut rows: Vec<WmtRow> = rows.into_iter().filter(|r| r.pair == pair).collect();

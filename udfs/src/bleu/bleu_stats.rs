@@ -7,21 +7,19 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Builder, ListBuilder, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 
 use crate::bleu::{eval_bleu_segments, plan_bleu};
-use crate::common::struct_value;
+use crate::common::{list_of, struct_fields, struct_value};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `bleu_stats`.
 #[must_use]
 pub fn bleu_stats_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("stats", DataType::List(Arc::new(Field::new_list_field(DataType::Int64, true))), true),
-    ])
+    use DataType::{Float64 as F, Int64 as I};
+    struct_fields(true, &[("score", F), ("stats", list_of(I, true))])
 }
 
 /// The `bleu_stats` scalar function.

@@ -5,6 +5,7 @@
 //! (multi-reference BLEU: clipped counts against every reference).
 
 pub mod bleu_stats;
+pub mod compute_bleu;
 pub mod corpus_bleu;
 
 use datafusion::arrow::datatypes::DataType;

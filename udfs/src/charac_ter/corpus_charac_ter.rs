@@ -21,21 +21,17 @@ use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 
-use crate::common::{RefsCol, StrCol, constant_options, eval_rows, metric_err};
+use crate::common::{RefsCol, StrCol, constant_options, eval_rows, list_of, metric_err, struct_fields};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// Fields of the result struct.
 #[must_use]
 pub fn summary_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("count", DataType::Int64, false),
-        Field::new("mean", DataType::Float64, false),
-        Field::new("median", DataType::Float64, false),
-        Field::new("std", DataType::Float64, true),
-        Field::new("min", DataType::Float64, false),
-        Field::new("max", DataType::Float64, false),
-        Field::new("cer_scores", DataType::List(Arc::new(Field::new_list_field(DataType::Float64, false))), true),
-    ])
+    use DataType::{Float64 as F, Int64};
+    let stats =
+        struct_fields(false, &[("count", Int64), ("mean", F), ("median", F), ("std", F), ("min", F), ("max", F)]);
+    let scores = Field::new("cer_scores", list_of(F, false), true);
+    stats.iter().map(|f| f.as_ref().clone().with_nullable(f.name() == "std")).chain([scores]).collect()
 }
 
 /// A summary as a one-row struct scalar (NULL for `None`), with `scores`

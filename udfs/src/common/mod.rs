@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, GenericListArray, StringArray};
 use datafusion::arrow::array::{Float64Array, Int64Array, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::MetricError;
@@ -425,6 +425,19 @@ pub fn utf8_value(vals: Vec<Option<String>>, single: bool) -> ColumnarValue {
         return ColumnarValue::Scalar(ScalarValue::Utf8(vals.into_iter().next().flatten()));
     }
     ColumnarValue::Array(Arc::new(StringArray::from(vals)))
+}
+
+/// The fields of a struct result, `(name, type)` in order, all `nullable`
+/// or none.
+#[must_use]
+pub fn struct_fields(nullable: bool, fields: &[(&str, DataType)]) -> Fields {
+    fields.iter().map(|(name, t)| Field::new(*name, t.clone(), nullable)).collect()
+}
+
+/// The type of a list of `item`s (nullable items when `nullable`).
+#[must_use]
+pub fn list_of(item: DataType, nullable: bool) -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(item, nullable)))
 }
 
 /// A struct result (see [`float64_value`]).

@@ -8,24 +8,22 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Float64Builder, ListBuilder, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::metric::{self, Inputs, Metric};
 
 use crate::common::{
-    ConstantArg, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, metric_err,
-    plan_options, struct_value,
+    ConstantArg, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of, metric_err,
+    plan_options, struct_fields, struct_value,
 };
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The result's fields.
 #[must_use]
 pub fn segment_stats_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("stats", DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true))), true),
-    ])
+    use DataType::Float64 as F;
+    struct_fields(true, &[("score", F), ("stats", list_of(F, true))])
 }
 
 /// The metric argument.

@@ -31,19 +31,15 @@ use mteval_kernels::{MetricError, NRefs};
 
 use crate::common::{
     ConstantArg, RefsCol, StrCol, coerce_constant, coerce_metric_args, coerce_options, coerce_string, constant_options,
-    constant_string, eval_rows, metric_err,
+    constant_string, eval_rows, metric_err, struct_fields,
 };
 use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, Documented, FunctionDoc, Output};
 
 /// The struct fields of `corpus_bootstrap`.
 #[must_use]
 pub fn corpus_bootstrap_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("mean", DataType::Float64, true),
-        Field::new("ci", DataType::Float64, true),
-        Field::new("signature", DataType::Utf8, true),
-    ])
+    use DataType::{Float64 as F, Utf8};
+    struct_fields(true, &[("score", F), ("mean", F), ("ci", F), ("signature", Utf8)])
 }
 
 /// The argument `metric` of the resampling functions.
@@ -89,14 +85,11 @@ impl Documented for CorpusBootstrapDoc {
 /// The struct fields of `paired_test`.
 #[must_use]
 pub fn paired_test_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("baseline_score", DataType::Float64, true),
-        Field::new("p_value", DataType::Float64, true),
-        Field::new("mean", DataType::Float64, true),
-        Field::new("ci", DataType::Float64, true),
-        Field::new("signature", DataType::Utf8, true),
-    ])
+    use DataType::{Float64 as F, Utf8};
+    struct_fields(
+        true,
+        &[("score", F), ("baseline_score", F), ("p_value", F), ("mean", F), ("ci", F), ("signature", Utf8)],
+    )
 }
 
 /// The `corpus_bootstrap` aggregate UDF.

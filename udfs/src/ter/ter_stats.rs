@@ -4,23 +4,19 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 
-use crate::common::struct_value;
+use crate::common::{struct_fields, struct_value};
 use crate::ter::{eval_ter_segments, plan_ter};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// The struct fields of `ter_stats`.
 #[must_use]
 pub fn ter_stats_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("score", DataType::Float64, true),
-        Field::new("num_edits", DataType::Int64, true),
-        Field::new("num_shifts", DataType::Int64, true),
-        Field::new("ref_len", DataType::Float64, true),
-    ])
+    use DataType::{Float64 as F, Int64 as I};
+    struct_fields(true, &[("score", F), ("num_edits", I), ("num_shifts", I), ("ref_len", F)])
 }
 
 /// The `ter_stats` scalar function.

@@ -9,12 +9,12 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, BooleanArray, Int64Array, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches_exact};
 
-use crate::common::{StrCol, coerce_string, map_rows, struct_value};
+use crate::common::{StrCol, coerce_string, map_rows, struct_fields, struct_value};
 use crate::terms::term_cols::{TermsCol, coerce_terms};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
@@ -27,11 +27,8 @@ pub const ARG_TERMS: (&str, &str) = (
 /// Fields of the `term_match` result.
 #[must_use]
 pub fn term_match_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("matched", DataType::Int64, false),
-        Field::new("total", DataType::Int64, false),
-        Field::new("dropped", DataType::Boolean, false),
-    ])
+    use DataType::{Boolean, Int64 as I};
+    struct_fields(false, &[("matched", I), ("total", I), ("dropped", Boolean)])
 }
 
 /// Builds the result column (or scalar) from per-row counts.

@@ -12,12 +12,12 @@
 //! reference rejects (its lemma-mapping assertions, e.g. a trailing run of
 //! spaces or a space before a tab) are errors naming the row.
 
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches};
 
-use crate::common::{StrCol, coerce_string, map_rows};
+use crate::common::{StrCol, coerce_string, map_rows, struct_fields};
 use crate::terms::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
 use crate::terms::term_match::{ARG_TERMS, counts_to_value};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
@@ -32,12 +32,8 @@ pub const ARG_LEMMAS: (&str, &str) = (
 /// Fields of the `term_match_lemmatized` result.
 #[must_use]
 pub fn term_match_lemmatized_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("matched", DataType::Int64, false),
-        Field::new("exact", DataType::Int64, false),
-        Field::new("total", DataType::Int64, false),
-        Field::new("dropped", DataType::Boolean, false),
-    ])
+    use DataType::{Boolean, Int64 as I};
+    struct_fields(false, &[("matched", I), ("exact", I), ("total", I), ("dropped", Boolean)])
 }
 
 /// Coercion of `(hyp, lemmas, terms)`.

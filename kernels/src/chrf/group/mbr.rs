@@ -8,7 +8,7 @@ use crate::backend::Backend;
 use crate::chrf::ChrfConfig;
 use crate::chrf::Whitespace;
 use crate::metric::Direction;
-use crate::metric::mbr::{MBR_OPTIONS, Utility, split_options};
+use crate::metric::mbr::{Candidates, MBR_OPTIONS, Utility, split_options};
 use crate::py::numpy_mean;
 
 /// Options of the MBR utilities: chrF keys on top of fastchrf's defaults
@@ -56,29 +56,25 @@ pub(super) fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
 /// The pairwise chrF utility's row of the metric table.
 pub static PAIRWISE: crate::metric::MetricInfo = crate::metric::MetricInfo {
     name: "mbr_chrf",
-    aliases: &[],
     column: None,
     functions: &["mbr_chrf"],
     reference: "fastchrf 0.2.1 pairwise_chrf",
     options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    direction: crate::metric::Direction::Higher,
     inputs: crate::metric::Inputs::Candidates,
-    sacrebleu: None,
     configure: |o| configure(o, false),
+    ..crate::metric::MetricInfo::TEXT
 };
 
 /// The aggregate chrF utility's row of the metric table.
 pub static AGGREGATE: crate::metric::MetricInfo = crate::metric::MetricInfo {
     name: "mbr_chrf_aggregate",
-    aliases: &[],
     column: None,
     functions: &["mbr_chrf_aggregate"],
     reference: "fastchrf 0.2.1 aggregate_chrf",
     options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    direction: crate::metric::Direction::Higher,
     inputs: crate::metric::Inputs::Candidates,
-    sacrebleu: None,
     configure: |o| configure(o, true),
+    ..crate::metric::MetricInfo::TEXT
 };
 
 fn configure(options: &str, aggregate: bool) -> Result<std::sync::Arc<dyn crate::metric::Metric>, MetricError> {
@@ -129,10 +125,6 @@ impl crate::metric::Metric for MbrChrf {
     fn utility(self: std::sync::Arc<Self>) -> Option<std::sync::Arc<dyn Utility>> {
         Some(self)
     }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
 }
 
 impl Utility for MbrChrf {
@@ -150,18 +142,12 @@ impl Utility for MbrChrf {
 
     /// fastchrf's pairwise chrF of each candidate averaged as `numpy.mean`,
     /// or its aggregate chrF, on `backend`.
-    fn expected(
-        &self,
-        backend: &dyn Backend,
-        hyps: &[&str],
-        refs: Option<&[&str]>,
-        skip: &[Option<usize>],
-    ) -> Result<Vec<Option<f64>>, MetricError> {
-        let g = super::Group::new(&self.cfg, hyps, refs)?;
+    fn expected(&self, backend: &dyn Backend, group: &Candidates<'_>) -> Result<Vec<Option<f64>>, MetricError> {
+        let g = super::Group::new(&self.cfg, group.hyps, group.refs)?;
         Ok(if self.aggregate {
-            g.aggregate_skipping_on(backend, skip)
+            g.aggregate_skipping_on(backend, group.skip)
         } else {
-            g.expected_utility_skipping_on(backend, skip)
+            g.expected_utility_skipping_on(backend, group.skip)
         })
     }
 }
