@@ -16,3 +16,10 @@ typedef unsigned long long u64;
 __device__ __forceinline__ u64 mteval_thread_index() {
     return (u64)blockIdx.x * (u64)blockDim.x + (u64)threadIdx.x;
 }
+
+// Asks the compiler to unroll the loop that follows (so that a small array
+// indexed by the loop counter lives in registers). The CPU harness
+// (emu/emu.h) defines it first, as nothing.
+#ifndef MTEVAL_UNROLL
+#define MTEVAL_UNROLL _Pragma("unroll")
+#endif

@@ -1,5 +1,6 @@
 //! CPU backend vs GPU backend on the shared WMT rows: sentence TER, edit
-//! distance, sentence chrF and MBR pairwise chrF at N = 256, 1024, 4096.
+//! distance (WMT rows, and ~1 KB strings in GCUPS), character error rate on
+//! 1M rows, sentence chrF and MBR pairwise chrF at N = 256, 1024, 4096.
 //! Checks that both backends give the same statistics, then prints a
 //! Markdown table (median of 3 runs, process warm, GPU transfers included).
 //!
@@ -14,7 +15,9 @@ use std::time::{Duration, Instant};
 use mteval_kernels::backend::{self, Backend, BackendError, NgramInput, Seqs, TerRound};
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
+use mteval_kernels::wer::{Transform, Unit, WerConfig};
 use mteval_kernels::{ChrfConfig, Ter};
+use rayon::prelude::*;
 
 #[path = "common/mod.rs"]
 mod common;
@@ -122,6 +125,91 @@ fn both<T: PartialEq + std::fmt::Debug>(
     (c, g)
 }
 
+/// One row of the table: `items` in `c` seconds on the CPU and `g` on the GPU.
+fn report(name: &str, items: usize, unit: &str, c: f64, g: Option<f64>) {
+    let rate = |s: f64| format!("{:.3} s ({:.0} {unit}/s)", s, items as f64 / s);
+    println!(
+        "| {name} | {items} | {} | {} | {} |",
+        rate(c),
+        g.map_or("-".into(), rate),
+        g.map_or("-".into(), |g| format!("{:.1}×", c / g))
+    );
+}
+
+/// Edit distance on long strings: WMT rows run together into pairs of
+/// strings of at least 1,000 code points, in GCUPS (cells of the n x m
+/// table per second, in billions).
+fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&dyn Backend>) {
+    let joined = |side: fn(&(String, String)) -> &str, start: usize| {
+        let mut s = String::new();
+        let mut k = start;
+        while s.chars().count() < 1000 {
+            s.push_str(side(&rows[k % rows.len()]));
+            s.push(' ');
+            k += 1;
+        }
+        s
+    };
+    let long: Vec<(String, String)> = (0..32_768).map(|i| (joined(|r| &r.0, i), joined(|r| &r.1, i + 7))).collect();
+    let long_pairs: Vec<(&str, &str)> = long.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let cells: f64 = long.iter().map(|(a, b)| a.chars().count() as f64 * b.chars().count() as f64).sum();
+    let (c, g) = both(cpu_b, gpu_b, "edit distance on long strings", |b| char_distances_on(b, &long_pairs));
+    let gcups = |s: f64| format!("{:.3} s ({:.0} GCUPS)", s, cells / s / 1e9);
+    let mean_len =
+        long.iter().map(|(a, b)| a.chars().count() + b.chars().count()).sum::<usize>() as f64 / 2.0 / long.len() as f64;
+    println!(
+        "| edit_distance, ~1 KB strings (mean {mean_len:.0} code points) | {} | {} | {} | {} |",
+        long.len(),
+        gcups(c),
+        g.map_or("-".into(), gcups),
+        g.map_or("-".into(), |g| format!("{:.1}×", c / g))
+    );
+}
+
+/// Character error rate (jiwer's cer, default transform: stripped strings,
+/// characters) on 1M rows: the CPU column is the WER kernel's alignment
+/// (counts for every measure), the GPU column the device's distances, which
+/// are the errors (S + D + I) of that alignment; both give the same corpus
+/// CER, bit for bit.
+fn character_error_rate(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&dyn Backend>) {
+    let million: Vec<(&str, &str)> =
+        (0..1_000_000).map(|i| &rows[i % rows.len()]).map(|(h, r)| (h.trim(), r.trim())).collect();
+    let cer_cfg = WerConfig { unit: Unit::Char, transform: Transform::Default };
+    let cpu_cer = || -> (u64, u64) {
+        million
+            .par_iter()
+            .map(|(h, r)| cer_cfg.counts(h, r))
+            .map(|c| (c.substitutions + c.deletions + c.insertions, c.ref_len))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    };
+    let ref_chars: u64 = million.par_iter().map(|(_, r)| r.chars().count() as u64).sum();
+    let dist_cer = |b: &dyn Backend| -> (u64, u64) {
+        (
+            char_distances_on(b, &million).iter().map(|&d| d as u64).sum(),
+            million.par_iter().map(|(_, r)| r.chars().count() as u64).sum(),
+        )
+    };
+    let want = cpu_cer();
+    assert_eq!(want.1, ref_chars, "reference characters");
+    assert_eq!(dist_cer(cpu_b), want, "CER from distances (CPU backend) against the WER kernel");
+    let c = median_secs(|| {
+        std::hint::black_box(cpu_cer());
+    });
+    let g = gpu_b.map(|g| {
+        assert_eq!(dist_cer(g), want, "CER from GPU distances");
+        median_secs(|| {
+            std::hint::black_box(dist_cer(g));
+        })
+    });
+    println!(
+        "corpus CER over 1M rows: {} ({} errors / {} reference characters)",
+        want.0 as f64 / want.1 as f64,
+        want.0,
+        want.1
+    );
+    report("character error rate (jiwer cer; CPU: alignment, GPU: distances)", million.len(), "rows", c, g);
+}
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
     let rows = common::wmt_rows(&dir);
@@ -142,15 +230,6 @@ fn main() {
     println!();
     println!("| workload | items | CPU backend | GPU backend | GPU / CPU |");
     println!("|---|---:|---:|---:|---:|");
-    let report = |name: &str, items: usize, unit: &str, c: f64, g: Option<f64>| {
-        let rate = |s: f64| format!("{:.3} s ({:.0} {unit}/s)", s, items as f64 / s);
-        println!(
-            "| {name} | {items} | {} | {} | {} |",
-            rate(c),
-            g.map_or("-".into(), rate),
-            g.map_or("-".into(), |g| format!("{:.1}×", c / g))
-        );
-    };
     let (cpu_b, gpu_b) = (cpu.as_ref(), gpu.as_deref());
     let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
 
@@ -161,6 +240,9 @@ fn main() {
     let ed: Vec<(&str, &str)> = rows.iter().map(|(h, r)| (h.as_str(), r.as_str())).collect();
     let (c, g) = both(cpu_b, gpu_b, "edit distance", |b| char_distances_on(b, &ed));
     report("edit_distance (code points)", ed.len(), "pairs", c, g);
+
+    long_strings(&rows, cpu_b, gpu_b);
+    character_error_rate(&rows, cpu_b, gpu_b);
 
     let cfg = ChrfConfig::default();
     let (c, g) = both(cpu_b, gpu_b, "chrF", |b| cfg.segments_on(b, &pairs));

@@ -9,6 +9,7 @@
 #define __device__
 #define __forceinline__ inline
 #define __restrict__ __restrict
+#define MTEVAL_UNROLL
 
 struct EmuDim3 {
     unsigned int x, y, z;

@@ -220,25 +220,38 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         if n == 0 {
             return Ok(Vec::new());
         }
-        // The shorter side is the pattern (fewer 64-bit blocks).
-        let (mut pat, mut txt) = (Seqs::new(), Seqs::new());
-        let mut state_offs = Vec::with_capacity(n + 1);
-        state_offs.push(0u64);
-        for i in 0..n {
+        // The shorter side is the pattern (fewer 64-bit blocks). Pairs go to
+        // the device longest work first, so that the threads of a warp (32
+        // neighbours) have about the same work; `order[i]` is the pair at
+        // device slot `i`.
+        let side = |i: usize| {
             let (x, y) = (a.get(i), b.get(i));
-            let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+            if x.len() <= y.len() { (x, y) } else { (y, x) }
+        };
+        let work = |i: usize| {
+            let (p, t) = side(i);
+            (p.len().div_ceil(64), t.len())
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_unstable_by_key(|&i| std::cmp::Reverse(work(i)));
+        let (mut pat, mut txt) = (Seqs::new(), Seqs::new());
+        let mut carry_offs = Vec::with_capacity(n + 1);
+        carry_offs.push(0u64);
+        for &i in &order {
+            let (p, t) = side(i);
             to_u32(t.len(), "sequence length")?;
             pat.push(p);
             txt.push(t);
-            let blocks = p.len().div_ceil(64) as u64;
-            let last = state_offs[state_offs.len() - 1];
-            state_offs.push(last + if blocks > 1 { 2 * blocks } else { 0 });
+            // Two words of carries per 64 text columns, between blocks.
+            let words = if p.len() > 64 { 2 * t.len().div_ceil(64) as u64 } else { 0 };
+            let last = carry_offs[carry_offs.len() - 1];
+            carry_offs.push(last + words);
         }
         let (pd, po) = self.upload_seqs(&pat)?;
         let (td, to) = self.upload_seqs(&txt)?;
-        #[allow(clippy::cast_possible_truncation, reason = "the state size is bounded by sequences held in memory")]
-        let state = self.exec.zeros_u64(state_offs[n] as usize)?;
-        let so = self.exec.upload_u64(&state_offs)?;
+        #[allow(clippy::cast_possible_truncation, reason = "the carry size is bounded by sequences held in memory")]
+        let carry = self.exec.zeros_u64(carry_offs[n] as usize)?;
+        let co = self.exec.upload_u64(&carry_offs)?;
         let out = self.exec.zeros_u32(n)?;
         self.launch(
             "lev_myers",
@@ -248,13 +261,18 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
                 KArg::Buf(&po),
                 KArg::Buf(&td),
                 KArg::Buf(&to),
-                KArg::Buf(&state),
-                KArg::Buf(&so),
+                KArg::Buf(&carry),
+                KArg::Buf(&co),
                 KArg::Buf(&out),
                 KArg::U32(to_u32(n, "pairs")?),
             ],
         )?;
-        self.exec.download_u32(&out, n)
+        let slots = self.exec.download_u32(&out, n)?;
+        let mut d = vec![0u32; n];
+        for (slot, &i) in order.iter().enumerate() {
+            d[i] = slots[slot];
+        }
+        Ok(d)
     }
 
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {

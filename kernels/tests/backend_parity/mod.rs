@@ -73,7 +73,9 @@ fn borrowed(owned: &[(String, Vec<String>)]) -> Vec<(&str, Vec<&str>)> {
 /// symbols), empty sides, large code points.
 pub fn check_levenshtein(gpu: &dyn Backend) {
     let mut rng = Rng::new(1);
-    for (max_len, alphabet, base) in [(10, 3, 0), (70, 4, 0), (200, 6, 0x10F000), (140, 40, 0x4E00), (0, 1, 0)] {
+    for (max_len, alphabet, base) in
+        [(10, 3, 0), (70, 4, 0), (200, 6, 0x10F000), (140, 40, 0x4E00), (1100, 5, 0), (0, 1, 0)]
+    {
         let a = random_seqs(&mut rng, 300, max_len, alphabet, base);
         let b = random_seqs(&mut rng, 300, max_len, alphabet, base);
         let want = CpuBackend.levenshtein(&a, &b).unwrap();
