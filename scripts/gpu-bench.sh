@@ -2,7 +2,7 @@
 # One call on the GPU machine: run the GPU tests (CPU-vs-GPU parity, NVRTC
 # compile, the emulated kernels), the CPU-vs-GPU benchmark (a table with the
 # device name), and the application end to end on both devices
-# (scripts/gpu-cli-check.sh). Results go to $OUT (the device tool's output
+# (scripts/gpu-cli-check.sh, with cuda and with auto). Results go to $OUT (the device tool's output
 # folder) or target/gpu-bench.
 #
 #   scripts/gpu-bench.sh [WMT_DIR]     (default: $MTEVAL_SHARED_DIR/data/wmt or ../shared/data/wmt)
@@ -72,6 +72,9 @@ if [ -x "$bundle/bin/gpu_bench" ]; then
         "$bundle/bin/mteval.xz" target/mteval-bundled
     chmod +x target/mteval-bundled
     MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 | tee "$out/cli.txt" || status=1
+    # `auto` on a GPU machine: the same bytes as cpu, at about the CPU's speed.
+    GPU_CHECK_DEVICE=auto MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
+      tee "$out/cli-auto.txt" || status=1
   fi
 else
   cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 \
@@ -79,5 +82,7 @@ else
   cargo run --release -p mteval-kernels --example gpu_bench -- "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
   cargo build --release && MTEVAL_BIN=target/release/mteval bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
     tee "$out/cli.txt" || status=1
+  GPU_CHECK_DEVICE=auto MTEVAL_BIN=target/release/mteval bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
+    tee "$out/cli-auto.txt" || status=1
 fi
 exit "$status"

@@ -82,10 +82,11 @@ if [ "$have_gpu" = 1 ]; then
   b="$("$bin" sql --format csv -c "SET mteval.device = '$gpu'; $q" 2>"$work/set.gpu.err")"
   if [ "$a" = "$b" ]; then echo "SET mteval.device = '$gpu': same as cpu"; else echo "FAIL: SET mteval.device: $a vs $b"; fail=1; fi
 fi
-# Forced faults: every kernel launch fails (MTEVAL_GPU_FAULT='*'); the job
+# Forced faults (with cuda, which sends every batch to the GPU): every
+# kernel launch fails (MTEVAL_GPU_FAULT='*'); the job
 # still ends with the CPU's bytes, and says on stderr that batches were
 # recomputed on the CPU.
-if [ "$have_gpu" = 1 ]; then
+if [ "$have_gpu" = 1 ] && [ "$gpu" = cuda ]; then
   if MTEVAL_GPU_FAULT='*' "$bin" --device "$gpu" score "$work/rows.jsonl" -m ter chrf chrf++ characTER --ref-col ref \
     --ref-col ref2 --group-by pair --json -o "$work/fault.parquet" >"$work/fault.out" 2>"$work/fault.err" &&
     cmp -s "$work/fault.parquet" "$work/score.cpu.parquet" && cmp -s "$work/fault.out" "$work/score.cpu.out" &&

@@ -3,38 +3,45 @@
 // formulation (the same recurrence as kernels/src/levenshtein.rs, so both
 // give the same distances).
 //
-// Pair t compares pattern a[a_offs[t] .. a_offs[t+1]) with text
-// b[b_offs[t] .. b_offs[t+1]); the host makes the pattern the shorter side.
+// Thread t computes pair i = order[t] (the host sends the longest work
+// first, so that neighbouring threads have about the same work): the
+// distance between a[a_offs[i] .. a_offs[i+1]) and b[b_offs[i] ..
+// b_offs[i+1]), into out[i]. The shorter side is the pattern.
 // The pattern is cut into 64-symbol blocks and processed block by block
 // (block-major): a block's 64 symbols sit in registers while the whole text
 // streams past, so a match mask costs 64 register compares and no memory
 // reads. Between blocks, the horizontal deltas of every text column (the
 // carries, one +1 bit and one -1 bit per column) pass through
-// carry[carry_offs[t] ..] (2 words per 64 text columns; unused with a
-// single block).
+// carry[carry_offs[t] ..] (2 words per 64 text columns, for thread t;
+// unused with a single block).
 
 // Bits of block symbols equal to c: lanes [0, 32) and, when `wide`,
 // [32, 64). Lanes past the pattern's end hold a copy of its last symbol,
 // masked off by the caller.
 #define LEV_MASK32(dst, base)                                        \
-    MTEVAL_UNROLL for (u32 i = 0; i < 32; ++i) {                 \
-        dst |= (u32)(sym[(base) + i] == c) << i;                     \
+    MTEVAL_UNROLL for (u32 q = 0; q < 32; ++q) {                 \
+        dst |= (u32)(sym[(base) + q] == c) << q;                     \
     }
 
 extern "C" __global__ void lev_myers(
     const u32* __restrict__ a, const u64* __restrict__ a_offs,
     const u32* __restrict__ b, const u64* __restrict__ b_offs,
+    const u32* __restrict__ order,
     u64* __restrict__ carry, const u64* __restrict__ carry_offs,
     u32* __restrict__ out, u32 n_pairs)
 {
     u64 t = mteval_thread_index();
     if (t >= n_pairs) return;
-    const u32* p = a + a_offs[t];
-    u32 m = (u32)(a_offs[t + 1] - a_offs[t]);
-    const u32* x = b + b_offs[t];
-    u32 n = (u32)(b_offs[t + 1] - b_offs[t]);
-    if (m == 0) { out[t] = n; return; }
-    if (n == 0) { out[t] = m; return; }
+    u32 i = order[t];
+    const u32* p = a + a_offs[i];
+    u32 m = (u32)(a_offs[i + 1] - a_offs[i]);
+    const u32* x = b + b_offs[i];
+    u32 n = (u32)(b_offs[i + 1] - b_offs[i]);
+    if (m > n) {
+        const u32* s = p; p = x; x = s;
+        u32 l = m; m = n; n = l;
+    }
+    if (m == 0) { out[i] = n; return; }
     u64* cw = carry + carry_offs[t];
     u32 blocks = (m + 63) / 64;
     u32 score = m;
@@ -44,8 +51,8 @@ extern "C" __global__ void lev_myers(
         bool wide = len > 32;
         u64 valid = len == 64 ? ~0ULL : ((1ULL << len) - 1);
         u32 sym[64];
-        MTEVAL_UNROLL for (u32 i = 0; i < 64; ++i) {
-            sym[i] = p[lo + (i < len ? i : len - 1)];
+        MTEVAL_UNROLL for (u32 q = 0; q < 64; ++q) {
+            sym[q] = p[lo + (q < len ? q : len - 1)];
         }
         bool first = k == 0, last = k + 1 == blocks;
         u32 last_bit = len - 1;
@@ -89,5 +96,5 @@ extern "C" __global__ void lev_myers(
             vn = ph_in & xv;
         }
     }
-    out[t] = score;
+    out[i] = score;
 }

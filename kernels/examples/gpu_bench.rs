@@ -154,6 +154,19 @@ fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&d
     let long_pairs: Vec<(&str, &str)> = long.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let cells: f64 = long.iter().map(|(a, b)| a.chars().count() as f64 * b.chars().count() as f64).sum();
     let (c, g) = both(cpu_b, gpu_b, "edit distance on long strings", |b| char_distances_on(b, &long_pairs));
+    // The device's share: the primitive on sequences already built
+    // (ordering, transfers, kernel, results back).
+    if let Some(gpu) = gpu_b {
+        let a = Seqs::from_fn_par(long.len(), |i| long[i].0.chars().map(u32::from));
+        let b = Seqs::from_fn_par(long.len(), |i| long[i].1.chars().map(u32::from));
+        let s = median_secs(|| drop(gpu.levenshtein(&a, &b).expect("levenshtein")));
+        println!(
+            "edit distance on long strings, the GPU primitive alone (code points already in arrays, {} MB): \
+             {s:.3} s ({:.0} GCUPS)",
+            (a.data.len() + b.data.len()) * 4 / 1_000_000,
+            cells / s / 1e9
+        );
+    }
     let gcups = |s: f64| format!("{:.3} s ({:.0} GCUPS)", s, cells / s / 1e9);
     let mean_len =
         long.iter().map(|(a, b)| a.chars().count() + b.chars().count()).sum::<usize>() as f64 / 2.0 / long.len() as f64;
@@ -231,18 +244,26 @@ fn main() {
     println!("| workload | items | CPU backend | GPU backend | GPU / CPU |");
     println!("|---|---:|---:|---:|---:|");
     let (cpu_b, gpu_b) = (cpu.as_ref(), gpu.as_deref());
+    // GPU_BENCH_ONLY=long or chrf: the long-string edit distances alone, or
+    // the chrF rows alone (for a profiler).
+    let only = std::env::var("GPU_BENCH_ONLY").unwrap_or_default();
+    if only == "long" {
+        long_strings(&rows, cpu_b, gpu_b);
+        return;
+    }
     let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
-
     let ter = Ter::default();
-    let (c, g) = both(cpu_b, gpu_b, "TER", |b| ter.segments_on(b, &pairs));
-    report("sentence TER", pairs.len(), "rows", c, g);
+    if only != "chrf" {
+        let (c, g) = both(cpu_b, gpu_b, "TER", |b| ter.segments_on(b, &pairs));
+        report("sentence TER", pairs.len(), "rows", c, g);
 
-    let ed: Vec<(&str, &str)> = rows.iter().map(|(h, r)| (h.as_str(), r.as_str())).collect();
-    let (c, g) = both(cpu_b, gpu_b, "edit distance", |b| char_distances_on(b, &ed));
-    report("edit_distance (code points)", ed.len(), "pairs", c, g);
+        let ed: Vec<(&str, &str)> = rows.iter().map(|(h, r)| (h.as_str(), r.as_str())).collect();
+        let (c, g) = both(cpu_b, gpu_b, "edit distance", |b| char_distances_on(b, &ed));
+        report("edit_distance (code points)", ed.len(), "pairs", c, g);
 
-    long_strings(&rows, cpu_b, gpu_b);
-    character_error_rate(&rows, cpu_b, gpu_b);
+        long_strings(&rows, cpu_b, gpu_b);
+        character_error_rate(&rows, cpu_b, gpu_b);
+    }
 
     let cfg = ChrfConfig::default();
     let (c, g) = both(cpu_b, gpu_b, "chrF", |b| cfg.segments_on(b, &pairs));
@@ -263,6 +284,9 @@ fn main() {
     }
     println!();
     println!("pairwise chrF: strings in, N × N chrF out (the group's n-grams built inside the timed call)");
+    if only == "chrf" {
+        return;
+    }
     // Batched TER at each pipeline depth (parts of the rows whose rounds run
     // at once) and CPU tail (fewest unfinished rows for a round on the
     // device), then back to the defaults.

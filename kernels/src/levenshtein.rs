@@ -417,12 +417,18 @@ pub fn char_distances_on(backend: &dyn crate::backend::Backend, pairs: &[(&str, 
     if !backend.is_gpu() {
         return cpu();
     }
+    // Code points are at most bytes: a batch whose byte count is short of
+    // the `auto` rule is short in code points too, without counting them.
+    let edit_work = |symbols: usize| crate::backend::Work::EditDistance { pairs: pairs.len(), symbols: symbols as u64 };
+    let bytes: usize = pairs.iter().map(|(a, b)| a.len() + b.len()).sum();
+    if !backend.offload(&edit_work(bytes))
+        || !backend.offload(&edit_work(pairs.par_iter().map(|(a, b)| a.chars().count() + b.chars().count()).sum()))
+    {
+        return cpu();
+    }
     let gpu = || {
-        let (mut a, mut b) = (crate::backend::Seqs::new(), crate::backend::Seqs::new());
-        for (x, y) in pairs {
-            a.push_iter(x.chars().map(u32::from));
-            b.push_iter(y.chars().map(u32::from));
-        }
+        let a = crate::backend::Seqs::from_fn_par(pairs.len(), |i| pairs[i].0.chars().map(u32::from));
+        let b = crate::backend::Seqs::from_fn_par(pairs.len(), |i| pairs[i].1.chars().map(u32::from));
         backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
     };
     crate::backend::or_cpu("edit_distance", gpu, cpu)
@@ -436,7 +442,8 @@ pub fn word_distances_on<'a, S: AsRef<[&'a str]> + Sync>(
 ) -> Vec<usize> {
     use rayon::prelude::*;
     let cpu = || -> Vec<usize> { pairs.par_iter().map(|(a, b)| word_distance(a.as_ref(), b.as_ref())).collect() };
-    if !backend.is_gpu() {
+    let words: usize = pairs.iter().map(|(a, b)| a.as_ref().len() + b.as_ref().len()).sum();
+    if !backend.offload(&crate::backend::Work::EditDistance { pairs: pairs.len(), symbols: words as u64 }) {
         return cpu();
     }
     let gpu = || {

@@ -7,7 +7,15 @@ mod backend_parity;
 mod common;
 
 use mteval_kernels::backend::emulate::EmuExec;
-use mteval_kernels::backend::{Backend, BackendError, GpuBackend, Seqs, TerRound, fallback_count};
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mteval_kernels::backend::{
+    AutoBackend, Backend, BackendError, GpuBackend, NgramInput, Seqs, TerRound, Work, fallback_count,
+};
+use mteval_kernels::chrf::group::Group;
+use mteval_kernels::levenshtein::char_distances_on;
 use mteval_kernels::{ChrfConfig, Ter};
 
 fn emulated() -> Option<GpuBackend<EmuExec>> {
@@ -75,4 +83,94 @@ fn failing_kernels_fall_back_to_the_cpu() {
     let a = mteval_kernels::backend::Seqs::from_slices([&[1u32, 2][..]]);
     let err = gpu.levenshtein(&a, &a).unwrap_err();
     assert!(err.to_string().contains("lev_myers"), "{err}");
+}
+
+/// A backend that counts the batches it is given (then runs them on the
+/// emulated GPU).
+#[derive(Debug)]
+struct Counting {
+    inner: GpuBackend<EmuExec>,
+    calls: AtomicUsize,
+}
+
+impl Counting {
+    fn count(&self) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Backend for Counting {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn is_gpu(&self) -> bool {
+        true
+    }
+    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+        self.count();
+        self.inner.levenshtein(a, b)
+    }
+    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+        self.count();
+        self.inner.ter_candidates(round)
+    }
+    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+        self.count();
+        self.inner.chrf_match_list(input, pairs)
+    }
+    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
+        self.count();
+        self.inner.chrf_match_grid(input, h, r)
+    }
+    fn chrf_aggregate(
+        &self,
+        input: &NgramInput,
+        h: Range<u32>,
+        r: Range<u32>,
+        skip: &[u32],
+        mult: &[u64],
+    ) -> Result<Vec<u64>, BackendError> {
+        self.count();
+        self.inner.chrf_aggregate(input, h, r, skip, mult)
+    }
+}
+
+/// `auto` with a GPU: sentence TER and chrF, short edit distances and the
+/// MBR chrF matrices stay on the CPU (no batch reaches the device); edit
+/// distances over long strings go to the device. Results are the CPU's
+/// either way.
+#[test]
+fn auto_sends_only_long_edit_distances_to_the_gpu() {
+    let Some(gpu) = emulated() else { return };
+    let counting = Arc::new(Counting { inner: gpu, calls: AtomicUsize::new(0) });
+    let auto = AutoBackend::new(counting.clone());
+    let cpu = mteval_kernels::backend::CpuBackend;
+    let rows = backend_parity::wmt_sample(3, 2000);
+    let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|r| (r.hyp.as_str(), vec![r.r#ref.as_str()])).collect();
+    let ter = Ter::default();
+    assert_eq!(ter.segments_on(&auto, &pairs), ter.segments_on(&cpu, &pairs));
+    let cfg = ChrfConfig::default();
+    assert_eq!(cfg.segments_on(&auto, &pairs), cfg.segments_on(&cpu, &pairs));
+    let short: Vec<(&str, &str)> = pairs.iter().map(|(h, r)| (*h, r[0])).collect();
+    assert_eq!(char_distances_on(&auto, &short), char_distances_on(&cpu, &short));
+    let texts: Vec<&str> = short.iter().take(64).map(|p| p.0).collect();
+    let group = Group::new(&cfg, &texts, None).expect("group");
+    let sums = |b: &dyn Backend| group.pairwise_map_on(b, |_, row| row.iter().map(|x| x.to_bits()).sum::<u64>());
+    assert_eq!(sums(&auto), sums(&cpu));
+    assert_eq!(counting.calls.load(Ordering::Relaxed), 0, "no batch reached the device");
+    // 1,024 pairs of about 600 code points a side.
+    let long: Vec<String> =
+        (0..1030).map(|i| short[i % short.len()..].iter().map(|p| p.0).collect::<Vec<_>>().concat()).collect();
+    let long: Vec<String> = long.iter().map(|s| s.chars().take(600).collect()).collect();
+    let long_pairs: Vec<(&str, &str)> = (0..1024).map(|i| (long[i].as_str(), long[i + 5].as_str())).collect();
+    assert_eq!(char_distances_on(&auto, &long_pairs), char_distances_on(&cpu, &long_pairs));
+    assert_eq!(counting.calls.load(Ordering::Relaxed), 1, "the long strings went to the device in one batch");
+    // The rule itself, at its edges.
+    let edit = |pairs: usize, symbols: u64| auto.offload(&Work::EditDistance { pairs, symbols });
+    assert!(edit(1024, 1024 * 1024));
+    assert!(!edit(1024, 1024 * 1024 - 1));
+    assert!(!edit(1023, 1023 * 4096));
+    assert!(!auto.offload(&Work::TerSegments { rows: 1 << 20 }));
+    assert!(!auto.offload(&Work::ChrfPairwise { hyps: 1024, refs: 1024 }));
+    assert!(counting.offload(&Work::TerSegments { rows: 1 }), "a GPU asked for by name takes everything");
 }

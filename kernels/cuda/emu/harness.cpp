@@ -54,7 +54,7 @@ int main() {
         auto P64 = [&](int i) { return args[i].a64.data(); };
         auto S32 = [&](int i) { return (u32)args[i].scalar; };
         if (name == "lev_myers") {
-            emu_launch(threads, block, [&] { lev_myers(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), S32(7)); });
+            emu_launch(threads, block, [&] { lev_myers(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P64(6), P32(7), S32(8)); });
         } else if (name == "ter_candidates") {
             emu_launch(threads, block, [&] {
                 ter_candidates(P32(0), P64(1), S32(2), P32(3), S32(4));

@@ -164,24 +164,34 @@ fn unavailable(why: impl Into<String>) -> BackendError {
     BackendError::Unavailable(why.into())
 }
 
+/// Whether the CUDA driver library and NVRTC can be loaded (dlopen only: no
+/// device is opened and nothing is compiled).
+///
+/// # Errors
+/// [`BackendError::Unavailable`] naming the missing library.
+pub fn libraries_present() -> Result<(), BackendError> {
+    // SAFETY: dlopen probe only.
+    let driver = std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false);
+    if !driver {
+        return Err(unavailable("the CUDA driver library (libcuda.so.1) was not found"));
+    }
+    if !nvrtc_present() {
+        return Err(unavailable(
+            "NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; install the CUDA runtime compiler \
+             (e.g. pip's nvidia-cuda-nvrtc-cu12) and put its lib folder on LD_LIBRARY_PATH \
+             (CUDA 13: the toolkit's lib64, which has libnvrtc.so)",
+        ));
+    }
+    Ok(())
+}
+
 impl CudaExec {
     /// Finds the driver, NVRTC and device 0, and compiles the kernels for it.
     ///
     /// # Errors
     /// [`BackendError::Unavailable`] saying what is missing.
     pub fn probe() -> Result<Self, BackendError> {
-        // SAFETY: dlopen probe only.
-        let driver = std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false);
-        if !driver {
-            return Err(unavailable("the CUDA driver library (libcuda.so.1) was not found"));
-        }
-        if !nvrtc_present() {
-            return Err(unavailable(
-                "NVRTC (libnvrtc.so or libnvrtc.so.12) was not found; install the CUDA runtime compiler \
-                 (e.g. pip's nvidia-cuda-nvrtc-cu12) and put its lib folder on LD_LIBRARY_PATH \
-                 (CUDA 13: the toolkit's lib64, which has libnvrtc.so)",
-            ));
-        }
+        libraries_present()?;
         std::panic::catch_unwind(Self::open).unwrap_or_else(|_| Err(unavailable("the CUDA driver panicked on start")))
     }
 

@@ -4,6 +4,7 @@
 //! ([`super::cuda::CudaExec`]) and the CPU emulation of the kernels
 //! ([`super::emulate::EmuExec`]) that the tests use on machines without one.
 
+use rayon::prelude::*;
 use std::ops::Range;
 
 use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
@@ -220,59 +221,62 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         if n == 0 {
             return Ok(Vec::new());
         }
-        // The shorter side is the pattern (fewer 64-bit blocks). Pairs go to
-        // the device longest work first, so that the threads of a warp (32
-        // neighbours) have about the same work; `order[i]` is the pair at
-        // device slot `i`.
-        let side = |i: usize| {
-            let (x, y) = (a.get(i), b.get(i));
-            if x.len() <= y.len() { (x, y) } else { (y, x) }
+        // The kernel makes the shorter side of each pair the pattern (fewer
+        // 64-bit blocks). Pairs go to the device longest work first, so that
+        // the threads of a warp (32 neighbours) have about the same work:
+        // `order[slot]` is the pair that thread `slot` computes.
+        let lens = |i: usize| {
+            let (x, y) = (a.get(i).len(), b.get(i).len());
+            (x.min(y), x.max(y))
         };
-        let work = |i: usize| {
-            let (p, t) = side(i);
-            (p.len().div_ceil(64), t.len())
-        };
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_unstable_by_key(|&i| std::cmp::Reverse(work(i)));
-        let (mut pat, mut txt) = (Seqs::new(), Seqs::new());
-        let mut carry_offs = Vec::with_capacity(n + 1);
-        carry_offs.push(0u64);
-        for &i in &order {
-            let (p, t) = side(i);
-            to_u32(t.len(), "sequence length")?;
-            pat.push(p);
-            txt.push(t);
-            // Two words of carries per 64 text columns, between blocks.
-            let words = if p.len() > 64 { 2 * t.len().div_ceil(64) as u64 } else { 0 };
-            let last = carry_offs[carry_offs.len() - 1];
-            carry_offs.push(last + words);
+        let mut keyed: Vec<(usize, usize, u32)> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let (m, t) = lens(i);
+                #[allow(clippy::cast_possible_truncation, reason = "n fits u32 (checked above)")]
+                (m.div_ceil(64), t, i as u32)
+            })
+            .collect();
+        to_u32(n, "pairs")?;
+        if let Some(&(_, t, _)) = keyed.iter().max_by_key(|k| k.1) {
+            to_u32(t, "sequence length")?;
         }
-        let (pd, po) = self.upload_seqs(&pat)?;
-        let (td, to) = self.upload_seqs(&txt)?;
+        keyed.par_sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
+        let order: Vec<u32> = keyed.iter().map(|k| k.2).collect();
+        // Two words of carries per 64 text columns, between blocks.
+        let mut carry_offs = Vec::with_capacity(n + 1);
+        let mut total = 0u64;
+        carry_offs.push(0u64);
+        for &(blocks, t, _) in &keyed {
+            if blocks > 1 {
+                total += 2 * t.div_ceil(64) as u64;
+            }
+            carry_offs.push(total);
+        }
+        drop(keyed);
+        let (ad, ao) = self.upload_seqs(a)?;
+        let (bd, bo) = self.upload_seqs(b)?;
+        let od = self.exec.upload_u32(&order)?;
         #[allow(clippy::cast_possible_truncation, reason = "the carry size is bounded by sequences held in memory")]
-        let carry = self.exec.zeros_u64(carry_offs[n] as usize)?;
+        let carry = self.exec.zeros_u64(total as usize)?;
         let co = self.exec.upload_u64(&carry_offs)?;
         let out = self.exec.zeros_u32(n)?;
         self.launch(
             "lev_myers",
             n as u64,
             &[
-                KArg::Buf(&pd),
-                KArg::Buf(&po),
-                KArg::Buf(&td),
-                KArg::Buf(&to),
+                KArg::Buf(&ad),
+                KArg::Buf(&ao),
+                KArg::Buf(&bd),
+                KArg::Buf(&bo),
+                KArg::Buf(&od),
                 KArg::Buf(&carry),
                 KArg::Buf(&co),
                 KArg::Buf(&out),
                 KArg::U32(to_u32(n, "pairs")?),
             ],
         )?;
-        let slots = self.exec.download_u32(&out, n)?;
-        let mut d = vec![0u32; n];
-        for (slot, &i) in order.iter().enumerate() {
-            d[i] = slots[slot];
-        }
-        Ok(d)
+        self.exec.download_u32(&out, n)
     }
 
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {

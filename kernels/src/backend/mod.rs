@@ -103,6 +103,38 @@ impl Seqs {
         &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
     }
 
+    /// `n` sequences, sequence `i` being the symbols `f(i)` yields, built on
+    /// all cores: lengths first, then every sequence written in place.
+    pub fn from_fn_par<I, F>(n: usize, f: F) -> Self
+    where
+        I: Iterator<Item = u32>,
+        F: Fn(usize) -> I + Sync,
+    {
+        use rayon::prelude::*;
+        let lens: Vec<usize> = (0..n).into_par_iter().map(|i| f(i).count()).collect();
+        let mut offs = Vec::with_capacity(n + 1);
+        let mut total = 0usize;
+        offs.push(0u64);
+        for &l in &lens {
+            total += l;
+            offs.push(total as u64);
+        }
+        let mut data = vec![0u32; total];
+        let mut parts = Vec::with_capacity(n);
+        let mut rest = data.as_mut_slice();
+        for &l in &lens {
+            let (head, tail) = rest.split_at_mut(l);
+            parts.push(head);
+            rest = tail;
+        }
+        parts.into_par_iter().enumerate().for_each(|(i, dst)| {
+            for (d, c) in dst.iter_mut().zip(f(i)) {
+                *d = c;
+            }
+        });
+        Self { data, offs }
+    }
+
     /// The sequences built from an iterator of slices.
     pub fn from_slices<'a>(it: impl IntoIterator<Item = &'a [u32]>) -> Self {
         let mut s = Self::new();
@@ -275,6 +307,16 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// Whether this is a GPU backend (callers keep their CPU fast paths otherwise).
     fn is_gpu(&self) -> bool;
 
+    /// Whether `work` goes to the device: the metric entry points ask this
+    /// before batching for the GPU, and take their CPU path otherwise. A GPU
+    /// backend asked for by name (`--device cuda`) takes everything; the
+    /// `auto` device ([`AutoBackend`]) takes only what the measured table
+    /// shows faster on the GPU.
+    fn offload(&self, work: &Work) -> bool {
+        let _ = work;
+        self.is_gpu()
+    }
+
     /// Unit-cost Levenshtein distance of `a[i]` and `b[i]` for every `i`.
     ///
     /// # Errors
@@ -320,10 +362,186 @@ pub trait Backend: Send + Sync + fmt::Debug {
     ) -> Result<Vec<u64>, BackendError>;
 }
 
+/// A batch a metric entry point may send to the device (see
+/// [`Backend::offload`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// Edit distances of `pairs` pairs holding `symbols` symbols (code points
+    /// or words) on both sides together.
+    EditDistance {
+        /// Pairs in the batch.
+        pairs: usize,
+        /// Symbols of both sides, summed over the pairs.
+        symbols: u64,
+    },
+    /// Sentence TER of `rows` rows (the batched greedy shift search).
+    TerSegments {
+        /// Rows in the batch.
+        rows: usize,
+    },
+    /// Sentence chrF statistics of `rows` rows.
+    ChrfSegments {
+        /// Rows in the batch.
+        rows: usize,
+    },
+    /// chrF of every hypothesis against every reference of a group (MBR).
+    ChrfPairwise {
+        /// Hypotheses of the group.
+        hyps: usize,
+        /// References of the group.
+        refs: usize,
+    },
+    /// fastchrf's aggregate chrF of a group (MBR).
+    ChrfAggregate {
+        /// Hypotheses of the group.
+        hyps: usize,
+        /// References of the group.
+        refs: usize,
+    },
+}
+
+/// Edit distances go to the device under `auto` from this mean length of a
+/// side (symbols per string)...
+pub const AUTO_EDIT_MIN_MEAN_LEN: u64 = 512;
+/// ...and this many pairs in the batch.
+pub const AUTO_EDIT_MIN_PAIRS: usize = 1024;
+
+/// The `auto` device on a machine with a usable GPU: every primitive runs on
+/// the GPU, but [`Backend::offload`] sends a batch there only where the GPU
+/// was measured ahead of the CPU cores of the same machine
+/// (docs/PERFORMANCE.md, "GPU backend"; an NVIDIA H100 with 16 CPU cores):
+/// edit distances over long strings ([`AUTO_EDIT_MIN_MEAN_LEN`] symbols a
+/// side on average, at least [`AUTO_EDIT_MIN_PAIRS`] pairs: 1.7x there).
+/// Sentence TER and chrF, short-string edit distances and the MBR chrF
+/// matrices ran 0.1x to 0.4x (1.2x at best for pairwise chrF of 256 to 1,024
+/// strings, 0.4x at 4,096), so under `auto` they stay on the CPU;
+/// `--device cuda` sends everything to the GPU.
+#[derive(Debug)]
+pub struct AutoBackend {
+    /// The GPU backend, probed (device opened, kernels compiled) on the first
+    /// batch the rule sends to it; `None`: no usable GPU.
+    gpu: OnceLock<Option<Arc<dyn Backend>>>,
+}
+
+impl AutoBackend {
+    /// `auto` over this GPU backend.
+    #[must_use]
+    pub fn new(gpu: Arc<dyn Backend>) -> Self {
+        Self { gpu: OnceLock::from(Some(gpu)) }
+    }
+
+    /// `auto` over the process's GPU backend ([`gpu`]), opened only when a
+    /// batch goes to it: a job that sends none pays nothing for the GPU
+    /// (opening the device and compiling the kernels take about 0.4 s).
+    #[must_use]
+    pub fn lazy() -> Self {
+        Self { gpu: OnceLock::new() }
+    }
+
+    fn device(&self) -> Option<&Arc<dyn Backend>> {
+        self.gpu
+            .get_or_init(|| match gpu() {
+                Ok(g) => Some(g),
+                Err(e) => {
+                    no_gpu_note(&e);
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    fn on<T>(&self, f: impl FnOnce(&dyn Backend) -> Result<T, BackendError>) -> Result<T, BackendError> {
+        self.device().map_or_else(|| Err(BackendError::Unsupported("no usable GPU".into())), |g| f(g.as_ref()))
+    }
+
+    /// Whether the rule sends `work` to the GPU (whether there is one aside).
+    #[must_use]
+    pub fn rule(work: &Work) -> bool {
+        match *work {
+            Work::EditDistance { pairs, symbols } => {
+                pairs >= AUTO_EDIT_MIN_PAIRS && symbols / (2 * pairs as u64) >= AUTO_EDIT_MIN_MEAN_LEN
+            }
+            Work::TerSegments { .. }
+            | Work::ChrfSegments { .. }
+            | Work::ChrfPairwise { .. }
+            | Work::ChrfAggregate { .. } => false,
+        }
+    }
+}
+
+/// The one `info` note per process that `auto` runs on the CPU, and why.
+fn no_gpu_note(e: &BackendError) {
+    static SAID: OnceLock<()> = OnceLock::new();
+    SAID.get_or_init(|| log::info!(target: "mteval", "{e}; using the CPU backend"));
+}
+
+/// Whether the GPU's libraries can be loaded, without opening a device.
+fn gpu_libraries() -> Result<(), BackendError> {
+    #[cfg(feature = "cuda")]
+    return cuda::libraries_present();
+    #[cfg(not(feature = "cuda"))]
+    return probe_gpu().map(drop);
+}
+
+/// The process's `auto` backend, decided once (SQL asks for a backend per
+/// batch, and a dlopen per batch is far from free): an [`AutoBackend`] where
+/// the GPU's libraries load, else the CPU backend with one `info` note.
+fn auto() -> Arc<dyn Backend> {
+    static AUTO: OnceLock<Arc<dyn Backend>> = OnceLock::new();
+    AUTO.get_or_init(|| match gpu_libraries() {
+        Ok(()) => Arc::new(AutoBackend::lazy()),
+        Err(e) => {
+            no_gpu_note(&e);
+            cpu()
+        }
+    })
+    .clone()
+}
+
+impl Backend for AutoBackend {
+    fn name(&self) -> String {
+        match self.gpu.get() {
+            Some(Some(g)) => format!("auto: {} for long-string edit distances, the CPU for the rest", g.name()),
+            Some(None) => cpu().name(),
+            None => "auto: the CPU, and the GPU (not opened yet) for long-string edit distances".into(),
+        }
+    }
+    fn is_gpu(&self) -> bool {
+        self.gpu.get().is_none_or(Option::is_some)
+    }
+    fn offload(&self, work: &Work) -> bool {
+        Self::rule(work) && self.device().is_some()
+    }
+    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+        self.on(|g| g.levenshtein(a, b))
+    }
+    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+        self.on(|g| g.ter_candidates(round))
+    }
+    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+        self.on(|g| g.chrf_match_list(input, pairs))
+    }
+    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
+        self.on(|g| g.chrf_match_grid(input, h.clone(), r.clone()))
+    }
+    fn chrf_aggregate(
+        &self,
+        input: &NgramInput,
+        h: Range<u32>,
+        r: Range<u32>,
+        skip: &[u32],
+        mult: &[u64],
+    ) -> Result<Vec<u64>, BackendError> {
+        self.on(|g| g.chrf_aggregate(input, h.clone(), r.clone(), skip, mult))
+    }
+}
+
 /// Which device the metrics run on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum DeviceRequest {
-    /// The GPU when a CUDA driver, NVRTC and a device are present, else the CPU.
+    /// The CPU cores, with the GPU (when a CUDA driver, NVRTC and a device
+    /// are present) for the batches it was measured faster on
+    /// ([`AutoBackend`]).
     #[default]
     Auto,
     /// All CPU cores (rayon).
@@ -454,8 +672,9 @@ fn probe_gpu() -> Result<Arc<dyn Backend>, BackendError> {
     Err(BackendError::Unavailable("this build of mteval has no CUDA support (feature `cuda` off)".into()))
 }
 
-/// The backend for a request. `auto` without a GPU gives the CPU backend and
-/// prints one info line per process on stderr.
+/// The backend for a request. `auto` gives an [`AutoBackend`] where the
+/// GPU's libraries load (the device is opened on its first batch), else the
+/// CPU backend with one `info` note per process (the `log` crate).
 ///
 /// # Errors
 /// `cuda` requested and no usable GPU (the message says why).
@@ -468,11 +687,7 @@ pub fn backend_for(req: DeviceRequest) -> Result<Arc<dyn Backend>, BackendError>
             }
             other => other,
         }),
-        DeviceRequest::Auto => Ok(gpu().unwrap_or_else(|e| {
-            static SAID: OnceLock<()> = OnceLock::new();
-            SAID.get_or_init(|| log::info!(target: "mteval", "{e}; using the CPU backend"));
-            cpu()
-        })),
+        DeviceRequest::Auto => Ok(auto()),
     }
 }
 

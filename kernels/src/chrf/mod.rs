@@ -274,7 +274,7 @@ impl ChrfConfig {
         let cpu = |rows: &[(&'a str, R)]| -> Vec<Option<ChrfSegment>> {
             rows.par_iter().map(|(h, r)| self.segment(h, r.as_ref())).collect()
         };
-        if !backend.is_gpu() {
+        if !backend.offload(&crate::backend::Work::ChrfSegments { rows: rows.len() }) {
             return cpu(rows);
         }
         rows.chunks(GPU_ROWS)

@@ -439,7 +439,9 @@ impl Ter {
         rows: &[(&'a str, R)],
     ) -> Vec<Result<Option<TerSegment>, MetricError>> {
         use rayon::prelude::*;
-        if !backend.is_gpu() || self.config.algo == TerAlgo::Seed {
+        if !backend.offload(&crate::backend::Work::TerSegments { rows: rows.len() })
+            || self.config.algo == TerAlgo::Seed
+        {
             return rows.par_iter().map(|(h, r)| self.segment(h, r.as_ref())).collect();
         }
         let size = rows.len().div_ceil(crate::backend::ter_pipeline()).max(PIPELINE_MIN_ROWS);

@@ -30,7 +30,7 @@ pub use self::mbr::{AGGREGATE, MbrChrf, PAIRWISE, mbr_signature, parse_mbr_optio
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
-use crate::backend::{Backend, BackendError, or_cpu};
+use crate::backend::{Backend, BackendError, Work, or_cpu};
 use crate::hash::FastMap;
 
 /// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
@@ -259,7 +259,8 @@ impl Group {
     /// on `backend` (one launch for the whole group on a GPU; the CPU path if
     /// the GPU fails). Same rows either way.
     pub fn pairwise_map_on<T: Send>(&self, backend: &dyn Backend, f: impl Fn(usize, &[f64]) -> T + Sync) -> Vec<T> {
-        if !backend.is_gpu() || self.n_hyps == 0 || self.n_refs == 0 {
+        let work = Work::ChrfPairwise { hyps: self.n_hyps, refs: self.n_refs };
+        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
             return self.pairwise_map(f);
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
@@ -311,7 +312,8 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn aggregate_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        if !backend.is_gpu() || self.n_hyps == 0 || self.n_refs == 0 {
+        let work = Work::ChrfAggregate { hyps: self.n_hyps, refs: self.n_refs };
+        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
             return self.aggregate_skipping(skip);
         }
         let gpu = || -> Result<Vec<Option<f64>>, BackendError> {
