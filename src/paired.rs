@@ -88,3 +88,43 @@ pub(crate) fn resamples(n: usize, flag: &str) -> Result<usize> {
         other => other.into(),
     })
 }
+
+/// A spinner on standard error while tests resample (a terminal only;
+/// nothing otherwise), fed by the kernels' progress hook: the segment draws
+/// done and their rate, so that a long test (a million resamples, a large
+/// corpus) shows it is working. The hook is cleared and the line erased when
+/// this is dropped. Ctrl-C stops the process at any point (the CLI's signal
+/// handler).
+pub struct ResamplingProgress(Option<indicatif::ProgressBar>);
+
+impl ResamplingProgress {
+    /// Starts the spinner, labelled `what` (e.g. "paired bootstrap").
+    #[must_use]
+    pub fn start(what: &str) -> Self {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return Self(None);
+        }
+        let pb = indicatif::ProgressBar::new_spinner();
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {what}: {{human_pos}} segment draws ({{rate}})"
+        )) {
+            pb.set_style(style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} M/s", s.per_sec() / 1e6);
+            }));
+        }
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        let feed = pb.clone();
+        significance::set_progress(Some(std::sync::Arc::new(move |draws| feed.inc(draws))));
+        Self(Some(pb))
+    }
+}
+
+impl Drop for ResamplingProgress {
+    fn drop(&mut self) {
+        if let Some(pb) = self.0.take() {
+            significance::set_progress(None);
+            pb.finish_and_clear();
+        }
+    }
+}

@@ -364,3 +364,30 @@ fn compare_text_table_is_sacrebleus() {
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.starts_with(want), "{out}");
 }
+
+/// A long resampling stops on Ctrl-C (SIGINT), with nothing on standard
+/// output (the spinner itself is drawn on a terminal only).
+#[cfg(unix)]
+#[test]
+fn compare_stops_on_ctrl_c_while_resampling() {
+    use std::os::unix::process::ExitStatusExt;
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(["compare", &parquet("en-de"), "--segment-col", "seg_id", "-m", "bleu", "chrf", "ter"])
+        .args(["--paired-ar", "--paired-ar-n", "1000000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let o = child.wait_with_output().unwrap();
+    // Ended by the signal itself (no output file to clean up: no handler is
+    // installed) or by the handler, with 130.
+    assert!(
+        o.status.signal() == Some(2) || o.status.code() == Some(130),
+        "{:?}: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+}

@@ -8,11 +8,10 @@
 //! (`scripts/gpu-bench.sh` runs it on the GPU machine). Without a GPU only
 //! the CPU column is filled.
 
-use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mteval_kernels::backend::{self, Backend, BackendError, NgramInput, Seqs, TerRound};
+use mteval_kernels::backend::{self, Backend, Call, Observed, Seqs};
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
 use mteval_kernels::wer::{Transform, Unit, WerConfig};
@@ -34,66 +33,27 @@ fn median_secs(mut f: impl FnMut()) -> f64 {
     t[1]
 }
 
-/// A backend that times its TER candidate scoring and always takes the
-/// batched (GPU) path: where the time of batched TER goes.
-#[derive(Debug)]
-struct TimedTer {
-    inner: Arc<dyn Backend>,
-    /// (time in `ter_candidates`, calls, rows scored, candidates).
-    spent: Mutex<(Duration, usize, usize, usize)>,
-}
-
-impl Backend for TimedTer {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn is_gpu(&self) -> bool {
-        true
-    }
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
-        self.inner.levenshtein(a, b)
-    }
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        let start = Instant::now();
-        let out = self.inner.ter_candidates(round);
-        let mut s = self.spent.lock().expect("lock");
-        s.0 += start.elapsed();
-        s.1 += 1;
-        s.2 += round.n_pairs();
-        s.3 += round.n_cands();
-        out
-    }
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
-        self.inner.chrf_match_list(input, pairs)
-    }
-    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
-        self.inner.chrf_match_grid(input, h, r)
-    }
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        h: Range<u32>,
-        r: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError> {
-        self.inner.chrf_aggregate(input, h, r, skip, mult)
-    }
-}
-
 /// Prints where batched TER's time goes with `inner` scoring the candidates:
 /// the whole call, and the time inside the scoring calls. With one part the
 /// difference is the host's work (tokenising, each row's DP, trace and
 /// candidates per round, batch layout, choice of shift); with more, parts
 /// overlap and the scoring time is summed over them.
 fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>, label: &str) {
-    let timed = TimedTer { inner, spent: Mutex::new(Default::default()) };
+    // (time in `ter_candidates`, calls, rows scored, candidates)
+    let spent = Arc::new(Mutex::new((Duration::ZERO, 0usize, 0usize, 0usize)));
+    let add = spent.clone();
+    let timed = Observed::new(inner, move |call, t| {
+        if let Call::TerCandidates { pairs, cands } = call {
+            let mut s = add.lock().expect("lock");
+            *s = (s.0 + t, s.1 + 1, s.2 + pairs, s.3 + cands);
+        }
+    });
     let runs: Vec<(Duration, (Duration, usize, usize, usize))> = (0..3)
         .map(|_| {
-            *timed.spent.lock().expect("lock") = Default::default();
+            *spent.lock().expect("lock") = Default::default();
             let start = Instant::now();
             drop(ter.segments_on(&timed, pairs));
-            (start.elapsed(), *timed.spent.lock().expect("lock"))
+            (start.elapsed(), *spent.lock().expect("lock"))
         })
         .collect();
     let mut by_total = runs;

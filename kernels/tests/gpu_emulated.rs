@@ -7,12 +7,11 @@ mod backend_parity;
 mod common;
 
 use mteval_kernels::backend::emulate::EmuExec;
-use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mteval_kernels::backend::{
-    AutoBackend, Backend, BackendError, GpuBackend, NgramInput, Seqs, TerRound, Work, fallback_count,
+    AutoBackend, Backend, BackendError, GpuBackend, Observed, Seqs, TerRound, Work, fallback_count,
 };
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
@@ -85,56 +84,6 @@ fn failing_kernels_fall_back_to_the_cpu() {
     assert!(err.to_string().contains("lev_myers"), "{err}");
 }
 
-/// A backend that counts the batches it is given (then runs them on the
-/// emulated GPU).
-#[derive(Debug)]
-struct Counting {
-    inner: GpuBackend<EmuExec>,
-    calls: AtomicUsize,
-}
-
-impl Counting {
-    fn count(&self) {
-        self.calls.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-impl Backend for Counting {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn is_gpu(&self) -> bool {
-        true
-    }
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
-        self.count();
-        self.inner.levenshtein(a, b)
-    }
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        self.count();
-        self.inner.ter_candidates(round)
-    }
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
-        self.count();
-        self.inner.chrf_match_list(input, pairs)
-    }
-    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
-        self.count();
-        self.inner.chrf_match_grid(input, h, r)
-    }
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        h: Range<u32>,
-        r: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError> {
-        self.count();
-        self.inner.chrf_aggregate(input, h, r, skip, mult)
-    }
-}
-
 /// `auto` with a GPU: sentence TER and chrF, short edit distances and the
 /// MBR chrF matrices stay on the CPU (no batch reaches the device); edit
 /// distances over long strings go to the device. Results are the CPU's
@@ -142,7 +91,12 @@ impl Backend for Counting {
 #[test]
 fn auto_sends_only_long_edit_distances_to_the_gpu() {
     let Some(gpu) = emulated() else { return };
-    let counting = Arc::new(Counting { inner: gpu, calls: AtomicUsize::new(0) });
+    // The emulated GPU, counting the batches it is given.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    let counting = Arc::new(Observed::new(Arc::new(gpu), move |_, _| {
+        seen.fetch_add(1, Ordering::Relaxed);
+    }));
     let auto = AutoBackend::new(counting.clone());
     let cpu = mteval_kernels::backend::CpuBackend;
     let rows = backend_parity::wmt_sample(3, 2000);
@@ -157,14 +111,14 @@ fn auto_sends_only_long_edit_distances_to_the_gpu() {
     let group = Group::new(&cfg, &texts, None).expect("group");
     let sums = |b: &dyn Backend| group.pairwise_map_on(b, |_, row| row.iter().map(|x| x.to_bits()).sum::<u64>());
     assert_eq!(sums(&auto), sums(&cpu));
-    assert_eq!(counting.calls.load(Ordering::Relaxed), 0, "no batch reached the device");
+    assert_eq!(calls.load(Ordering::Relaxed), 0, "no batch reached the device");
     // 1,024 pairs of about 600 code points a side.
     let long: Vec<String> =
         (0..1030).map(|i| short[i % short.len()..].iter().map(|p| p.0).collect::<Vec<_>>().concat()).collect();
     let long: Vec<String> = long.iter().map(|s| s.chars().take(600).collect()).collect();
     let long_pairs: Vec<(&str, &str)> = (0..1024).map(|i| (long[i].as_str(), long[i + 5].as_str())).collect();
     assert_eq!(char_distances_on(&auto, &long_pairs), char_distances_on(&cpu, &long_pairs));
-    assert_eq!(counting.calls.load(Ordering::Relaxed), 1, "the long strings went to the device in one batch");
+    assert_eq!(calls.load(Ordering::Relaxed), 1, "the long strings went to the device in one batch");
     // The rule itself, at its edges.
     let edit = |pairs: usize, symbols: u64| auto.offload(&Work::EditDistance { pairs, symbols });
     assert!(edit(1024, 1024 * 1024));

@@ -241,6 +241,13 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
     let widths: Vec<usize> = compared.iter().map(|m| a.width.unwrap_or_else(|| m.decimals())).collect();
+    let progress = crate::paired::ResamplingProgress::start(if n_sys == 1 {
+        "bootstrap intervals"
+    } else if a.paired.paired_ar {
+        "paired approximate randomization"
+    } else {
+        "paired bootstrap"
+    });
     let out = if n_sys == 1 {
         let results: Vec<TestResult> = if a.confidence {
             views
@@ -273,6 +280,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
             CompareFormat::Text => text_table(&sys_names, &names, &sigs, &results, test, &widths),
         }
     };
+    drop(progress);
     crate::output::write_stdout(out.as_bytes())
 }
 

@@ -355,6 +355,11 @@ pub(crate) fn write_page(
     if let Some(n) = &matrix_note {
         note!("report: {n}");
     }
+    let progress = crate::paired::ResamplingProgress::start(match setup.test {
+        _ if n_sys == 1 => "bootstrap intervals",
+        PairedTest::Bootstrap(_) => "paired bootstrap",
+        PairedTest::Randomization(..) => "paired approximate randomization",
+    });
     let intervals: Vec<Vec<TestResult>> = match setup.test {
         _ if n_sys == 1 => {
             let n = interval_resamples(setup.test);
@@ -401,6 +406,7 @@ pub(crate) fn write_page(
             results
         }
     };
+    drop(progress);
     note!("report: charts, breakdowns and the segment browser");
     let lower: Vec<bool> = metrics.iter().map(|m| m.info().direction == Direction::Lower).collect();
     let decimals: Vec<usize> = metrics.iter().map(|m| m.metric().decimals()).collect();

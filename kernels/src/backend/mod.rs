@@ -450,10 +450,6 @@ impl AutoBackend {
             .as_ref()
     }
 
-    fn on<T>(&self, f: impl FnOnce(&dyn Backend) -> Result<T, BackendError>) -> Result<T, BackendError> {
-        self.device().map_or_else(|| Err(BackendError::Unsupported("no usable GPU".into())), |g| f(g.as_ref()))
-    }
-
     /// Whether the rule sends `work` to the GPU (whether there is one aside).
     #[must_use]
     pub fn rule(work: &Work) -> bool {
@@ -498,31 +494,89 @@ fn auto() -> Arc<dyn Backend> {
     .clone()
 }
 
-impl Backend for AutoBackend {
-    fn name(&self) -> String {
+impl Delegating for AutoBackend {
+    fn label(&self) -> String {
         match self.gpu.get() {
             Some(Some(g)) => format!("auto: {} for long-string edit distances, the CPU for the rest", g.name()),
             Some(None) => cpu().name(),
             None => "auto: the CPU, and the GPU (not opened yet) for long-string edit distances".into(),
         }
     }
-    fn is_gpu(&self) -> bool {
+    fn gpu_like(&self) -> bool {
         self.gpu.get().is_none_or(Option::is_some)
     }
-    fn offload(&self, work: &Work) -> bool {
+    fn sends(&self, work: &Work) -> bool {
         Self::rule(work) && self.device().is_some()
     }
+    fn target(&self) -> Result<&dyn Backend, BackendError> {
+        self.device().map(AsRef::as_ref).ok_or_else(|| BackendError::Unsupported("no usable GPU".into()))
+    }
+}
+
+/// A backend that hands each primitive to another one: [`AutoBackend`] (the
+/// GPU, once opened) and [`Observed`] (any backend, with a hook). The
+/// [`Backend`] implementation comes with it.
+pub trait Delegating: Send + Sync + fmt::Debug {
+    /// [`Backend::name`].
+    fn label(&self) -> String;
+    /// [`Backend::is_gpu`].
+    fn gpu_like(&self) -> bool;
+    /// [`Backend::offload`].
+    fn sends(&self, work: &Work) -> bool {
+        let _ = work;
+        self.gpu_like()
+    }
+    /// The backend that runs the primitives.
+    ///
+    /// # Errors
+    /// There is none (the primitive then fails with this error).
+    fn target(&self) -> Result<&dyn Backend, BackendError>;
+    /// Called after each primitive call with its size and time.
+    fn after(&self, call: Call, elapsed: std::time::Duration) {
+        let _ = (call, elapsed);
+    }
+}
+
+/// Runs `f` on `d`'s target, then tells `d` the call and its time.
+fn delegate<D: Delegating, T>(
+    d: &D,
+    call: Call,
+    f: impl FnOnce(&dyn Backend) -> Result<T, BackendError>,
+) -> Result<T, BackendError> {
+    let start = std::time::Instant::now();
+    let out = f(d.target()?);
+    d.after(call, start.elapsed());
+    out
+}
+
+#[allow(clippy::cast_possible_truncation, reason = "string index ranges are u32")]
+fn span(r: &Range<u32>) -> usize {
+    r.len()
+}
+
+impl<D: Delegating> Backend for D {
+    fn name(&self) -> String {
+        self.label()
+    }
+    fn is_gpu(&self) -> bool {
+        self.gpu_like()
+    }
+    fn offload(&self, work: &Work) -> bool {
+        self.sends(work)
+    }
     fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
-        self.on(|g| g.levenshtein(a, b))
+        delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein(a, b))
     }
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        self.on(|g| g.ter_candidates(round))
+        let call = Call::TerCandidates { pairs: round.n_pairs(), cands: round.n_cands() };
+        delegate(self, call, |g| g.ter_candidates(round))
     }
     fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
-        self.on(|g| g.chrf_match_list(input, pairs))
+        delegate(self, Call::ChrfMatchList { pairs: pairs.len() / 2 }, |g| g.chrf_match_list(input, pairs))
     }
     fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
-        self.on(|g| g.chrf_match_grid(input, h.clone(), r.clone()))
+        let call = Call::ChrfMatchGrid { hyps: span(&h), refs: span(&r) };
+        delegate(self, call, |g| g.chrf_match_grid(input, h, r))
     }
     fn chrf_aggregate(
         &self,
@@ -532,7 +586,83 @@ impl Backend for AutoBackend {
         skip: &[u32],
         mult: &[u64],
     ) -> Result<Vec<u64>, BackendError> {
-        self.on(|g| g.chrf_aggregate(input, h.clone(), r.clone(), skip, mult))
+        let call = Call::ChrfAggregate { hyps: span(&h), refs: span(&r) };
+        delegate(self, call, |g| g.chrf_aggregate(input, h, r, skip, mult))
+    }
+}
+
+/// A primitive call and its size, as [`Observed`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    /// [`Backend::levenshtein`] of this many pairs.
+    Levenshtein {
+        /// Pairs.
+        pairs: usize,
+    },
+    /// [`Backend::ter_candidates`] of a round.
+    TerCandidates {
+        /// Rows of the round.
+        pairs: usize,
+        /// Shift candidates scored.
+        cands: usize,
+    },
+    /// [`Backend::chrf_match_list`] of this many pairs.
+    ChrfMatchList {
+        /// Pairs.
+        pairs: usize,
+    },
+    /// [`Backend::chrf_match_grid`] of this many hypotheses and references.
+    ChrfMatchGrid {
+        /// Hypotheses.
+        hyps: usize,
+        /// References.
+        refs: usize,
+    },
+    /// [`Backend::chrf_aggregate`] of this many hypotheses and references.
+    ChrfAggregate {
+        /// Hypotheses.
+        hyps: usize,
+        /// References.
+        refs: usize,
+    },
+}
+
+/// Hook of an [`Observed`] backend: each call and its time.
+pub type CallHook = Box<dyn Fn(Call, std::time::Duration) + Send + Sync>;
+
+/// Another backend, taken for a GPU (so that the metric entry points batch
+/// for it), with a hook after every primitive call: for benchmarks that
+/// time the device's share, and for tests that count what reaches a device.
+pub struct Observed {
+    inner: Arc<dyn Backend>,
+    hook: CallHook,
+}
+
+impl fmt::Debug for Observed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Observed").field("inner", &self.inner).finish_non_exhaustive()
+    }
+}
+
+impl Observed {
+    /// `inner`, with `hook` called after each of its primitive calls.
+    pub fn new(inner: Arc<dyn Backend>, hook: impl Fn(Call, std::time::Duration) + Send + Sync + 'static) -> Self {
+        Self { inner, hook: Box::new(hook) }
+    }
+}
+
+impl Delegating for Observed {
+    fn label(&self) -> String {
+        self.inner.name()
+    }
+    fn gpu_like(&self) -> bool {
+        true
+    }
+    fn target(&self) -> Result<&dyn Backend, BackendError> {
+        Ok(self.inner.as_ref())
+    }
+    fn after(&self, call: Call, elapsed: std::time::Duration) {
+        (self.hook)(call, elapsed);
     }
 }
 

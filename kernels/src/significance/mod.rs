@@ -89,6 +89,27 @@ pub fn check_resamples(n: usize, what: &str) -> Result<usize, MetricError> {
 /// chunks of this many indices, so memory stays bounded for any corpus).
 const CHUNK_DRAWS: usize = 1 << 22;
 
+/// A progress hook: called with the segment draws just done.
+pub type ProgressHook = std::sync::Arc<dyn Fn(u64) + Send + Sync>;
+
+static PROGRESS: std::sync::RwLock<Option<ProgressHook>> = std::sync::RwLock::new(None);
+
+/// Sets (or, with `None`, clears) the process's resampling progress hook.
+/// Every test calls it after each chunk of at most 2^22 draws, on the
+/// thread that called the test, with the number of segment draws in the
+/// chunk: resamples × segments for the bootstrap (per system resampled),
+/// trials × segments for approximate randomization. Applications draw a
+/// progress bar with it (`mteval compare` and `report` do).
+pub fn set_progress(hook: Option<ProgressHook>) {
+    *PROGRESS.write().unwrap_or_else(std::sync::PoisonError::into_inner) = hook;
+}
+
+fn progress(draws: usize) {
+    if let Some(h) = PROGRESS.read().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
+        h(draws as u64);
+    }
+}
+
 /// A metric whose corpus score can be recomputed from summed statistics,
 /// in each numeric setting sacrebleu scores them.
 pub trait Resample: Sync {
@@ -385,6 +406,7 @@ fn bootstrap_sums(
         let r = rows.min(samples - start);
         let idx = &mut idx[..r * n];
         rng.choice_fill(n, idx)?;
+        progress(r * n);
         let acc = &mut acc[..r * total];
         acc.par_chunks_mut(total).zip(idx.par_chunks(n)).for_each(|(acc, row)| {
             acc.fill(0.0);
@@ -579,6 +601,7 @@ fn randomization_counts(
         let r = rows.min(trials - start);
         let sel = &mut sel[..r * n];
         rng.bit_generator_mut().bounded_bool_fill(false, true, sel);
+        progress(r * n);
         for (k, m) in metrics.iter().enumerate() {
             let (w, d, s_sys, s_base) = (m.width(), &diffs[k].0, &diffs[k].1, &diffs[k].2);
             exceed[k] += sel

@@ -159,3 +159,44 @@ fn bootstrap_all_equals_compare_and_each_paired_test() {
     }
     assert!(bootstrap_all(&metrics, &systems, 10, Some(0)).is_err());
 }
+
+#[test]
+fn progress_hook_counts_every_segment_draw() {
+    use std::sync::{Arc, Mutex};
+    // Tests run side by side: count only the draws of this test's thread.
+    let me = std::thread::current().id();
+    let seen = Arc::new(Mutex::new(0u64));
+    let hook_seen = seen.clone();
+    set_progress(Some(Arc::new(move |d| {
+        if std::thread::current().id() == me {
+            *hook_seen.lock().unwrap() += d;
+        }
+    })));
+    let cfg = BleuConfig::default();
+    let hyps: Vec<String> = (0..57).map(|i| format!("the cat {i} sat on the mat")).collect();
+    let refs: Vec<String> = (0..57).map(|i| format!("the cat {} sat on a mat", i % 7)).collect();
+    let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
+    let r: Vec<&str> = refs.iter().map(String::as_str).collect();
+    let s = bleu_rows(&cfg, &h, &r);
+    let metrics: [&dyn Resample; 1] = [&cfg];
+    let take = || std::mem::take(&mut *seen.lock().unwrap());
+    confidence(&cfg, &s, 300, Some(1)).unwrap();
+    assert_eq!(take(), 300 * 57, "one bootstrap: resamples x segments");
+    paired(&metrics, std::slice::from_ref(&s), std::slice::from_ref(&s), PairedTest::Bootstrap(200), Some(1)).unwrap();
+    assert_eq!(take(), 200 * 57, "a paired bootstrap draws once for both systems");
+    paired(
+        &metrics,
+        std::slice::from_ref(&s),
+        std::slice::from_ref(&s),
+        PairedTest::Randomization(150, Some(40)),
+        Some(1),
+    )
+    .unwrap();
+    assert_eq!(take(), 150 * 57 + 40 * 57, "trials x segments, then the interval's resamples");
+    // Over 2^22 draws, in several chunks that add up.
+    confidence(&cfg, &s, 80_000, Some(1)).unwrap();
+    assert_eq!(take(), 80_000 * 57);
+    set_progress(None);
+    confidence(&cfg, &s, 10, Some(1)).unwrap();
+    assert_eq!(take(), 0, "cleared");
+}
