@@ -421,14 +421,19 @@ pub fn char_distances_on(backend: &dyn crate::backend::Backend, pairs: &[(&str, 
     // the `auto` rule is short in code points too, without counting them.
     let edit_work = |symbols: usize| crate::backend::Work::EditDistance { pairs: pairs.len(), symbols: symbols as u64 };
     let bytes: usize = pairs.iter().map(|(a, b)| a.len() + b.len()).sum();
-    if !backend.offload(&edit_work(bytes))
-        || !backend.offload(&edit_work(pairs.par_iter().map(|(a, b)| a.chars().count() + b.chars().count()).sum()))
-    {
+    if !backend.offload(&edit_work(bytes)) {
+        return cpu();
+    }
+    // The code points of each side, counted once: for the rule, then for
+    // laying the batch out.
+    let la: Vec<usize> = pairs.par_iter().map(|(a, _)| a.chars().count()).collect();
+    let lb: Vec<usize> = pairs.par_iter().map(|(_, b)| b.chars().count()).collect();
+    if !backend.offload(&edit_work(la.iter().chain(&lb).sum())) {
         return cpu();
     }
     let gpu = || {
-        let a = crate::backend::Seqs::from_fn_par(pairs.len(), |i| pairs[i].0.chars().map(u32::from));
-        let b = crate::backend::Seqs::from_fn_par(pairs.len(), |i| pairs[i].1.chars().map(u32::from));
+        let a = crate::backend::Seqs::from_lens_par(&la, |i| pairs[i].0.chars().map(u32::from));
+        let b = crate::backend::Seqs::from_lens_par(&lb, |i| pairs[i].1.chars().map(u32::from));
         backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
     };
     crate::backend::or_cpu("edit_distance", gpu, cpu)

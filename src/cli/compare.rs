@@ -17,7 +17,7 @@ use crate::corpus::{
     Corpus, TableColumns, is_table, put_baseline_first, read_table, read_text, segment_stats, table_mode_only,
 };
 use crate::metrics::{MetricChoice, check_comparable, resolve_metrics};
-use crate::paired::{PairedFlags, resamples};
+use crate::paired::{PairedFlags, ResamplingProgress, resamples};
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -241,13 +241,13 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
     let widths: Vec<usize> = compared.iter().map(|m| a.width.unwrap_or_else(|| m.decimals())).collect();
-    let progress = crate::paired::ResamplingProgress::start(if n_sys == 1 {
-        "bootstrap intervals"
-    } else if a.paired.paired_ar {
-        "paired approximate randomization"
-    } else {
-        "paired bootstrap"
-    });
+    // A spinner only where something is resampled.
+    let progress = match test {
+        _ if n_sys == 1 => a.confidence.then(|| ResamplingProgress::start("bootstrap intervals")),
+        Some(PairedTest::Randomization(..)) => Some(ResamplingProgress::start("paired approximate randomization")),
+        Some(PairedTest::Bootstrap(_)) => Some(ResamplingProgress::start("paired bootstrap")),
+        None => None,
+    };
     let out = if n_sys == 1 {
         let results: Vec<TestResult> = if a.confidence {
             views

@@ -225,19 +225,14 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         // 64-bit blocks). Pairs go to the device longest work first, so that
         // the threads of a warp (32 neighbours) have about the same work:
         // `order[slot]` is the pair that thread `slot` computes.
-        let lens = |i: usize| {
-            let (x, y) = (a.get(i).len(), b.get(i).len());
-            (x.min(y), x.max(y))
-        };
-        let mut keyed: Vec<(usize, usize, u32)> = (0..n)
+        let n32 = to_u32(n, "pairs")?;
+        let mut keyed: Vec<(usize, usize, u32)> = (0..n32)
             .into_par_iter()
             .map(|i| {
-                let (m, t) = lens(i);
-                #[allow(clippy::cast_possible_truncation, reason = "n fits u32 (checked above)")]
-                (m.div_ceil(64), t, i as u32)
+                let (x, y) = (a.get(i as usize).len(), b.get(i as usize).len());
+                (x.min(y).div_ceil(64), x.max(y), i)
             })
             .collect();
-        to_u32(n, "pairs")?;
         if let Some(&(_, t, _)) = keyed.iter().max_by_key(|k| k.1) {
             to_u32(t, "sequence length")?;
         }
@@ -273,7 +268,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
                 KArg::Buf(&carry),
                 KArg::Buf(&co),
                 KArg::Buf(&out),
-                KArg::U32(to_u32(n, "pairs")?),
+                KArg::U32(n32),
             ],
         )?;
         self.exec.download_u32(&out, n)

@@ -112,17 +112,29 @@ impl Seqs {
     {
         use rayon::prelude::*;
         let lens: Vec<usize> = (0..n).into_par_iter().map(|i| f(i).count()).collect();
+        Self::from_lens_par(&lens, f)
+    }
+
+    /// As [`Self::from_fn_par`] with the lengths already known: sequence `i`
+    /// holds the first `lens[i]` symbols of `f(i)`.
+    pub fn from_lens_par<I, F>(lens: &[usize], f: F) -> Self
+    where
+        I: Iterator<Item = u32>,
+        F: Fn(usize) -> I + Sync,
+    {
+        use rayon::prelude::*;
+        let n = lens.len();
         let mut offs = Vec::with_capacity(n + 1);
         let mut total = 0usize;
         offs.push(0u64);
-        for &l in &lens {
+        for &l in lens {
             total += l;
             offs.push(total as u64);
         }
         let mut data = vec![0u32; total];
         let mut parts = Vec::with_capacity(n);
         let mut rest = data.as_mut_slice();
-        for &l in &lens {
+        for &l in lens {
             let (head, tail) = rest.split_at_mut(l);
             parts.push(head);
             rest = tail;
