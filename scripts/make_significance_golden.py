@@ -15,6 +15,8 @@ else None`), so seed 0 draws them from OS entropy; such cases carry "nondetermin
 
 The WER family (wer, mer, wil, wip; jiwer 4.0.0) runs as JiwerMetric below: a sacrebleu Metric whose
 statistics are jiwer's counts and whose score is jiwer's arithmetic, which is what mteval's tests take it for.
+Segment scores computed elsewhere (kind "score") run as ScoreColumn: statistics [value, 1.0], score
+stats[0] / stats[1], over score columns made by seeded_score (which mteval's tests repeat).
 
 Usage (an interpreter with sacrebleu 2.6.0 and jiwer 4.0.0, e.g. the oracle venv plus jiwer==4.0.0):
     python scripts/make_significance_golden.py [--out tests/golden/significance.json]
@@ -80,20 +82,71 @@ class JiwerMetric(Metric):
         return best
 
     def _compute_score_from_stats(self, stats):
+        # jiwer 4.0.0 process.py's measures, on the summed counts.
         H, S, D, I, N, P = stats
+        errors = S + D + I
         if N == 0:
-            wer = I
-            mer, wip = (0, 1) if P == 0 else (1, 0)
+            m = {"wer": I, "mer": 0 if P == 0 else 1, "wip": 1 if P == 0 else 0}
         else:
-            wer = float(S + D + I) / float(H + S + D)
-            mer = float(S + D + I) / float(H + S + D + I)
-            wip = (float(H) / N) * (float(H) / P) if P >= 1 else 0
-        wil = 1 - wip
+            m = {"wer": float(errors) / float(H + S + D), "mer": float(errors) / float(H + errors),
+                 "wip": (float(H) / N) * (float(H) / P) if P >= 1 else 0}
+        m["wil"] = 1 - m["wip"]
         name = "CER" if self.measure == "wer" and self.unit == "char" else self.measure.upper()
-        return Score(name, {"wer": wer, "mer": mer, "wil": wil, "wip": wip}[self.measure])
+        return Score(name, m[self.measure])
 
     def _aggregate_and_compute(self, stats):
         return self._compute_score_from_stats(sum_of_lists(stats))
+
+
+class ScoreSignature(Signature):
+    """mteval's segment-score signature in sacrebleu's format: score (the name), the test keys, agg, dir."""
+
+    def __init__(self, args):
+        super().__init__(args)
+        self.info = {"version": None, "score": args["name"], "bs": self.info["bs"], "ar": None,
+                     "seed": self.info["seed"], "agg": "mean", "dir": "lower" if args["lower"] else "higher"}
+        self._abbr.update({"score": "score", "agg": "agg", "dir": "dir"})
+
+
+class ScoreColumn(Metric):
+    """A segment score computed elsewhere (COMET, human scores) as a sacrebleu Metric, as issue 40 defines
+    mteval's: per segment [value, 1.0], the score of summed statistics stats[0] / stats[1], on whatever
+    numbers sacrebleu's significance code hands it. `values` maps each system's hypothesis list (by id:
+    PairedTest hands each metric the lists it was given) to its scores."""
+
+    _SIGNATURE_TYPE = ScoreSignature
+
+    def __init__(self, name, values, lower=False):
+        super().__init__()
+        self.name, self.values, self.lower = name, values, lower
+        self.num_refs = 1
+
+    def _extract_corpus_statistics(self, hypotheses, references):
+        return [[v, 1.0] for v in self.values[id(hypotheses)]]
+
+    def _check_corpus_score_args(self, hyps, refs):
+        pass
+
+    def _preprocess_segment(self, sent):
+        raise NotImplementedError("a score column reads no text")
+
+    _extract_reference_info = _compute_segment_statistics = _preprocess_segment
+
+    def _compute_score_from_stats(self, stats):
+        return Score(self.name, stats[0] / stats[1])
+
+    def _aggregate_and_compute(self, stats):
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
+
+def seeded_score(formula, s, i):
+    """Score `formula` of segment i (from 0) of the s-th system (sorted by name, from 0): integer arithmetic
+    then one or two float operations, so that any language gets the same doubles. mteval's tests repeat it."""
+    if formula == "frac":  # a COMET-like score in [0, 1)
+        return ((i * 7919 + s * 104729) % 10007) / 10007
+    if formula == "neg":  # a MetricX-like error in [-5, 20], lower is better
+        return ((i * 31 + s * 977 + (i * i) % 13) % 2501) / 100.0 - 5.0
+    raise ValueError(formula)
 
 
 def jiwer_class(measure):
@@ -117,6 +170,8 @@ KEYS = {
 def mteval_options(kind, opts):
     """The sacrebleu keyword arguments opts of metric kind (bleu, chrf, ter) in mteval's option syntax,
     e.g. ("bleu", {"tokenize": "intl", "smooth_method": "floor"}) -> "tok:intl|smooth:floor"."""
+    if kind == "score":
+        return f"score:{opts['formula']}|dir:{'lower' if opts.get('lower') else 'higher'}"
     out = []
     for k, v in opts.items():
         key = KEYS[kind][k]
@@ -132,11 +187,21 @@ def result_json(r):
     return {"score": f(r.score), "p_value": f(r.p_value), "mean": f(r.mean), "ci": f(r.ci)}
 
 
+def build(kind, opts, refs, hyp_lists):
+    """The metric of spec (kind, opts); a "score" column gets seeded_score's scores for hyp_lists [hyps], in
+    system order (sorted by name)."""
+    if kind == "score":
+        values = {id(h): [seeded_score(opts["formula"], s, i) for i in range(len(h))] for s, h in enumerate(hyp_lists)}
+        return ScoreColumn(opts["formula"], values, opts.get("lower", False))
+    return CLASSES[kind](**opts, references=refs)
+
+
 def paired(named_systems, refs, specs, test, n, n_ar_confidence, seed):
     """sacrebleu's PairedTest over named_systems [(name, hyps)], baseline first, for the metrics specs
     [(kind, options)] (their score names must differ); returns the "metrics" list of a case."""
     os.environ["SACREBLEU_SEED"] = str(seed)
-    metrics = {str(i): CLASSES[kind](**opts, references=refs) for i, (kind, opts) in enumerate(specs)}
+    lists = [h for _, h in named_systems]
+    metrics = {str(i): build(kind, opts, refs, lists) for i, (kind, opts) in enumerate(specs)}
     ps = PairedTest(named_systems, metrics, references=None, test_type=test, n_samples=n,
                     n_ar_confidence=n_ar_confidence)
     sigs, scores = ps()
@@ -154,7 +219,7 @@ def confidence(hyps, refs, specs, n, seed):
     os.environ["SACREBLEU_SEED"] = str(seed)
     out = []
     for kind, opts in specs:
-        m = CLASSES[kind](**opts, references=refs)
+        m = build(kind, opts, refs, [hyps])
         s = m.corpus_score(hyps, None, n_bootstrap=n)
         out.append({"kind": kind, "options": opts, "mteval_options": mteval_options(kind, opts), "name": s.name,
                     "signature": m.get_signature().format(),
@@ -192,6 +257,13 @@ def plan():
     c += [("en-zh", "bs", 1000, -1, 7, ["ref"], cer), ("en-zh", "ar", 2000, -1, 7, ["ref"], cer)]
     c += [("zh-en", "bs", 500, -1, 12345, ["ref", "ref2"], [("wer", {"transform": "standardize"})])]
     c += [(p, "ci", 1000, -1, 12345, ["ref"], wer4) for p in ("en-de", "en-ja")]
+    # Segment scores computed elsewhere (issue 40): seeded score columns, beside text metrics.
+    frac, neg = ("score", {"formula": "frac"}), ("score", {"formula": "neg", "lower": True})
+    c += [("en-de", "bs", 1000, -1, 12345, ["ref"], [frac, neg, ("bleu", {})]),
+          ("de-en", "ar", 10000, -1, 12345, ["ref"], [frac, neg]),
+          ("en-de", "ar", 2000, 1000, 12345, ["ref"], [frac, ("chrf", {})]),
+          ("zh-en", "bs", 500, -1, 7, ["ref"], [frac, neg])]
+    c += [("en-de", "ci", 1000, -1, 12345, ["ref"], [frac, neg]), ("en-ja", "ci", 400, -1, 99, ["ref"], [neg])]
     return c
 
 

@@ -1,10 +1,4 @@
 //! `mteval score -m chrf chrf++` and `mteval mbr` end to end, with golden parity.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "ids, counts and indices in the test data are small and non-negative"
-)]
 
 use std::collections::HashMap;
 

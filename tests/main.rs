@@ -1,6 +1,12 @@
 //! End-to-end tests of the application: SQL functions and the CLI binary,
 //! with golden parity against `../shared/data/golden`. One binary, so the
 //! `DataFusion` link happens once.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "ids, counts, group ids and indices in the test data are small and non-negative"
+)]
 
 #[path = "../kernels/tests/common/mod.rs"]
 mod common;

@@ -1,10 +1,5 @@
 //! `CharacTER`, edit distances and terminology match accuracy through SQL,
 //! with golden parity (cer 1.2.0 / original `CharacTER`; CBS `match_accuracy`).
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "distances read back from the query are small and non-negative"
-)]
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,10 +1,4 @@
 //! chrF, chrF++ and the MBR window functions through SQL, with golden parity.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "group ids in the test data are small and non-negative"
-)]
 
 use std::collections::HashMap;
 use std::sync::Arc;

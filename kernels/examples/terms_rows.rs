@@ -6,11 +6,12 @@
 //! `{"id", "exact_direct", "lemmatized_raw", "count"}`, every field a number
 //! (`count`: `[exact, lemmatized, wrong]`) or `{"error": "Type: message"}`.
 
-use std::io::{BufRead, Write};
-
 use mteval_kernels::MetricError;
 use mteval_kernels::terms::{Lemma, count_matches, exact_matches, lemmatized_matches};
 use serde_json::{Value, json};
+
+#[path = "common/mod.rs"]
+mod common;
 
 fn field<T: Into<Value>>(r: Result<T, MetricError>) -> Value {
     match r {
@@ -23,14 +24,7 @@ fn field<T: Into<Value>>(r: Result<T, MetricError>) -> Value {
 }
 
 fn main() {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for line in std::io::stdin().lock().lines() {
-        let line = line.expect("stdin");
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: Value = serde_json::from_str(&line).expect("json");
+    common::answer_json_lines(|r| {
         let hyp = r["hyp"].as_str().expect("hyp");
         let terms: Vec<Vec<&str>> = r["terms"]
             .as_array()
@@ -48,12 +42,11 @@ fn main() {
             })
             .collect();
         let count = count_matches(hyp, &lemmas, &terms).map(|c| json!([c.exact, c.lemmatized, c.wrong()]));
-        let row = json!({
+        json!({
             "id": r["id"],
             "exact_direct": exact_matches(hyp, &terms),
             "lemmatized_raw": field(lemmatized_matches(hyp, &lemmas, &terms)),
             "count": field(count),
-        });
-        writeln!(out, "{row}").expect("stdout");
-    }
+        })
+    });
 }

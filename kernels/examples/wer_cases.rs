@@ -8,10 +8,11 @@
 //! "wer", "mer", "wil", "wip", "visual": null | str}` (the measures of the
 //! summed counts), or `{"id", "error"}`.
 
-use std::io::{BufRead, Write};
-
 use mteval_kernels::wer::{VisualizeOptions, WerConfig, WerCounts};
 use serde_json::{Value, json};
+
+#[path = "common/mod.rs"]
+mod common;
 
 fn case(r: &Value) -> Result<Value, String> {
     let cfg = WerConfig::parse(r["opts"].as_str().unwrap_or("")).map_err(|e| e.to_string())?;
@@ -55,15 +56,5 @@ fn case(r: &Value) -> Result<Value, String> {
 }
 
 fn main() {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for line in std::io::stdin().lock().lines() {
-        let line = line.expect("stdin");
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: Value = serde_json::from_str(&line).expect("json");
-        let row = case(&r).unwrap_or_else(|e| json!({ "id": r["id"], "error": e }));
-        writeln!(out, "{row}").expect("stdout");
-    }
+    common::answer_json_lines(|r| case(r).unwrap_or_else(|e| json!({ "id": r["id"], "error": e })));
 }

@@ -24,12 +24,10 @@ fn check(g: &Value, c: &WerCounts, what: &str) {
 
 #[test]
 fn wer_family_matches_jiwer_on_the_shared_systems() {
-    let golden = common::repo_golden("wer.json");
-    let mut pairs = common::PairCache::default();
-    let mut checked = 0usize;
-    for case in golden["cases"].as_array().unwrap() {
-        let pair = case["pair"].as_str().unwrap();
-        let (one, two) = pairs.load(pair);
+    let cases = common::golden_pair_cases("wer.json");
+    assert_eq!(cases.len(), 20, "5 pairs x 4 option sets");
+    for (case, data) in &cases {
+        let (pair, (one, two)) = (case["pair"].as_str().unwrap(), &**data);
         let opts = case["options"].as_str().unwrap();
         let cfg = WerConfig::parse(opts).unwrap();
         let (mut digest, mut count) = (0u64, 0u64);
@@ -69,9 +67,7 @@ fn wer_family_matches_jiwer_on_the_shared_systems() {
             case["sentence_digest"].as_str().unwrap(),
             "{pair} {opts}: sentence counts digest"
         );
-        checked += 1;
     }
-    assert_eq!(checked, 20, "5 pairs x 4 option sets");
 }
 
 #[test]

@@ -194,40 +194,39 @@ fn fast_options(char_order: usize, beta: f64, remove_whitespace: bool, eps_smoot
     FastChrfOptions { char_order, beta, remove_whitespace, eps_smoothing, ..FastChrfOptions::default() }
 }
 
-/// fastchrf's `pairwise_chrf`: `out[b][j][k]`, the chrF of hypothesis `j`
-/// against reference `k` of batch row `b`.
-#[pyfunction]
-#[pyo3(signature = (hypotheses, references, char_order = 6, beta = 2.0, remove_whitespace = true, eps_smoothing = false))]
-pub fn pairwise_chrf(
-    py: Python<'_>,
-    hypotheses: Vec<Vec<String>>,
-    references: Vec<Vec<String>>,
-    char_order: usize,
-    beta: f64,
-    remove_whitespace: bool,
-    eps_smoothing: bool,
-) -> PyResult<Vec<Vec<Vec<f64>>>> {
-    let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
-    crate::interruptible(py, move |_| mteval_kernels::chrf::group::pairwise_chrf(&hypotheses, &references, &opts))?
-        .map_err(|e| metric_error(&e))
+/// A fastchrf function: its keyword arguments with fastchrf's defaults,
+/// run off the interpreter's lock and interruptible.
+macro_rules! fastchrf_function {
+    ($(#[$doc:meta])* $name:ident -> $out:ty) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (hypotheses, references, char_order = 6, beta = 2.0, remove_whitespace = true, eps_smoothing = false))]
+        pub fn $name(
+            py: Python<'_>,
+            hypotheses: Vec<Vec<String>>,
+            references: Vec<Vec<String>>,
+            char_order: usize,
+            beta: f64,
+            remove_whitespace: bool,
+            eps_smoothing: bool,
+        ) -> PyResult<$out> {
+            let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
+            crate::interruptible(py, move |_| mteval_kernels::chrf::group::$name(&hypotheses, &references, &opts))?
+                .map_err(|e| metric_error(&e))
+        }
+    };
 }
 
-/// fastchrf's `aggregate_chrf`: `out[b][j]`, the chrF of hypothesis `j`
-/// against the aggregated references of batch row `b`.
-#[pyfunction]
-#[pyo3(signature = (hypotheses, references, char_order = 6, beta = 2.0, remove_whitespace = true, eps_smoothing = false))]
-pub fn aggregate_chrf(
-    py: Python<'_>,
-    hypotheses: Vec<Vec<String>>,
-    references: Vec<Vec<String>>,
-    char_order: usize,
-    beta: f64,
-    remove_whitespace: bool,
-    eps_smoothing: bool,
-) -> PyResult<Vec<Vec<f64>>> {
-    let opts = fast_options(char_order, beta, remove_whitespace, eps_smoothing);
-    crate::interruptible(py, move |_| mteval_kernels::chrf::group::aggregate_chrf(&hypotheses, &references, &opts))?
-        .map_err(|e| metric_error(&e))
+fastchrf_function! {
+    /// fastchrf's `pairwise_chrf`: `out[b][j][k]`, the chrF of hypothesis `j`
+    /// against reference `k` of batch row `b`.
+    pairwise_chrf -> Vec<Vec<Vec<f64>>>
+}
+
+fastchrf_function! {
+    /// fastchrf's `aggregate_chrf`: `out[b][j]`, the chrF of hypothesis `j`
+    /// against the aggregated references of batch row `b`.
+    aggregate_chrf -> Vec<Vec<f64>>
 }
 
 /// cer 1.2.0's arithmetic (`compat:cer`).

@@ -3,12 +3,19 @@
 
 use anyhow::{Result, anyhow};
 use plotters::data::Quartiles;
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{AsRangedCoord, SegmentedCoord, ValueFormatter};
+use plotters::coord::types::{RangedCoordf32, RangedCoordf64, RangedCoordi32};
 use plotters::prelude::*;
 
 /// Pixel width of every chart.
 const WIDTH: u32 = 720;
 /// Height of one system's row.
 const ROW: u32 = 30;
+
+/// A chart with a value axis `X` and one row a system.
+type Chart<'a, X> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, SegmentedCoord<RangedCoordi32>>>;
 
 /// One system's corpus score with its 95% interval.
 pub(super) struct Interval<'a> {
@@ -35,13 +42,20 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// The systems' scores as dots with their intervals as horizontal bars.
+/// The systems' rows, one a system from top to bottom, on the value axis
+/// `x`; `draw` adds the series.
 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "a few hundred systems at most")]
-pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
-    let n = rows.len();
-    let lo = rows.iter().map(|r| r.lo.min(r.score)).fold(f64::INFINITY, f64::min);
-    let hi = rows.iter().map(|r| r.hi.max(r.score)).fold(f64::NEG_INFINITY, f64::max);
-    let (lo, hi) = padded(lo, hi);
+fn by_system<X>(
+    names: &[&str],
+    x: Range<X::ValueType>,
+    desc: &str,
+    draw: impl FnOnce(&mut Chart<'_, X>) -> Result<()>,
+) -> Result<String>
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Range<X::ValueType>: AsRangedCoord<CoordDescType = X, Value = X::ValueType>,
+{
+    let n = names.len();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 70 + ROW * n as u32)).into_drawing_area();
@@ -49,8 +63,8 @@ pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
             .x_label_area_size(34)
-            .y_label_area_size(label_width(rows.iter().map(|r| r.name)))
-            .build_cartesian_2d(lo..hi, (0..n as i32).into_segmented())
+            .y_label_area_size(label_width(names.iter().copied()))
+            .build_cartesian_2d(x, (0..n as i32).into_segmented())
             .map_err(draw_err)?;
         chart
             .configure_mesh()
@@ -61,13 +75,27 @@ pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
             .y_labels(n)
             .y_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => {
-                    usize::try_from(*i).ok().and_then(|i| rows.get(i)).map_or_else(String::new, |r| r.name.to_owned())
+                    usize::try_from(*i).ok().and_then(|i| names.get(i)).map_or_else(String::new, |s| (*s).to_owned())
                 }
                 _ => String::new(),
             })
-            .x_desc(format!("{metric} with its 95% bootstrap interval"))
+            .x_desc(desc)
             .draw()
             .map_err(draw_err)?;
+        draw(&mut chart)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+/// The systems' scores as dots with their intervals as horizontal bars.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "a few hundred systems at most")]
+pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
+    let lo = rows.iter().map(|r| r.lo.min(r.score)).fold(f64::INFINITY, f64::min);
+    let hi = rows.iter().map(|r| r.hi.max(r.score)).fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = padded(lo, hi);
+    let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+    by_system::<RangedCoordf64>(&names, lo..hi, &format!("{metric} with its 95% bootstrap interval"), |chart| {
         let colour = RGBColor(31, 90, 160);
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
@@ -81,9 +109,8 @@ pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
                     .map(|(i, r)| Circle::new((r.score, SegmentValue::CenterOf(i as i32)), 4, colour.filled())),
             )
             .map_err(draw_err)?;
-        root.present().map_err(draw_err)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// One box per system: the quartiles of its sentence scores, whiskers 1.5
@@ -94,36 +121,11 @@ pub(super) fn intervals(metric: &str, rows: &[Interval<'_>]) -> Result<String> {
     reason = "a few hundred systems at most; scores fit f32 for drawing"
 )]
 pub(super) fn boxes(metric: &str, systems: &[(&str, &[f64])]) -> Result<String> {
-    let n = systems.len();
     let all = systems.iter().flat_map(|(_, s)| s.iter().copied()).filter(|x| x.is_finite());
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
     let (lo, hi) = if lo.is_finite() { padded(lo, hi) } else { (0.0, 1.0) };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 70 + ROW * n as u32)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(label_width(systems.iter().map(|s| s.0)))
-            .build_cartesian_2d(lo as f32..hi as f32, (0..n as i32).into_segmented())
-            .map_err(draw_err)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .light_line_style(RGBColor(238, 240, 243))
-            .bold_line_style(RGBColor(214, 218, 224))
-            .x_labels(8)
-            .y_labels(n)
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => {
-                    usize::try_from(*i).ok().and_then(|i| systems.get(i)).map_or_else(String::new, |s| s.0.to_owned())
-                }
-                _ => String::new(),
-            })
-            .x_desc(format!("sentence {metric}"))
-            .draw()
-            .map_err(draw_err)?;
+    let names: Vec<&str> = systems.iter().map(|s| s.0).collect();
+    by_system::<RangedCoordf32>(&names, lo as f32..hi as f32, &format!("sentence {metric}"), |chart| {
         let colour = RGBColor(31, 90, 160);
         chart
             .draw_series(systems.iter().enumerate().filter_map(|(i, (_, scores))| {
@@ -148,9 +150,8 @@ pub(super) fn boxes(metric: &str, systems: &[(&str, &[f64])]) -> Result<String> 
             })
         });
         chart.draw_series(outliers).map_err(draw_err)?;
-        root.present().map_err(draw_err)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -96,6 +96,21 @@ pub trait Documented: Send + Sync + 'static {
     const DOC: FunctionDoc;
 }
 
+/// Declares `$name`, the [`Documented`] carrier of this file's `DOC` (the
+/// function `$function`'s documentation).
+macro_rules! documented {
+    ($name:ident, $function:literal) => {
+        #[doc = concat!("`", $function, "`'s documentation ([`DOC`]).")]
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl $crate::udf::Documented for $name {
+            const DOC: $crate::udf::FunctionDoc = DOC;
+        }
+    };
+}
+pub(crate) use documented;
+
 /// A scalar function's spec.
 pub trait ScalarSpec: Send + Sync + 'static {
     /// The SQL name.

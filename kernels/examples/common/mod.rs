@@ -35,3 +35,19 @@ pub fn wmt_rows_by_pair(dir: &str) -> Vec<(String, String, &'static str)> {
 pub fn wmt_rows(dir: &str) -> Vec<(String, String)> {
     wmt_rows_by_pair(dir).into_iter().map(|(h, r, _)| (h, r)).collect()
 }
+
+/// Answers each non-empty JSON line of standard input with `answer`'s JSON
+/// line on standard output (the differential scripts' protocol).
+pub fn answer_json_lines(mut answer: impl FnMut(&serde_json::Value) -> serde_json::Value) {
+    use std::io::{BufRead, Write};
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("stdin");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: serde_json::Value = serde_json::from_str(&line).expect("json");
+        writeln!(out, "{}", answer(&r)).expect("stdout");
+    }
+}

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, NgramInput, Seqs, TerRound};
 use crate::levenshtein::id_distance;
 use crate::ter::run_distances;
 
@@ -123,16 +123,10 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        hyps: Range<u32>,
-        refs: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError> {
+    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
         let prof = profiles(input);
         let orders = input.orders();
+        let Aggregate { hyps, refs, skip, mult } = q.clone();
         let h0 = hyps.start;
         Ok(hyps
             .into_par_iter()

@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 use std::ops::Range;
 
-use super::{Backend, BackendError, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, NgramInput, Seqs, TerRound};
 
 /// A kernel argument: a `u32` scalar or a device buffer.
 pub enum KArg<'a, B> {
@@ -338,14 +338,8 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n_out)
     }
 
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        hyps: Range<u32>,
-        refs: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError> {
+    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
+        let Aggregate { hyps, refs, skip, mult } = q.clone();
         let p = self.profiles(input)?;
         let nh = hyps.len();
         let orders = p.orders as usize;

@@ -358,20 +358,28 @@ pub trait Backend: Send + Sync + fmt::Debug {
     fn chrf_match_grid(&self, input: &NgramInput, hyps: Range<u32>, refs: Range<u32>)
     -> Result<Vec<u32>, BackendError>;
 
-    /// fastchrf's aggregate matches: for hypothesis `j` and order `o`,
-    /// `Σ_g min(mult[j] * count_j[g], Σ_k count_k[g])` over the references in
-    /// `refs` except string `skip[j]` (`u32::MAX`: none).
+    /// fastchrf's aggregate matches ([`Aggregate`]), hypothesis-major then
+    /// by order.
     ///
     /// # Errors
     /// As [`Backend::chrf_match_list`].
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        hyps: Range<u32>,
-        refs: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError>;
+    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError>;
+}
+
+/// A [`Backend::chrf_aggregate`] request: for hypothesis `j` (string
+/// `hyps.start + j`) and order `o`, `Σ_g min(mult[j] * count_j[g],
+/// Σ_k count_k[g])` over the references `refs` except string `skip[j]`
+/// (`u32::MAX`: none).
+#[derive(Debug, Clone)]
+pub struct Aggregate<'a> {
+    /// The hypotheses' string indices.
+    pub hyps: Range<u32>,
+    /// The references' string indices.
+    pub refs: Range<u32>,
+    /// Per hypothesis: the reference string left out, or `u32::MAX`.
+    pub skip: &'a [u32],
+    /// Per hypothesis: the multiplier of its counts.
+    pub mult: &'a [u64],
 }
 
 /// A batch a metric entry point may send to the device (see
@@ -590,16 +598,9 @@ impl<D: Delegating> Backend for D {
         let call = Call::ChrfMatchGrid { hyps: span(&h), refs: span(&r) };
         delegate(self, call, |g| g.chrf_match_grid(input, h, r))
     }
-    fn chrf_aggregate(
-        &self,
-        input: &NgramInput,
-        h: Range<u32>,
-        r: Range<u32>,
-        skip: &[u32],
-        mult: &[u64],
-    ) -> Result<Vec<u64>, BackendError> {
-        let call = Call::ChrfAggregate { hyps: span(&h), refs: span(&r) };
-        delegate(self, call, |g| g.chrf_aggregate(input, h, r, skip, mult))
+    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
+        let call = Call::ChrfAggregate { hyps: span(&q.hyps), refs: span(&q.refs) };
+        delegate(self, call, |g| g.chrf_aggregate(input, q))
     }
 }
 

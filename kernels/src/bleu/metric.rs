@@ -46,6 +46,7 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// BLEU's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "bleu",
+    display: "BLEU",
     column: Some("bleu"),
     functions: &["bleu", "bleu_stats", "corpus_bleu"],
     reference: "sacrebleu 2.6.0 BLEU",
@@ -58,10 +59,6 @@ pub static INFO: MetricInfo = MetricInfo {
 impl Metric for BleuConfig {
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn display(&self) -> String {
-        "BLEU".to_owned()
     }
 
     fn signature(&self, nrefs: NRefs) -> Signature {

@@ -11,6 +11,7 @@ use crate::{MetricError, NRefs, Signature};
 /// `CharacTER`'s row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "charac_ter",
+    display: "CharacTER",
     aliases: &["characTER", "cer"],
     column: Some("charac_ter"),
     functions: &["charac_ter", "corpus_charac_ter"],
@@ -24,10 +25,6 @@ pub static INFO: MetricInfo = MetricInfo {
 impl Metric for CharacTerConfig {
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn display(&self) -> String {
-        "CharacTER".to_owned()
     }
 
     fn signature(&self, nrefs: NRefs) -> Signature {

@@ -58,6 +58,7 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// chrF's row of the metric table.
 pub static CHRF: MetricInfo = MetricInfo {
     name: "chrf",
+    display: "chrF2",
     column: Some("chrf"),
     functions: &["chrf", "chrf_stats", "corpus_chrf"],
     reference: "sacrebleu 2.6.0 chrF",
@@ -70,6 +71,7 @@ pub static CHRF: MetricInfo = MetricInfo {
 /// chrF++'s row of the metric table (chrF with `nw:2` by default).
 pub static CHRF_PLUS_PLUS: MetricInfo = MetricInfo {
     name: "chrf++",
+    display: "chrF2++",
     aliases: &["chrfpp"],
     column: Some("chrfpp"),
     functions: &["chrf", "chrf_stats", "corpus_chrf"],

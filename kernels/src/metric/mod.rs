@@ -128,6 +128,9 @@ pub const REPORT_DEFAULT: &[&str] = &["bleu", "chrf", "ter"];
 pub struct MetricInfo {
     /// The canonical name (lower case), accepted everywhere.
     pub name: &'static str,
+    /// The display name of its default configuration, as the reference tool
+    /// prints it (`BLEU`, `chrF2`); options can change it ([`Metric::display`]).
+    pub display: &'static str,
     /// Other accepted spellings (matched ignoring case).
     pub aliases: &'static [&'static str],
     /// The score column `mteval score` writes; `None`: not scored per row
@@ -165,11 +168,12 @@ impl PartialEq for MetricInfo {
 impl MetricInfo {
     /// What most rows share, for struct update syntax (`..MetricInfo::TEXT`):
     /// no aliases, a text metric, higher is better, no sacrebleu flags. A
-    /// row gives its own name, column, functions, reference, options and
+    /// row gives its own name, display name, column, functions, reference, options and
     /// `configure` (this one's refuses: every row of [`METRICS`] is
     /// configured by the tests).
     pub const TEXT: Self = Self {
         name: "",
+        display: "",
         aliases: &[],
         column: None,
         functions: &[],
@@ -228,8 +232,11 @@ pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
     /// Its row of the metric table.
     fn info(&self) -> &'static MetricInfo;
 
-    /// Display name, as the reference tool prints it (`TER`, `chrF2`, `chrF2++`).
-    fn display(&self) -> String;
+    /// Display name, as the reference tool prints it (`TER`, `chrF2`,
+    /// `chrF2++`); by default the row's [`MetricInfo::display`].
+    fn display(&self) -> String {
+        self.info().display.to_owned()
+    }
 
     /// The reproducibility signature for `nrefs` references.
     fn signature(&self, nrefs: NRefs) -> Signature;
@@ -564,6 +571,7 @@ mod tests {
             // signature pastes back.
             let c = m.configure("").unwrap();
             assert_eq!(c.info(), m);
+            assert_eq!(c.display(), m.display, "{}", m.name);
             let again = m.configure(&c.sql_options()).unwrap();
             assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
             assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
@@ -571,6 +579,8 @@ mod tests {
         let e = lookup("bleurt").unwrap_err().to_string();
         assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER, cer)"), "{e}");
         assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
+        assert_eq!(lookup("chrf").unwrap().configure("nc:4|beta:1").unwrap().display(), "chrF1");
+        assert_eq!(lookup("wer").unwrap().configure("unit:char").unwrap().display(), "CER");
         assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
     }
 

@@ -11,6 +11,7 @@ use crate::metric::{Direction, Inputs, MetricInfo};
 /// The MBR TER utility's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "mbr_ter",
+    display: "MBR-TER",
     column: None,
     functions: &[],
     reference: "sacrebleu 2.6.0 TER, averaged as `numpy.mean`",

@@ -44,6 +44,7 @@ pub static SACREBLEU: Sacrebleu = Sacrebleu {
 /// TER's row of the metric table.
 pub static INFO: MetricInfo = MetricInfo {
     name: "ter",
+    display: "TER",
     column: Some("ter"),
     functions: &["ter", "ter_stats", "ter_alignment", "corpus_ter"],
     reference: "sacrebleu 2.6.0 TER",
@@ -57,10 +58,6 @@ pub static INFO: MetricInfo = MetricInfo {
 impl Metric for Ter {
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn display(&self) -> String {
-        "TER".to_owned()
     }
 
     fn signature(&self, nrefs: NRefs) -> Signature {

@@ -12,6 +12,7 @@ use crate::{MetricError, NRefs, Signature};
 /// Exact terminology accuracy's row of the metric table.
 pub static EXACT: MetricInfo = MetricInfo {
     name: "term_accuracy",
+    display: "TermAcc",
     aliases: &["term-acc", "term_acc"],
     column: Some("term_acc"),
     functions: &["term_match", "corpus_term_accuracy"],
@@ -24,6 +25,7 @@ pub static EXACT: MetricInfo = MetricInfo {
 /// Lemmatized terminology accuracy's row of the metric table.
 pub static LEMMATIZED: MetricInfo = MetricInfo {
     name: "term_accuracy_lemmatized",
+    display: "TermAcc-lemmatized",
     aliases: &["term-acc-lemmatized", "term_acc_lemmatized"],
     column: Some("term_acc_lemmatized"),
     functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
@@ -82,10 +84,6 @@ impl TermCounts {
 impl Metric for TermAccuracyMetric {
     fn info(&self) -> &'static MetricInfo {
         if self.lemmatized { &LEMMATIZED } else { &EXACT }
-    }
-
-    fn display(&self) -> String {
-        if self.lemmatized { "TermAcc-lemmatized" } else { "TermAcc" }.to_owned()
     }
 
     fn signature(&self, _nrefs: NRefs) -> Signature {

@@ -276,6 +276,32 @@ pub struct TermAccuracy {
 }
 
 impl TermAccuracy {
+    /// The sums in field order, as an aggregate's state holds them.
+    #[must_use]
+    pub const fn to_array(&self) -> [u64; 6] {
+        [
+            self.exact_correct,
+            self.lemmatized_correct,
+            self.wrong,
+            self.n_terms_denominator,
+            self.kept_predictions,
+            self.lemma_sentences,
+        ]
+    }
+
+    /// The sums of [`Self::to_array`]'s layout.
+    #[must_use]
+    pub const fn from_array(a: [u64; 6]) -> Self {
+        Self {
+            exact_correct: a[0],
+            lemmatized_correct: a[1],
+            wrong: a[2],
+            n_terms_denominator: a[3],
+            kept_predictions: a[4],
+            lemma_sentences: a[5],
+        }
+    }
+
     /// Adds one sentence.
     pub fn add(&mut self, c: &TermCounts) {
         self.exact_correct += u64::from(c.exact);

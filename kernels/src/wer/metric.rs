@@ -38,10 +38,11 @@ impl Measure {
 }
 
 macro_rules! row {
-    ($static:ident, $name:literal, $aliases:expr, $column:literal, $functions:expr, $reference:literal, $dir:expr, $measure:expr, $base:expr) => {
+    ($static:ident, $name:literal, $display:literal, $aliases:expr, $column:literal, $functions:expr, $reference:literal, $dir:expr, $measure:expr, $base:expr) => {
         #[doc = concat!("The `", $name, "` row of the metric table (", $reference, ").")]
         pub static $static: MetricInfo = MetricInfo {
             name: $name,
+            display: $display,
             aliases: $aliases,
             column: Some($column),
             functions: $functions,
@@ -62,6 +63,7 @@ const CHARS: WerConfig = WerConfig { unit: Unit::Char, transform: super::Transfo
 row!(
     WER,
     "wer",
+    "WER",
     &["word_error_rate"],
     "wer",
     &["wer", "wer_stats", "corpus_wer", "wer_alignment"],
@@ -73,6 +75,7 @@ row!(
 row!(
     MER,
     "mer",
+    "MER",
     &["match_error_rate"],
     "mer",
     &["mer", "wer_stats", "corpus_wer"],
@@ -84,6 +87,7 @@ row!(
 row!(
     WIL,
     "wil",
+    "WIL",
     &["word_information_lost"],
     "wil",
     &["wil", "wer_stats", "corpus_wer"],
@@ -95,6 +99,7 @@ row!(
 row!(
     WIP,
     "wip",
+    "WIP",
     &["word_information_preserved"],
     "wip",
     &["wip", "wer_stats", "corpus_wer"],
@@ -106,6 +111,7 @@ row!(
 row!(
     CHAR_ERROR_RATE,
     "char_error_rate",
+    "CER",
     &["jiwer_cer"],
     "char_error_rate",
     &["wer", "wer_stats", "corpus_wer", "wer_alignment"],

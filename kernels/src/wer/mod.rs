@@ -161,6 +161,18 @@ impl WerCounts {
         [f(self.hits), f(self.substitutions), f(self.deletions), f(self.insertions), f(self.ref_len), f(self.hyp_len)]
     }
 
+    /// `[H, S, D, I, N, P]`.
+    #[must_use]
+    pub const fn to_array(&self) -> [u64; 6] {
+        [self.hits, self.substitutions, self.deletions, self.insertions, self.ref_len, self.hyp_len]
+    }
+
+    /// The counts of `[H, S, D, I, N, P]` ([`Self::to_array`]).
+    #[must_use]
+    pub const fn from_array(c: [u64; 6]) -> Self {
+        Self { hits: c[0], substitutions: c[1], deletions: c[2], insertions: c[3], ref_len: c[4], hyp_len: c[5] }
+    }
+
     /// The counts of a statistics row ([`Self::to_stats`]); missing entries are 0.
     #[must_use]
     pub fn from_stats(stats: &[f64]) -> Self {

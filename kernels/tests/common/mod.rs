@@ -164,16 +164,24 @@ pub struct Pair {
     pub refs: Vec<Vec<String>>,
 }
 
-/// Language pairs loaded (by [`load_pair`]) once each, with one reference
-/// and with two.
-#[derive(Default)]
-pub struct PairCache(HashMap<String, (Pair, Pair)>);
-
-impl PairCache {
-    /// `pair` with one reference and with two, loaded on first use.
-    pub fn load(&mut self, pair: &str) -> &(Pair, Pair) {
-        self.0.entry(pair.to_owned()).or_insert_with(|| (load_pair(pair, false), load_pair(pair, true)))
-    }
+/// The cases of the repository's golden file `name` (`{"cases": [{"pair",
+/// ...}]}`), each with its language pair's systems with one reference and
+/// with two (each pair loaded once).
+pub fn golden_pair_cases(name: &str) -> Vec<(Value, std::rc::Rc<(Pair, Pair)>)> {
+    let mut loaded: HashMap<String, std::rc::Rc<(Pair, Pair)>> = HashMap::new();
+    let golden = repo_golden(name);
+    golden["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let pair = case["pair"].as_str().unwrap();
+            let data = loaded
+                .entry(pair.to_owned())
+                .or_insert_with(|| std::rc::Rc::new((load_pair(pair, false), load_pair(pair, true))));
+            (case.clone(), data.clone())
+        })
+        .collect()
 }
 
 pub fn load_pair(pair: &str, two_refs: bool) -> Pair {

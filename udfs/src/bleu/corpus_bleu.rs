@@ -5,15 +5,14 @@
 
 use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::Result;
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{BleuConfig, BleuStats};
 
 use crate::common::{
-    RefsCol, StrCol, constant_options, count_sums_fields, count_sums_size, count_sums_state, eval_rows,
-    merge_count_sums, metric_err,
+    CountSumsAccumulator, RefsCol, StrCol, constant_options, count_sums_fields, eval_rows, metric_err,
 };
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
@@ -41,7 +40,7 @@ impl AggregateSpec for CorpusBleuFn {
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;
         let cfg = BleuConfig::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
-        Ok(Box::new(CorpusBleuAccumulator { cfg, stats: BleuStats::default() }))
+        Ok(Box::new(CountSumsAccumulator::new(cfg, None, add_rows)))
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
@@ -49,39 +48,14 @@ impl AggregateSpec for CorpusBleuFn {
     }
 }
 
-/// Running corpus statistics of one group.
-#[derive(Debug)]
-pub struct CorpusBleuAccumulator {
-    cfg: BleuConfig,
-    stats: BleuStats,
-}
-
-impl Accumulator for CorpusBleuAccumulator {
-    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let cfg = self.cfg;
-        let name = CorpusBleuFn::NAME;
-        let hyp = StrCol::from_array(name, values[0].as_ref())?;
-        let refs = RefsCol::from_array(name, &values[1])?;
-        let (segs, _) = eval_rows(name, &hyp, &refs, values[0].len(), |h, r| Ok(cfg.segment(h, r)))?;
-        for s in segs.iter().flatten() {
-            self.stats.add(s);
-        }
-        Ok(())
+/// Adds a batch's scored rows to the sums.
+fn add_rows(cfg: &BleuConfig, values: &[ArrayRef], _device: Option<DeviceRequest>, sums: &mut BleuStats) -> Result<()> {
+    let name = CorpusBleuFn::NAME;
+    let hyp = StrCol::from_array(name, values[0].as_ref())?;
+    let refs = RefsCol::from_array(name, &values[1])?;
+    let (segs, _) = eval_rows(name, &hyp, &refs, values[0].len(), |h, r| Ok(cfg.segment(h, r)))?;
+    for s in segs.iter().flatten() {
+        sums.add(s);
     }
-
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        Ok(ScalarValue::Float64(self.stats.score(&self.cfg)))
-    }
-
-    fn size(&self) -> usize {
-        count_sums_size(&self.stats) + std::mem::size_of_val(&self.cfg)
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(count_sums_state(&self.stats))
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        merge_count_sums(&mut self.stats, states)
-    }
+    Ok(())
 }

@@ -6,16 +6,13 @@
 
 use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::Result;
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
-use crate::common::{
-    constant_options, count_sums_fields, count_sums_size, count_sums_state, eval_columns_on, merge_count_sums,
-    metric_err,
-};
+use crate::common::{CountSumsAccumulator, constant_options, count_sums_fields, eval_columns_on, metric_err};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `corpus_chrf` aggregate function.
@@ -43,7 +40,7 @@ impl AggregateSpec for CorpusChrfFn {
     fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;
         let cfg = ChrfConfig::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
-        Ok(Box::new(CorpusChrfAccumulator { cfg, stats: ChrfStats::default(), device }))
+        Ok(Box::new(CountSumsAccumulator::new(cfg, device, add_rows)))
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
@@ -51,43 +48,17 @@ impl AggregateSpec for CorpusChrfFn {
     }
 }
 
-/// Running corpus statistics of one group.
-#[derive(Debug)]
-pub struct CorpusChrfAccumulator {
-    cfg: ChrfConfig,
-    stats: ChrfStats,
-    device: Option<DeviceRequest>,
-}
-
-impl Accumulator for CorpusChrfAccumulator {
-    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let cfg = self.cfg;
-        let segs = eval_columns_on(
-            CorpusChrfFn::NAME,
-            values,
-            self.device,
-            |h, r| Ok(cfg.segment(h, r)),
-            |on, rows| cfg.segments_on(on, rows).into_iter().map(Ok).collect(),
-        )?;
-        for s in segs.iter().flatten() {
-            self.stats.add(&s.stats);
-        }
-        Ok(())
+/// Adds a batch's scored rows to the sums.
+fn add_rows(cfg: &ChrfConfig, values: &[ArrayRef], device: Option<DeviceRequest>, sums: &mut ChrfStats) -> Result<()> {
+    let segs = eval_columns_on(
+        CorpusChrfFn::NAME,
+        values,
+        device,
+        |h, r| Ok(cfg.segment(h, r)),
+        |on, rows| cfg.segments_on(on, rows).into_iter().map(Ok).collect(),
+    )?;
+    for s in segs.iter().flatten() {
+        sums.add(&s.stats);
     }
-
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        Ok(ScalarValue::Float64(self.stats.score(&self.cfg)))
-    }
-
-    fn size(&self) -> usize {
-        count_sums_size(&self.stats) + std::mem::size_of_val(&self.cfg)
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(count_sums_state(&self.stats))
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        merge_count_sums(&mut self.stats, states)
-    }
+    Ok(())
 }

@@ -150,13 +150,7 @@ pub struct MbrFn<const AGGREGATE: bool, D>(std::marker::PhantomData<D>);
 /// The `mbr_chrf` window function.
 pub type MbrChrfFn = MbrFn<false, MbrChrfDoc>;
 
-/// `mbr_chrf`'s documentation ([`DOC`]).
-#[derive(Debug)]
-pub struct MbrChrfDoc;
-
-impl Documented for MbrChrfDoc {
-    const DOC: FunctionDoc = DOC;
-}
+crate::udf::documented!(MbrChrfDoc, "mbr_chrf");
 
 /// The `mbr_chrf` window UDF.
 pub type MbrChrfUdwf = Window<MbrChrfFn>;

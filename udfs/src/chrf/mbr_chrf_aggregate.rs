@@ -5,18 +5,12 @@
 //! Arguments, options and NULL handling as [`crate::chrf::mbr_chrf`].
 
 use crate::chrf::mbr_chrf::{MBR_ARGS, MbrFn};
-use crate::udf::{Documented, FunctionDoc, Window};
+use crate::udf::{FunctionDoc, Window};
 
 /// The `mbr_chrf_aggregate` window function.
 pub type MbrChrfAggregateFn = MbrFn<true, MbrChrfAggregateDoc>;
 
-/// `mbr_chrf_aggregate`'s documentation ([`DOC`]).
-#[derive(Debug)]
-pub struct MbrChrfAggregateDoc;
-
-impl Documented for MbrChrfAggregateDoc {
-    const DOC: FunctionDoc = DOC;
-}
+crate::udf::documented!(MbrChrfAggregateDoc, "mbr_chrf_aggregate");
 
 /// The `mbr_chrf_aggregate` window UDF.
 pub type MbrChrfAggregateUdwf = Window<MbrChrfAggregateFn>;

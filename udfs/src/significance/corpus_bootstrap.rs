@@ -74,13 +74,7 @@ pub struct ResampleFn<const PAIRED: bool, D>(std::marker::PhantomData<D>);
 /// The `corpus_bootstrap` aggregate function.
 pub type CorpusBootstrapFn = ResampleFn<false, CorpusBootstrapDoc>;
 
-/// `corpus_bootstrap`'s documentation ([`DOC`]).
-#[derive(Debug)]
-pub struct CorpusBootstrapDoc;
-
-impl Documented for CorpusBootstrapDoc {
-    const DOC: FunctionDoc = DOC;
-}
+crate::udf::documented!(CorpusBootstrapDoc, "corpus_bootstrap");
 
 /// The struct fields of `paired_test`.
 #[must_use]

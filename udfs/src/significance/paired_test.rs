@@ -11,18 +11,12 @@
 
 pub use crate::significance::corpus_bootstrap::paired_test_fields;
 use crate::significance::corpus_bootstrap::{ARG_METRIC, ResampleFn};
-use crate::udf::{ARG_HYP, ARG_REF, Aggregate, Documented, FunctionDoc};
+use crate::udf::{ARG_HYP, ARG_REF, Aggregate, FunctionDoc};
 
 /// The `paired_test` aggregate function.
 pub type PairedTestFn = ResampleFn<true, PairedTestDoc>;
 
-/// `paired_test`'s documentation ([`DOC`]).
-#[derive(Debug)]
-pub struct PairedTestDoc;
-
-impl Documented for PairedTestDoc {
-    const DOC: FunctionDoc = DOC;
-}
+crate::udf::documented!(PairedTestDoc, "paired_test");
 
 /// The `paired_test` aggregate UDF.
 pub type PairedTestUdaf = Aggregate<PairedTestFn>;

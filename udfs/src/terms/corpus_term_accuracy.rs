@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -17,7 +17,7 @@ use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
-use crate::common::{StrCol, metric_err};
+use crate::common::{StrCol, merge_u64_states, metric_err, u64_state};
 use crate::terms::term_cols::{LemmasCol, TermsCol};
 use crate::terms::term_match::{ARG_TERMS, coerce_terms_args, exact_rows};
 use crate::terms::term_match_lemmatized::lemmatized_rows;
@@ -113,36 +113,11 @@ impl Accumulator for TermAccuracyAccumulator {
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        let a = &self.acc;
-        Ok([
-            a.exact_correct,
-            a.lemmatized_correct,
-            a.wrong,
-            a.n_terms_denominator,
-            a.kept_predictions,
-            a.lemma_sentences,
-        ]
-        .into_iter()
-        .map(|x| ScalarValue::UInt64(Some(x)))
-        .collect())
+        Ok(u64_state(&self.acc.to_array()))
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let cols: Vec<_> = states.iter().map(datafusion::arrow::array::AsArray::as_primitive::<UInt64Type>).collect();
-        for i in 0..states[0].len() {
-            if cols.iter().any(|c| c.is_null(i)) {
-                continue;
-            }
-            let v = |k: usize| cols[k].value(i);
-            self.acc.merge(&TermAccuracy {
-                exact_correct: v(0),
-                lemmatized_correct: v(1),
-                wrong: v(2),
-                n_terms_denominator: v(3),
-                kept_predictions: v(4),
-                lemma_sentences: v(5),
-            });
-        }
+        merge_u64_states(states, |v| self.acc.merge(&TermAccuracy::from_array(std::array::from_fn(v))));
         Ok(())
     }
 }

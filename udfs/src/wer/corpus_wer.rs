@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, Int64Array, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, UInt64Type};
+use datafusion::arrow::array::{Array, ArrayRef, Float64Array, Int64Array, StructArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -16,7 +16,7 @@ use mteval_kernels::{WerConfig, WerCounts};
 
 use super::eval::RELATED;
 use super::wer_stats::{COUNTS, int};
-use crate::common::{RefsCol, StrCol, constant_options, eval_rows, metric_err};
+use crate::common::{RefsCol, StrCol, constant_options, eval_rows, merge_u64_states, metric_err, u64_state};
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 const MEASURES: [&str; 4] = ["wer", "mer", "wil", "wip"];
@@ -115,31 +115,17 @@ impl Accumulator for CorpusWerAccumulator {
         std::mem::size_of_val(self)
     }
 
+    /// `[H, S, D, I, N, P, segments]`.
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        let c = &self.counts;
-        Ok([c.hits, c.substitutions, c.deletions, c.insertions, c.ref_len, c.hyp_len, self.segments]
-            .into_iter()
-            .map(|x| ScalarValue::UInt64(Some(x)))
-            .collect())
+        let [h, s, d, i, n, p] = self.counts.to_array();
+        Ok(u64_state(&[h, s, d, i, n, p, self.segments]))
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let cols: Vec<_> = states.iter().map(AsArray::as_primitive::<UInt64Type>).collect();
-        for i in 0..cols[0].len() {
-            if cols[0].is_null(i) {
-                continue;
-            }
-            let v = |k: usize| cols[k].value(i);
-            self.counts.add(&WerCounts {
-                hits: v(0),
-                substitutions: v(1),
-                deletions: v(2),
-                insertions: v(3),
-                ref_len: v(4),
-                hyp_len: v(5),
-            });
+        merge_u64_states(states, |v| {
+            self.counts.add(&WerCounts::from_array(std::array::from_fn(v)));
             self.segments += v(6);
-        }
+        });
         Ok(())
     }
 }

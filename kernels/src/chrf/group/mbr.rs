@@ -56,6 +56,7 @@ pub(super) fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
 /// The pairwise chrF utility's row of the metric table.
 pub static PAIRWISE: crate::metric::MetricInfo = crate::metric::MetricInfo {
     name: "mbr_chrf",
+    display: "MBR-chrF",
     column: None,
     functions: &["mbr_chrf"],
     reference: "fastchrf 0.2.1 pairwise_chrf",
@@ -68,6 +69,7 @@ pub static PAIRWISE: crate::metric::MetricInfo = crate::metric::MetricInfo {
 /// The aggregate chrF utility's row of the metric table.
 pub static AGGREGATE: crate::metric::MetricInfo = crate::metric::MetricInfo {
     name: "mbr_chrf_aggregate",
+    display: "MBR-chrF-aggregate",
     column: None,
     functions: &["mbr_chrf_aggregate"],
     reference: "fastchrf 0.2.1 aggregate_chrf",
@@ -96,10 +98,6 @@ pub struct MbrChrf {
 impl crate::metric::Metric for MbrChrf {
     fn info(&self) -> &'static crate::metric::MetricInfo {
         if self.aggregate { &AGGREGATE } else { &PAIRWISE }
-    }
-
-    fn display(&self) -> String {
-        if self.aggregate { "MBR-chrF-aggregate" } else { "MBR-chrF" }.to_owned()
     }
 
     fn signature(&self, _nrefs: crate::NRefs) -> crate::Signature {

@@ -30,7 +30,7 @@ pub use self::mbr::{AGGREGATE, MbrChrf, PAIRWISE, mbr_signature, parse_mbr_optio
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
-use crate::backend::{Backend, BackendError, Work, or_cpu};
+use crate::backend::{Aggregate, Backend, BackendError, Work, or_cpu};
 use crate::hash::FastMap;
 
 /// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
@@ -328,13 +328,13 @@ impl Group {
             )]
             let skip_ids: Vec<u32> = left_out.iter().map(|e| e.map_or(u32::MAX, |e| e as u32)).collect();
             let mult: Vec<u64> = left_out.iter().map(|e| if e.is_some() { nr - 1 } else { nr }).collect();
-            let m = backend.chrf_aggregate(
-                &self.symbols.input(),
-                Self::range(0, self.n_hyps)?,
-                Self::range(self.ref_start, self.n_refs)?,
-                &skip_ids,
-                &mult,
-            )?;
+            let q = Aggregate {
+                hyps: Self::range(0, self.n_hyps)?,
+                refs: Self::range(self.ref_start, self.n_refs)?,
+                skip: &skip_ids,
+                mult: &mult,
+            };
+            let m = backend.chrf_aggregate(&self.symbols.input(), &q)?;
             let ref_tot: Vec<u64> = (0..orders)
                 .map(|o| (0..self.n_refs).map(|k| self.symbols.total(self.ref_start + k, o)).sum())
                 .collect();

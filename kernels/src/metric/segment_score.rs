@@ -1,0 +1,252 @@
+//! A segment score computed elsewhere (COMET, MetricX, xCOMET, human
+//! judgements) as a metric: a number per segment, whose corpus score is the
+//! mean over the segments. Its statistics are `[value, 1]`, the corpus
+//! score their sums' quotient, so sacrebleu's significance arithmetic
+//! applies unchanged: these are the numbers sacrebleu's `PairedTest`
+//! computes for a `Metric` subclass whose `_extract_corpus_statistics`
+//! gives `[value, 1.0]` per segment and whose `_compute_score_from_stats`
+//! is `stats[0] / stats[1]`.
+//!
+//! Not a row of [`super::METRICS`]: it reads a number column, not text, so
+//! it is made from the column's name ([`SegmentScore::new`]) or from options
+//! ([`SegmentScore::parse`]), by `compare --score-col`, `report
+//! --score-col`, the resampling SQL aggregates and Python.
+
+use std::sync::Arc;
+
+use super::{CorpusState, Direction, Inputs, Metric, MetricInfo, same_state};
+use crate::options::{OptionKey, unknown_key};
+use crate::py::Py;
+use crate::signature::{IMPL_VERSION, bad_value, parse_options};
+use crate::significance::Resample;
+use crate::{MetricError, NRefs, Signature};
+
+const METRIC: &str = "segment score";
+
+/// The option keys of a segment score.
+pub const OPTIONS: &[OptionKey] = &[
+    OptionKey::new("score", "`score` \\| any name", "the score's name (its column), shown as the metric's name"),
+    OptionKey::new("dir", "`higher` \\| `lower`", "which way is better: `lower` for error-like scores (MQM penalties)"),
+];
+
+/// The segment score's entry (not listed in [`super::METRICS`]: see the module).
+pub static INFO: MetricInfo = MetricInfo {
+    name: "score",
+    display: "score",
+    column: None,
+    functions: &["corpus_bootstrap", "paired_test"],
+    reference: "sacrebleu 2.6.0's significance tests over a Metric whose statistics are [value, 1.0]",
+    options: &[OPTIONS],
+    inputs: Inputs::Score,
+    configure: |o| Ok(Arc::new(SegmentScore::parse(o)?)),
+    ..MetricInfo::TEXT
+};
+
+/// A numeric segment score, averaged over the segments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SegmentScore {
+    /// Its name (the column's), as tables and signatures show it.
+    pub name: String,
+    /// Which way is better.
+    pub direction: Direction,
+}
+
+impl SegmentScore {
+    /// The score of column `name`, higher is better.
+    #[must_use]
+    pub fn new(name: &str) -> Self {
+        Self { name: name.to_owned(), direction: Direction::Higher }
+    }
+
+    /// `NAME` or `NAME:lower` / `NAME:higher`, as `--score-col` takes it.
+    ///
+    /// # Errors
+    /// An empty name, or a direction other than `lower` or `higher`.
+    pub fn from_flag(flag: &str) -> Result<Self, MetricError> {
+        let (name, dir) = match flag.rsplit_once(':') {
+            Some((n, d)) => (n, Some(d)),
+            None => (flag, None),
+        };
+        if name.trim().is_empty() {
+            return Err(MetricError::InvalidOption {
+                metric: METRIC,
+                reason: format!("'{flag}': give a column name, as in comet or metricx:lower"),
+            });
+        }
+        let mut s = Self::new(name.trim());
+        if let Some(d) = dir {
+            s.direction = parse_direction("--score-col", d)?;
+        }
+        Ok(s)
+    }
+
+    /// Options in signature syntax: `score:NAME` and `dir:higher|lower`
+    /// (a signature pastes back; its `agg` and `impl` keys are read and
+    /// ignored).
+    ///
+    /// # Errors
+    /// Unknown keys and bad values, naming them.
+    pub fn parse(options: &str) -> Result<Self, MetricError> {
+        let mut s = Self::new("score");
+        for (k, v) in parse_options(METRIC, options)? {
+            match k.as_str() {
+                "score" if v.trim().is_empty() => return Err(bad_value(METRIC, &k, &v, "a name")),
+                "score" => v.trim().clone_into(&mut s.name),
+                "dir" => s.direction = parse_direction(&k, &v)?,
+                "agg" | "impl" => {}
+                _ => return Err(unknown_key(METRIC, &k, &[OPTIONS], "agg, impl")),
+            }
+        }
+        Ok(s)
+    }
+}
+
+fn parse_direction(key: &str, v: &str) -> Result<Direction, MetricError> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "higher" => Ok(Direction::Higher),
+        "lower" => Ok(Direction::Lower),
+        _ => Err(bad_value(METRIC, key, v, "higher or lower")),
+    }
+}
+
+impl Metric for SegmentScore {
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
+    }
+
+    fn display(&self) -> String {
+        self.name.clone()
+    }
+
+    /// `score:NAME|agg:mean|dir:higher|impl:mteval-VERSION` (no `nrefs`:
+    /// the score was computed elsewhere).
+    fn signature(&self, _nrefs: NRefs) -> Signature {
+        let mut s = Signature::default();
+        s.push("score", &self.name);
+        s.push("agg", "mean");
+        s.push("dir", if self.direction == Direction::Lower { "lower" } else { "higher" });
+        s.push("impl", format!("mteval-{IMPL_VERSION}"));
+        s
+    }
+
+    /// Neural and human scores are fractions or small numbers.
+    fn decimals(&self) -> usize {
+        4
+    }
+
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    /// A score is read from its column, not computed from text.
+    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Err(MetricError::InvalidInput {
+            metric: METRIC,
+            reason: format!("{} is read from a number column, not computed from text", self.name),
+        })
+    }
+
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        Some(stats[0] / stats[1])
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        Some(Box::new(MeanCorpus::default()))
+    }
+
+    fn resample(&self) -> Option<&dyn Resample> {
+        Some(self)
+    }
+}
+
+/// The statistics of one segment's score: `[value, 1]`.
+#[must_use]
+pub const fn stats(value: f64) -> [f64; 2] {
+    [value, 1.0]
+}
+
+/// sacrebleu's arithmetic on `[Σ value, Σ 1]`: Python floats summed in
+/// segment order, then `stats[0] / stats[1]`; on the bootstrap's `float32`
+/// sums the quotient of two `float32` scalars is a `float32`.
+impl Resample for SegmentScore {
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        sums[0] / sums[1]
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> Py {
+        Py::F32(sums[0]) / Py::F32(sums[1])
+    }
+}
+
+/// The running sums of a segment score.
+#[derive(Debug, Clone, Default)]
+struct MeanCorpus {
+    sum: f64,
+    count: u64,
+}
+
+impl CorpusState for MeanCorpus {
+    fn add(&mut self, stats: &[f64]) {
+        self.sum += stats[0];
+        self.count += 1;
+    }
+
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        let o = same_state::<Self>(other)?;
+        self.sum += o.sum;
+        self.count += o.count;
+        Ok(())
+    }
+
+    fn segments(&self) -> u64 {
+        self.count
+    }
+
+    #[allow(clippy::cast_precision_loss, reason = "Python's float(count): exact below 2^53 segments")]
+    fn score(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_options_and_signature() {
+        let s = SegmentScore::from_flag("metricx:lower").unwrap();
+        assert_eq!((s.name.as_str(), s.direction), ("metricx", Direction::Lower));
+        assert_eq!(SegmentScore::from_flag("comet").unwrap().direction, Direction::Higher);
+        assert!(SegmentScore::from_flag(":lower").is_err());
+        let e = SegmentScore::from_flag("comet:down").unwrap_err().to_string();
+        assert!(e.contains("higher or lower"), "{e}");
+        let sig = s.signature(NRefs::Fixed(1)).to_string();
+        assert_eq!(sig, format!("score:metricx|agg:mean|dir:lower|impl:mteval-{IMPL_VERSION}"));
+        assert_eq!(SegmentScore::parse(&sig).unwrap(), s, "the signature pastes back");
+        assert!(SegmentScore::parse("nc:6").unwrap_err().to_string().contains("unknown key 'nc'"));
+        assert_eq!(s.display(), "metricx");
+        assert!(s.segment("a", &["b"]).is_err());
+    }
+
+    #[test]
+    fn corpus_score_is_the_mean_and_resamples_in_float32() {
+        let s = SegmentScore::new("comet");
+        let values = [0.1, 0.2, 0.7];
+        let mut c = s.corpus().unwrap();
+        for v in values {
+            c.add(&stats(v));
+        }
+        assert_eq!(c.score(), Some((0.1 + 0.2 + 0.7) / 3.0));
+        assert_eq!(Resample::score(&s, &[1.0, 3.0]), 1.0 / 3.0);
+        let q = s.score_f32(&[1.0, 3.0]);
+        assert_eq!(q, Py::F32(1.0f32 / 3.0f32));
+    }
+}
