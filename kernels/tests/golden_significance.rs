@@ -2,25 +2,38 @@
 //! bootstrap confidence intervals against sacrebleu 2.6.0 on the shared WMT
 //! systems (`tests/golden/significance.json`, made by
 //! `scripts/make_significance_golden.py`): the same scores, means, intervals
-//! and p-values, exactly, for BLEU, chrF, chrF++ and TER.
+//! and p-values, exactly, for BLEU, chrF, chrF++, TER, the WER family and
+//! segment scores computed elsewhere (seeded score columns).
 
 mod common;
 
 use mteval_kernels::NRefs;
 use std::sync::Arc;
 
+use mteval_kernels::metric::segment_score::{self, SegmentScore};
 use mteval_kernels::metric::{self, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use serde_json::Value;
 
-/// The metric of a golden case: `kind` (bleu, chrf, ter) with mteval options.
+/// The metric of a golden case: `kind` (bleu, chrf, ter, the WER family, or
+/// `score`, a seeded score column) with mteval options.
 fn metric(kind: &str, opts: &str) -> Arc<dyn Metric> {
+    if kind == "score" {
+        return Arc::new(SegmentScore::parse(opts).unwrap());
+    }
     metric::lookup(kind).unwrap().configure(opts).unwrap()
 }
 
-/// Per-segment statistics of `hyps` against `refs`.
-fn stats(m: &dyn Metric, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
+/// Per-segment statistics of `hyps` (the `s`-th system sorted by name)
+/// against `refs`; a score column's are its seeded scores.
+fn stats(m: &dyn Metric, s: usize, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
     let mut out = SegmentStats::new(m.resample().unwrap().width());
+    if let Some(score) = m.as_any().downcast_ref::<SegmentScore>() {
+        for i in 0..hyps.len() {
+            out.push(&segment_score::stats(common::seeded_score(&score.name, s, i)));
+        }
+        return out;
+    }
     for (h, r) in hyps.iter().zip(refs) {
         let r: Vec<&str> = r.iter().map(String::as_str).collect();
         out.push(&m.segment(h, &r).unwrap().unwrap());
@@ -58,7 +71,7 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
         let ctx = format!("{pair} {test_kind} n={n} seed={seed:?}");
         if test_kind == "ci" {
             for (m, g) in &metrics {
-                let s = stats(m.as_ref(), systems[0], &data.refs);
+                let s = stats(m.as_ref(), 0, systems[0], &data.refs);
                 let r = significance::confidence(m.resample().unwrap(), &s, n, seed).unwrap();
                 let want = &g["results"][0];
                 assert_eq!(r.score, want["score"].as_f64().unwrap(), "{ctx} {}", g["name"]);
@@ -84,7 +97,8 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
         };
         let stats: Vec<Vec<SegmentStats>> = systems
             .iter()
-            .map(|hyps| metrics.iter().map(|(m, _)| stats(m.as_ref(), hyps, &data.refs)).collect())
+            .enumerate()
+            .map(|(s, hyps)| metrics.iter().map(|(m, _)| stats(m.as_ref(), s, hyps, &data.refs)).collect())
             .collect();
         let results = significance::compare(&views, &stats, test, seed).unwrap();
         for (k, (m, g)) in metrics.iter().enumerate() {
@@ -104,5 +118,5 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
             }
         }
     }
-    assert!(checked >= 150, "only {checked} results checked");
+    assert!(checked >= 200, "only {checked} results checked");
 }

@@ -21,6 +21,7 @@
 //! Adding a metric: see CONTRIBUTING.md ("Adding a metric").
 
 pub mod mbr;
+pub mod segment_score;
 
 use std::any::Any;
 use std::fmt::{self, Write as _};
@@ -57,6 +58,8 @@ pub enum Inputs {
     /// The candidates of one source (MBR utilities: `mteval mbr` and the
     /// window functions); no per-row score, no corpus score.
     Candidates,
+    /// A number per segment computed elsewhere ([`segment_score`]).
+    Score,
 }
 
 /// A metric as sacrebleu's command line knows it: its `-m` name and its
@@ -240,6 +243,11 @@ pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
 
     /// The reproducibility signature for `nrefs` references.
     fn signature(&self, nrefs: NRefs) -> Signature;
+
+    /// Which way is better; by default the row's [`MetricInfo::direction`].
+    fn direction(&self) -> Direction {
+        self.info().direction
+    }
 
     /// The length limit the options set, which the signature leaves out (it
     /// can refuse a row, never change a score); `None` without one.
@@ -443,6 +451,7 @@ pub fn not_text(info: &MetricInfo) -> MetricError {
         Inputs::Text => "text",
         Inputs::Terms { .. } => "a hypothesis with its term list",
         Inputs::Candidates => "the candidates of one source (`mteval mbr`)",
+        Inputs::Score => "a number column",
     };
     MetricError::InvalidInput { metric: "metric", reason: format!("{} scores {what}, not references", info.name) }
 }

@@ -1,4 +1,4 @@
-//! A segment score computed elsewhere (COMET, MetricX, xCOMET, human
+//! A segment score computed elsewhere (COMET, `MetricX`, xCOMET, human
 //! judgements) as a metric: a number per segment, whose corpus score is the
 //! mean over the segments. Its statistics are `[value, 1]`, the corpus
 //! score their sums' quotient, so sacrebleu's significance arithmetic

@@ -219,3 +219,17 @@ pub fn repo_golden(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("reading {}: {e}", p.display())))
         .expect("json")
 }
+
+/// The score `formula` gives segment `i` (from 0) of the `s`-th system
+/// (sorted by name, from 0): `seeded_score` of
+/// `scripts/make_significance_golden.py`, the score columns of its
+/// segment-score cases (integer arithmetic, then one or two float
+/// operations, so Python and Rust get the same doubles).
+#[allow(clippy::cast_precision_loss, reason = "the integers are below 10,007")]
+pub fn seeded_score(formula: &str, s: usize, i: usize) -> f64 {
+    match formula {
+        "frac" => ((i * 7919 + s * 104_729) % 10_007) as f64 / 10_007.0,
+        "neg" => ((i * 31 + s * 977 + (i * i) % 13) % 2501) as f64 / 100.0 - 5.0,
+        _ => panic!("unknown seeded score formula {formula}"),
+    }
+}
