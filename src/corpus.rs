@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use datafusion::arrow::array::{Array, AsArray, StringArray};
+use datafusion::arrow::array::{Array, AsArray, Float64Array, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use mteval_kernels::NRefs;
-use mteval_kernels::metric::Metric;
+use mteval_kernels::metric::{Metric, segment_score};
 use mteval_kernels::significance::SegmentStats;
 
+use crate::metrics::MetricChoice;
 use crate::session::{SessionOptions, new_context, register_input};
 use crate::textfiles::{read_lines, read_utf8, split_lines, split_refs};
 
@@ -79,6 +80,8 @@ impl TableColumns {
             segment_col: self.segment_col.as_deref(),
             baseline: self.baseline.as_deref(),
             extra_cols,
+            score_cols: &[],
+            text: true,
         }
     }
 
@@ -123,6 +126,36 @@ pub(crate) struct Corpus {
     pub extra: Vec<Vec<Option<String>>>,
     /// Per segment, its `--segment-col` value (the baseline's), when given.
     pub keys: Option<Vec<String>>,
+    /// The segment-score columns read ([`TableSpec::score_cols`]).
+    pub score_cols: Vec<String>,
+    /// `scores[s][c][i]`: system `s`'s score in column `score_cols[c]` for segment `i`.
+    pub scores: Vec<Vec<Vec<f64>>>,
+}
+
+impl Corpus {
+    /// The statistics of system `s` (as [`Self::systems`]) for metric `m`:
+    /// from its text, or for a segment score, its column's values.
+    ///
+    /// # Errors
+    /// A segment the metric refuses; a score column that was not read.
+    pub(crate) fn stats(
+        &self,
+        m: &MetricChoice,
+        s: usize,
+        backend: &dyn mteval_kernels::backend::Backend,
+    ) -> Result<SegmentStats> {
+        let Some(col) = m.score_column() else {
+            return segment_stats(m.metric(), &self.systems[s].1, &self.refs, self.keys.as_deref(), backend);
+        };
+        let Some(c) = self.score_cols.iter().position(|n| n == col) else {
+            bail!("the score column '{col}' was not read")
+        };
+        let mut out = SegmentStats::new(2);
+        for &v in &self.scores[s][c] {
+            out.push(&segment_score::stats(v));
+        }
+        Ok(out)
+    }
 }
 
 /// Where a table input keeps what [`read_table`] reads.
@@ -143,6 +176,12 @@ pub(crate) struct TableSpec<'a> {
     /// More columns to keep per segment, as text: (name, required); a
     /// column not required and not in the table reads as NULL.
     pub extra_cols: &'a [(String, bool)],
+    /// Number columns of segment scores computed elsewhere (COMET, human),
+    /// read per system and segment; NULL is an error naming both.
+    pub score_cols: &'a [String],
+    /// Whether the hypothesis and reference columns are read (not when only
+    /// score columns are compared).
+    pub text: bool,
 }
 
 /// Whether `input` names a table (by its extension, compressed or not), as
@@ -280,16 +319,45 @@ pub(crate) fn read_text(
         systems[0].0 = format!("{BASELINE_PREFIX}{}", systems[0].0);
     }
     let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
-    Ok(Corpus { systems, refs, nrefs: NRefs::Fixed(streams.len()), extra: Vec::new(), keys: None })
+    let nrefs = NRefs::Fixed(streams.len());
+    Ok(Corpus { systems, refs, nrefs, extra: Vec::new(), keys: None, score_cols: Vec::new(), scores: Vec::new() })
 }
 
 /// One row of a table input: the hypothesis, the segment key, the
-/// references, the extra columns.
+/// references, the extra columns, the segment scores.
 struct Row {
     hyp: String,
     key: Option<String>,
     refs: Vec<String>,
     extra: Vec<Option<String>>,
+    scores: Vec<f64>,
+}
+
+/// The values of score column `name` of a batch as float64 (the schema
+/// check made sure it holds numbers).
+fn score_values(b: &datafusion::arrow::record_batch::RecordBatch, name: &str) -> Result<Float64Array> {
+    let c = b.column_by_name(name).with_context(|| format!("score column '{name}' not found"))?;
+    Ok(cast(c, &DataType::Float64).with_context(|| format!("score column '{name}'"))?.as_primitive().clone())
+}
+
+/// Row `i`'s segment scores, one per score column (`values`, as `cols`);
+/// `at` names the row in errors.
+fn row_scores(cols: &[String], values: &[Float64Array], i: usize, at: impl Fn() -> String) -> Result<Vec<f64>> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (c, v) in cols.iter().zip(values) {
+        if v.is_null(i) {
+            bail!(
+                "{} has no '{c}' score (NULL); every system needs a score for every segment: score the missing \
+                 segments, or leave them out of the table for every system",
+                at()
+            );
+        }
+        if !v.value(i).is_finite() {
+            bail!("{}: the '{c}' score is {}, not a number", at(), v.value(i));
+        }
+        out.push(v.value(i));
+    }
+    Ok(out)
 }
 
 /// Table mode: one row per (system, segment).
@@ -300,17 +368,30 @@ pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
         device: crate::device::get(),
         ..Default::default()
     })?;
-    let mut text_cols = vec![a.hyp_col];
+    let mut text_cols = Vec::new();
+    if a.text {
+        text_cols.push(a.hyp_col);
+        text_cols.extend(a.ref_cols.iter().map(String::as_str));
+    }
     text_cols.extend(a.system_col);
-    text_cols.extend(a.ref_cols.iter().map(String::as_str));
     register_input(&ctx, "input", input, &text_cols).await?;
     let df = ctx.table("input").await?;
     // The text columns must hold text, as `mteval score` requires: a number
     // cast to text would be scored as a string of digits.
     let schema = df.schema().as_arrow().clone();
-    check_column(&schema, input, a.hyp_col, "hypothesis", true)?;
-    for r in a.ref_cols {
-        check_column(&schema, input, r, "reference", true)?;
+    if a.text {
+        check_column(&schema, input, a.hyp_col, "hypothesis", true)?;
+        for r in a.ref_cols {
+            check_column(&schema, input, r, "reference", true)?;
+        }
+    }
+    // Score columns hold numbers (a text column of digits is refused too:
+    // its values would be parsed, not read).
+    for c in a.score_cols {
+        let f = check_column(&schema, input, c, "score", false)?;
+        if !f.data_type().is_numeric() {
+            bail!("{input}: score column '{c}' has type {}, expected numbers (segment scores)", f.data_type());
+        }
     }
     let batches = df.collect().await.with_context(|| format!("cannot read {input}"))?;
     // system -> (segment key -> (hyp, refs)), in order of appearance.
@@ -329,9 +410,12 @@ pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
                 .clone())
         };
         let sys = a.system_col.map(|c| col(c, "system")).transpose()?;
-        let hyp = col(a.hyp_col, "hypothesis")?;
+        let hyp = if a.text { Some(col(a.hyp_col, "hypothesis")?) } else { None };
         let seg = a.segment_col.map(|c| col(c, "segment")).transpose()?;
-        let refs: Vec<StringArray> = a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()?;
+        let refs: Vec<StringArray> =
+            if a.text { a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()? } else { Vec::new() };
+        let scores: Vec<Float64Array> =
+            a.score_cols.iter().map(|c| score_values(b, c).with_context(|| input.to_owned())).collect::<Result<_>>()?;
         let extra: Vec<Option<StringArray>> = a
             .extra_cols
             .iter()
@@ -358,16 +442,24 @@ pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
                 Some(s) => Some(s.value(i).to_owned()),
                 None => None,
             };
-            if hyp.is_null(i) {
+            if hyp.as_ref().is_some_and(|h| h.is_null(i)) {
                 bail!("{input}: row {r}: system '{name}' has a NULL hypothesis");
             }
+            let at = || {
+                format!(
+                    "{input}: row {r} (system '{name}'{})",
+                    key.as_ref().map_or_else(String::new, |k| format!(", segment '{k}'"))
+                )
+            };
+            let sc = row_scores(a.score_cols, &scores, i, at)?;
             let rr: Vec<String> = refs.iter().filter(|c| c.is_valid(i)).map(|c| c.value(i).to_owned()).collect();
             if !rows.contains_key(&name) {
                 order.push(name.clone());
             }
             let ex =
                 extra.iter().map(|c| c.as_ref().and_then(|c| c.is_valid(i).then(|| c.value(i).to_owned()))).collect();
-            rows.entry(name).or_default().push(Row { hyp: hyp.value(i).to_owned(), key, refs: rr, extra: ex });
+            let h = hyp.as_ref().map_or_else(String::new, |h| h.value(i).to_owned());
+            rows.entry(name).or_default().push(Row { hyp: h, key, refs: rr, extra: ex, scores: sc });
         }
         row_no += b.num_rows();
     }
@@ -388,35 +480,37 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
     order.insert(0, base.clone());
     let base_rows = &rows[&base];
     let refs: Vec<Vec<String>> = base_rows.iter().map(|r| r.refs.clone()).collect();
-    if let Some(i) = refs.iter().position(Vec::is_empty) {
+    if let Some(i) = refs.iter().position(Vec::is_empty).filter(|_| a.text) {
         let keys: Option<Vec<String>> =
             a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
         let what = segment_label(keys.as_deref(), i);
         bail!("{input}: {what} of the baseline '{base}' has no reference");
     }
     let mut systems = Vec::with_capacity(order.len());
+    let mut scores = Vec::with_capacity(order.len());
     for name in &order {
         let mine = &rows[name];
-        let hyps: Vec<String> = if a.segment_col.is_some() {
-            let mut by_key: HashMap<&str, &str> = HashMap::new();
+        // The system's rows in the baseline's segment order.
+        let aligned: Vec<&Row> = if a.segment_col.is_some() {
+            let mut by_key: HashMap<&str, &Row> = HashMap::new();
             for r in mine {
                 let k = r.key.as_deref().unwrap_or_default();
-                if by_key.insert(k, &r.hyp).is_some() {
+                if by_key.insert(k, r).is_some() {
                     bail!("{input}: system '{name}' has segment '{k}' twice");
                 }
             }
-            let mut hyps = Vec::with_capacity(base_rows.len());
+            let mut aligned = Vec::with_capacity(base_rows.len());
             for r in base_rows {
                 let k = r.key.as_deref().unwrap_or_default();
-                let Some(h) = by_key.remove(k) else {
+                let Some(row) = by_key.remove(k) else {
                     bail!("{input}: system '{name}' has no row for segment '{k}', which '{base}' has");
                 };
-                hyps.push(h.to_owned());
+                aligned.push(row);
             }
             if let Some(k) = by_key.keys().next() {
                 bail!("{input}: system '{name}' has segment '{k}', which '{base}' does not");
             }
-            hyps
+            aligned
         } else {
             if mine.len() != base_rows.len() {
                 bail!(
@@ -425,9 +519,10 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
                     base_rows.len()
                 );
             }
-            mine.iter().map(|r| r.hyp.clone()).collect()
+            mine.iter().collect()
         };
-        systems.push((name.clone(), hyps));
+        systems.push((name.clone(), aligned.iter().map(|r| r.hyp.clone()).collect()));
+        scores.push((0..a.score_cols.len()).map(|c| aligned.iter().map(|r| r.scores[c]).collect()).collect());
     }
     let nrefs = refs
         .iter()
@@ -435,5 +530,5 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
         .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
     let extra = (0..a.extra_cols.len()).map(|c| base_rows.iter().map(|r| r.extra[c].clone()).collect()).collect();
     let keys = a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
-    Ok(Corpus { systems, refs, nrefs, extra, keys })
+    Ok(Corpus { systems, refs, nrefs, extra, keys, score_cols: a.score_cols.to_vec(), scores })
 }

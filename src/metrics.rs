@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
+use mteval_kernels::metric::segment_score::SegmentScore;
 use mteval_kernels::metric::{self, CorpusState, Inputs, Metric, MetricInfo};
 
 /// A metric chosen by name with its options (never an MBR utility: every
@@ -60,6 +61,20 @@ impl MetricChoice {
     #[must_use]
     pub fn uses_refs(&self) -> bool {
         self.info().inputs == Inputs::Text
+    }
+
+    /// For a segment score computed elsewhere: the column it is read from.
+    #[must_use]
+    pub fn score_column(&self) -> Option<&str> {
+        self.0.as_any().downcast_ref::<SegmentScore>().map(|s| s.name.as_str())
+    }
+
+    /// A segment score read from a number column (`--score-col`).
+    #[must_use]
+    pub fn segment_score(score: SegmentScore) -> Self {
+        let metric: Arc<dyn Metric> = Arc::new(score);
+        let empty = metric.corpus().unwrap_or_else(|| unreachable!("a segment score has a corpus state"));
+        Self(metric, empty)
     }
 
     /// For a terminology metric: whether it is the lemmatized one.
@@ -129,6 +144,32 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
         if out[..i].iter().any(|p| p.column() == m.column()) {
             bail!("metric '{}' is given twice", m.column());
         }
+    }
+    Ok(out)
+}
+
+/// The metrics of `compare` and `report`: the text metrics `-m` names with
+/// their options (none at all when `metrics` is empty), then the segment
+/// scores of `--score-col` (`NAME` or `NAME:lower`).
+///
+/// # Errors
+/// As [`resolve_metrics`]; a bad `--score-col`; two metrics of one name.
+pub fn resolve_compared(metrics: &[String], options: &[String], score_cols: &[String]) -> Result<Vec<MetricChoice>> {
+    let mut out = if metrics.is_empty() {
+        if let Some(o) = options.first() {
+            bail!("--options '{o}': no text metric is chosen (-m)");
+        }
+        Vec::new()
+    } else {
+        resolve_metrics(metrics, options)?
+    };
+    for c in score_cols {
+        let s = SegmentScore::from_flag(c).map_err(|e| anyhow::anyhow!("--score-col {e}"))?;
+        let taken = |m: &&MetricChoice| m.display() == s.name || (m.score_column().is_none() && m.column() == s.name);
+        if let Some(m) = out.iter().find(taken) {
+            bail!("--score-col {c}: '{}' is already the name of {}", s.name, m.display());
+        }
+        out.push(MetricChoice::segment_score(s));
     }
     Ok(out)
 }

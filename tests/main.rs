@@ -21,6 +21,7 @@ mod cli_inputs;
 mod cli_object_store;
 mod cli_probe;
 mod cli_reliability;
+mod cli_scores;
 mod cli_wer;
 mod cluster;
 mod readme;

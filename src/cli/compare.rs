@@ -14,9 +14,9 @@ use mteval_kernels::metric::{self, FlagSets, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
 use crate::corpus::{
-    Corpus, TableColumns, is_table, put_baseline_first, read_table, read_text, segment_stats, table_mode_only,
+    Corpus, TableColumns, TableSpec, is_table, put_baseline_first, read_table, read_text, table_mode_only,
 };
-use crate::metrics::{MetricChoice, check_comparable, resolve_metrics};
+use crate::metrics::{MetricChoice, check_comparable, resolve_compared};
 use crate::paired::{PairedFlags, ResamplingProgress, resamples};
 
 /// Output formats of `mteval compare`.
@@ -41,9 +41,15 @@ pub struct CompareArgs {
     /// Text mode: one line-aligned file per system; the first is the baseline of a paired test.
     #[arg(short = 'i', long = "input", num_args = 1..)]
     pub systems: Vec<PathBuf>,
-    /// Metrics: names of the metric table with significance tests (sacrebleu's default without -m).
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = metric::COMPARE_DEFAULT)]
+    /// Metrics: names of the metric table with significance tests [default: bleu chrf ter,
+    /// sacrebleu's, unless --score-col is given].
+    #[arg(short = 'm', long = "metrics", num_args = 1..)]
     pub metrics: Vec<String>,
+    /// Table mode: a number column of segment scores computed elsewhere (COMET, xCOMET, human
+    /// judgements), compared as a metric whose corpus score is the mean; `NAME:lower` where
+    /// lower is better. Repeatable. With score columns alone the table needs no text columns.
+    #[arg(long = "score-col", value_name = "COL[:lower]")]
+    pub score_cols: Vec<String>,
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `chrf=nw:2`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
@@ -191,10 +197,15 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
 }
 
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
-    check_comparable(&a.metrics, "compare")?;
+    let text_metrics: Vec<String> = if a.metrics.is_empty() && a.score_cols.is_empty() {
+        metric::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
+    } else {
+        a.metrics.clone()
+    };
+    check_comparable(&text_metrics, "compare")?;
     let mut options = a.options.clone();
-    options.extend(a.sacrebleu.metric_options(&a.metrics)?);
-    let metrics = resolve_metrics(&a.metrics, &options)?;
+    options.extend(a.sacrebleu.metric_options(&text_metrics)?);
+    let metrics = resolve_compared(&text_metrics, &options, &a.score_cols)?;
     if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
         bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
@@ -208,7 +219,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     if a.confidence {
         resamples(a.confidence_n, "--confidence-n")?;
     }
-    let corpus = read_inputs(a, test.is_some()).await?;
+    let corpus = read_inputs(a, &metrics, test.is_some()).await?;
 
     let n_sys = corpus.systems.len();
     if test.is_some() && n_sys < 2 {
@@ -227,13 +238,10 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let backend = crate::device::backend()?;
     // stats[s][k]: system s, metric k.
     let mut stats: Vec<Vec<SegmentStats>> = Vec::with_capacity(n_sys);
-    for (name, hyps) in &corpus.systems {
-        let per: Vec<SegmentStats> = compared
+    for (s, (name, _)) in corpus.systems.iter().enumerate() {
+        let per: Vec<SegmentStats> = metrics
             .iter()
-            .map(|m| {
-                segment_stats(*m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
-                    .with_context(|| name.clone())
-            })
+            .map(|m| corpus.stats(m, s, backend.as_ref()).with_context(|| name.clone()))
             .collect::<Result<_>>()?;
         stats.push(per);
     }
@@ -286,7 +294,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
 
 /// The corpus of `compare`'s inputs: a table, or text files (the system on
 /// standard input when no -i is given, sacrebleu's `sacrebleu REF < SYS`).
-async fn read_inputs(a: &CompareArgs, paired: bool) -> Result<Corpus> {
+async fn read_inputs(a: &CompareArgs, metrics: &[MetricChoice], paired: bool) -> Result<Corpus> {
     let stdin_system = a.systems.is_empty() && !a.inputs.is_empty() && !a.inputs.iter().any(|i| is_table(i));
     let systems: Vec<PathBuf> = if stdin_system {
         if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
@@ -302,9 +310,17 @@ async fn read_inputs(a: &CompareArgs, paired: bool) -> Result<Corpus> {
     };
     if systems.is_empty() {
         table_mode_only(&a.inputs, a.num_refs, !a.refs.is_empty())?;
-        return read_table(&a.table.spec(&a.inputs[0], &[])).await;
+        let score_cols: Vec<String> = metrics.iter().filter_map(|m| m.score_column().map(str::to_owned)).collect();
+        let text = metrics.iter().any(|m| m.score_column().is_none());
+        return read_table(&TableSpec { score_cols: &score_cols, text, ..a.table.spec(&a.inputs[0], &[]) }).await;
     }
     a.table.refuse_in_text_mode()?;
+    if let Some(c) = a.score_cols.first() {
+        bail!(
+            "--score-col {c} names a column of a table; with -i the inputs are text files: put the systems' \
+             segments and their scores in a table (a row per system and segment)"
+        );
+    }
     let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
     let mut corpus = read_text(&ref_files, &systems, a.num_refs.unwrap_or(1), paired)?;
     put_baseline_first(&mut corpus, a.table.baseline.as_deref(), paired)?;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use mteval_kernels::significance::PairedTest;
 
-use crate::corpus::{TableColumns, put_baseline_first, read_text, table_mode_only};
-use crate::metrics::resolve_metrics;
+use crate::corpus::{TableColumns, TableSpec, put_baseline_first, read_text, table_mode_only};
+use crate::metrics::resolve_compared;
 use crate::paired::PairedFlags;
 use crate::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
 
@@ -35,6 +35,11 @@ pub struct ReportArgs {
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
+    /// Table mode: a number column of segment scores computed elsewhere (COMET, xCOMET, human
+    /// judgements), reported beside the text metrics as a metric whose corpus score is the
+    /// mean; `NAME:lower` where lower is better. Repeatable.
+    #[arg(long = "score-col", value_name = "COL[:lower]")]
+    pub score_cols: Vec<String>,
     /// Table mode: the columns, and the baseline.
     #[command(flatten)]
     pub table: TableColumns,
@@ -62,7 +67,7 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
     crate::metrics::check_comparable(&a.metrics, "report")?;
-    let metrics = resolve_metrics(&a.metrics, &a.options)?;
+    let metrics = resolve_compared(&a.metrics, &a.options, &a.score_cols)?;
     let bs = a.paired.bootstrap_n()?;
     let test = a.paired.test(Some(bs))?.unwrap_or(PairedTest::Bootstrap(bs));
     let setup = Setup {
@@ -79,7 +84,9 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     }
     table_mode_only(&a.inputs, a.num_refs, false)?;
     let input = &a.inputs[0];
-    write_from_table(&setup, a.table.spec(input, &[]), a.src_col.as_deref(), &a.by, &a.output).await
+    let score_cols: Vec<String> = setup.metrics.iter().filter_map(|m| m.score_column().map(str::to_owned)).collect();
+    let table = TableSpec { score_cols: &score_cols, ..a.table.spec(input, &[]) };
+    write_from_table(&setup, table, a.src_col.as_deref(), &a.by, &a.output).await
 }
 
 /// Text mode: reference files and one hypothesis file per system.
@@ -90,6 +97,9 @@ fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
     }
     if a.src_col.is_some() {
         bail!("--src-col is for table inputs; text files are aligned by line");
+    }
+    if let Some(c) = a.score_cols.first() {
+        bail!("--score-col {c} names a column of a table; text files have none: give a table");
     }
     a.table.refuse_in_text_mode()?;
     let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();

@@ -146,6 +146,8 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             segment_col: None,
             baseline: None,
             extra_cols: &[],
+            score_cols: &[],
+            text: true,
         };
         crate::report::write_from_table(&setup, table, None, &[], out).await?;
     }

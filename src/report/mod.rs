@@ -18,7 +18,7 @@ use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, Tes
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Corpus, TableSpec, read_table, segment_stats};
+use crate::corpus::{Corpus, TableSpec, read_table};
 use crate::metrics::MetricChoice;
 use crate::output::note;
 
@@ -315,13 +315,11 @@ pub(crate) fn write_page(
     let stats: Vec<Vec<SegmentStats>> = corpus
         .systems
         .iter()
-        .map(|(name, hyps)| {
-            configured
+        .enumerate()
+        .map(|(s, (name, _))| {
+            metrics
                 .iter()
-                .map(|m| {
-                    segment_stats(*m, hyps, &corpus.refs, corpus.keys.as_deref(), backend.as_ref())
-                        .with_context(|| name.clone())
-                })
+                .map(|m| corpus.stats(m, s, backend.as_ref()).with_context(|| name.clone()))
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<_>>()?;
@@ -408,7 +406,7 @@ pub(crate) fn write_page(
     };
     drop(progress);
     note!("report: charts, breakdowns and the segment browser");
-    let lower: Vec<bool> = metrics.iter().map(|m| m.info().direction == Direction::Lower).collect();
+    let lower: Vec<bool> = configured.iter().map(|m| m.direction() == Direction::Lower).collect();
     let decimals: Vec<usize> = metrics.iter().map(|m| m.metric().decimals()).collect();
     let test_keys = setup.test.signature_keys(seed);
 

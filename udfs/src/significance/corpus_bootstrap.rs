@@ -9,6 +9,10 @@
 //! default), or `ORDER BY` inside the call, which the accumulator applies
 //! itself (any partitioning).
 //!
+//! With a number column first, `corpus_bootstrap(score, 'score' [,
+//! options])` resamples segment scores computed elsewhere
+//! ([`mteval_kernels::metric::segment_score`]).
+//!
 //! [`ResampleFn`] also makes `paired_test` ([`crate::significance::paired_test`]): the
 //! same accumulator with a baseline hypothesis beside each row's.
 
@@ -25,7 +29,7 @@ use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
-use mteval_kernels::metric::{self, Metric};
+use mteval_kernels::metric::{self, Metric, segment_score};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
@@ -43,8 +47,11 @@ pub fn corpus_bootstrap_fields() -> Fields {
 }
 
 /// The argument `metric` of the resampling functions.
-pub const ARG_METRIC: (&str, &str) =
-    ("metric", "A constant metric name of the metric table with significance tests, e.g. chrf, ter, wer.");
+pub const ARG_METRIC: (&str, &str) = (
+    "metric",
+    "A constant metric name of the metric table with significance tests, e.g. chrf, ter, wer; 'score' after \
+     number columns (segment scores).",
+);
 
 /// The documentation of `corpus_bootstrap`.
 pub const DOC: FunctionDoc = FunctionDoc {
@@ -53,9 +60,12 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   the 2.5–97.5% range) and the signature with `bs:` and `seed:`. Metrics: those of the metric \
                   table with significance tests. The options are the metric's plus `bs:N` (default 1000) and `seed:S` (default 12345, \
                   `none` for a fresh seed). Resamples index rows in the order the aggregate receives them: \
-                  input order with one partition, or `ORDER BY` inside the call.",
-    syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) -> struct{score, mean, ci: float64, \
-             signature: str}",
+                  input order with one partition, or `ORDER BY` inside the call. A segment score computed elsewhere \
+                  (COMET, MetricX, human): `corpus_bootstrap(score, 'score' [, options])` over a number column, the \
+                  corpus score its mean (sacrebleu's arithmetic over statistics [score, 1]), options `dir:lower` and \
+                  `score:NAME` (the name in the signature) besides `bs:`/`seed:`; NULL scores are skipped.",
+    syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) | corpus_bootstrap(score, 'score', options?: \
+             str) -> struct{score, mean, ci: float64, signature: str}",
     arguments: &[
         ARG_HYP,
         ARG_REF,
@@ -89,24 +99,49 @@ pub fn paired_test_fields() -> Fields {
 /// The `corpus_bootstrap` aggregate UDF.
 pub type CorpusBootstrapUdaf = Aggregate<CorpusBootstrapFn>;
 
-/// The hypothesis-and-reference arguments before `metric`.
-const fn texts(paired: bool) -> usize {
-    if paired { 3 } else { 2 }
+/// The arguments before `metric`: hypothesis (and the baseline's) and
+/// reference, or with a number first, the segment score (and the
+/// baseline's).
+const fn data_args(paired: bool, numeric: bool) -> usize {
+    (if paired { 2 } else { 1 }) + if numeric { 0 } else { 1 }
 }
 
 /// `(hyp, ref, metric [, options])`, or `(hyp, baseline_hyp, ref, metric
-/// [, options])` when paired.
+/// [, options])` when paired; with a number first, a segment score:
+/// `(score, 'score' [, options])` or `(score, baseline_score, 'score' [,
+/// options])`.
 fn coerce<const PAIRED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    let n = texts(PAIRED);
+    let numeric = t.first().is_some_and(DataType::is_numeric);
+    let n = data_args(PAIRED, numeric);
     if !(n + 1..=n + 2).contains(&t.len()) {
-        let args =
-            if PAIRED { "(hyp, baseline_hyp, ref, metric [, options])" } else { "(hyp, ref, metric [, options])" };
+        let args = match (PAIRED, numeric) {
+            (true, false) => "(hyp, baseline_hyp, ref, metric [, options])",
+            (false, false) => "(hyp, ref, metric [, options])",
+            (true, true) => "(score, baseline_score, 'score' [, options]) for a segment score",
+            (false, true) => "(score, 'score' [, options]) for a segment score",
+        };
         return plan_err!("{name} takes {args}, got {} arguments", t.len());
     }
-    let mut out = coerce_metric_args(name, &[t[0].clone(), t[n - 1].clone()])?;
-    if PAIRED {
-        out.insert(1, coerce_string(name, "the baseline hypothesis", &t[1])?);
-    }
+    let mut out = if numeric {
+        let number = |what: &str, x: &DataType| {
+            if x.is_numeric() || x.is_null() {
+                Ok(DataType::Float64)
+            } else {
+                plan_err!("{name}: {what} must be a number column like the first argument (a segment score), got {x}")
+            }
+        };
+        let mut v = vec![DataType::Float64];
+        if PAIRED {
+            v.push(number("the baseline score", &t[1])?);
+        }
+        v
+    } else {
+        let mut v = coerce_metric_args(name, &[t[0].clone(), t[n - 1].clone()])?;
+        if PAIRED {
+            v.insert(1, coerce_string(name, "the baseline hypothesis", &t[1])?);
+        }
+        v
+    };
     for (i, x) in t[n..].iter().enumerate() {
         out.push(if i == 0 { coerce_constant(name, METRIC_ARG, x)? } else { coerce_options(name, x)? });
     }
@@ -139,14 +174,31 @@ fn count_option(name: &'static str, k: &str, v: &str) -> std::result::Result<usi
 }
 
 /// Splits `bs:`, `ar:` (paired only) and `seed:` off the options and
-/// configures the metric with the rest.
+/// configures the metric with the rest; `numeric`: the rows are segment
+/// scores (the metric must be `score`).
 fn settings(
     name: &'static str,
     paired: bool,
+    numeric: bool,
     metric_name: &str,
     options: &str,
 ) -> std::result::Result<Settings, MetricError> {
-    let info = metric::lookup(metric_name)?;
+    let is_score = metric_name.trim().eq_ignore_ascii_case(segment_score::INFO.name);
+    let refuse = |reason: String| Err(MetricError::InvalidOption { metric: name, reason });
+    if numeric && !is_score {
+        return refuse(format!(
+            "a number column is a segment score: give 'score' as the metric, not '{metric_name}' (text metrics \
+             read a hypothesis and a reference)"
+        ));
+    }
+    if !numeric && is_score {
+        return refuse(
+            "'score' resamples a number column: give the segment scores first, as in corpus_bootstrap(comet, \
+             'score')"
+                .to_owned(),
+        );
+    }
+    let info = if is_score { &segment_score::INFO } else { metric::lookup(metric_name)? };
     let mut rest = Vec::new();
     let (mut bs, mut ar, mut seed) = (None, None, Some(significance::DEFAULT_SEED));
     for part in options.split(['|', ',']).filter(|p| !p.trim().is_empty()) {
@@ -199,9 +251,11 @@ impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for Resa
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let name = Self::NAME;
-        let metric = constant_string(name, args.exprs, texts(PAIRED), METRIC_ARG)?;
-        let opts = constant_options(name, args.exprs, texts(PAIRED) + 1)?;
-        let s = settings(name, PAIRED, &metric, &opts).map_err(|e| metric_err(name, &e))?;
+        let numeric = args.exprs[0].data_type(args.schema)?.is_numeric();
+        let at = data_args(PAIRED, numeric);
+        let metric = constant_string(name, args.exprs, at, METRIC_ARG)?;
+        let opts = constant_options(name, args.exprs, at + 1)?;
+        let s = settings(name, PAIRED, numeric, &metric, &opts).map_err(|e| metric_err(name, &e))?;
         if !PAIRED && !matches!(s.test, PairedTest::Bootstrap(_)) {
             return exec_err!("{name}: takes bs:N, not ar:N");
         }
@@ -220,6 +274,7 @@ impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for Resa
         };
         Ok(Box::new(ResampleAccumulator {
             name,
+            numeric,
             base: PAIRED.then(|| stats.clone()),
             s,
             stats,
@@ -244,6 +299,8 @@ impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for Resa
 /// paired), in arrival order, with their `ORDER BY` keys when the call has one.
 struct ResampleAccumulator {
     name: &'static str,
+    /// The rows are segment scores, not texts.
+    numeric: bool,
     s: Settings,
     stats: SegmentStats,
     base: Option<SegmentStats>,
@@ -258,6 +315,7 @@ impl std::fmt::Debug for ResampleAccumulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResampleAccumulator")
             .field("name", &self.name)
+            .field("numeric", &self.numeric)
             .field("settings", &self.s)
             .field("segments", &self.stats.len())
             .field("paired", &self.base.is_some())
@@ -282,6 +340,15 @@ impl ResampleAccumulator {
             out.push(stats.row(i));
         }
         out
+    }
+
+    /// The statistics of every row with a score (`[score, 1]`; no
+    /// references); `None` for NULL.
+    fn score_rows(&self, scores: &ArrayRef) -> Result<Vec<Option<Row>>> {
+        let v = scores.as_primitive_opt::<Float64Type>().ok_or_else(|| {
+            exec_datafusion_err!("{}: the segment scores arrive as {}, not float64", self.name, scores.data_type())
+        })?;
+        Ok(v.iter().map(|x| x.map(|x| (segment_score::stats(x).to_vec(), 0))).collect())
     }
 
     /// The statistics (and reference count) of every row with a hypothesis
@@ -361,9 +428,12 @@ impl Accumulator for ResampleAccumulator {
             None => None,
         };
         let paired = self.base.is_some();
-        let refs = &values[texts(paired) - 1];
-        let rows = self.rows(&values[0], refs)?;
-        let base_rows = if paired { Some(self.rows(&values[1], refs)?) } else { None };
+        let (rows, base_rows) = if self.numeric {
+            (self.score_rows(&values[0])?, if paired { Some(self.score_rows(&values[1])?) } else { None })
+        } else {
+            let refs = &values[data_args(paired, false) - 1];
+            (self.rows(&values[0], refs)?, if paired { Some(self.rows(&values[1], refs)?) } else { None })
+        };
         for (i, row) in rows.into_iter().enumerate() {
             let Some((row, n)) = row else { continue };
             if let (Some(b), Some(base_rows)) = (self.base.as_mut(), &base_rows) {

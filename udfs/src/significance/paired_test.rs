@@ -28,9 +28,12 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   `baseline_score`, the `p_value`, and the bootstrap `mean` and `ci` (95%). Options: the metric's \
                   plus `bs:N` (paired bootstrap resampling, default 1000), or `ar:N` (approximate randomization; \
                   `bs:M` beside it adds intervals), and `seed:S` (default 12345). Rows with a NULL hypothesis on \
-                  either side are skipped; `ORDER BY` inside the call orders the segments.",
-    syntax: "paired_test(hyp, baseline_hyp, ref, metric: str, options?: str) -> struct{score, baseline_score, \
-             p_value, mean, ci: float64, signature: str}",
+                  either side are skipped; `ORDER BY` inside the call orders the segments. A segment score computed \
+                  elsewhere (COMET, human): `paired_test(score, baseline_score, 'score' [, options])` with number \
+                  columns, the corpus score their mean, options `dir:lower` and `score:NAME` (the signature's name) \
+                  besides the test's; rows with a NULL score on either side are skipped.",
+    syntax: "paired_test(hyp, baseline_hyp, ref, metric: str, options?: str) | paired_test(score, baseline_score, \
+             'score', options?: str) -> struct{score, baseline_score, p_value, mean, ci: float64, signature: str}",
     arguments: &[
         ARG_HYP,
         ("baseline_hyp", "The baseline's hypothesis of the same segment: a string column."),
