@@ -21,6 +21,7 @@ pub mod output;
 pub mod paired;
 mod path_tables;
 pub mod report;
+mod score_files;
 pub mod session;
 pub mod statements;
 pub mod textfiles;

@@ -4,6 +4,7 @@
 //! (`tests/golden/significance.json`, the cases with `kind: score`, whose
 //! columns are `seeded_score`'s).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -56,8 +57,8 @@ fn scored_table(dir: &Path, pair: &str, text: bool) -> PathBuf {
 }
 
 /// Asserts `compare -f json`'s rows equal the golden results of every
-/// metric of `c` (keyed by its name).
-fn assert_rows(out: &str, c: &Value) {
+/// metric of `c` (keyed by its name); `names`: the systems are the case's.
+fn assert_rows(out: &str, c: &Value, names: bool) {
     let rows: Value = serde_json::from_str(out).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), c["systems"].as_array().unwrap().len());
@@ -65,7 +66,9 @@ fn assert_rows(out: &str, c: &Value) {
         let name = m["name"].as_str().unwrap();
         for (s, want) in m["results"].as_array().unwrap().iter().enumerate() {
             let row = &rows[s];
-            assert_eq!(row["system"], c["systems"][s]);
+            if names {
+                assert_eq!(row["system"], c["systems"][s]);
+            }
             for k in ["score", "p_value", "mean", "ci"] {
                 assert_eq!(row[name][k].as_f64(), want[k].as_f64(), "{} {name} {k}", row["system"]);
             }
@@ -85,7 +88,7 @@ fn compare_takes_score_columns_beside_text_metrics_with_sacrebleus_numbers() {
     let base = c["systems"][0].as_str().unwrap();
     let args = ["compare", t, "--segment-col", "seg_id", "--baseline", base, "--paired-bs", "-f", "json"];
     let out = mteval_ok(&[&args[..], &["-m", "bleu", "--score-col", "frac", "--score-col", "neg:lower"]].concat());
-    assert_rows(&out, &c);
+    assert_rows(&out, &c, true);
     // Text: the score columns are columns of sacrebleu's table, 4 decimals.
     let text = mteval_ok(&["compare", t, "--segment-col", "seg_id", "--score-col", "frac", "-m", "bleu"]);
     let first = &c["metrics"][0]["results"][0]["score"].as_f64().unwrap();
@@ -108,7 +111,7 @@ fn compare_takes_score_columns_beside_text_metrics_with_sacrebleus_numbers() {
         "--score-col",
         "neg:lower",
     ]);
-    assert_rows(&out, &c);
+    assert_rows(&out, &c, true);
     // With intervals from the same generator (sacrebleu's n_ar_confidence).
     let c = case("en-de", "ar", &["frac"]);
     let out = mteval_ok(
@@ -119,7 +122,7 @@ fn compare_takes_score_columns_beside_text_metrics_with_sacrebleus_numbers() {
         ]
         .concat(),
     );
-    assert_rows(&out, &c);
+    assert_rows(&out, &c, true);
 }
 
 #[test]
@@ -241,4 +244,57 @@ fn report_shows_score_columns_with_their_direction_and_numbers() {
         &["report", "ref.txt", "-i", "a.txt", "--score-col", "frac", "-o", out.to_str().unwrap()],
         &["--score-col frac names a column of a table"],
     );
+}
+
+#[test]
+fn compare_text_mode_reads_score_files_plain_or_as_comet_score_prints_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case("en-de", "bs", &["frac", "neg"]);
+    let p = load_pair("en-de", false);
+    let lines = |v: &mut dyn Iterator<Item = String>| v.fold(String::new(), |acc, l| acc + &l + "\n");
+    let refs = dir.path().join("ref.txt");
+    std::fs::write(&refs, lines(&mut p.refs.iter().map(|r| r[0].clone()))).unwrap();
+    let (mut hyps, mut frac, mut neg) = (Vec::new(), Vec::new(), Vec::new());
+    for (s, (name, h)) in p.systems.iter().enumerate() {
+        let file = |ext: &str, text: String| {
+            let f = dir.path().join(format!("{name}.{ext}"));
+            std::fs::write(&f, text).unwrap();
+            f.to_str().unwrap().to_owned()
+        };
+        hyps.push(file("txt", lines(&mut h.iter().cloned())));
+        frac.push(file("frac", lines(&mut (0..h.len()).map(|i| seeded_score("frac", s, i).to_string()))));
+        neg.push(file("neg", lines(&mut (0..h.len()).map(|i| seeded_score("neg", s, i).to_string()))));
+    }
+    let mut args = vec!["compare".to_owned(), refs.to_str().unwrap().to_owned(), "-i".to_owned()];
+    args.extend(hyps.iter().cloned());
+    args.extend(["-m", "bleu", "--paired-bs", "-f", "json"].map(str::to_owned));
+    args.extend(["--score-file".to_owned(), format!("frac={}", frac.join(","))]);
+    args.extend(["--score-file".to_owned(), format!("neg:lower={}", neg.join(","))]);
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_rows(&mteval_ok(&a), &c, false);
+    // comet-score's output (4 decimals), matched to the -i files by path.
+    let mut comet = String::new();
+    for i in 0..p.refs.len() {
+        for (s, h) in hyps.iter().enumerate() {
+            writeln!(comet, "{h}\tSegment {i}\tscore: {:.4}", seeded_score("frac", s, i)).unwrap();
+        }
+    }
+    for h in &hyps {
+        writeln!(comet, "{h}\tscore: 0.5000").unwrap();
+    }
+    let cf = dir.path().join("comet.out");
+    std::fs::write(&cf, comet).unwrap();
+    let mut args: Vec<&str> = vec!["compare", refs.to_str().unwrap(), "-i"];
+    args.extend(hyps.iter().map(String::as_str));
+    let flag = format!("comet={}", cf.display());
+    args.extend(["--score-file", &flag, "-f", "json"]);
+    let out: Value = serde_json::from_str(&mteval_ok(&args)).unwrap();
+    let want: f64 =
+        (0..p.refs.len()).map(|i| format!("{:.4}", seeded_score("frac", 0, i)).parse::<f64>().unwrap()).sum();
+    let got = out[0]["comet"]["score"].as_f64().unwrap();
+    assert!((got - want / p.refs.len() as f64).abs() < 1e-12, "{got}");
+    args.truncate(args.len() - 4);
+    let flag = format!("comet={}", frac[0]);
+    args.extend(["--score-file", &flag]);
+    fails_with(&args, &["1 plain score files for 3 systems"]);
 }

@@ -14,10 +14,12 @@ use mteval_kernels::metric::{self, FlagSets, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
 use crate::corpus::{
-    Corpus, TableColumns, TableSpec, is_table, put_baseline_first, read_table, read_text, table_mode_only,
+    BASELINE_PREFIX, Corpus, TableColumns, TableSpec, is_table, put_baseline_first, read_table, read_text,
+    table_mode_only,
 };
 use crate::metrics::{MetricChoice, check_comparable, resolve_compared};
 use crate::paired::{PairedFlags, ResamplingProgress, resamples};
+use crate::score_files::ScoreFile;
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -50,6 +52,12 @@ pub struct CompareArgs {
     /// lower is better. Repeatable. With score columns alone the table needs no text columns.
     #[arg(long = "score-col", value_name = "COL[:lower]")]
     pub score_cols: Vec<String>,
+    /// Text mode: segment scores computed elsewhere, as `comet-score` prints them (`PATH<TAB>Segment
+    /// I<TAB>score: X`, matched to the -i files by path), or one plain file per -i system in order
+    /// with a number per line (`NAME=SYS1.scores,SYS2.scores`); `NAME:lower=...` where lower is
+    /// better. Repeatable.
+    #[arg(long = "score-file", value_name = "NAME[:lower]=FILE[,FILE...]")]
+    pub score_files: Vec<String>,
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `chrf=nw:2`); repeatable.
     #[arg(long = "options")]
     pub options: Vec<String>,
@@ -197,7 +205,10 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
 }
 
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
-    let text_metrics: Vec<String> = if a.metrics.is_empty() && a.score_cols.is_empty() {
+    let score_files: Vec<ScoreFile> = a.score_files.iter().map(|f| ScoreFile::parse(f)).collect::<Result<_>>()?;
+    let mut score_cols = a.score_cols.clone();
+    score_cols.extend(score_files.iter().map(|f| f.name.clone()));
+    let text_metrics: Vec<String> = if a.metrics.is_empty() && score_cols.is_empty() {
         metric::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
     } else {
         a.metrics.clone()
@@ -205,7 +216,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     check_comparable(&text_metrics, "compare")?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
-    let metrics = resolve_compared(&text_metrics, &options, &a.score_cols)?;
+    let metrics = resolve_compared(&text_metrics, &options, &score_cols)?;
     if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
         bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
@@ -219,7 +230,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     if a.confidence {
         resamples(a.confidence_n, "--confidence-n")?;
     }
-    let corpus = read_inputs(a, &metrics, test.is_some()).await?;
+    let corpus = read_inputs(a, &metrics, &score_files, test.is_some()).await?;
 
     let n_sys = corpus.systems.len();
     if test.is_some() && n_sys < 2 {
@@ -294,7 +305,12 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
 
 /// The corpus of `compare`'s inputs: a table, or text files (the system on
 /// standard input when no -i is given, sacrebleu's `sacrebleu REF < SYS`).
-async fn read_inputs(a: &CompareArgs, metrics: &[MetricChoice], paired: bool) -> Result<Corpus> {
+async fn read_inputs(
+    a: &CompareArgs,
+    metrics: &[MetricChoice],
+    score_files: &[ScoreFile],
+    paired: bool,
+) -> Result<Corpus> {
     let stdin_system = a.systems.is_empty() && !a.inputs.is_empty() && !a.inputs.iter().any(|i| is_table(i));
     let systems: Vec<PathBuf> = if stdin_system {
         if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
@@ -310,6 +326,9 @@ async fn read_inputs(a: &CompareArgs, metrics: &[MetricChoice], paired: bool) ->
     };
     if systems.is_empty() {
         table_mode_only(&a.inputs, a.num_refs, !a.refs.is_empty())?;
+        if let Some(f) = score_files.first() {
+            bail!("--score-file {} is for text files (-i); a table names its score columns with --score-col", f.name);
+        }
         let score_cols: Vec<String> = metrics.iter().filter_map(|m| m.score_column().map(str::to_owned)).collect();
         let text = metrics.iter().any(|m| m.score_column().is_none());
         return read_table(&TableSpec { score_cols: &score_cols, text, ..a.table.spec(&a.inputs[0], &[]) }).await;
@@ -324,6 +343,20 @@ async fn read_inputs(a: &CompareArgs, metrics: &[MetricChoice], paired: bool) ->
     let ref_files: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).chain(a.refs.iter().cloned()).collect();
     let mut corpus = read_text(&ref_files, &systems, a.num_refs.unwrap_or(1), paired)?;
     put_baseline_first(&mut corpus, a.table.baseline.as_deref(), paired)?;
+    // The systems by path as given (sacrebleu's table prefixes the baseline).
+    let paths: Vec<String> = corpus
+        .systems
+        .iter()
+        .map(|(n, _)| n.strip_prefix(BASELINE_PREFIX).filter(|_| paired).unwrap_or(n).to_owned())
+        .collect();
+    let n = corpus.refs.len();
+    corpus.scores = vec![Vec::new(); paths.len()];
+    for f in score_files {
+        for (s, v) in f.read(&paths, n)?.into_iter().enumerate() {
+            corpus.scores[s].push(v);
+        }
+        corpus.score_cols.push(f.column().to_owned());
+    }
     Ok(corpus)
 }
 

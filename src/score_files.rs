@@ -1,0 +1,151 @@
+//! Segment scores of text-mode systems (`mteval compare REF -i SYS...
+//! --score-file NAME=FILE`): the output of `comet-score` (a line
+//! `PATH<TAB>Segment I<TAB>score: X` per system and segment, matched to the
+//! `-i` files by path; its `PATH<TAB>score: X` system lines are skipped), or
+//! plain files with one number per line, one file per `-i` system in order
+//! (`NAME=SYS1.scores,SYS2.scores`).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use crate::textfiles::{read_utf8, split_lines};
+
+/// A `--score-file` flag: the score's name (with `:lower`) and its files.
+#[derive(Debug, Clone)]
+pub(crate) struct ScoreFile {
+    /// `NAME` or `NAME:lower`, as `--score-col` takes it.
+    pub name: String,
+    /// One comet-score output, or one plain file per system.
+    pub files: Vec<String>,
+}
+
+impl ScoreFile {
+    /// `NAME[:lower]=FILE[,FILE...]`.
+    ///
+    /// # Errors
+    /// A flag without `=` or without files.
+    pub(crate) fn parse(flag: &str) -> Result<Self> {
+        let Some((name, files)) = flag.split_once('=') else {
+            bail!("--score-file {flag}: expected NAME=FILE (comet-score's output) or NAME=SYS1.scores,SYS2.scores");
+        };
+        let files: Vec<String> = files.split(',').filter(|f| !f.is_empty()).map(str::to_owned).collect();
+        if files.is_empty() || name.trim().is_empty() {
+            bail!("--score-file {flag}: expected NAME=FILE (comet-score's output) or NAME=SYS1.scores,SYS2.scores");
+        }
+        Ok(Self { name: name.trim().to_owned(), files })
+    }
+
+    /// The column name (without `:lower`).
+    pub(crate) fn column(&self) -> &str {
+        self.name.rsplit_once(':').filter(|(_, d)| ["lower", "higher"].contains(d)).map_or(&self.name, |(n, _)| n)
+    }
+
+    /// The scores of each of `systems` (the `-i` paths as given), `n`
+    /// segments each.
+    ///
+    /// # Errors
+    /// Unreadable files, lines that are not scores, a system without a
+    /// score for every segment, or plain files not one per system.
+    pub(crate) fn read(&self, systems: &[String], n: usize) -> Result<Vec<Vec<f64>>> {
+        let flag = format!("--score-file {}", self.name);
+        if let [one] = &self.files[..] {
+            let text = read_utf8(Path::new(one)).with_context(|| flag.clone())?;
+            if text.lines().any(|l| l.contains("\tSegment ")) {
+                return comet_scores(one, &text, systems, n).with_context(|| flag.clone());
+            }
+        }
+        if self.files.len() != systems.len() {
+            bail!(
+                "{flag}: {} plain score files for {} systems; give one per -i file, in order, or comet-score's \
+                 output",
+                self.files.len(),
+                systems.len()
+            );
+        }
+        self.files
+            .iter()
+            .zip(systems)
+            .map(|(f, sys)| {
+                let text = read_utf8(Path::new(f)).with_context(|| flag.clone())?;
+                let lines = split_lines(&text);
+                if lines.len() != n {
+                    bail!("{flag}: {f} has {} lines but {sys} has {n}", lines.len());
+                }
+                lines.iter().enumerate().map(|(i, l)| number(f, i, l.trim())).collect()
+            })
+            .collect()
+    }
+}
+
+/// A finite number on line `i` (from 0) of `file`.
+fn number(file: &str, i: usize, s: &str) -> Result<f64> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => bail!("{file}: line {}: '{s}' is not a score (a finite number)", i + 1),
+    }
+}
+
+/// comet-score's lines `PATH<TAB>Segment I<TAB>score: X[<TAB>variance: V]`.
+fn comet_scores(file: &str, text: &str, systems: &[String], n: usize) -> Result<Vec<Vec<f64>>> {
+    let mut by_path: HashMap<&str, Vec<Option<f64>>> = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let seg = fields.get(1).and_then(|f| f.strip_prefix("Segment ")).and_then(|k| k.parse::<usize>().ok());
+        let score = fields.get(2).and_then(|f| f.strip_prefix("score: "));
+        match (seg, score) {
+            (Some(k), Some(x)) => {
+                let v = by_path.entry(fields[0]).or_default();
+                if k >= v.len() {
+                    v.resize(k + 1, None);
+                }
+                v[k] = Some(number(file, i, x.trim())?);
+            }
+            // `PATH<TAB>score: X` (the system score) and comet's other messages.
+            _ if fields.len() == 2 && fields[1].starts_with("score: ") => {}
+            _ if line.trim().is_empty() || line.starts_with("Predictions saved in") => {}
+            _ => bail!("{file}: line {}: not a comet-score line (PATH<TAB>Segment I<TAB>score: X): {line}", i + 1),
+        }
+    }
+    systems
+        .iter()
+        .map(|sys| {
+            let Some(v) = by_path.get(sys.as_str()) else {
+                let mut paths: Vec<&str> = by_path.keys().copied().collect();
+                paths.sort_unstable();
+                bail!("{file} has no scores for {sys} (it scores {}); give comet-score the -i paths", paths.join(", "));
+            };
+            if v.len() != n {
+                bail!("{file} scores {} segments of {sys}, which has {n}", v.len());
+            }
+            v.iter()
+                .enumerate()
+                .map(|(k, x)| x.with_context(|| format!("{file} has no score for segment {k} of {sys}")))
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comet_score_output_and_flags() {
+        let out = "a.txt\tSegment 0\tscore: 0.8000\nb.txt\tSegment 0\tscore: 0.7000\na.txt\tSegment 1\tscore: \
+                   0.6000\nb.txt\tSegment 1\tscore: 0.5000\tvariance: 0.0100\na.txt\tscore: 0.7000\nb.txt\tscore: \
+                   0.6000\n";
+        let systems = vec!["b.txt".to_owned(), "a.txt".to_owned()];
+        assert_eq!(comet_scores("c", out, &systems, 2).unwrap(), vec![vec![0.7, 0.5], vec![0.8, 0.6]]);
+        let e = comet_scores("c", out, &["z.txt".to_owned()], 2).unwrap_err().to_string();
+        assert!(e.contains("c has no scores for z.txt (it scores a.txt, b.txt)"), "{e}");
+        assert!(comet_scores("c", out, &systems, 3).unwrap_err().to_string().contains("scores 2 segments"));
+        let bad = comet_scores("c", "a.txt\tSegment 0\tscore: x\n", &systems, 1).unwrap_err().to_string();
+        assert!(bad.contains("line 1: 'x' is not a score"), "{bad}");
+        let f = ScoreFile::parse("metricx:lower=a.s,b.s").unwrap();
+        assert_eq!((f.column(), f.files.len()), ("metricx", 2));
+        assert_eq!(ScoreFile::parse("comet=out.txt").unwrap().column(), "comet");
+        assert!(ScoreFile::parse("comet").is_err() && ScoreFile::parse("=x").is_err());
+    }
+}
