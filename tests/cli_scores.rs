@@ -12,6 +12,11 @@ use serde_json::{Value, json};
 use crate::cli::{fails_with, mteval, mteval_ok, ndjson, write_jsonl};
 use crate::common::{load_pair, repo_golden, seeded_score};
 
+/// A command line's words (the temporary paths here hold no spaces).
+fn words(cmd: &str) -> Vec<&str> {
+    cmd.split(' ').collect()
+}
+
 /// The golden segment-score case of `pair` and `test` whose score columns
 /// are `formulas` (in order; other metrics may follow).
 fn case(pair: &str, test: &str, formulas: &[&str]) -> Value {
@@ -98,19 +103,8 @@ fn compare_takes_score_columns_beside_text_metrics_with_sacrebleus_numbers() {
     // Approximate randomization on a table with no text columns at all.
     let c = case("de-en", "ar", &["frac", "neg"]);
     let scores_only = scored_table(dir.path(), "de-en", false);
-    let out = mteval_ok(&[
-        "compare",
-        scores_only.to_str().unwrap(),
-        "--segment-col",
-        "seg_id",
-        "--paired-ar",
-        "-f",
-        "json",
-        "--score-col",
-        "frac",
-        "--score-col",
-        "neg:lower",
-    ]);
+    let cmd = format!("compare {} --segment-col seg_id --paired-ar -f json", scores_only.display());
+    let out = mteval_ok(&words(&format!("{cmd} --score-col frac --score-col neg:lower")));
     assert_rows(&out, &c, true);
     // With intervals from the same generator (sacrebleu's n_ar_confidence).
     let c = case("en-de", "ar", &["frac"]);
@@ -213,20 +207,8 @@ fn report_shows_score_columns_with_their_direction_and_numbers() {
     let c = case("en-de", "bs", &["frac", "neg"]);
     let table = scored_table(dir.path(), "en-de", true);
     let out = dir.path().join("r.html");
-    mteval_ok(&[
-        "report",
-        table.to_str().unwrap(),
-        "--segment-col",
-        "seg_id",
-        "-m",
-        "bleu",
-        "--score-col",
-        "frac",
-        "--score-col",
-        "neg:lower",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let cmd = format!("report {} --segment-col seg_id -m bleu -o {}", table.display(), out.display());
+    mteval_ok(&words(&format!("{cmd} --score-col frac --score-col neg:lower")));
     let page = std::fs::read_to_string(&out).unwrap();
     for (name, dir) in [("frac", "higher"), ("neg", "lower")] {
         let head = format!(r#"<th data-metric="{name}">{name}<span class="dir">{dir} is better</span></th>"#);
