@@ -2,11 +2,9 @@
 //! the reference the GPU kernels are tested against; the metrics' own CPU
 //! fast paths (prefix-sharing TER, hashed chrF) give the same integers.
 
-use std::ops::Range;
-
 use rayon::prelude::*;
 
-use super::{Aggregate, Backend, BackendError, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound};
 use crate::levenshtein::id_distance;
 use crate::ter::run_distances;
 
@@ -104,12 +102,8 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn chrf_match_grid(
-        &self,
-        input: &NgramInput,
-        hyps: Range<u32>,
-        refs: Range<u32>,
-    ) -> Result<Vec<u32>, BackendError> {
+    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+        let Grid { hyps, refs } = grid.clone();
         let prof = profiles(input);
         let orders = input.orders();
         Ok(hyps

@@ -5,9 +5,8 @@
 //! ([`super::emulate::EmuExec`]) that the tests use on machines without one.
 
 use rayon::prelude::*;
-use std::ops::Range;
 
-use super::{Aggregate, Backend, BackendError, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound};
 
 /// A kernel argument: a `u32` scalar or a device buffer.
 pub enum KArg<'a, B> {
@@ -313,12 +312,8 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n_out)
     }
 
-    fn chrf_match_grid(
-        &self,
-        input: &NgramInput,
-        hyps: Range<u32>,
-        refs: Range<u32>,
-    ) -> Result<Vec<u32>, BackendError> {
+    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+        let Grid { hyps, refs } = grid.clone();
         let p = self.profiles(input)?;
         let (nh, nr) = (hyps.len(), refs.len());
         let n_out = nh * nr * p.orders as usize;

@@ -349,14 +349,12 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// A device failure, or orders the kernels do not cover.
     fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError>;
 
-    /// Clipped matches of every hypothesis in `hyps` against every reference
-    /// in `refs` (string index ranges): value `(j * refs.len() + k) *
-    /// orders() + o`.
+    /// Clipped matches of every hypothesis of the grid against every
+    /// reference: value `(j * refs.len() + k) * orders() + o`.
     ///
     /// # Errors
     /// As [`Backend::chrf_match_list`].
-    fn chrf_match_grid(&self, input: &NgramInput, hyps: Range<u32>, refs: Range<u32>)
-    -> Result<Vec<u32>, BackendError>;
+    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError>;
 
     /// fastchrf's aggregate matches ([`Aggregate`]), hypothesis-major then
     /// by order.
@@ -364,6 +362,16 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// # Errors
     /// As [`Backend::chrf_match_list`].
     fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError>;
+}
+
+/// A [`Backend::chrf_match_grid`] request: hypotheses against references,
+/// each a range of string indices.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    /// The hypotheses' string indices.
+    pub hyps: Range<u32>,
+    /// The references' string indices.
+    pub refs: Range<u32>,
 }
 
 /// A [`Backend::chrf_aggregate`] request: for hypothesis `j` (string
@@ -594,9 +602,9 @@ impl<D: Delegating> Backend for D {
     fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::ChrfMatchList { pairs: pairs.len() / 2 }, |g| g.chrf_match_list(input, pairs))
     }
-    fn chrf_match_grid(&self, input: &NgramInput, h: Range<u32>, r: Range<u32>) -> Result<Vec<u32>, BackendError> {
-        let call = Call::ChrfMatchGrid { hyps: span(&h), refs: span(&r) };
-        delegate(self, call, |g| g.chrf_match_grid(input, h, r))
+    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+        let call = Call::ChrfMatchGrid { hyps: span(&grid.hyps), refs: span(&grid.refs) };
+        delegate(self, call, |g| g.chrf_match_grid(input, grid))
     }
     fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
         let call = Call::ChrfAggregate { hyps: span(&q.hyps), refs: span(&q.refs) };

@@ -30,7 +30,7 @@ pub use self::mbr::{AGGREGATE, MbrChrf, PAIRWISE, mbr_signature, parse_mbr_optio
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
-use crate::backend::{Aggregate, Backend, BackendError, Work, or_cpu};
+use crate::backend::{Aggregate, Backend, BackendError, Grid, Work, or_cpu};
 use crate::hash::FastMap;
 
 /// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
@@ -264,8 +264,8 @@ impl Group {
             return self.pairwise_map(f);
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
-            let (nh, nr) = (Self::range(0, self.n_hyps)?, Self::range(self.ref_start, self.n_refs)?);
-            let m = backend.chrf_match_grid(&self.symbols.input(), nh, nr)?;
+            let grid = Grid { hyps: Self::range(0, self.n_hyps)?, refs: Self::range(self.ref_start, self.n_refs)? };
+            let m = backend.chrf_match_grid(&self.symbols.input(), &grid)?;
             let orders = self.cfg.orders();
             let nr = self.n_refs;
             let cfg = &self.cfg;
