@@ -44,7 +44,7 @@ pub struct CompareArgs {
     #[arg(short = 'i', long = "input", num_args = 1..)]
     pub systems: Vec<PathBuf>,
     /// Metrics: names of the metric table with significance tests [default: bleu chrf ter,
-    /// sacrebleu's, unless --score-col is given].
+    /// sacrebleu's, unless --score-col or --score-file is given].
     #[arg(short = 'm', long = "metrics", num_args = 1..)]
     pub metrics: Vec<String>,
     /// Table mode: a number column of segment scores computed elsewhere (COMET, xCOMET, human
