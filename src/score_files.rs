@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use mteval_kernels::metric::segment_score::SegmentScore;
 
 use crate::textfiles::{read_utf8, split_lines};
 
@@ -17,6 +18,8 @@ use crate::textfiles::{read_utf8, split_lines};
 pub(crate) struct ScoreFile {
     /// `NAME` or `NAME:lower`, as `--score-col` takes it.
     pub name: String,
+    /// `NAME` alone.
+    column: String,
     /// One comet-score output, or one plain file per system.
     pub files: Vec<String>,
 }
@@ -34,12 +37,13 @@ impl ScoreFile {
         if files.is_empty() || name.trim().is_empty() {
             bail!("--score-file {flag}: expected NAME=FILE (comet-score's output) or NAME=SYS1.scores,SYS2.scores");
         }
-        Ok(Self { name: name.trim().to_owned(), files })
+        let column = SegmentScore::from_flag(name.trim()).map_err(|e| anyhow::anyhow!("--score-file {e}"))?.name;
+        Ok(Self { name: name.trim().to_owned(), column, files })
     }
 
-    /// The column name (without `:lower`).
+    /// The column name (without `:lower`), as [`SegmentScore::from_flag`] reads it.
     pub(crate) fn column(&self) -> &str {
-        self.name.rsplit_once(':').filter(|(_, d)| ["lower", "higher"].contains(d)).map_or(&self.name, |(n, _)| n)
+        &self.column
     }
 
     /// The scores of each of `systems` (the `-i` paths as given), `n`
