@@ -114,7 +114,7 @@ fn default_ref_cols() -> &'static [String] {
 }
 
 /// Systems with their hypotheses, aligned with one set of references.
-pub(crate) struct Corpus {
+pub struct Corpus {
     /// (name, hypotheses), the baseline first.
     pub systems: Vec<(String, Vec<String>)>,
     /// Per segment, its references.
@@ -138,7 +138,7 @@ impl Corpus {
     ///
     /// # Errors
     /// A segment the metric refuses; a score column that was not read.
-    pub(crate) fn stats(
+    pub fn stats(
         &self,
         m: &MetricChoice,
         s: usize,
@@ -156,12 +156,30 @@ impl Corpus {
         }
         Ok(out)
     }
+
+    /// `stats[s][k]`: the statistics of system `s` for metric `metrics[k]`.
+    ///
+    /// # Errors
+    /// As [`Self::stats`], naming the system.
+    pub fn all_stats(
+        &self,
+        metrics: &[MetricChoice],
+        backend: &dyn mteval_kernels::backend::Backend,
+    ) -> Result<Vec<Vec<SegmentStats>>> {
+        self.systems
+            .iter()
+            .enumerate()
+            .map(|(s, (name, _))| {
+                metrics.iter().map(|m| self.stats(m, s, backend).with_context(|| name.clone())).collect()
+            })
+            .collect()
+    }
 }
 
 /// Where a table input keeps what [`read_table`] reads.
 #[derive(Clone, Copy)]
-pub(crate) struct TableSpec<'a> {
-    /// The table (path or URL).
+pub struct TableSpec<'a> {
+    /// The table (path or URL; for [`corpus_of_batches`], how errors name it).
     pub input: &'a str,
     /// The column naming the system of each row (`None`: one system, `all`).
     pub system_col: Option<&'a str>,
@@ -360,8 +378,11 @@ fn row_scores(cols: &[String], values: &[Float64Array], i: usize, at: impl Fn() 
     Ok(out)
 }
 
-/// Table mode: one row per (system, segment).
-pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
+/// Table mode: one row per (system, segment), read from a file or URL.
+///
+/// # Errors
+/// An input that cannot be read; as [`corpus_of_batches`].
+pub async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
     let input = a.input;
     let ctx = new_context(&SessionOptions {
         target_partitions: Some(1),
@@ -379,26 +400,48 @@ pub(crate) async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
     // The text columns must hold text, as `mteval score` requires: a number
     // cast to text would be scored as a string of digits.
     let schema = df.schema().as_arrow().clone();
+    let batches = df.collect().await.with_context(|| format!("cannot read {input}"))?;
+    corpus_of_batches(a, &schema, &batches)
+}
+
+/// Table mode over rows already read: `batches` of `schema` (one row per
+/// system and segment), checked and aligned as [`read_table`] does.
+///
+/// # Errors
+/// A missing column, a text column that is not text, a score column that
+/// is not numbers, a NULL system, segment, hypothesis or score, systems
+/// whose segments differ.
+pub fn corpus_of_batches(
+    a: &TableSpec<'_>,
+    schema: &Schema,
+    batches: &[datafusion::arrow::record_batch::RecordBatch],
+) -> Result<Corpus> {
+    let input = a.input;
     if a.text {
-        check_column(&schema, input, a.hyp_col, "hypothesis", true)?;
+        check_column(schema, input, a.hyp_col, "hypothesis", true)?;
         for r in a.ref_cols {
-            check_column(&schema, input, r, "reference", true)?;
+            check_column(schema, input, r, "reference", true)?;
         }
+    }
+    if let Some(c) = a.system_col {
+        check_column(schema, input, c, "system", false)?;
+    }
+    if let Some(c) = a.segment_col {
+        check_column(schema, input, c, "segment", false)?;
     }
     // Score columns hold numbers (a text column of digits is refused too:
     // its values would be parsed, not read).
     for c in a.score_cols {
-        let f = check_column(&schema, input, c, "score", false)?;
+        let f = check_column(schema, input, c, "score", false)?;
         if !f.data_type().is_numeric() {
             bail!("{input}: score column '{c}' has type {}, expected numbers (segment scores)", f.data_type());
         }
     }
-    let batches = df.collect().await.with_context(|| format!("cannot read {input}"))?;
     // system -> (segment key -> (hyp, refs)), in order of appearance.
     let mut order: Vec<String> = Vec::new();
     let mut rows: HashMap<String, Vec<Row>> = HashMap::new();
     let mut row_no = 0usize;
-    for b in &batches {
+    for b in batches {
         let col = |name: &str, role: &str| -> Result<StringArray> {
             let c = b.column_by_name(name).with_context(|| {
                 let names: Vec<&str> = b.schema_ref().fields().iter().map(|f| f.name().as_str()).collect();

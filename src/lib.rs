@@ -4,7 +4,7 @@
 //! subcommand) over library modules any front end can use (the Python
 //! module does): [`session`] (contexts, inputs, object stores), [`metrics`]
 //! (metric choice), [`corpus`] (tables and text files read into aligned
-//! systems), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
+//! systems), [`compare`] (paired tests over them, sacrebleu's JSON table), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
 //! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
 //! writers, messages), [`copy_plan`] (a `COPY`'s options baked into its
 //! plan), [`cluster`] and [`codec`] (Ballista roles and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod codec;
+pub mod compare;
 pub mod copy_plan;
 pub mod corpus;
 pub mod device;

@@ -67,7 +67,7 @@ impl PairedFlags {
 ///
 /// # Errors
 /// A seed that is not an integer or `none`.
-pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
+pub fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
     Ok(match arg {
         Some(s) => significance::parse_seed(s)?,
         None => match std::env::var("SACREBLEU_SEED") {
@@ -82,7 +82,7 @@ pub(crate) fn seed_of(arg: Option<&str>) -> Result<Option<u128>> {
 ///
 /// # Errors
 /// 0, or over the limit.
-pub(crate) fn resamples(n: usize, flag: &str) -> Result<usize> {
+pub fn resamples(n: usize, flag: &str) -> Result<usize> {
     significance::check_resamples(n, flag).map_err(|e| match e {
         mteval_kernels::MetricError::InvalidOption { reason, .. } => anyhow::anyhow!(reason),
         other => other.into(),

@@ -11,7 +11,9 @@ and return the same numbers, computed by mteval's Rust kernels with the
 interpreter released and the segments spread over all cores. Tables go
 through the Arrow PyCapsule interface (pyarrow, polars, pandas >= 2.2):
 ``mteval.score(table, ["ter", "chrf"], hyp="hyp", refs=["ref"])`` appends the
-per-row scores ``mteval score`` writes, ``mteval.sql(query)`` runs a query the
+per-row scores ``mteval score`` writes, ``mteval.compare(table, scores=["comet"])``
+compares systems with sacrebleu's paired tests as ``mteval compare -f json`` does
+(text metrics and segment scores computed elsewhere side by side), ``mteval.sql(query)`` runs a query the
 way ``mteval sql`` does (files queryable by path), and
 ``mteval.register(ctx)`` adds every mteval SQL function to a
 datafusion-python ``SessionContext``.
@@ -38,6 +40,7 @@ __all__ = [
     "calculate_cer",
     "calculate_cer_corpus",
     "score",
+    "compare",
     "sql",
     "register",
     "__version__",
@@ -404,6 +407,47 @@ def score(data: Any, metrics: "str | Iterable[str]", hyp: str = "hyp", refs: "st
                         f"got {type(options).__name__}")
     opts = [f"{m}={o}" for m, o in (options or {}).items()]
     return _table(_native.score(_arrow_source(data), metrics, hyp, refs, opts, terms, lemmas))
+
+
+def compare(data: Any, metrics: "Optional[str | Iterable[str]]" = None, scores: "str | Iterable[str]" = (),
+            system: Optional[str] = "system", hyp: str = "hyp", refs: "str | Iterable[str]" = ("ref",),
+            segment: Optional[str] = None, baseline: Optional[str] = None, test: Optional[str] = "bs",
+            n: Optional[int] = None, ar_confidence_n: Optional[int] = None, seed: "Optional[int | str]" = None,
+            options: "Optional[Mapping[str, str]]" = None) -> list:
+    """Systems compared as ``mteval compare TABLE -f json`` compares them: ``data`` (any
+    Arrow-compatible table) has a row per system and segment; ``metrics`` are text metrics
+    (default BLEU, as sacrebleu, unless ``scores`` are given), ``scores`` are number
+    columns of segment scores computed elsewhere (COMET, MetricX, human judgements), each compared
+    as a metric whose corpus score is the mean (``"metricx:lower"`` where lower is better).
+    ``test``: ``"bs"`` (sacrebleu's paired bootstrap, ``n`` resamples, default 1000), ``"ar"``
+    (approximate randomization, ``n`` trials, default 10000; ``ar_confidence_n`` adds bootstrap
+    intervals) or ``None`` (corpus scores only). ``seed``: an integer, or ``"none"`` for a fresh
+    one; default ``SACREBLEU_SEED``, else 12345, as sacrebleu. The baseline is ``baseline``, else
+    the table's first system; ``segment`` aligns the systems' rows (else their order).
+    Returns sacrebleu's JSON list as Python objects: per system a dict, ``system`` first, then per
+    metric (by its display name: ``BLEU``, ``chrF2``, ``TER``, a score column's name) a dict of
+    ``score``, ``p_value``, ``mean``, ``ci`` and ``signature``."""
+    import json
+    metrics = [] if metrics is None else _names("metrics", metrics)
+    scores = _names("scores", scores)
+    refs = _names("refs", refs)
+    for name, value in (("hyp", hyp),):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a column name (a string), got {type(value).__name__}")
+    for name, value in (("system", system), ("segment", segment), ("baseline", baseline), ("test", test)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a string or None, got {type(value).__name__}")
+    for name, value in (("n", n), ("ar_confidence_n", ar_confidence_n)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise TypeError(f"seed must be an integer or 'none', got {type(seed).__name__}")
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict of metric name -> options, got {type(options).__name__}")
+    opts = [f"{m}={o}" for m, o in (options or {}).items()]
+    out = _native.compare(_arrow_source(data), metrics, scores, system, hyp, refs, segment, baseline, test, n,
+                          ar_confidence_n, None if seed is None else str(seed), opts)
+    return json.loads(out)
 
 
 def _names(what: str, value: Any) -> list:

@@ -46,6 +46,11 @@ def compute_bleu(correct: Sequence[int], total: Sequence[int], sys_len: int, ref
                  effective_order: bool = False, max_ngram_order: int = 4) -> dict[str, Any]: ...
 def score(data: object, metrics: Sequence[str], hyp: str, refs: Sequence[str],
           options: Sequence[str] = ..., terms: str = "terms", lemmas: str = "lemmas") -> ArrowStream: ...
+def compare(data: object, metrics: Sequence[str], scores: Sequence[str], system: Optional[str], hyp: str,
+            refs: Sequence[str], segment: Optional[str], baseline: Optional[str], test: Optional[str],
+            n: Optional[int], ar_confidence_n: Optional[int], seed: Optional[str],
+            options: Sequence[str]) -> str:
+    """``mteval compare -f json``'s text for a table with a row per system and segment."""
 def pairwise_chrf(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]], char_order: int = 6,
                   beta: float = 2.0, remove_whitespace: bool = True,
                   eps_smoothing: bool = False) -> list[list[list[float]]]:

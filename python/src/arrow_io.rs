@@ -58,7 +58,7 @@ impl ArrowStream {
 /// Reads every batch of `data`, an object with `__arrow_c_stream__`
 /// (pyarrow `Table` or `RecordBatchReader`, polars `DataFrame`, pandas ≥ 2.2
 /// `DataFrame`, ...). The buffers are the producer's: nothing is copied.
-fn import(data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
+pub(crate) fn import(data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
     if !data.hasattr("__arrow_c_stream__")? {
         return Err(PyTypeError::new_err(format!(
             "expected a table with the Arrow PyCapsule interface (__arrow_c_stream__: pyarrow, polars, pandas >= 2.2), \

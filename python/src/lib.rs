@@ -15,6 +15,7 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod arrow_io;
+mod compare;
 mod jiwer;
 mod metrics;
 
@@ -226,6 +227,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sql, m)?)?;
     metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::wer_align, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::wer_counts, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::wer_visualize, m)?)?;

@@ -9,15 +9,16 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use mteval_kernels::metric::{self, FlagSets, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
+use crate::compare::{self, Json};
 use crate::corpus::{
     BASELINE_PREFIX, Corpus, TableColumns, TableSpec, is_table, put_baseline_first, read_table, read_text,
     table_mode_only,
 };
-use crate::metrics::{MetricChoice, check_comparable, resolve_compared};
+use crate::metrics::MetricChoice;
 use crate::paired::{PairedFlags, ResamplingProgress, resamples};
 use crate::score_files::ScoreFile;
 
@@ -43,8 +44,8 @@ pub struct CompareArgs {
     /// Text mode: one line-aligned file per system; the first is the baseline of a paired test.
     #[arg(short = 'i', long = "input", num_args = 1..)]
     pub systems: Vec<PathBuf>,
-    /// Metrics: names of the metric table with significance tests [default: bleu chrf ter,
-    /// sacrebleu's, unless --score-col or --score-file is given].
+    /// Metrics: names of the metric table with significance tests [default: bleu, as
+    /// sacrebleu, unless --score-col or --score-file is given].
     #[arg(short = 'm', long = "metrics", num_args = 1..)]
     pub metrics: Vec<String>,
     /// Table mode: a number column of segment scores computed elsewhere (COMET, xCOMET, human
@@ -208,18 +209,10 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let score_files: Vec<ScoreFile> = a.score_files.iter().map(|f| ScoreFile::parse(f)).collect::<Result<_>>()?;
     let mut score_cols = a.score_cols.clone();
     score_cols.extend(score_files.iter().map(|f| f.name.clone()));
-    let text_metrics: Vec<String> = if a.metrics.is_empty() && score_cols.is_empty() {
-        metric::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
-    } else {
-        a.metrics.clone()
-    };
-    check_comparable(&text_metrics, "compare")?;
+    let text_metrics = compare::text_metrics(&a.metrics, &score_cols)?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
-    let metrics = resolve_compared(&text_metrics, &options, &score_cols)?;
-    if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
-        bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
-    }
+    let metrics = compare::resolve(&text_metrics, &options, &score_cols)?;
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
     let seed = a.paired.seed()?;
     let ar_intervals = match a.paired_ar_confidence_n.filter(|&n| n > 0) {
@@ -247,18 +240,6 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         bail!("--confidence is for one system; with several, use --paired-bs (it reports intervals too)");
     }
     let backend = crate::device::backend()?;
-    // stats[s][k]: system s, metric k.
-    let mut stats: Vec<Vec<SegmentStats>> = Vec::with_capacity(n_sys);
-    for (s, (name, _)) in corpus.systems.iter().enumerate() {
-        let per: Vec<SegmentStats> = metrics
-            .iter()
-            .map(|m| corpus.stats(m, s, backend.as_ref()).with_context(|| name.clone()))
-            .collect::<Result<_>>()?;
-        stats.push(per);
-    }
-    let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
-    let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
-    let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
     let widths: Vec<usize> = compared.iter().map(|m| a.width.unwrap_or_else(|| m.decimals())).collect();
     // A spinner only where something is resampled.
     let progress = match test {
@@ -268,35 +249,34 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         None => None,
     };
     let out = if n_sys == 1 {
+        let stats = corpus.all_stats(&metrics, backend.as_ref())?.remove(0);
+        let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
         let results: Vec<TestResult> = if a.confidence {
             views
                 .iter()
-                .zip(&stats[0])
+                .zip(&stats)
                 .map(|(m, s)| significance::confidence(*m, s, a.confidence_n, seed))
                 .collect::<Result<_, _>>()?
         } else {
-            views.iter().zip(&stats[0]).map(|(m, s)| plain(*m, s)).collect()
+            views.iter().zip(&stats).map(|(m, s)| compare::plain(*m, s)).collect()
         };
+        let sigs: Vec<String> = metrics.iter().map(|m| m.signature(corpus.nrefs)).collect();
         let sigs: Vec<String> = if a.confidence {
             let keys = PairedTest::Bootstrap(a.confidence_n).signature_keys(seed);
             sigs.iter().map(|s| significance::with_test_keys(s, &keys)).collect()
         } else {
             sigs
         };
-        single_report(a, &names, &sigs, &results, &compared, &stats[0], &widths)
+        let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
+        single_report(a, &names, &sigs, &results, &compared, &stats, &widths)
     } else {
-        let results: Vec<Vec<TestResult>> = match test {
-            Some(t) => significance::compare(&views, &stats, t, seed)?,
-            None => stats.iter().map(|per| views.iter().zip(per).map(|(m, s)| plain(*m, s)).collect()).collect(),
-        };
-        let sigs: Vec<String> = match test {
-            Some(t) => sigs.iter().map(|s| significance::with_test_keys(s, &t.signature_keys(seed))).collect(),
-            None => sigs,
-        };
-        let sys_names: Vec<&str> = corpus.systems.iter().map(|(n, _)| n.as_str()).collect();
+        let c = compare::compare(&corpus, &metrics, test, seed, backend.as_ref())?;
         match a.format {
-            CompareFormat::Json => json_table(&sys_names, &names, &sigs, &results),
-            CompareFormat::Text => text_table(&sys_names, &names, &sigs, &results, test, &widths),
+            CompareFormat::Json => c.json(),
+            CompareFormat::Text => {
+                let sys_names: Vec<&str> = c.systems.iter().map(String::as_str).collect();
+                text_table(&sys_names, &c.names, &c.signatures, &c.results, test, &widths)
+            }
         }
     };
     drop(progress);
@@ -358,11 +338,6 @@ async fn read_inputs(
         corpus.score_cols.push(f.column().to_owned());
     }
     Ok(corpus)
-}
-
-/// A corpus score without resampling.
-fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
-    TestResult { score: m.score(&s.sums()), p_value: None, estimate: None }
 }
 
 /// sacrebleu's `Score.format`: `score (μ = mean ± ci)` with `width` decimals
@@ -454,113 +429,6 @@ fn single_report(
         let _ = writeln!(out, "{}{l}", " ".repeat(wmax - len));
     }
     out
-}
-
-/// The results as sacrebleu's JSON list: per system an object, `system`
-/// first, then each metric in the order of `-m`, its keys `score`,
-/// `p_value`, `mean`, `ci` and `signature` in that order, at full precision
-/// (indented by 4, as sacrebleu's `json.dumps(..., indent=4)`).
-fn json_table(systems: &[&str], names: &[String], sigs: &[String], results: &[Vec<TestResult>]) -> String {
-    let opt = |x: Option<f64>| x.map_or(Json::Null, Json::from);
-    let items: Vec<Json> = systems
-        .iter()
-        .zip(results)
-        .map(|(s, per)| {
-            let mut v = vec![("system".to_owned(), Json::from(*s))];
-            for ((name, sig), r) in names.iter().zip(sigs).zip(per) {
-                let m = vec![
-                    ("score".to_owned(), Json::from(r.score)),
-                    ("p_value".to_owned(), opt(r.p_value)),
-                    ("mean".to_owned(), opt(r.estimate.map(|e| e.mean))),
-                    ("ci".to_owned(), opt(r.estimate.map(|e| e.ci))),
-                    ("signature".to_owned(), Json::from(sig.as_str())),
-                ];
-                v.push((name.clone(), Json::Object(m)));
-            }
-            Json::Object(v)
-        })
-        .collect();
-    format!("{}\n", Json::Array(items).pretty(4))
-}
-
-/// A JSON value whose objects keep their keys in the order given (as
-/// Python's dicts do; `serde_json`'s map sorts them).
-#[derive(Debug, Clone)]
-pub(crate) enum Json {
-    /// `null`
-    Null,
-    /// A number, string or boolean, as `serde_json` writes it.
-    Leaf(serde_json::Value),
-    /// `[...]`
-    Array(Vec<Json>),
-    /// `{...}`, in this order.
-    Object(Vec<(String, Json)>),
-}
-
-impl From<f64> for Json {
-    fn from(x: f64) -> Self {
-        serde_json::Number::from_f64(x).map_or(Self::Null, |n| Self::Leaf(serde_json::Value::Number(n)))
-    }
-}
-
-impl From<&str> for Json {
-    fn from(s: &str) -> Self {
-        Self::Leaf(serde_json::Value::String(s.to_owned()))
-    }
-}
-
-impl From<String> for Json {
-    fn from(s: String) -> Self {
-        Self::Leaf(serde_json::Value::String(s))
-    }
-}
-
-impl Json {
-    /// Python's `json.dumps(value, indent=indent, ensure_ascii=False)`.
-    pub(crate) fn pretty(&self, indent: usize) -> String {
-        let mut out = String::new();
-        self.write(&mut out, indent, 0);
-        out
-    }
-
-    fn write(&self, out: &mut String, indent: usize, depth: usize) {
-        let pad = |out: &mut String, d: usize| {
-            out.push('\n');
-            out.push_str(&" ".repeat(indent * d));
-        };
-        match self {
-            Self::Null => out.push_str("null"),
-            Self::Leaf(v) => out.push_str(&v.to_string()),
-            Self::Array(items) if items.is_empty() => out.push_str("[]"),
-            Self::Object(items) if items.is_empty() => out.push_str("{}"),
-            Self::Array(items) => {
-                out.push('[');
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    pad(out, depth + 1);
-                    v.write(out, indent, depth + 1);
-                }
-                pad(out, depth);
-                out.push(']');
-            }
-            Self::Object(items) => {
-                out.push('{');
-                for (i, (k, v)) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    pad(out, depth + 1);
-                    out.push_str(&serde_json::Value::String(k.clone()).to_string());
-                    out.push_str(": ");
-                    v.write(out, indent, depth + 1);
-                }
-                pad(out, depth);
-                out.push('}');
-            }
-        }
-    }
 }
 
 /// sacrebleu's text table (tabulate's `fancy_grid`), the test's explanation

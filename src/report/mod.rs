@@ -312,17 +312,7 @@ pub(crate) fn write_page(
     note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
     let backend = crate::device::backend()?;
     // stats[s][k]: system s, metric k.
-    let stats: Vec<Vec<SegmentStats>> = corpus
-        .systems
-        .iter()
-        .enumerate()
-        .map(|(s, (name, _))| {
-            metrics
-                .iter()
-                .map(|m| corpus.stats(m, s, backend.as_ref()).with_context(|| name.clone()))
-                .collect::<Result<Vec<_>>>()
-        })
-        .collect::<Result<_>>()?;
+    let stats: Vec<Vec<SegmentStats>> = corpus.all_stats(metrics, backend.as_ref())?;
     // sentence[s][k][i]
     let sentence: Vec<Vec<Vec<f64>>> = stats
         .iter()
