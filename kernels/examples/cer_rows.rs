@@ -11,13 +11,8 @@ mod common;
 fn main() {
     let opts = common::options_arg();
     let cfg = CharacTerConfig::parse(&opts).expect("options");
-    let rows = common::wmt_rows(&common::shared_wmt_dir());
-    let t = Instant::now();
     let mut sum = 0.0;
-    for (h, r) in &rows {
-        sum += cfg.sentence(h, r).expect("row within the length limit");
-    }
-    let e = t.elapsed().as_secs_f64();
+    let (rows, e) = common::timed_rows(|h, r| sum += cfg.sentence(h, r).expect("row within the length limit"));
     let mut buckets = [(0usize, 0.0f64); 5];
     for (h, r) in &rows {
         let n = h.split_whitespace().count();

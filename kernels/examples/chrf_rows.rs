@@ -16,12 +16,9 @@ mod common;
 fn main() {
     let opts = common::options_arg();
     let cfg = ChrfConfig::parse(&opts).expect("options");
-    let rows = common::wmt_rows(&common::shared_wmt_dir());
-    let t = Instant::now();
-    for (h, r) in &rows {
-        std::hint::black_box(cfg.segment(h, &[r.as_str()]));
-    }
-    let e = t.elapsed().as_secs_f64();
+    let (rows, e) = common::timed_rows(|h, r| {
+        std::hint::black_box(cfg.segment(h, &[r]));
+    });
     println!(
         "sentence {}: {} rows in {e:.3}s = {:.0} rows/s (one thread)",
         cfg.name(),

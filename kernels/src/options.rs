@@ -58,6 +58,19 @@ pub fn unknown_key(metric: &'static str, key: &str, groups: &[&[OptionKey]], ext
     }
 }
 
+/// The last arm of a sentence-level option parser: a key of a printed
+/// signature ([`SIGNATURE_KEYS`]) is accepted and ignored, so that a
+/// signature pastes back as options; any other key is unknown.
+///
+/// # Errors
+/// An unknown key, listing `groups`' keys and the signature's.
+pub fn other_key(metric: &'static str, key: &str, groups: &[&[OptionKey]]) -> Result<(), crate::MetricError> {
+    match key {
+        "nrefs" | "version" | "impl" => Ok(()),
+        _ => Err(unknown_key(metric, key, groups, SIGNATURE_KEYS)),
+    }
+}
+
 /// The README's table of `groups`' keys.
 #[must_use]
 pub fn markdown_table(groups: &[&[OptionKey]]) -> String {

@@ -38,69 +38,47 @@ pub(crate) fn value_error(e: &anyhow::Error) -> PyErr {
     PyValueError::new_err(format!("{e:#}"))
 }
 
-/// One of mteval's scalar SQL functions, exportable to datafusion-python
-/// (`datafusion.udf(f)`).
-#[pyclass(frozen, module = "mteval._native")]
-struct ScalarFunction(Arc<ScalarUDF>);
+/// A Python class around one of mteval's SQL functions of one kind,
+/// exportable to datafusion-python through datafusion-ffi: its `name`, the
+/// capsule method datafusion-python looks for, and a `repr`.
+macro_rules! ffi_function {
+    ($(#[$doc:meta])* $class:ident($udf:ty), $ffi:ty, $method:ident, $capsule:literal, $kind:literal) => {
+        $(#[$doc])*
+        #[pyclass(frozen, module = "mteval._native")]
+        struct $class(Arc<$udf>);
 
-#[pymethods]
-impl ScalarFunction {
-    /// The function's SQL name.
-    #[getter]
-    fn name(&self) -> String {
-        self.0.name().to_owned()
-    }
+        #[pymethods]
+        impl $class {
+            /// The function's SQL name.
+            #[getter]
+            fn name(&self) -> String {
+                self.0.name().to_owned()
+            }
 
-    fn __datafusion_scalar_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        PyCapsule::new_with_value(py, FFI_ScalarUDF::from(Arc::clone(&self.0)), c"datafusion_scalar_udf")
-    }
+            fn $method<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+                PyCapsule::new_with_value(py, <$ffi>::from(Arc::clone(&self.0)), $capsule)
+            }
 
-    fn __repr__(&self) -> String {
-        format!("<mteval scalar function {}>", self.0.name())
-    }
+            fn __repr__(&self) -> String {
+                format!(concat!("<mteval ", $kind, " function {}>"), self.0.name())
+            }
+        }
+    };
 }
 
-/// One of mteval's aggregate SQL functions (`datafusion.udaf(f)`).
-#[pyclass(frozen, module = "mteval._native")]
-struct AggregateFunction(Arc<AggregateUDF>);
-
-#[pymethods]
-impl AggregateFunction {
-    /// The function's SQL name.
-    #[getter]
-    fn name(&self) -> String {
-        self.0.name().to_owned()
-    }
-
-    fn __datafusion_aggregate_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        PyCapsule::new_with_value(py, FFI_AggregateUDF::from(Arc::clone(&self.0)), c"datafusion_aggregate_udf")
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<mteval aggregate function {}>", self.0.name())
-    }
-}
-
-/// One of mteval's window SQL functions (`datafusion.udwf(f)`).
-#[pyclass(frozen, module = "mteval._native")]
-struct WindowFunction(Arc<WindowUDF>);
-
-#[pymethods]
-impl WindowFunction {
-    /// The function's SQL name.
-    #[getter]
-    fn name(&self) -> String {
-        self.0.name().to_owned()
-    }
-
-    fn __datafusion_window_udf__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        PyCapsule::new_with_value(py, FFI_WindowUDF::from(Arc::clone(&self.0)), c"datafusion_window_udf")
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<mteval window function {}>", self.0.name())
-    }
-}
+ffi_function!(
+    /// One of mteval's scalar SQL functions (`datafusion.udf(f)`).
+    ScalarFunction(ScalarUDF), FFI_ScalarUDF, __datafusion_scalar_udf__, c"datafusion_scalar_udf", "scalar"
+);
+ffi_function!(
+    /// One of mteval's aggregate SQL functions (`datafusion.udaf(f)`).
+    AggregateFunction(AggregateUDF), FFI_AggregateUDF, __datafusion_aggregate_udf__, c"datafusion_aggregate_udf",
+    "aggregate"
+);
+ffi_function!(
+    /// One of mteval's window SQL functions (`datafusion.udwf(f)`).
+    WindowFunction(WindowUDF), FFI_WindowUDF, __datafusion_window_udf__, c"datafusion_window_udf", "window"
+);
 
 /// Every mteval scalar function, for `datafusion.udf`.
 #[pyfunction]

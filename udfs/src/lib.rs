@@ -104,19 +104,28 @@ pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>>
     ]
 }
 
-/// The device bound into one of mteval's aggregate functions (see
-/// `common::bind_device`); `None` for an unbound or foreign function.
-/// With [`aggregate_on`], what a plan codec needs to carry the binding.
+/// The device bound into one of mteval's aggregate or window functions (see
+/// `common::bind_device`), found by its implementation's type; `None` for
+/// an unbound or foreign function.
+fn bound_device(inner: &dyn std::any::Any) -> Option<DeviceRequest> {
+    use chrf::{corpus_chrf::CorpusChrfUdaf, mbr_chrf::MbrChrfUdwf, mbr_chrf_aggregate::MbrChrfAggregateUdwf};
+    None.or_else(|| inner.downcast_ref::<ter::corpus_ter::CorpusTerUdaf>()?.device())
+        .or_else(|| inner.downcast_ref::<CorpusChrfUdaf>()?.device())
+        .or_else(|| inner.downcast_ref::<MbrChrfUdwf>()?.device())
+        .or_else(|| inner.downcast_ref::<MbrChrfAggregateUdwf>()?.device())
+}
+
+/// The device bound into one of mteval's aggregate functions; with
+/// [`aggregate_on`], what a plan codec needs to carry the binding.
 #[must_use]
 pub fn aggregate_device(f: &AggregateUDF) -> Option<DeviceRequest> {
-    let inner = f.inner();
-    inner.downcast_ref::<ter::corpus_ter::CorpusTerUdaf>().and_then(ter::corpus_ter::CorpusTerUdaf::device).or_else(
-        || {
-            inner
-                .downcast_ref::<chrf::corpus_chrf::CorpusChrfUdaf>()
-                .and_then(chrf::corpus_chrf::CorpusChrfUdaf::device)
-        },
-    )
+    bound_device(f.inner().as_ref())
+}
+
+/// The device bound into one of mteval's window functions (see [`aggregate_device`]).
+#[must_use]
+pub fn window_device(f: &WindowUDF) -> Option<DeviceRequest> {
+    bound_device(f.inner().as_ref())
 }
 
 /// mteval's aggregate function `name` bound to `device`; `None` when no
@@ -126,21 +135,75 @@ pub fn aggregate_on(name: &str, device: DeviceRequest) -> Option<Arc<AggregateUD
     aggregate_functions_on(Some(device)).into_iter().find(|f| f.name() == name && aggregate_device(f).is_some())
 }
 
-/// The device bound into one of mteval's window functions (see [`aggregate_device`]).
-#[must_use]
-pub fn window_device(f: &WindowUDF) -> Option<DeviceRequest> {
-    let inner = f.inner();
-    inner.downcast_ref::<chrf::mbr_chrf::MbrChrfUdwf>().and_then(chrf::mbr_chrf::MbrChrfUdwf::device).or_else(|| {
-        inner
-            .downcast_ref::<chrf::mbr_chrf_aggregate::MbrChrfAggregateUdwf>()
-            .and_then(chrf::mbr_chrf_aggregate::MbrChrfAggregateUdwf::device)
-    })
-}
-
 /// mteval's window function `name` bound to `device` (see [`aggregate_on`]).
 #[must_use]
 pub fn window_on(name: &str, device: DeviceRequest) -> Option<Arc<WindowUDF>> {
     window_functions_on(Some(device)).into_iter().find(|f| f.name() == name && window_device(f).is_some())
+}
+
+/// One of mteval's functions, of any kind.
+#[derive(Debug, Clone)]
+pub enum Function {
+    /// A scalar function.
+    Scalar(Arc<ScalarUDF>),
+    /// An aggregate function.
+    Aggregate(Arc<AggregateUDF>),
+    /// A window function.
+    Window(Arc<WindowUDF>),
+}
+
+impl Function {
+    /// Its SQL name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Scalar(f) => f.name(),
+            Self::Aggregate(f) => f.name(),
+            Self::Window(f) => f.name(),
+        }
+    }
+
+    /// `scalar`, `aggregate` or `window`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Scalar(_) => "scalar",
+            Self::Aggregate(_) => "aggregate",
+            Self::Window(_) => "window",
+        }
+    }
+
+    /// Its documentation.
+    #[must_use]
+    pub fn documentation(&self) -> Option<&Documentation> {
+        match self {
+            Self::Scalar(f) => f.documentation(),
+            Self::Aggregate(f) => f.documentation(),
+            Self::Window(f) => f.documentation(),
+        }
+    }
+
+    /// Registers it with `registry`.
+    ///
+    /// # Errors
+    /// When the registry refuses it.
+    pub fn register(self, registry: &mut dyn FunctionRegistry) -> Result<()> {
+        match self {
+            Self::Scalar(f) => registry.register_udf(f).map(drop),
+            Self::Aggregate(f) => registry.register_udaf(f).map(drop),
+            Self::Window(f) => registry.register_udwf(f).map(drop),
+        }
+    }
+}
+
+/// Every mteval function, in registration order (scalar, aggregate,
+/// window), the aggregate and window functions bound to `device` (`None`:
+/// `auto`).
+#[must_use]
+pub fn functions_on(device: Option<DeviceRequest>) -> Vec<Function> {
+    let scalar = scalar_functions().into_iter().map(Function::Scalar);
+    let aggregate = aggregate_functions_on(device).into_iter().map(Function::Aggregate);
+    scalar.chain(aggregate).chain(window_functions_on(device).into_iter().map(Function::Window)).collect()
 }
 
 /// Registers every mteval function with `registry` (a `SessionContext` or `SessionState`).
@@ -159,33 +222,14 @@ pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
 /// # Errors
 /// When the registry refuses a function.
 pub fn register_all_on(registry: &mut dyn FunctionRegistry, device: Option<DeviceRequest>) -> Result<()> {
-    for f in scalar_functions() {
-        registry.register_udf(f)?;
-    }
-    for f in aggregate_functions_on(device) {
-        registry.register_udaf(f)?;
-    }
-    for f in window_functions_on(device) {
-        registry.register_udwf(f)?;
-    }
-    Ok(())
+    functions_on(device).into_iter().try_for_each(|f| f.register(registry))
 }
 
 /// Every mteval function's name, kind (`scalar`, `aggregate`, `window`) and
 /// documentation, in registration order.
 #[must_use]
 pub fn documented_functions() -> Vec<(String, &'static str, Option<Documentation>)> {
-    let mut out = Vec::new();
-    for f in scalar_functions() {
-        out.push((f.name().to_owned(), "scalar", f.documentation().cloned()));
-    }
-    for f in aggregate_functions() {
-        out.push((f.name().to_owned(), "aggregate", f.documentation().cloned()));
-    }
-    for f in window_functions() {
-        out.push((f.name().to_owned(), "window", f.documentation().cloned()));
-    }
-    out
+    functions_on(None).iter().map(|f| (f.name().to_owned(), f.kind(), f.documentation().cloned())).collect()
 }
 
 /// The README's table of SQL functions, generated from their
@@ -236,13 +280,7 @@ mod tests {
     #[test]
     fn names_are_unique() {
         let mut seen = HashSet::new();
-        for f in scalar_functions() {
-            assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
-        }
-        for f in aggregate_functions() {
-            assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
-        }
-        for f in window_functions() {
+        for f in functions_on(None) {
             assert!(seen.insert(f.name().to_owned()), "duplicate {}", f.name());
         }
         for n in [

@@ -119,8 +119,8 @@ pub trait ScalarSpec: Send + Sync + 'static {
     const DOC: FunctionDoc;
     /// Checks and coerces the argument types (default: `(hyp, ref [, options])`).
     const COERCE: Coerce = coerce_metric_args;
-    /// The result type.
-    const OUTPUT: Output;
+    /// The result type (default: a score, float64).
+    const OUTPUT: Output = || DataType::Float64;
     /// Checks the constant arguments (the options) when a query is planned.
     ///
     /// # Errors
@@ -210,8 +210,8 @@ pub trait AggregateSpec: Send + Sync + 'static {
     const ON_DEVICE: bool = false;
     /// Checks and coerces the argument types (default: `(hyp, ref [, options])`).
     const COERCE: Coerce = coerce_metric_args;
-    /// The result type.
-    const OUTPUT: Output;
+    /// The result type (default: a score, float64).
+    const OUTPUT: Output = || DataType::Float64;
     /// The fields of the intermediate state (each named with
     /// `format_state_name(args.name, ...)`).
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef>;

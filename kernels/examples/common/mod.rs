@@ -36,6 +36,18 @@ pub fn wmt_rows(dir: &str) -> Vec<(String, String)> {
     wmt_rows_by_pair(dir).into_iter().map(|(h, r, _)| (h, r)).collect()
 }
 
+/// The shared WMT rows as `(hyp, ref)` and the seconds one pass of `f`
+/// over them takes on this thread.
+pub fn timed_rows(mut f: impl FnMut(&str, &str)) -> (Vec<(String, String)>, f64) {
+    let rows = wmt_rows(&shared_wmt_dir());
+    let t = std::time::Instant::now();
+    for (h, r) in &rows {
+        f(h, r);
+    }
+    let e = t.elapsed().as_secs_f64();
+    (rows, e)
+}
+
 /// Answers each non-empty JSON line of standard input with `answer`'s JSON
 /// line on standard output (the differential scripts' protocol).
 pub fn answer_json_lines(mut answer: impl FnMut(&serde_json::Value) -> serde_json::Value) {

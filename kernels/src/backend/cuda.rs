@@ -234,6 +234,13 @@ impl CudaExec {
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
     }
+
+    /// The first `n` values of a device buffer.
+    fn download<T: cudarc::driver::DeviceRepr>(&self, s: &CudaSlice<T>, n: usize) -> Result<Vec<T>, BackendError> {
+        let mut v = self.stream.clone_dtoh(s).map_err(|e| dev("copy from the GPU", e))?;
+        v.truncate(n);
+        Ok(v)
+    }
 }
 
 impl KernelExec for CudaExec {
@@ -263,25 +270,13 @@ impl KernelExec for CudaExec {
     }
 
     fn download_u32(&self, b: &CudaBuf, n: usize) -> Result<Vec<u32>, BackendError> {
-        match b {
-            CudaBuf::U32(s) => {
-                let mut v = self.stream.clone_dtoh(s).map_err(|e| dev("copy from the GPU", e))?;
-                v.truncate(n);
-                Ok(v)
-            }
-            CudaBuf::U64(_) => Err(BackendError::Device("u64 buffer read as u32".into())),
-        }
+        let CudaBuf::U32(s) = b else { return Err(BackendError::Device("u64 buffer read as u32".into())) };
+        self.download(s, n)
     }
 
     fn download_u64(&self, b: &CudaBuf, n: usize) -> Result<Vec<u64>, BackendError> {
-        match b {
-            CudaBuf::U64(s) => {
-                let mut v = self.stream.clone_dtoh(s).map_err(|e| dev("copy from the GPU", e))?;
-                v.truncate(n);
-                Ok(v)
-            }
-            CudaBuf::U32(_) => Err(BackendError::Device("u32 buffer read as u64".into())),
-        }
+        let CudaBuf::U64(s) = b else { return Err(BackendError::Device("u32 buffer read as u64".into())) };
+        self.download(s, n)
     }
 
     fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, CudaBuf>]) -> Result<(), BackendError> {

@@ -227,8 +227,7 @@ impl BleuConfig {
                 "smooth_value" => value = Some(parse_smooth_value(&k, &v)?),
                 "ngram" => c.max_ngram_order = parse_order(&k, &v)?,
                 "trg_lang" => trg_lang = Some(parse_lang(&k, v)?),
-                "nrefs" | "version" | "impl" => {}
-                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], crate::options::SIGNATURE_KEYS)),
+                _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
             }
         }
         if let Some(t) = tok {

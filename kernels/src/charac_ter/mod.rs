@@ -154,8 +154,8 @@ impl CharacTerConfig {
                     }
                 }
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
-                "nrefs" | "tok" | "version" | "impl" => {}
-                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], "")),
+                "tok" => {}
+                _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
             }
         }
         Ok(cfg)

@@ -462,11 +462,21 @@ pub fn confidence(
 ) -> Result<TestResult, MetricError> {
     check(metric, stats, stats.len())?;
     let score = metric.score(&stats.sums());
-    let data = stats.to_f32();
-    let mut rng = Generator::default_rng(seed);
-    let sums = bootstrap_sums(&mut rng, samples, &[(&data, metric.width())], stats.len())?;
-    let estimate = resample_scores(metric, &sums[0]).statistics_ci();
+    let estimate = bootstrap_scores(metric, stats, samples, seed)?.statistics_ci();
     Ok(TestResult { score, p_value: None, estimate })
+}
+
+/// The scores of `samples` bootstrap resamples of one system's statistics,
+/// drawn by a fresh generator from `seed` (sacrebleu's `_bootstrap_resample`).
+fn bootstrap_scores(
+    metric: &dyn Resample,
+    stats: &SegmentStats,
+    samples: usize,
+    seed: Option<u128>,
+) -> Result<Scores, MetricError> {
+    let mut rng = Generator::default_rng(seed);
+    let sums = bootstrap_sums(&mut rng, samples, &[(&stats.to_f32(), metric.width())], stats.len())?;
+    Ok(resample_scores(metric, &sums[0]))
 }
 
 /// The baseline's row of a paired test: its score and, when the test makes
@@ -487,13 +497,7 @@ pub fn baseline(
         PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
         PairedTest::Randomization(_, None) => 0,
     };
-    let estimate = if samples > 0 {
-        let mut rng = Generator::default_rng(seed);
-        let sums = bootstrap_sums(&mut rng, samples, &[(&stats.to_f32(), metric.width())], stats.len())?;
-        resample_scores(metric, &sums[0]).numpy_ci()
-    } else {
-        None
-    };
+    let estimate = if samples > 0 { bootstrap_scores(metric, stats, samples, seed)?.numpy_ci() } else { None };
     Ok(TestResult { score, p_value: None, estimate })
 }
 

@@ -137,8 +137,7 @@ impl TerConfig {
                     }
                 }
                 "max_words" => cfg.max_words = Some(crate::signature::parse_limit(METRIC, &k, &v)?),
-                "nrefs" | "version" | "impl" => {}
-                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], crate::options::SIGNATURE_KEYS)),
+                _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
             }
         }
         Ok(cfg)

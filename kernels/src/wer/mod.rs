@@ -377,8 +377,7 @@ impl WerConfig {
                         _ => return Err(bad_value(METRIC, &k, &v, "default or standardize")),
                     }
                 }
-                "nrefs" | "version" | "impl" => {}
-                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], "")),
+                _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
             }
         }
         Ok(cfg)

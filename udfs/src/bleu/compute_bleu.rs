@@ -10,7 +10,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::{BleuConfig, MetricError};
 
 use crate::common::{coerce_options, exec_parse, float64_value, list_of, plan_parse};
-use crate::udf::{ARG_OPTIONS, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
 
 /// sacrebleu's `compute_bleu` defaults (`smooth_method='none'`,
 /// `effective_order=False`), with `smooth`, `smooth_value` and `eff` on top.
@@ -79,7 +79,6 @@ impl ScalarSpec for ComputeBleuFn {
         related: &["bleu_stats", "corpus_bleu"],
     };
     const COERCE: crate::udf::Coerce = coerce;
-    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_parse(Self::NAME, args, 4, parse).map(drop)

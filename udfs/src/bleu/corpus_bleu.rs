@@ -4,7 +4,7 @@
 //! or no reference are skipped; a group with no scored row gives NULL.
 
 use datafusion::arrow::array::ArrayRef;
-use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::Result;
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -14,7 +14,7 @@ use mteval_kernels::{BleuConfig, BleuStats};
 use crate::common::{
     CountSumsAccumulator, RefsCol, StrCol, constant_options, count_sums_fields, eval_rows, metric_err,
 };
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `corpus_bleu` aggregate function.
 #[derive(Debug)]
@@ -34,8 +34,6 @@ impl AggregateSpec for CorpusBleuFn {
         example: "SELECT system, corpus_bleu(hyp, ref) FROM t GROUP BY system;",
         related: &["bleu", "bleu_stats", "corpus_chrf", "corpus_ter", "corpus_bootstrap"],
     };
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;

@@ -8,13 +8,12 @@ pub mod bleu_stats;
 pub mod compute_bleu;
 pub mod corpus_bleu;
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{BleuConfig, MetricError};
 
 use crate::common::{RefsCol, StrCol, eval_rows, exec_parse, float64_value, plan_parse};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// Sentence-level options: sacrebleu's `BLEU(effective_order=True)` with `opts` on top.
 pub(crate) fn parse_sentence(opts: &str) -> std::result::Result<BleuConfig, MetricError> {
@@ -57,8 +56,6 @@ impl ScalarSpec for BleuFn {
         example: "SELECT bleu(hyp, ref, 'tok:intl') AS bleu FROM t;",
         related: &["bleu_stats", "corpus_bleu", "mteval_signature"],
     };
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_bleu(Self::NAME, args).map(drop)

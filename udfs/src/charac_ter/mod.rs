@@ -7,13 +7,12 @@ pub mod corpus_charac_ter;
 pub mod edit_distance;
 pub mod word_edit_distance;
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::CharacTerConfig;
 
 use crate::common::{RefsCol, StrCol, eval_rows, exec_parse, float64_value, plan_parse};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// The `charac_ter` scalar function.
 #[derive(Debug)]
@@ -33,8 +32,6 @@ impl ScalarSpec for CharacTerFn {
         example: "SELECT charac_ter('the cat sat', 'the cat sat down');",
         related: &["corpus_charac_ter", "edit_distance", "word_edit_distance", "mteval_signature"],
     };
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_parse(Self::NAME, args, 2, CharacTerConfig::parse).map(drop)

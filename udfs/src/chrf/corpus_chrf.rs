@@ -5,7 +5,7 @@
 //! gives NULL.
 
 use datafusion::arrow::array::ArrayRef;
-use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::Result;
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -13,7 +13,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{ChrfConfig, ChrfStats};
 
 use crate::common::{CountSumsAccumulator, constant_options, count_sums_fields, eval_columns_on, metric_err};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `corpus_chrf` aggregate function.
 #[derive(Debug)]
@@ -34,8 +34,6 @@ impl AggregateSpec for CorpusChrfFn {
         related: &["chrf", "chrf_stats", "corpus_ter"],
     };
     const ON_DEVICE: bool = true;
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;

@@ -8,13 +8,12 @@ pub mod corpus_chrf;
 pub mod mbr_chrf;
 pub mod mbr_chrf_aggregate;
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{ChrfConfig, ChrfSegment};
 
 use crate::common::{eval_args_on, exec_parse, float64_value, plan_parse};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_chrf(name: &str, args: &ReturnFieldArgs<'_>) -> Result<ChrfConfig> {
@@ -55,8 +54,6 @@ impl ScalarSpec for ChrfFn {
         example: "SELECT chrf(hyp, ref, 'nw:2') AS chrfpp FROM t;",
         related: &["chrf_stats", "corpus_chrf", "mbr_chrf", "mteval_signature"],
     };
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_chrf(Self::NAME, args).map(drop)

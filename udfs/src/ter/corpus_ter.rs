@@ -16,7 +16,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::ter::TerStats;
 
 use crate::common::{constant_options, eval_columns_on, metric_err};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `corpus_ter` aggregate function.
 #[derive(Debug)]
@@ -37,8 +37,6 @@ impl AggregateSpec for CorpusTerFn {
         related: &["ter", "ter_stats", "corpus_chrf"],
     };
     const ON_DEVICE: bool = true;
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(args: &AccumulatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;

@@ -5,13 +5,12 @@ pub mod ter_alignment;
 pub mod ter_stats;
 pub mod ter_tokenize;
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{MetricError, Ter, TerSegment};
 
 use crate::common::{RefsCol, StrCol, eval_args_on, eval_rows, exec_parse, float64_value, plan_parse};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 /// Validates the options literal at plan time.
 pub(crate) fn plan_ter(name: &str, args: &ReturnFieldArgs<'_>) -> Result<Ter> {
@@ -71,8 +70,6 @@ impl ScalarSpec for TerFn {
         example: "SELECT ter('the cat sat', 'the cat sat down', 'norm:yes');",
         related: &["ter_stats", "ter_alignment", "ter_tokenize", "corpus_ter", "mteval_signature"],
     };
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_ter(Self::NAME, args).map(drop)

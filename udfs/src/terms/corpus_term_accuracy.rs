@@ -21,7 +21,7 @@ use crate::common::{StrCol, merge_u64_states, metric_err, u64_state};
 use crate::terms::term_cols::{LemmasCol, TermsCol};
 use crate::terms::term_match::{ARG_TERMS, coerce_terms_args, exact_rows};
 use crate::terms::term_match_lemmatized::lemmatized_rows;
-use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc};
 
 const STATE: [&str; 6] = ["exact", "lemmatized", "wrong", "denominator", "kept", "lemma_sentences"];
 
@@ -54,8 +54,6 @@ impl AggregateSpec for CorpusTermAccuracyFn {
     };
 
     const COERCE: Coerce = coerce_terms_args;
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: false, acc: TermAccuracy::default() }))

@@ -5,7 +5,7 @@
 //! mapping assertions (naming the row), and a kept prediction that holds a
 //! newline between two non-blank lines (stanza would see two sentences).
 
-use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::datatypes::FieldRef;
 use datafusion::common::Result;
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -15,7 +15,7 @@ use mteval_kernels::terms::TermAccuracy;
 use crate::terms::corpus_term_accuracy::{TermAccuracyAccumulator, accuracy_state_fields};
 use crate::terms::term_match::ARG_TERMS;
 use crate::terms::term_match_lemmatized::{ARG_LEMMAS, coerce_lemmatized_args};
-use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Coerce, FunctionDoc};
 
 /// The `corpus_term_accuracy_lemmatized` aggregate function.
 #[derive(Debug)]
@@ -38,8 +38,6 @@ impl AggregateSpec for CorpusTermAccuracyLemmatizedFn {
     };
 
     const COERCE: Coerce = coerce_lemmatized_args;
-
-    const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { lemmatized: true, acc: TermAccuracy::default() }))

@@ -2,14 +2,13 @@
 //! sentence's measure, as jiwer 4.0.0's function of the same name on that
 //! sentence (with `unit:char`, `wer` is jiwer's `cer`).
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::wer::metric::Measure;
 
 use super::eval::{RELATED, eval_wer, plan_wer};
 use crate::common::float64_value;
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Scalar, ScalarSpec};
 
 fn measure(name: &str, args: &ScalarFunctionArgs, m: Measure) -> Result<ColumnarValue> {
     let (vals, single) = eval_wer(name, args, |cfg, h, r| Ok(cfg.best(h, r).map(|(_, c)| m.of(&c.scores()))))?;
@@ -42,7 +41,6 @@ macro_rules! measure_fn {
                 related: RELATED,
             };
 
-            const OUTPUT: Output = || DataType::Float64;
 
             fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
                 plan_wer(Self::NAME, args).map(drop)
