@@ -202,9 +202,12 @@ pub struct TableSpec<'a> {
     pub text: bool,
 }
 
-/// Whether `input` names a table (by its extension, compressed or not), as
-/// opposed to a text file of references.
+/// Whether `input` names a table (a dataset, or a file by its extension,
+/// compressed or not), as opposed to a text file of references.
 pub(crate) fn is_table(input: &str) -> bool {
+    if crate::session::is_dataset(input) {
+        return true;
+    }
     let name = input.rsplit('/').next().unwrap_or(input).to_ascii_lowercase();
     let name = [".gz", ".bz2", ".xz", ".zst"].iter().find_map(|c| name.strip_suffix(c)).unwrap_or(&name);
     [".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson"].iter().any(|e| name.ends_with(e))

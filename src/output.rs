@@ -371,6 +371,9 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[&str]) -> Result<()> {
             );
         }
         for input in inputs {
+            // A glob reads below its leading folders.
+            let root = crate::session::dataset_root(input).map(|r| r.display().to_string());
+            let input = root.as_deref().unwrap_or(input);
             let input_id = identity(input);
             let inside = !crate::session::is_url(input) && Path::new(&id).starts_with(&input_id) && id != input_id;
             if id == input_id {

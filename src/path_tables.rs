@@ -67,9 +67,19 @@ impl UrlTableFactory for PathTables {
 /// What `DataFusion`'s factory does: the format from the extension, the
 /// schema from the files.
 async fn open(state: &SessionState, url: ListingTableUrl) -> Result<Arc<dyn TableProvider>> {
+    Ok(Arc::new(ListingTable::try_new(listing_config(state, url).await?)?))
+}
+
+/// The listing of the file, folder, glob or prefix `url` as SQL reads it:
+/// the format from the first file's extension (through a compression
+/// suffix), hive-style `key=value` folders as partition columns, the schema
+/// from the files.
+///
+/// # Errors
+/// `DataFusion`'s, which [`explain`] turns into a message naming the path.
+pub(crate) async fn listing_config(state: &SessionState, url: ListingTableUrl) -> Result<ListingTableConfig> {
     let cfg = ListingTableConfig::new(url).infer_options(state).await?;
-    let cfg = cfg.infer_partitions_from_path(state).await?.infer_schema(state).await?;
-    Ok(Arc::new(ListingTable::try_new(cfg)?))
+    cfg.infer_partitions_from_path(state).await?.infer_schema(state).await
 }
 
 /// Whether a table name is meant as a file or URL rather than a table.
@@ -78,7 +88,7 @@ fn looks_like_path(name: &str) -> bool {
 }
 
 /// Why the path `name` could not be opened (`e`: `DataFusion`'s error), naming it.
-fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
+pub(crate) fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
     let msg = e.to_string();
     if !is_url(name) {
         let local = std::path::Path::new(name.strip_prefix("file://").unwrap_or(name));
@@ -89,9 +99,20 @@ fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
             return format!("{name}: the directory holds no files to read");
         }
     }
-    let (ext, compression) = ListingTableConfig::infer_file_extension_and_compression_type(name).unwrap_or_default();
+    // A folder's format is its first file's (DataFusion lists them in order).
+    let first = if is_url(name) {
+        None
+    } else {
+        first_file(std::path::Path::new(name.strip_prefix("file://").unwrap_or(name)))
+    };
+    let probe = first.as_ref().map_or_else(|| name.to_owned(), |f| f.display().to_string());
+    let (ext, compression) = ListingTableConfig::infer_file_extension_and_compression_type(&probe).unwrap_or_default();
     if msg.contains("No file_format found with extension") {
-        let file = if name.ends_with('/') { "its first file" } else { "it" };
+        let file = match &first {
+            Some(f) => format!("its first file {}", f.display()),
+            None if name.ends_with('/') => "its first file".to_owned(),
+            None => "it".to_owned(),
+        };
         let ext = match compression {
             Some(c) => format!(".{ext}.{c}"),
             None => format!(".{ext}"),
@@ -111,6 +132,14 @@ fn explain(state: &SessionState, name: &str, e: &DataFusionError) -> String {
     }
     let cause = e.message();
     format!("cannot read {name}: {cause}")
+}
+
+/// The first file below the local directory `dir` in path order (`None`
+/// for a file, a glob or an empty directory).
+fn first_file(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    entries.into_iter().find_map(|p| if p.is_dir() { first_file(&p) } else { Some(p) })
 }
 
 /// Whether `dir` or a directory below it holds a file (`DataFusion` lists recursively).

@@ -241,6 +241,16 @@ fn score_and_sql_read_and_write_s3_and_http_urls() {
         assert_eq!(sig, want_sig);
         assert!(want_sig.is_some());
     }
+    // An object-store prefix is a dataset: its objects in key order.
+    let jsonl = std::fs::read_to_string(shared_dir().join("data/wmt/en-de.jsonl")).unwrap();
+    let lines: Vec<&str> = jsonl.lines().collect();
+    for (k, part) in lines.chunks(600).enumerate() {
+        server.put(&format!("ds/part-{k}.jsonl"), format!("{}\n", part.join("\n")).into_bytes());
+    }
+    let o = run(args("s3://mteval/ds/", &format!("s3://{BUCKET}/out/ds.parquet")));
+    assert!(o.status.success(), "prefix: {:?}", text(&o));
+    assert_eq!(text(&o).0, text(&local).0, "prefix: corpus lines differ from the local run");
+    assert_eq!(ter_column(server.get("out/ds.parquet").expect("uploaded output")).0, want, "prefix: the rows in order");
     // No staging file is left in the temporary directory.
     let staged: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .unwrap()

@@ -16,6 +16,7 @@ mod cli_bad_input;
 mod cli_cer;
 mod cli_chrf;
 mod cli_compare;
+mod cli_datasets;
 mod cli_device;
 mod cli_inputs;
 mod cli_object_store;

@@ -41,7 +41,9 @@ impl InputKind {
     }
 }
 
-/// Registers `path` as table `name`, checking first that it exists. In CSV
+/// Registers `path` as table `name`, checking first that it exists: one
+/// file, or a dataset ([`is_dataset`]: a folder, a glob, an object-store
+/// prefix). In CSV
 /// and TSV input, the columns named in `text_cols` are read as strings
 /// whatever their values look like (a column of years or of numbers is
 /// still text to score). Other columns get the type that fits every record.
@@ -60,14 +62,14 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         }
         o
     }
-    let kind = InputKind::of(path)?;
+    if is_dataset(path) {
+        return register_dataset(ctx, name, path, text_cols).await;
+    }
     let local = path.strip_prefix("file://").unwrap_or(path);
     if !is_url(path) {
-        let meta = std::fs::metadata(local).with_context(|| format!("cannot read input file {path}"))?;
-        if meta.is_dir() {
-            bail!("{path} is a directory; give one input file");
-        }
+        std::fs::metadata(local).with_context(|| format!("cannot read input {path}"))?;
     }
+    let kind = InputKind::of(path)?;
     let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(|e| format!(".{e}")).unwrap_or_default();
     if matches!(kind, InputKind::Parquet | InputKind::Csv | InputKind::Tsv) {
         check_unique_columns(ctx, path, kind).await?;
@@ -93,22 +95,94 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
     if matches!(kind, InputKind::Csv | InputKind::Tsv) {
         let inferred =
             ctx.table(name).await.with_context(|| format!("cannot read {path}"))?.schema().as_arrow().clone();
-        let is_text = |f: &Field| mteval_udfs::common::is_string(f.data_type());
-        if inferred.fields().iter().any(|f| text_cols.contains(&f.name().as_str()) && !is_text(f)) {
-            let fields: Vec<Field> = inferred
-                .fields()
-                .iter()
-                .map(|f| {
-                    let f = f.as_ref().clone();
-                    if text_cols.contains(&f.name().as_str()) { f.with_data_type(DataType::Utf8) } else { f }
-                })
-                .collect();
-            let schema = Schema::new(fields);
+        if let Some(schema) = text_schema(&inferred, text_cols) {
             ctx.deregister_table(name)?;
             ctx.register_csv(name, path, csv(kind, &ext, Some(&schema)))
                 .await
                 .with_context(|| format!("cannot read {path} as {kind:?}"))?;
         }
+        empty_fields_as_text(ctx, name, text_cols).await.with_context(|| format!("cannot read {path}"))?;
+    }
+    Ok(kind)
+}
+
+/// `schema` with the `text_cols` read as strings, when one of them is not
+/// (CSV/TSV inference made numbers of a column of digits); `None` when
+/// every text column already is.
+fn text_schema(schema: &Schema, text_cols: &[&str]) -> Option<Schema> {
+    let is_text = |f: &Field| mteval_udfs::common::is_string(f.data_type());
+    if !schema.fields().iter().any(|f| text_cols.contains(&f.name().as_str()) && !is_text(f)) {
+        return None;
+    }
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| {
+            let f = f.as_ref().clone();
+            if text_cols.contains(&f.name().as_str()) { f.with_data_type(DataType::Utf8) } else { f }
+        })
+        .collect();
+    Some(Schema::new(fields))
+}
+
+/// Whether `path` names a dataset rather than one file: a local directory
+/// (every file below it, hive-style `key=value` folders as columns), a glob
+/// (`*`, `?`, `[`), or a URL ending in `/` (an object-store prefix).
+#[must_use]
+pub fn is_dataset(path: &str) -> bool {
+    let glob = |p: &str| p.contains(['*', '?', '[']);
+    if is_url(path) && !path.starts_with("file://") {
+        let rest = path.split_once("://").map_or(path, |(_, r)| r);
+        return path.ends_with('/') || glob(rest);
+    }
+    let local = path.strip_prefix("file://").unwrap_or(path);
+    glob(local) || Path::new(local).is_dir()
+}
+
+/// The folder a local dataset reads below: the directory itself, or a
+/// glob's leading folders; `None` for a URL or a single file.
+#[must_use]
+pub fn dataset_root(path: &str) -> Option<std::path::PathBuf> {
+    if is_url(path) && !path.starts_with("file://") {
+        return None;
+    }
+    let local = Path::new(path.strip_prefix("file://").unwrap_or(path));
+    if local.is_dir() {
+        return Some(local.to_owned());
+    }
+    let fixed: std::path::PathBuf =
+        local.components().take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '['])).collect();
+    (fixed != local).then_some(fixed)
+}
+
+/// Registers the dataset `path` (see [`is_dataset`]) as table `name` as SQL
+/// reads it (`FROM 'dir/'`): the format from the first file's extension
+/// (compressed or not), the schema from the files, hive-style partition
+/// folders as columns. `DataFusion` reads the files in path order, so the
+/// rows come in a deterministic order: file by file, each in its own order.
+/// CSV/TSV text columns are read as [`register_input`] reads them.
+async fn register_dataset(ctx: &SessionContext, name: &str, path: &str, text_cols: &[&str]) -> Result<InputKind> {
+    use datafusion::datasource::listing::{ListingTable, ListingTableUrl};
+    let state = ctx.state();
+    let url = ListingTableUrl::parse(path).with_context(|| format!("{path}: not a path, glob or URL"))?;
+    let cfg = crate::path_tables::listing_config(&state, url)
+        .await
+        .map_err(|e| anyhow::anyhow!(crate::path_tables::explain(&state, path, &e)))?;
+    let ext = cfg.options.as_ref().map(|o| o.file_extension.clone()).unwrap_or_default();
+    let plain = ext.split('.').next().unwrap_or_default();
+    let kind = InputKind::of(&format!("x.{plain}")).map_err(|_| {
+        anyhow::anyhow!(
+            "{path}: its files are .{ext}, a format mteval does not read (use .parquet, .csv, .tsv, .json, .jsonl \
+             or .ndjson, compressed or not)"
+        )
+    })?;
+    let cfg = match cfg.file_schema.as_deref().and_then(|s| text_schema(s, text_cols)) {
+        Some(s) if matches!(kind, InputKind::Csv | InputKind::Tsv) => cfg.with_schema(std::sync::Arc::new(s)),
+        _ => cfg,
+    };
+    let table = ListingTable::try_new(cfg).with_context(|| format!("cannot read {path}"))?;
+    ctx.register_table(name, std::sync::Arc::new(table))?;
+    if matches!(kind, InputKind::Csv | InputKind::Tsv) {
         empty_fields_as_text(ctx, name, text_cols).await.with_context(|| format!("cannot read {path}"))?;
     }
     Ok(kind)

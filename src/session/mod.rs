@@ -9,7 +9,7 @@ pub(crate) mod inputs;
 pub(crate) mod stores;
 
 pub use formats::{PresetFormat, TSV_NO_QUOTE, preset_format, preset_parts, preset_with_options, preset_write_options};
-pub use inputs::{InputKind, json_error_location, register_input};
+pub use inputs::{InputKind, dataset_root, is_dataset, json_error_location, register_input};
 pub use stores::{is_url, store_for_url};
 
 /// The largest `--batch-size`: Arrow's readers allocate a batch's buffers up
