@@ -151,3 +151,27 @@ fn mbr_reads_a_folder_and_empty_or_unknown_folders_are_refused_by_name() {
         fails_with(&["score", input, "-m", "ter", "-o", inside.to_str().unwrap()], &["inside the input"]);
     }
 }
+
+#[test]
+fn score_partitions_keep_the_input_order_and_every_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = wmt_rows();
+    let folder = parts(dir.path(), &rows, 5, "parquet");
+    let f = folder.to_str().unwrap();
+    let run = |p: &str, out: &Path| {
+        let o = out.to_str().unwrap();
+        let text =
+            mteval_ok(&["score", f, "-m", "ter", "chrf", "bleu", "--group-by", "system", "--partitions", p, "-o", o]);
+        (text, std::fs::read(out).unwrap())
+    };
+    let (want_text, want_bytes) = run("1", &dir.path().join("one.parquet"));
+    for p in ["2", "3", "8"] {
+        let (text, bytes) = run(p, &dir.path().join(format!("p{p}.parquet")));
+        assert_eq!(text, want_text, "--partitions {p}");
+        assert!(bytes == want_bytes, "--partitions {p}: the scored file differs");
+    }
+    fails_with(
+        &["score", f, "-m", "ter", "--partitions", "2", "--cluster", "df://127.0.0.1:1"],
+        &["--partitions with --cluster"],
+    );
+}

@@ -142,6 +142,12 @@ pub struct ScoreArgs {
     /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.
     #[arg(long, conflicts_with = "hyp")]
     pub cluster: Option<String>,
+    /// Score N partitions of the input at once (its files, and ranges of large files, in
+    /// order). The output rows stay in input order and the corpus statistics are summed in
+    /// input order, so every number equals the default's; the scored rows of later partitions
+    /// wait in memory until the earlier ones are written.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..), conflicts_with = "hyp")]
+    pub partitions: u16,
 }
 
 /// Parses a byte size: a number with an optional unit (`K`, `M`, `G`, `T`,

@@ -53,9 +53,15 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
+    if a.partitions > 1 && a.cluster.is_some() {
+        bail!(
+            "--partitions with --cluster is not supported yet: the cluster returns partitions in the order they \
+             finish, not in input order; run without --partitions (one task), or score locally with --partitions"
+        );
+    }
     let opts = SessionOptions {
         batch_size: Some(a.batch_size),
-        target_partitions: Some(1),
+        target_partitions: Some(usize::from(a.partitions)),
         memory_limit: a.memory_limit,
         device: crate::device::get(),
     };
@@ -90,7 +96,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
 
     // Step 3: stream, scoring and summing the statistics per group.
     let mut groups = Groups::default();
-    let mut stream = df.execute_stream().await?;
+    let mut stream = in_input_order(df, usize::from(a.partitions)).await?;
     let n_in = schema.fields().len();
     let mut row_base = 0usize;
     while let Some(batch) = stream.next().await {
@@ -152,6 +158,46 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         crate::report::write_from_table(&setup, table, None, &[], out).await?;
     }
     Ok(())
+}
+
+/// The rows of `df` in input order. With more than one partition, every
+/// partition is computed at once by a task of its own (the scoring happens
+/// there), and their batches are read partition after partition: each
+/// partition holds a contiguous run of the input (files in path order,
+/// ranges of a file in order), as `DataFusion` splits a scan; round-robin
+/// repartitioning and the scan's work stealing between partitions are off,
+/// so that no row changes partition.
+async fn in_input_order(
+    df: datafusion::prelude::DataFrame,
+    partitions: usize,
+) -> Result<futures::stream::BoxStream<'static, datafusion::error::Result<RecordBatch>>> {
+    if partitions <= 1 {
+        return Ok(df.execute_stream().await?.boxed());
+    }
+    let (mut state, plan) = df.into_parts();
+    let options = state.config_mut().options_mut();
+    options.optimizer.enable_round_robin_repartition = false;
+    // A partition that finishes early would take files of another.
+    options.execution.enable_file_stream_work_stealing = false;
+    let df = datafusion::prelude::DataFrame::new(state, plan);
+    let receivers: Vec<_> = df
+        .execute_stream_partitioned()
+        .await?
+        .into_iter()
+        .map(|mut part| {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(async move {
+                while let Some(b) = part.next().await {
+                    let failed = b.is_err();
+                    if tx.send(b).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+            futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (b, rx)) })
+        })
+        .collect();
+    Ok(futures::stream::iter(receivers).flatten().boxed())
 }
 
 /// `-o` and `--report` may be neither the input nor each other (checked
