@@ -38,9 +38,12 @@ fn parts(dir: &Path, rows: &[Value], parts: usize, ext: &str) -> PathBuf {
     out
 }
 
+/// A scored file's rows: `(system, seg_id)` and the scores.
+type Rows = Vec<((String, i64), Vec<f64>)>;
+
 /// `mteval score INPUT -m bleu chrf ter --group-by system -o OUT`: its
 /// corpus lines and its scored rows.
-fn score(input: &str, out: &Path) -> (String, Vec<((String, i64), Vec<f64>)>) {
+fn score(input: &str, out: &Path) -> (String, Rows) {
     let o = out.to_str().unwrap();
     let text = mteval_ok(&["score", input, "-m", "bleu", "chrf", "ter", "--group-by", "system", "-o", o]);
     (text, scored_rows(out, &["bleu", "chrf", "ter"]))

@@ -53,12 +53,6 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     }
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
-    if a.partitions > 1 && a.cluster.is_some() {
-        bail!(
-            "--partitions with --cluster is not supported yet: the cluster returns partitions in the order they \
-             finish, not in input order; run without --partitions (one task), or score locally with --partitions"
-        );
-    }
     let opts = SessionOptions {
         batch_size: Some(a.batch_size),
         target_partitions: Some(usize::from(a.partitions)),
@@ -200,9 +194,15 @@ async fn in_input_order(
     Ok(futures::stream::iter(receivers).flatten().boxed())
 }
 
-/// `-o` and `--report` may be neither the input nor each other (checked
-/// before any work).
+/// `-o` and `--report` may be neither the input nor each other, and
+/// `--partitions` does not go with `--cluster` (checked before any work).
 fn check_outputs(a: &ScoreArgs, input: &str) -> Result<()> {
+    if a.partitions > 1 && a.cluster.is_some() {
+        bail!(
+            "--partitions with --cluster is not supported yet: the cluster returns partitions in the order they \
+             finish, not in input order; run without --partitions (one task), or score locally with --partitions"
+        );
+    }
     let outputs: Vec<(&str, &std::path::Path)> = [("-o", a.output.as_deref()), ("--report", a.report.as_deref())]
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p?)))
