@@ -16,6 +16,15 @@ fn wmt_rows() -> Vec<Value> {
     text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// A temporary folder, the en-de rows, and them in one file `whole.jsonl` there.
+fn setup() -> (tempfile::TempDir, Vec<Value>, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = wmt_rows();
+    let whole = dir.path().join("whole.jsonl");
+    write_jsonl(&whole, &rows);
+    (dir, rows, whole)
+}
+
 /// `rows` written as `parts` JSON-lines files `part-K.jsonl` in `dir` (the
 /// rows in order, split in consecutive runs), converted to `ext` by `mteval
 /// sql` when it is not `jsonl`; returns the folder.
@@ -51,10 +60,7 @@ fn score(input: &str, out: &Path) -> (String, Rows) {
 
 #[test]
 fn score_reads_folders_and_globs_in_every_format_as_the_files_concatenated() {
-    let dir = tempfile::tempdir().unwrap();
-    let rows = wmt_rows();
-    let whole = dir.path().join("whole.jsonl");
-    write_jsonl(&whole, &rows);
+    let (dir, rows, whole) = setup();
     let (want_text, want_rows) = score(whole.to_str().unwrap(), &dir.path().join("whole.parquet"));
     assert_eq!(want_rows.len(), rows.len());
     for ext in ["jsonl", "parquet", "csv", "tsv"] {
@@ -86,10 +92,7 @@ fn score_reads_folders_and_globs_in_every_format_as_the_files_concatenated() {
 
 #[test]
 fn hive_partition_columns_group_and_split_like_columns() {
-    let dir = tempfile::tempdir().unwrap();
-    let rows = wmt_rows();
-    let whole = dir.path().join("whole.jsonl");
-    write_jsonl(&whole, &rows);
+    let (dir, rows, whole) = setup();
     // system=NAME/part.parquet, without the system column in the files.
     let hive = dir.path().join("hive");
     let mut systems: Vec<String> = rows.iter().map(|r| r["system"].as_str().unwrap().to_owned()).collect();
@@ -122,10 +125,7 @@ fn hive_partition_columns_group_and_split_like_columns() {
 
 #[test]
 fn mbr_reads_a_folder_and_empty_or_unknown_folders_are_refused_by_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let rows = wmt_rows();
-    let whole = dir.path().join("whole.jsonl");
-    write_jsonl(&whole, &rows);
+    let (dir, rows, whole) = setup();
     let folder = parts(dir.path(), &rows, 4, "parquet");
     let mbr = |input: &str, out: &Path| {
         mteval_ok(&["mbr", input, "--group-by", "seg_id", "-o", out.to_str().unwrap()]);
