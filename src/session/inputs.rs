@@ -135,8 +135,9 @@ pub fn is_dataset(path: &str) -> bool {
         let rest = path.split_once("://").map_or(path, |(_, r)| r);
         return path.ends_with('/') || glob(rest);
     }
-    let local = path.strip_prefix("file://").unwrap_or(path);
-    glob(local) || Path::new(local).is_dir()
+    // A file whose name holds a glob character is a file.
+    let local = Path::new(path.strip_prefix("file://").unwrap_or(path));
+    local.is_dir() || (glob(&local.to_string_lossy()) && !local.is_file())
 }
 
 /// The folder a local dataset reads below: the directory itself, or a
