@@ -1,3 +1,7 @@
+//! Unit tests of the WER family. Test code only: `mod.rs` declares this
+//! module as `#[cfg(test)] mod tests;`, so its `unwrap`s (a failed one is a
+//! failed test) never reach the library.
+
 #![allow(
     clippy::cast_possible_truncation,
     reason = "random lengths and symbols are reduced far below the target types' range"
