@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64,
-    count, counts,
+    CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, count,
+    counts,
 };
 use crate::py::number::{Py, py_int};
 use crate::significance::Resample;
@@ -80,7 +80,7 @@ impl Metric for BleuConfig {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(CountCorpus::new(*self)))
+        Some(Summed::boxed(*self))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {

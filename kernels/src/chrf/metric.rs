@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use super::{ChrfConfig, ChrfStats};
 use crate::metric::{
-    CorpusState, CountCorpus, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64,
-    counts,
+    CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, counts,
 };
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
@@ -127,7 +126,7 @@ impl Metric for Chrf {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(CountCorpus::new(self.cfg)))
+        Some(Summed::boxed(self.cfg))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {

@@ -24,6 +24,7 @@ pub mod mbr;
 pub mod segment_score;
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -398,7 +399,8 @@ pub fn same_state<T: 'static>(other: &dyn CorpusState) -> Result<&T, MetricError
 }
 
 /// A metric whose statistics are counts summed element-wise
-/// ([`CountSums`]) and scored from the sums: BLEU and chrF.
+/// ([`CountSums`]) and scored from the sums: BLEU and chrF. Its corpus
+/// state is a [`Summed`] through the [`SumScore`] every such metric has.
 pub trait CountScore: Copy + fmt::Debug + Send + Sync + 'static {
     /// The corpus score of the sums; `None` without a segment.
     fn score_sums(&self, sums: &CountSums<Self>) -> Option<f64>;
@@ -406,41 +408,113 @@ pub trait CountScore: Copy + fmt::Debug + Send + Sync + 'static {
     fn sums_details(&self, sums: &CountSums<Self>) -> Vec<(&'static str, Detail)>;
 }
 
-/// The corpus state of a [`CountScore`] metric.
-#[derive(Debug, Clone)]
-pub struct CountCorpus<C> {
-    cfg: C,
-    sums: CountSums<C>,
-}
+impl<C: CountScore> SumScore for C {
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        self.score_sums(&CountSums::from_parts(counts(&sums.sums), sums.segments))
+    }
 
-impl<C: CountScore> CountCorpus<C> {
-    /// No segment yet.
-    #[must_use]
-    pub fn new(cfg: C) -> Self {
-        Self { cfg, sums: CountSums::default() }
+    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
+        self.sums_details(&CountSums::from_parts(counts(&sums.sums), sums.segments))
     }
 }
 
-impl<C: CountScore> CorpusState for CountCorpus<C> {
+/// Statistics rows summed element-wise in `f64` (exact for counts below
+/// 2^53, and in input order for a float column such as TER's reference
+/// lengths), with the number of rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RowSums {
+    /// The element-wise sums; as long as the longest row added.
+    pub sums: Vec<f64>,
+    /// Rows added.
+    pub segments: u64,
+}
+
+impl RowSums {
+    /// Adds `row` as `segments` rows' sums.
+    fn add(&mut self, row: &[f64], segments: u64) {
+        if self.sums.len() < row.len() {
+            self.sums.resize(row.len(), 0.0);
+        }
+        for (a, b) in self.sums.iter_mut().zip(row) {
+            *a += b;
+        }
+        self.segments += segments;
+    }
+}
+
+/// A metric whose corpus value comes from its statistics rows summed
+/// ([`RowSums`]); [`Summed`] is its corpus state.
+pub trait SumScore: Clone + fmt::Debug + Send + Sync + 'static {
+    /// What a segment's statistics row adds to the sums (the row itself
+    /// unless the metric keeps other sums).
+    fn summand<'a>(&self, stats: &'a [f64]) -> Cow<'a, [f64]> {
+        Cow::Borrowed(stats)
+    }
+
+    /// The corpus score of sums of at least one row; `None` where the
+    /// reference tool has none.
+    fn score_of(&self, sums: &RowSums) -> Option<f64>;
+
+    /// The reference tool's score fields besides the score.
+    fn details_of(&self, _sums: &RowSums) -> Vec<(&'static str, Detail)> {
+        Vec::new()
+    }
+
+    /// A corpus-level check of the reference tool ([`CorpusState::check`]).
+    ///
+    /// # Errors
+    /// What the reference tool refuses.
+    fn check_of(&self, _sums: &RowSums) -> Result<(), MetricError> {
+        Ok(())
+    }
+
+    /// The segments the metric counts (terminology: the predictions kept).
+    fn counted(&self, sums: &RowSums) -> u64 {
+        sums.segments
+    }
+}
+
+/// The corpus state of a [`SumScore`] metric: its configuration and the
+/// rows summed.
+#[derive(Debug, Clone)]
+pub struct Summed<C> {
+    cfg: C,
+    sums: RowSums,
+}
+
+impl<C: SumScore> Summed<C> {
+    /// No segment yet.
+    #[must_use]
+    pub fn boxed(cfg: C) -> Box<dyn CorpusState> {
+        Box::new(Self { cfg, sums: RowSums::default() })
+    }
+}
+
+impl<C: SumScore> CorpusState for Summed<C> {
     fn add(&mut self, stats: &[f64]) {
-        self.sums.add(&counts(stats));
+        self.sums.add(&self.cfg.summand(stats), 1);
     }
 
     fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        self.sums.merge(&same_state::<Self>(other)?.sums);
+        let o = &same_state::<Self>(other)?.sums;
+        self.sums.add(&o.sums, o.segments);
         Ok(())
     }
 
     fn segments(&self) -> u64 {
-        self.sums.segments
+        self.cfg.counted(&self.sums)
     }
 
     fn score(&self) -> Option<f64> {
-        self.cfg.score_sums(&self.sums)
+        if self.sums.segments == 0 { None } else { self.cfg.score_of(&self.sums) }
+    }
+
+    fn check(&self) -> Result<(), MetricError> {
+        self.cfg.check_of(&self.sums)
     }
 
     fn details(&self) -> Vec<(&'static str, Detail)> {
-        self.cfg.sums_details(&self.sums)
+        self.cfg.details_of(&self.sums)
     }
 }
 

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::{CorpusState, Direction, Inputs, Metric, MetricInfo, same_state};
+use super::{CorpusState, Direction, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed};
 use crate::options::{OptionKey, unknown_key};
 use crate::py::Py;
 use crate::signature::{IMPL_VERSION, bad_value, parse_options};
@@ -155,7 +155,7 @@ impl Metric for SegmentScore {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(MeanCorpus::default()))
+        Some(Summed::boxed(self.clone()))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
@@ -186,33 +186,10 @@ impl Resample for SegmentScore {
     }
 }
 
-/// The running sums of a segment score.
-#[derive(Debug, Clone, Default)]
-struct MeanCorpus {
-    sum: f64,
-    count: u64,
-}
-
-impl CorpusState for MeanCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.sum += stats[0];
-        self.count += 1;
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        let o = same_state::<Self>(other)?;
-        self.sum += o.sum;
-        self.count += o.count;
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.count
-    }
-
-    #[allow(clippy::cast_precision_loss, reason = "Python's float(count): exact below 2^53 segments")]
-    fn score(&self) -> Option<f64> {
-        (self.count > 0).then(|| self.sum / self.count as f64)
+/// A score's corpus sums `[Σ value, Σ 1]`: their mean is the corpus score.
+impl SumScore for SegmentScore {
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        Some(sums.sums[0] / sums.sums[1])
     }
 }
 

@@ -460,10 +460,7 @@ pub fn confidence(
     samples: usize,
     seed: Option<u128>,
 ) -> Result<TestResult, MetricError> {
-    check(metric, stats, stats.len())?;
-    let score = metric.score(&stats.sums());
-    let estimate = bootstrap_scores(metric, stats, samples, seed)?.statistics_ci();
-    Ok(TestResult { score, p_value: None, estimate })
+    with_interval(metric, stats, samples, seed, Scores::statistics_ci)
 }
 
 /// The scores of `samples` bootstrap resamples of one system's statistics,
@@ -491,13 +488,25 @@ pub fn baseline(
     test: PairedTest,
     seed: Option<u128>,
 ) -> Result<TestResult, MetricError> {
-    check(metric, stats, stats.len())?;
-    let score = metric.score(&stats.sums());
     let samples = match test {
         PairedTest::Bootstrap(n) | PairedTest::Randomization(_, Some(n)) => n,
         PairedTest::Randomization(_, None) => 0,
     };
-    let estimate = if samples > 0 { bootstrap_scores(metric, stats, samples, seed)?.numpy_ci() } else { None };
+    with_interval(metric, stats, samples, seed, Scores::numpy_ci)
+}
+
+/// One system's score and the interval `ci` makes of `samples` bootstrap
+/// resamples of its statistics (none for no resample).
+fn with_interval(
+    metric: &dyn Resample,
+    stats: &SegmentStats,
+    samples: usize,
+    seed: Option<u128>,
+    ci: fn(&Scores) -> Option<Estimate>,
+) -> Result<TestResult, MetricError> {
+    check(metric, stats, stats.len())?;
+    let score = metric.score(&stats.sums());
+    let estimate = if samples > 0 { ci(&bootstrap_scores(metric, stats, samples, seed)?) } else { None };
     Ok(TestResult { score, p_value: None, estimate })
 }
 

@@ -4,9 +4,8 @@
 use std::sync::Arc;
 
 use super::{Ter, TerAlgo, TerStats};
-use crate::metric::{
-    CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, count, same_state,
-};
+use crate::metric::{CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag};
+use crate::metric::{RowSums, SumScore, Summed, count};
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
 
@@ -93,7 +92,7 @@ impl Metric for Ter {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(TerCorpus { ter: *self, stats: TerStats::default() }))
+        Some(Summed::boxed(*self))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
@@ -101,35 +100,22 @@ impl Metric for Ter {
     }
 }
 
-/// TER's corpus state: Σ edits, Σ average reference lengths.
-#[derive(Debug, Clone)]
-struct TerCorpus {
-    ter: Ter,
-    stats: TerStats,
-}
-
-impl CorpusState for TerCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.stats.merge(&TerStats { num_edits: count(stats[0]), ref_len: stats[1], num_shifts: 0, segments: 1 });
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        self.stats.merge(&same_state::<Self>(other)?.stats);
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.stats.segments
-    }
-
-    fn score(&self) -> Option<f64> {
-        (self.stats.segments > 0).then(|| self.ter.score(&self.stats))
+/// TER's corpus sums: `[Σ edits, Σ average reference lengths]`.
+impl SumScore for Ter {
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        Some(self.score(&ter_stats(sums)))
     }
 
     /// sacrebleu's `TERScore` fields.
-    fn details(&self) -> Vec<(&'static str, Detail)> {
-        vec![("num_edits", Detail::Int(self.stats.num_edits)), ("ref_length", Detail::Float(self.stats.ref_len))]
+    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
+        let s = ter_stats(sums);
+        vec![("num_edits", Detail::Int(s.num_edits)), ("ref_length", Detail::Float(s.ref_len))]
     }
+}
+
+fn ter_stats(sums: &RowSums) -> TerStats {
+    let at = |i: usize| sums.sums.get(i).copied().unwrap_or(0.0);
+    TerStats { num_edits: count(at(0)), ref_len: at(1), num_shifts: 0, segments: sums.segments }
 }
 
 impl Resample for Ter {

@@ -3,10 +3,11 @@
 //! and its term list, not references: a row's statistics are its
 //! [`TermCounts`] as [`TermCounts::to_stats`] lays them out.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{TermAccuracy, TermCounts, signature};
-use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, count, not_text, same_state};
+use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed, as_f64, count, not_text};
 use crate::{MetricError, NRefs, Signature};
 
 /// Exact terminology accuracy's row of the metric table.
@@ -110,38 +111,38 @@ impl Metric for TermAccuracyMetric {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(TermCorpus { lemmatized: self.lemmatized, acc: TermAccuracy::default() }))
+        Some(Summed::boxed(*self))
     }
 }
 
-/// Terminology's corpus state: Σ match counts.
-#[derive(Debug, Clone)]
-struct TermCorpus {
-    lemmatized: bool,
-    acc: TermAccuracy,
-}
-
-impl CorpusState for TermCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.acc.add(&TermCounts::from_stats(stats));
+/// Terminology's corpus sums: a [`TermAccuracy`] in its array layout.
+impl SumScore for TermAccuracyMetric {
+    fn summand<'a>(&self, stats: &'a [f64]) -> Cow<'a, [f64]> {
+        let mut acc = TermAccuracy::default();
+        acc.add(&TermCounts::from_stats(stats));
+        Cow::Owned(as_f64(&acc.to_array()))
     }
 
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        self.acc.merge(&same_state::<Self>(other)?.acc);
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.acc.kept_predictions
-    }
-
-    fn score(&self) -> Option<f64> {
-        if self.lemmatized { self.acc.lemmatized_accuracy() } else { self.acc.exact_accuracy() }
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        let acc = accuracy(sums);
+        if self.lemmatized { acc.lemmatized_accuracy() } else { acc.exact_accuracy() }
     }
 
     /// The lemmatized accuracy's check that every kept prediction has its
     /// lemma sentence.
-    fn check(&self) -> Result<(), MetricError> {
-        if self.lemmatized { self.acc.check() } else { Ok(()) }
+    fn check_of(&self, sums: &RowSums) -> Result<(), MetricError> {
+        if self.lemmatized { accuracy(sums).check() } else { Ok(()) }
     }
+
+    fn counted(&self, sums: &RowSums) -> u64 {
+        accuracy(sums).kept_predictions
+    }
+}
+
+fn accuracy(sums: &RowSums) -> TermAccuracy {
+    let mut a = [0; 6];
+    for (x, &s) in a.iter_mut().zip(&sums.sums) {
+        *x = count(s);
+    }
+    TermAccuracy::from_array(a)
 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::{Unit, WerConfig, WerCounts, WerScores};
-use crate::metric::{CorpusState, Detail, Direction, Metric, MetricInfo, same_state};
+use crate::metric::{CorpusState, Detail, Direction, Metric, MetricInfo, RowSums, SumScore, Summed};
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
 
@@ -171,56 +171,11 @@ impl Metric for Wer {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Box::new(WerCorpus { measure: self.measure, counts: WerCounts::default(), segments: 0 }))
+        Some(Summed::boxed(*self))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
         Some(self)
-    }
-}
-
-/// The WER family's corpus state: the summed counts.
-#[derive(Debug, Clone)]
-struct WerCorpus {
-    measure: Measure,
-    counts: WerCounts,
-    segments: u64,
-}
-
-impl CorpusState for WerCorpus {
-    fn add(&mut self, stats: &[f64]) {
-        self.counts.add(&WerCounts::from_stats(stats));
-        self.segments += 1;
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        let o = same_state::<Self>(other)?;
-        self.counts.add(&o.counts);
-        self.segments += o.segments;
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.segments
-    }
-
-    fn score(&self) -> Option<f64> {
-        (self.segments > 0).then(|| self.measure.of(&self.counts.scores()))
-    }
-
-    /// jiwer's `WordOutput` fields: the four measures and the four counts.
-    fn details(&self) -> Vec<(&'static str, Detail)> {
-        let s = self.counts.scores();
-        vec![
-            ("wer", Detail::Float(s.wer)),
-            ("mer", Detail::Float(s.mer)),
-            ("wil", Detail::Float(s.wil)),
-            ("wip", Detail::Float(s.wip)),
-            ("hits", Detail::Int(self.counts.hits)),
-            ("substitutions", Detail::Int(self.counts.substitutions)),
-            ("deletions", Detail::Int(self.counts.deletions)),
-            ("insertions", Detail::Int(self.counts.insertions)),
-        ]
     }
 }
 
@@ -261,5 +216,29 @@ impl Resample for Wer {
             Measure::Wip => wip(),
             Measure::Wil => Py::Float(1.0) - wip(),
         }
+    }
+}
+
+/// The WER family's corpus sums: [`WerCounts`] as [`WerCounts::to_stats`]
+/// lays them out.
+impl SumScore for Wer {
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        Some(self.measure.of(&WerCounts::from_stats(&sums.sums).scores()))
+    }
+
+    /// jiwer's `WordOutput` fields: the four measures and the four counts.
+    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
+        let c = WerCounts::from_stats(&sums.sums);
+        let s = c.scores();
+        vec![
+            ("wer", Detail::Float(s.wer)),
+            ("mer", Detail::Float(s.mer)),
+            ("wil", Detail::Float(s.wil)),
+            ("wip", Detail::Float(s.wip)),
+            ("hits", Detail::Int(c.hits)),
+            ("substitutions", Detail::Int(c.substitutions)),
+            ("deletions", Detail::Int(c.deletions)),
+            ("insertions", Detail::Int(c.insertions)),
+        ]
     }
 }

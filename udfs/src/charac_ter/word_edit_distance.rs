@@ -1,45 +1,17 @@
 //! `word_edit_distance(a, b) -> Int64`: Levenshtein distance over words (one
 //! edit per inserted, deleted or substituted word; words = Python
-//! `str.split()`, as `CharacTER`'s word level). NULL in gives NULL out.
+//! `str.split()`, as `CharacTER`'s word level). NULL in gives NULL out. The
+//! function is `DistanceFn` over words; this file holds its routines and
+//! documentation.
 
-use datafusion::arrow::datatypes::DataType;
-use datafusion::common::Result;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
+use mteval_kernels::backend::Backend;
 use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::py::text::py_split;
 
-use crate::common::{coerce_two_strings, eval_pairs};
-use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::FunctionDoc;
 
-/// The `word_edit_distance` scalar function.
-#[derive(Debug)]
-pub struct WordEditDistanceFn;
-
-impl ScalarSpec for WordEditDistanceFn {
-    const NAME: &'static str = "word_edit_distance";
-    const DOC: FunctionDoc = DOC;
-    const COERCE: Coerce = coerce_two_strings;
-    const OUTPUT: Output = || DataType::Int64;
-
-    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        eval_pairs(
-            Self::NAME,
-            args,
-            |a, b| {
-                let (wa, wb): (Vec<&str>, Vec<&str>) = (py_split(a).collect(), py_split(b).collect());
-                word_distance(&wa, &wb)
-            },
-            |backend, pairs| {
-                let words: Vec<(Vec<&str>, Vec<&str>)> =
-                    pairs.iter().map(|(a, b)| (py_split(a).collect(), py_split(b).collect())).collect();
-                word_distances_on(backend, &words)
-            },
-        )
-    }
-}
-
-/// The `word_edit_distance` scalar UDF.
-pub type WordEditDistanceUdf = Scalar<WordEditDistanceFn>;
+/// The SQL name.
+pub const NAME: &str = "word_edit_distance";
 
 /// The documentation of `word_edit_distance`.
 pub const DOC: FunctionDoc = FunctionDoc {
@@ -50,3 +22,16 @@ pub const DOC: FunctionDoc = FunctionDoc {
     example: "SELECT word_edit_distance('the cat sat', 'the dog sat down');",
     related: &["edit_distance", "charac_ter"],
 };
+
+/// One row's distance.
+pub(super) fn one(a: &str, b: &str) -> usize {
+    let (wa, wb): (Vec<&str>, Vec<&str>) = (py_split(a).collect(), py_split(b).collect());
+    word_distance(&wa, &wb)
+}
+
+/// A batch's distances on `backend`.
+pub(super) fn many(backend: &dyn Backend, pairs: &[(&str, &str)]) -> Vec<usize> {
+    let words: Vec<(Vec<&str>, Vec<&str>)> =
+        pairs.iter().map(|(a, b)| (py_split(a).collect(), py_split(b).collect())).collect();
+    word_distances_on(backend, &words)
+}

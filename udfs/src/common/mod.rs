@@ -22,7 +22,7 @@ pub use sums::{AddRows, CountSumsAccumulator, count_sums_fields, merge_u64_state
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, GenericListArray, StringArray};
-use datafusion::arrow::array::{Float64Array, Int64Array, StructArray};
+use datafusion::arrow::array::{Float64Array, StructArray};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
@@ -374,38 +374,6 @@ pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
         return plan_err!("{name} takes (a, b), got {} arguments", t.len());
     }
     Ok(vec![coerce_string(name, "the first argument", &t[0])?, coerce_string(name, "the second argument", &t[1])?])
-}
-
-/// Evaluates `f(a, b)` over the rows of a `(string, string)` call, or, on a
-/// GPU backend, `batch(pairs)` over all non-NULL rows at once.
-///
-/// # Errors
-/// A non-string argument or an unusable device.
-pub fn eval_pairs<F, B>(name: &str, args: &ScalarFunctionArgs, f: F, batch: B) -> Result<ColumnarValue>
-where
-    F: Fn(&str, &str) -> usize + Sync,
-    B: FnOnce(&dyn Backend, &[(&str, &str)]) -> Vec<usize>,
-{
-    let a = StrCol::new(name, &args.args[0])?;
-    let b = RefsCol::Single(StrCol::new(name, &args.args[1])?);
-    let backend = session_backend(name, Some(&args.config_options), None)?;
-    let to_i64 = |d: usize| i64::try_from(d).unwrap_or(i64::MAX);
-    let (vals, single) = eval_rows_on(
-        name,
-        backend.as_ref(),
-        &a,
-        &b,
-        args.number_rows,
-        |x, y| Ok(y.first().map(|y| to_i64(f(x, y)))),
-        |on, rows| {
-            let pairs: Vec<(&str, &str)> = rows.iter().map(|(x, y)| (*x, y[0])).collect();
-            batch(on, &pairs).into_iter().map(|d| Ok(Some(to_i64(d)))).collect()
-        },
-    )?;
-    if single {
-        return Ok(ColumnarValue::Scalar(ScalarValue::Int64(vals[0])));
-    }
-    Ok(ColumnarValue::Array(Arc::new(Int64Array::from(vals))))
 }
 
 /// A Float64 result: one scalar when every input was a scalar (`single`),
