@@ -13,6 +13,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use ballista::prelude::{SessionConfigExt, SessionContextExt};
@@ -21,6 +22,7 @@ use datafusion::common::TableReference;
 use datafusion::execution::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
 use mteval_kernels::backend::DeviceRequest;
 
 use crate::session::{SessionOptions, client_state, runtime_env, session_config, with_mteval};
@@ -55,6 +57,10 @@ pub struct ExecutorArgs {
     /// Directory for shuffle and result files (default: a temporary directory removed at exit).
     #[arg(long)]
     pub work_dir: Option<PathBuf>,
+    /// Seconds without an answer from the scheduler after which this executor stops, cancelling
+    /// the tasks it runs (their job is lost with the scheduler).
+    #[arg(long, default_value_t = EXECUTOR_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(HEARTBEAT_S * 2..=86_400))]
+    pub scheduler_timeout: u64,
 }
 
 /// Ballista's configuration with mteval's plan codecs, and a client that
@@ -130,15 +136,26 @@ pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
     config.executor_timeout_seconds = a.executor_timeout;
     config.expire_dead_executor_interval_seconds = (a.executor_timeout / 3).max(1);
     config.no_executors_grace_period_seconds = a.executor_timeout;
+    // Partitions go to the executors in turn: Ballista's default ("bias")
+    // fills the executor that freed a slot, which keeps a job on one
+    // executor when its tasks are short.
+    config.task_distribution = ballista_scheduler::config::TaskDistributionPolicy::RoundRobin;
     config.bind_host = a.bind.ip().to_string();
     config.external_host = a.bind.ip().to_string();
     config.bind_port = a.bind.port();
+    config.validate().context("the scheduler's settings")?;
     let cluster = BallistaCluster::new_from_config(&config).await.context("cannot set up the scheduler")?;
+    let scheduler = ballista_scheduler::scheduler_process::create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(
+        cluster,
+        Arc::new(config),
+    )
+    .await
+    .context("cannot set up the scheduler")?;
+    let listener =
+        tokio::net::TcpListener::bind(a.bind).await.with_context(|| format!("cannot listen on {}", a.bind))?;
     crate::output::note!("mteval scheduler listening on {}", a.bind);
     tokio::select! {
-        res = ballista_scheduler::scheduler_process::start_server(cluster, a.bind, Arc::new(config)) => {
-            res.with_context(|| format!("scheduler on {}", a.bind))
-        }
+        res = crate::cluster_status::serve(listener, scheduler) => res.with_context(|| format!("scheduler on {}", a.bind)),
         _ = tokio::signal::ctrl_c() => Ok(()),
     }
 }
@@ -191,25 +208,58 @@ pub async fn run_executor(a: &ExecutorArgs, device: Option<DeviceRequest>) -> Re
         ..ExecutorProcessConfig::default()
     };
     crate::output::note!("mteval executor on {} registering with {}", a.bind, a.scheduler);
-    start_executor_process(Arc::new(config)).await.with_context(|| format!("executor on {}", a.bind))?;
+    let url = format!("df://{}", a.scheduler);
+    let lost = Duration::from_secs(a.scheduler_timeout);
+    tokio::select! {
+        res = start_executor_process(Arc::new(config)) => res.with_context(|| format!("executor on {}", a.bind))?,
+        () = crate::cluster_status::until_gone(&url, lost) => {
+            drop(temp);
+            anyhow::bail!(
+                "the scheduler at {url} has not answered for {} s: this executor stops, and its running tasks \
+                 with it (a job's client has lost the scheduler too)",
+                lost.as_secs()
+            );
+        }
+    }
     drop(temp);
     Ok(())
 }
 
 /// A client session whose queries run on the cluster at `url`
-/// (`df://HOST:PORT`), with every mteval function and files queryable by path.
+/// (`df://HOST:PORT`), with every mteval function and files queryable by path,
+/// once the cluster has an executor (waiting for one up to `executor_wait`).
 ///
 /// # Errors
-/// A bad URL or an unreachable scheduler.
-pub async fn remote_context(url: &str, opts: &SessionOptions) -> Result<SessionContext> {
+/// A bad URL, an unreachable scheduler, no executor after `executor_wait`.
+pub async fn remote_context(url: &str, opts: &SessionOptions, executor_wait: Duration) -> Result<SessionContext> {
     let url = &cluster_url(url)?;
     let state = client_state(ballista_config(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
         .with_context(|| format!("cannot connect to the cluster at {url}"))?;
+    crate::cluster_status::wait_for_executors(url, executor_wait).await?;
     // Ballista's client state keeps only its own function lists.
     mteval_udfs::register_all_on(&mut ctx, opts.device)?;
     Ok(crate::path_tables::enable(ctx))
+}
+
+/// Makes the jobs of `ctx` return their partitions in partition order, not
+/// in the order their tasks finish: Ballista's adaptive planner lists a
+/// job's results by partition, its static planner by completion. The
+/// adaptive planner is Ballista 55's default; `score --partitions N
+/// --cluster` sets it all the same, since the input order (each partition a
+/// contiguous run of the input) rests on it.
+///
+/// # Errors
+/// When the setting is unknown (another Ballista).
+pub fn results_in_partition_order(ctx: &SessionContext) -> Result<()> {
+    ctx.state_ref()
+        .write()
+        .config_mut()
+        .options_mut()
+        .set(ballista_core::config::BALLISTA_ADAPTIVE_PLANNER_ENABLED, "true")
+        .context("the cluster client's settings")?;
+    Ok(())
 }
 
 /// `plan` as a client sends it to a cluster: its CSV and JSON tables
@@ -307,9 +357,14 @@ pub fn cluster_url(given: &str) -> Result<String> {
 }
 
 /// `e` with the cluster's address when the scheduler could not be reached
-/// (the transport error itself names none).
+/// (the transport error itself names none); a query that cannot be sent
+/// there, said in words.
 #[must_use]
 pub fn with_address(e: anyhow::Error, url: &str) -> anyhow::Error {
+    if let Some(why) = e.chain().find_map(|c| crate::wire_errors::unsendable_plan(&c.to_string())) {
+        let url = cluster_url(url).unwrap_or_else(|_| url.to_owned());
+        return anyhow::anyhow!("the cluster at {url}: {why}");
+    }
     if e.chain().any(|c| crate::wire_errors::transport_error(&c.to_string()).is_some()) {
         let url = cluster_url(url).unwrap_or_else(|_| url.to_owned());
         return e.context(format!("the cluster at {url}"));

@@ -7,11 +7,12 @@
 //! systems), [`compare`] (paired tests over them, sacrebleu's JSON table), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
 //! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
 //! writers, messages), [`copy_plan`] (a `COPY`'s options baked into its
-//! plan), [`cluster`] and [`codec`] (Ballista roles and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
+//! plan), [`cluster`], [`cluster_status`] and [`codec`] (Ballista roles, the cluster's status and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
 //! adapters in [`udfs`].
 
 pub mod cli;
 pub mod cluster;
+pub mod cluster_status;
 pub mod codec;
 pub mod compare;
 pub mod copy_plan;

@@ -1,5 +1,6 @@
 //! What a cluster's errors mean, in words: a lost or refused connection to
-//! the scheduler, and a job's error unwrapped from Ballista's debug text.
+//! the scheduler, a query that cannot be sent, and a job's error unwrapped
+//! from Ballista's debug text.
 //! Used by the cluster client, the CLI's messages and `score --cluster`.
 
 /// A failure to talk to a cluster's scheduler, in words, for a message of
@@ -34,6 +35,20 @@ pub fn transport_error(msg: &str) -> Option<String> {
         "the connection failed"
     };
     Some(format!("the scheduler cannot be reached: {why}"))
+}
+
+/// A query the client cannot send to a cluster, in words: `DataFusion`'s plan
+/// encoding has no form for a table that is neither a file nor an object
+/// store's (a table function's rows, an in-memory table), and says so as an
+/// "Internal error" asking for a bug report; `None` for other messages.
+#[must_use]
+pub fn unsendable_plan(msg: &str) -> Option<String> {
+    msg.contains("Error serializing custom table").then(|| {
+        "the query reads a table that cannot be sent to the cluster's executors (a table function such as \
+         generate_series or range, or an in-memory table): write those rows to a file and read the file, or \
+         run the query without --cluster"
+            .to_owned()
+    })
 }
 
 /// The error inside a failed Ballista job's message, which wraps it in
@@ -76,5 +91,12 @@ mod tests {
             Some("on the cluster (job 038GH): ter: row 0 (hypothesis \"a\tb\"\u{2026}): over the limit of 3")
         );
         assert_eq!(super::job_error("Execution error: ter: bad option"), None);
+    }
+
+    #[test]
+    fn an_unsendable_table_is_said_in_words() {
+        let msg = r#"Internal error: failed to serialize logical plan: Context("Error serializing custom table at x.rs:1534", NotImplemented("LogicalExtensionCodec is not provided"))"#;
+        assert!(super::unsendable_plan(msg).is_some_and(|m| m.contains("generate_series")));
+        assert_eq!(super::unsendable_plan("Internal error: something else"), None);
     }
 }

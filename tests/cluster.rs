@@ -29,6 +29,49 @@ impl Cluster {
             let _ = c.wait();
         }
     }
+
+    /// SIGKILLs executor `i` (from 0).
+    fn kill_executor(&mut self, i: usize) {
+        let c = &mut self.children[1 + i];
+        c.kill().unwrap();
+        c.wait().unwrap();
+    }
+
+    /// The exit codes of the executors, which must all end within `secs`.
+    fn executors_end_within(&mut self, secs: u64) -> Vec<Option<i32>> {
+        let start = Instant::now();
+        self.children[1..]
+            .iter_mut()
+            .map(|c| {
+                loop {
+                    if let Some(status) = c.try_wait().unwrap() {
+                        break status.code();
+                    }
+                    assert!(start.elapsed() < Duration::from_secs(secs), "an executor still runs after {secs} s");
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            })
+            .collect()
+    }
+
+    /// `mteval cluster status URL --json`, parsed.
+    fn status(&self) -> serde_json::Value {
+        let o = crate::cli_reliability::within(30, &["cluster", "status", &self.url, "--json"]);
+        serde_json::from_str(&rows(&o, "cluster status")).unwrap()
+    }
+
+    /// Waits (up to 60 s) until the scheduler has a queued or running job.
+    fn until_a_job_runs(&self) {
+        let start = Instant::now();
+        loop {
+            let jobs = self.status()["jobs"].as_array().unwrap().clone();
+            if jobs.iter().any(|j| j["status"] == "running" || j["status"] == "queued") {
+                return;
+            }
+            assert!(start.elapsed() < Duration::from_mins(1), "no job started within 60 s: {jobs:?}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
 }
 
 impl Drop for Cluster {
@@ -65,27 +108,28 @@ fn wait_for(addr: SocketAddr) {
 /// A scheduler and `executors` executors on free loopback ports, each with
 /// the environment `env` (object-store settings).
 pub(crate) fn start_cluster(executors: usize, env: &[(&str, String)]) -> Cluster {
+    start_cluster_with(executors, env, &[], &[])
+}
+
+/// [`start_cluster`] with more arguments for the scheduler and the
+/// executors; returns once every executor is registered.
+fn start_cluster_with(executors: usize, env: &[(&str, String)], scheduler: &[&str], executor: &[&str]) -> Cluster {
     let sched: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
     let mut cluster = Cluster { url: format!("df://{sched}"), children: Vec::new() };
-    cluster.children.push(spawn(&["scheduler", "--bind", &sched.to_string()], env));
+    let bind = sched.to_string();
+    cluster.children.push(spawn(&[&["scheduler", "--bind", &bind], scheduler].concat(), env));
     wait_for(sched);
     for _ in 0..executors {
         let (flight, grpc) = (format!("127.0.0.1:{}", free_port()), format!("127.0.0.1:{}", free_port()));
-        cluster.children.push(spawn(
-            &[
-                "executor",
-                "--scheduler",
-                &sched.to_string(),
-                "--bind",
-                &flight,
-                "--grpc-bind",
-                &grpc,
-                "--concurrent-tasks",
-                "2",
-            ],
-            env,
-        ));
+        let args =
+            ["executor", "--scheduler", &bind, "--bind", &flight, "--grpc-bind", &grpc, "--concurrent-tasks", "2"];
+        cluster.children.push(spawn(&[&args[..], executor].concat(), env));
         wait_for(flight.parse().unwrap());
+    }
+    let start = Instant::now();
+    while cluster.status()["executors"].as_array().unwrap().len() < executors {
+        assert!(start.elapsed() < Duration::from_secs(30), "the executors did not register within 30 s");
+        std::thread::sleep(Duration::from_millis(100));
     }
     cluster
 }
@@ -357,6 +401,23 @@ fn compressed_tsv_and_bare_named_inputs_on_a_cluster_equal_the_local_run() {
 fn a_frozen_scheduler_or_no_executor_ends_the_query_with_a_clear_error() {
     let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demo.parquet").display().to_string();
     let q = format!("SELECT system, corpus_ter(hyp, ref) AS t FROM '{demo}' GROUP BY system");
+    // No executor ever registered: a job would queue for ever; the client
+    // fails after --executor-wait.
+    let cluster = start_cluster(0, &[]);
+    for cmd in [vec!["sql", "-c", q.as_str()], vec!["score", demo.as_str(), "-m", "ter"]] {
+        let start = Instant::now();
+        let o = crate::cli_reliability::within(
+            60,
+            &[&cmd[..], &["--cluster", &cluster.url, "--executor-wait", "2"]].concat(),
+        );
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(20), "{:?}: {e}", start.elapsed());
+        let url = &cluster.url;
+        assert!(e.contains(&format!("no executor is registered with the scheduler at {url} (waited 2 s)")), "{e}");
+        assert!(e.contains(&format!("mteval executor --scheduler {}", &url["df://".len()..])), "{e}");
+    }
+    drop(cluster);
     // Every executor gone: the job fails within the executor timeout (15 s
     // by default), not minutes later.
     let mut cluster = start_cluster(1, &[]);
@@ -411,4 +472,110 @@ fn a_wrong_cluster_address_is_named_with_its_likely_cause() {
         let e = stderr(&crate::cli_reliability::within(60, &args));
         assert!(e.contains("df://HOST:PORT, not http://"), "{e}");
     }
+}
+
+#[test]
+fn the_status_lists_the_executors_and_a_lost_scheduler_stops_client_and_executors() {
+    let wmt = crate::common::shared_dir().join("data/wmt/en-de.parquet").display().to_string();
+    let mut cluster = start_cluster_with(2, &[], &[], &["--scheduler-timeout", "6"]);
+    let text = rows(&crate::cli_reliability::within(30, &["cluster", "status", &cluster.url]), "status");
+    let first = text.lines().next().unwrap();
+    assert!(first.ends_with(": 2 executors, 4 task slots, 0 jobs queued or running"), "{text}");
+    let status = cluster.status();
+    let executors = status["executors"].as_array().unwrap();
+    assert_eq!(executors.len(), 2, "{status}");
+    for e in executors {
+        assert_eq!((e["host"].as_str(), e["task_slots"].as_u64()), (Some("127.0.0.1"), Some(2)), "{status}");
+        assert!(e["last_seen_s"].as_u64().is_some_and(|s| s < 10), "{status}");
+        assert!(text.contains(e["id"].as_str().unwrap()), "{text}");
+    }
+    // Nothing at an address: one line naming it.
+    let nowhere = format!("df://127.0.0.1:{}", free_port());
+    let o = crate::cli_reliability::within(30, &["cluster", "status", &nowhere]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!("the cluster at {nowhere}: the scheduler cannot be reached: nothing listens")),
+        "{}",
+        stderr(&o)
+    );
+
+    // A table function cannot be sent to the executors: said in words, not
+    // as DataFusion's "Internal error ... file a bug report".
+    let o = crate::cli_reliability::within(
+        60,
+        &["sql", "-c", "SELECT count(*) FROM generate_series(1, 10)", "--cluster", &cluster.url],
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains(&format!("the cluster at {}: the query reads a table that cannot be sent", cluster.url)), "{e}");
+    assert!(!e.contains("Internal error") && !e.contains("bug report"), "{e}");
+
+    // A long job (TER of long rows, repeated), then the scheduler killed
+    // under it: the client says so and exits 1, and the executors stop
+    // (with the tasks they run) within their --scheduler-timeout.
+    let q = format!(
+        "SELECT sum(ter(repeat(concat(hyp, ' ', CAST(value AS VARCHAR)) || ' ', 8), repeat(ref || ' ', 8))) \
+         FROM '{wmt}' CROSS JOIN (SELECT unnest(range(1, 41)) AS value)"
+    );
+    let client = piped(&["sql", "-c", &q, "--cluster", &cluster.url]).spawn().unwrap();
+    cluster.until_a_job_runs();
+    cluster.signal_scheduler("KILL");
+    let o = wait_within(client, 90, "the client of a killed scheduler");
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains(&format!("the cluster at {}: the scheduler cannot be reached", cluster.url)), "{e}");
+    assert!(!e.contains("tonic") && !e.contains("Status {"), "{e}");
+    assert_eq!(cluster.executors_end_within(45), [Some(1), Some(1)]);
+}
+
+/// `mteval score DIR ...` locally: its printed corpus scores and its
+/// scored rows (as CSV, in file order).
+fn score_of(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let out = dir.join(format!("scored-{}.parquet", extra.len()));
+    let data = dir.join("data").display().to_string();
+    let o = out.display().to_string();
+    let args = [&["score", data.as_str(), "-m", "ter", "-m", "chrf", "--group-by", "part", "--json", "-o", &o], extra]
+        .concat();
+    let printed = rows(&crate::cli_reliability::within(180, &args), "score");
+    let scored = crate::cli::mteval_ok(&["sql", "--format", "csv", "-c", &format!("SELECT * FROM '{o}'")]);
+    std::fs::remove_file(&out).unwrap();
+    (printed, scored)
+}
+
+#[test]
+fn score_partitions_on_a_cluster_keep_the_input_order_and_survive_a_killed_executor() {
+    let wmt = crate::common::shared_dir().join("data/wmt/en-de.parquet").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    // Eight files of long rows (TER's time grows with the length), the
+    // first the longest, so that partitions end out of order.
+    for k in 0..8 {
+        let reps = if k == 0 { 12 } else { 6 };
+        let q = format!(
+            "SELECT {k} AS part, seg_id, repeat(concat(hyp, ' {k}') || ' ', {reps}) AS hyp, repeat(ref || ' ', {reps}) AS ref \
+             FROM '{wmt}'"
+        );
+        let file = data.join(format!("part-{k}.parquet")).display().to_string();
+        crate::cli::mteval_ok(&["sql", "-c", &q, "-o", &file]);
+    }
+    let local = score_of(dir.path(), &[]);
+    assert_eq!(local.1.lines().count(), 8 * 1500 + 1);
+    let mut cluster = start_cluster_with(2, &[], &["--executor-timeout", "6"], &[]);
+    let on_cluster = ["--partitions", "8", "--cluster", cluster.url.as_str()];
+    assert!(score_of(dir.path(), &on_cluster) == local, "the cluster's scores differ from the local run's");
+    // One executor SIGKILLed while the job runs: its partitions run on the
+    // other, the output is the same, and the job ends within seconds of
+    // the executor timeout.
+    let url = cluster.url.clone();
+    let job = std::thread::spawn(move || {
+        let start = Instant::now();
+        let scores = score_of(dir.path(), &["--partitions", "8", "--cluster", url.as_str()]);
+        (scores, start.elapsed())
+    });
+    cluster.until_a_job_runs();
+    cluster.kill_executor(1);
+    let (scores, took) = job.join().unwrap();
+    assert!(scores == local, "the scores after a lost executor differ from the local run's");
+    assert!(took < Duration::from_mins(1), "{took:?}");
 }

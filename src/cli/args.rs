@@ -72,6 +72,10 @@ pub struct SqlArgs {
     /// Run the queries on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`).
     #[arg(long)]
     pub cluster: Option<String>,
+    /// With --cluster: seconds to wait for an executor to register before the queries fail
+    /// (a cluster without one would queue them for ever).
+    #[arg(long, default_value_t = 30, requires = "cluster")]
+    pub executor_wait: u64,
 }
 
 /// Arguments of `mteval score`.
@@ -142,6 +146,10 @@ pub struct ScoreArgs {
     /// Score on a Ballista cluster, `df://HOST:PORT` (its scheduler; see `mteval scheduler`). Table inputs only.
     #[arg(long, conflicts_with = "hyp")]
     pub cluster: Option<String>,
+    /// With --cluster: seconds to wait for an executor to register before the job fails
+    /// (a cluster without one would queue it for ever).
+    #[arg(long, default_value_t = 30, requires = "cluster")]
+    pub executor_wait: u64,
     /// Score N partitions of the input at once (its files, and ranges of large files, in
     /// order). The output rows stay in input order and the corpus statistics are summed in
     /// input order, so every number equals the default's; the scored rows of later partitions

@@ -1,11 +1,12 @@
 //! Command-line interface: the subcommands `sql`, `score`, `mbr`,
-//! `compare`, `report`, `calculate-cer`, `jiwer`, `scheduler` and `executor`, each in
+//! `compare`, `report`, `calculate-cer`, `jiwer`, `scheduler`, `executor` and `cluster`, each in
 //! its own module (arguments, run); what they share lives in library
 //! modules of the crate (`metrics`, `corpus`, `textfiles`, `statements`,
 //! `report`, `device`, `output`, `session`).
 
 mod args;
 mod calculate_cer;
+mod cluster;
 mod compare;
 mod jiwer;
 mod mbr;
@@ -64,6 +65,8 @@ pub enum Command {
     Scheduler(crate::cluster::SchedulerArgs),
     /// Run a Ballista executor with every mteval function, registered with a scheduler.
     Executor(crate::cluster::ExecutorArgs),
+    /// A cluster's state: `mteval cluster status df://HOST:PORT` lists its executors and jobs.
+    Cluster(cluster::ClusterArgs),
 }
 
 /// Runs a parsed command line.
@@ -104,6 +107,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Jiwer(a) => jiwer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
         Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a, device)),
+        Command::Cluster(a) => rt.block_on(cluster::run(&a)),
     }
 }
 

@@ -59,12 +59,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         memory_limit: a.memory_limit,
         device: crate::device::get(),
     };
-    let ctx = match &a.cluster {
-        // The scoring runs on the executors; the corpus statistics are
-        // summed here, in the order the rows come back (one partition).
-        Some(url) => crate::cluster::remote_context(url, &opts).await?,
-        None => new_context(&opts)?,
-    };
+    let ctx = score_context(&a, &opts).await?;
     let mut text_cols = vec![a.hyp_col.as_str()];
     if metrics.iter().any(MetricChoice::uses_refs) {
         text_cols.extend(a.ref_cols.iter().map(String::as_str));
@@ -154,6 +149,18 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     Ok(())
 }
 
+/// The session of a score job: local, or on `--cluster`, where the scoring
+/// runs on the executors and the corpus statistics are summed here, in the
+/// order the rows come back (partition after partition).
+async fn score_context(a: &ScoreArgs, opts: &SessionOptions) -> Result<datafusion::prelude::SessionContext> {
+    let Some(url) = &a.cluster else { return new_context(opts) };
+    let ctx = crate::cluster::remote_context(url, opts, std::time::Duration::from_secs(a.executor_wait)).await?;
+    if a.partitions > 1 {
+        crate::cluster::results_in_partition_order(&ctx)?;
+    }
+    Ok(ctx)
+}
+
 /// The rows of `df` in input order. With more than one partition, every
 /// partition is computed at once by a task of its own (the scoring happens
 /// there), and their batches are read partition after partition: each
@@ -194,15 +201,9 @@ async fn in_input_order(
     Ok(futures::stream::iter(receivers).flatten().boxed())
 }
 
-/// `-o` and `--report` may be neither the input nor each other, and
-/// `--partitions` does not go with `--cluster` (checked before any work).
+/// `-o` and `--report` may be neither the input nor each other (checked
+/// before any work).
 fn check_outputs(a: &ScoreArgs, input: &str) -> Result<()> {
-    if a.partitions > 1 && a.cluster.is_some() {
-        bail!(
-            "--partitions with --cluster is not supported yet: the cluster returns partitions in the order they \
-             finish, not in input order; run without --partitions (one task), or score locally with --partitions"
-        );
-    }
     let outputs: Vec<(&str, &std::path::Path)> = [("-o", a.output.as_deref()), ("--report", a.report.as_deref())]
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p?)))

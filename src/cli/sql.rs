@@ -1,6 +1,7 @@
 //! `mteval sql`: run SQL from `-c`, `-f` or an interactive prompt.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use datafusion::error::DataFusionError;
@@ -21,7 +22,7 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
         device: crate::device::get(),
     };
     let ctx = match &a.cluster {
-        Some(url) => crate::cluster::remote_context(url, &opts).await?,
+        Some(url) => crate::cluster::remote_context(url, &opts, Duration::from_secs(a.executor_wait)).await?,
         None => new_context(&opts)?,
     };
     let mut sources: Vec<String> = a.commands.clone();
