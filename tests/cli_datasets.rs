@@ -173,8 +173,5 @@ fn score_partitions_keep_the_input_order_and_every_number() {
         assert_eq!(text, want_text, "--partitions {p}");
         assert!(bytes == want_bytes, "--partitions {p}: the scored file differs");
     }
-    fails_with(
-        &["score", f, "-m", "ter", "--partitions", "2", "--cluster", "df://127.0.0.1:1"],
-        &["--partitions with --cluster"],
-    );
+    // On a cluster: tests/cluster.rs (score_partitions_on_a_cluster_...).
 }
