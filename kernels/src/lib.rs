@@ -16,6 +16,7 @@ pub mod chrf;
 pub mod error;
 pub mod hash;
 pub mod levenshtein;
+pub mod meta;
 pub mod metric;
 pub mod options;
 pub mod py;
