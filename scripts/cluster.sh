@@ -38,29 +38,18 @@ stop_all() {
 }
 trap stop_all EXIT
 
+# shellcheck source=scripts/_wmt_rows.sh
+. scripts/_wmt_rows.sh
+
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The dataset: FILES files of whole repetitions of the 7,500 shared rows.
 DATA="$WORK/rows-$ROWS"
 if [ ! -f "$DATA/part-$((FILES - 1)).parquet" ]; then
   mkdir -p "$DATA"
-  SEED="$WORK/seed.parquet"
-  union=""
-  for p in en-de de-en zh-en en-zh en-ja; do
-    q="SELECT '$p' AS pair, system, CAST(seg_id AS BIGINT) AS seg_id, hyp, ref FROM '$SHARED/data/wmt/$p.parquet'"
-    union="${union:+$union UNION ALL }$q"
-  done
-  "$MTEVAL" sql -c "$union" -o "$SEED" >/dev/null 2>&1
   per=$(( (ROWS + 7500 * FILES - 1) / (7500 * FILES) ))
   for k in $(seq 0 $((FILES - 1))); do
-    lo=$(( k * per + 1 )); hi=$(( (k + 1) * per ))
-    "$MTEVAL" sql -c "
-      SELECT pair, system, seg_id, r.value AS rep,
-        CASE WHEN (r.value + seg_id) % 5 = 0 THEN regexp_replace(hyp, '^\\S+\\s*', '')
-             WHEN (r.value + seg_id) % 3 = 0 THEN concat(hyp, ' ', CAST(r.value AS VARCHAR))
-             ELSE hyp END AS hyp,
-        ref
-      FROM '$SEED' CROSS JOIN generate_series($lo, $hi) AS r" -o "$DATA/part-$k.parquet" >/dev/null 2>&1
+    wmt_rows $(( k * per + 1 )) $(( (k + 1) * per )) "$DATA/part-$k.parquet"
   done
 fi
 TOTAL=$("$MTEVAL" sql --format csv -c "SELECT count(*) AS n FROM '$DATA/'" | tail -1)

@@ -20,44 +20,15 @@ mkdir -p "$WORK"
 ROWS=("$@")
 [ ${#ROWS[@]} -gt 0 ] || ROWS=(1000000 10000000)
 
-# The 7,500 shared rows (5 pairs), once.
-SEED="$WORK/seed.parquet"
-if [ ! -f "$SEED" ]; then
-  union=""
-  for p in en-de de-en zh-en en-zh en-ja; do
-    q="SELECT '$p' AS pair, system, CAST(seg_id AS BIGINT) AS seg_id, hyp, ref FROM '$SHARED/data/wmt/$p.parquet'"
-    union="${union:+$union UNION ALL }$q"
-  done
-  "$MTEVAL" sql -c "$union" -o "$SEED" >/dev/null
-fi
-
-measure() { # label rows command...
-  local label=$1 rows=$2; shift 2
-  local log="$WORK/time.log"
-  /usr/bin/time -v "$@" >"$WORK/stdout.log" 2>"$log" || { cat "$log" >&2; exit 1; }
-  local wall rss
-  wall=$(grep "Elapsed (wall clock)" "$log" | awk '{print $NF}' | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  rss=$(grep "Maximum resident set size" "$log" | awk '{print $NF}')
-  printf '%-34s %11s rows %9.1f s %10.0f rows/s   peak RSS %6.0f MB\n' \
-    "$label" "$rows" "$wall" "$(echo "$rows / $wall" | bc -l)" "$(echo "$rss / 1024" | bc -l)"
-}
+# shellcheck source=scripts/_wmt_rows.sh
+. scripts/_wmt_rows.sh
 
 echo "machine: $(nproc) cores, $(grep MemTotal /proc/meminfo | awk '{printf "%.0f GB", $2/1048576}'); metrics: $METRICS"
 for n in "${ROWS[@]}"; do
   IN="$WORK/rows-$n.parquet"
   if [ ! -f "$IN" ]; then
-    # Row k of the output is shared row (k mod 7500), perturbed by k: every
-    # third hypothesis gets a number appended, every fifth loses its first
-    # word, so repeated rows do not all score the same.
     reps=$(( (n + 7499) / 7500 ))
-    "$MTEVAL" sql -c "
-      SELECT pair, system, seg_id, r.value AS rep,
-        CASE WHEN (r.value + seg_id) % 5 = 0 THEN regexp_replace(hyp, '^\\S+\\s*', '')
-             WHEN (r.value + seg_id) % 3 = 0 THEN concat(hyp, ' ', CAST(r.value AS VARCHAR))
-             ELSE hyp END AS hyp,
-        ref
-      FROM '$SEED' CROSS JOIN generate_series(1, $reps) AS r
-      LIMIT $n" -o "$IN" >/dev/null
+    wmt_rows 1 "$reps" "$IN" "$n"
   fi
   # shellcheck disable=SC2086
   measure "score $METRICS" "$n" "$MTEVAL" score "$IN" $METRICS --group-by pair -o "$WORK/scored-$n.parquet"

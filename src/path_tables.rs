@@ -17,7 +17,7 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::context::SessionState;
 use datafusion::prelude::SessionContext;
 
-use crate::session::inputs::json_error_location;
+use crate::session::json_lines::json_error_location;
 use crate::session::stores::is_url;
 
 /// Makes every file and URL queryable by path in `ctx` (see the module doc).

@@ -6,10 +6,12 @@
 
 mod formats;
 pub(crate) mod inputs;
+pub(crate) mod json_lines;
 pub(crate) mod stores;
 
 pub use formats::{PresetFormat, TSV_NO_QUOTE, preset_format, preset_parts, preset_with_options, preset_write_options};
-pub use inputs::{InputKind, dataset_root, is_dataset, json_error_location, register_input};
+pub use inputs::{InputKind, dataset_root, is_dataset, register_input};
+pub use json_lines::json_error_location;
 pub use stores::{is_url, store_for_url};
 
 /// The largest `--batch-size`: Arrow's readers allocate a batch's buffers up
