@@ -23,6 +23,17 @@ ROWS=("$@")
 # shellcheck source=scripts/_wmt_rows.sh
 . scripts/_wmt_rows.sh
 
+measure() { # label rows command...
+  local label=$1 rows=$2; shift 2
+  local log="$WORK/time.log"
+  /usr/bin/time -v "$@" >"$WORK/stdout.log" 2>"$log" || { cat "$log" >&2; exit 1; }
+  local wall rss
+  wall=$(grep "Elapsed (wall clock)" "$log" | awk '{print $NF}' | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  rss=$(grep "Maximum resident set size" "$log" | awk '{print $NF}')
+  printf '%-34s %11s rows %9.1f s %10.0f rows/s   peak RSS %6.0f MB\n' \
+    "$label" "$rows" "$wall" "$(echo "$rows / $wall" | bc -l)" "$(echo "$rss / 1024" | bc -l)"
+}
+
 echo "machine: $(nproc) cores, $(grep MemTotal /proc/meminfo | awk '{printf "%.0f GB", $2/1048576}'); metrics: $METRICS"
 for n in "${ROWS[@]}"; do
   IN="$WORK/rows-$n.parquet"
