@@ -2,7 +2,7 @@
 //! kernels. One folder per metric family (its shared helpers and one file
 //! per SQL function: [`bleu`], [`ter`], [`chrf`], [`charac_ter`], [`terms`],
 //! [`wer`]), the functions over any metric of the table in [`significance`]
-//! and [`metric_table`]; the Arrow plumbing (string layouts, scalars vs
+//! and [`metric_table`], the meta-evaluation of metrics in [`meta`]; the Arrow plumbing (string layouts, scalars vs
 //! arrays, reference lists, NULLs, literal options) lives in [`common`],
 //! the `ScalarUDFImpl` / `AggregateUDFImpl` / `WindowUDFImpl` boilerplate
 //! once in [`udf`].
@@ -17,6 +17,7 @@ pub mod bleu;
 pub mod charac_ter;
 pub mod chrf;
 pub mod common;
+pub mod meta;
 pub mod metric_table;
 pub mod significance;
 pub mod ter;
@@ -82,6 +83,7 @@ pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<Aggregat
         Arc::new(AggregateUDF::from(significance::paired_test::PairedTestUdaf::default())),
         Arc::new(AggregateUDF::from(charac_ter::corpus_charac_ter::CorpusCharacTerUdaf::default())),
         Arc::new(AggregateUDF::from(wer::corpus_wer::CorpusWerUdaf::default())),
+        Arc::new(AggregateUDF::from(meta::meta_corr::MetaCorrUdaf::default())),
         Arc::new(AggregateUDF::from(terms::corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(
             terms::corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default(),

@@ -48,6 +48,82 @@ impl Statistic {
     }
 }
 
+/// The options of the meta-evaluation functions (`meta_corr`).
+pub const OPTIONS: &[crate::options::OptionKey] = &[
+    crate::options::OptionKey::new(
+        "stat",
+        "`pearson` \\| `spearman` \\| `kendall`",
+        "the correlation: scipy's `pearsonr` / `spearmanr`, or mt-metrics-eval's `KendallVariants`",
+    ),
+    crate::options::OptionKey::new(
+        "variant",
+        "`b` \\| `c` \\| `23` \\| `acc23`",
+        "with `stat:kendall`: tau-b, tau-c, or the tie-aware tau-23 and acc-23 of Deutsch et al. 2023",
+    ),
+    crate::options::OptionKey::new(
+        "epsilon",
+        "`0` \\| a number >= 0",
+        "with `stat:kendall`: metric differences up to it count as ties (not with `variant:c`)",
+    ),
+];
+
+const METRIC: &str = "meta_corr";
+
+impl Statistic {
+    /// Parses `stat:pearson|spearman|kendall`, `variant:b|c|23|acc23` and
+    /// `epsilon:E` (Pearson by default; Kendall's variant `b`, epsilon 0).
+    ///
+    /// # Errors
+    /// Unknown keys or values, a variant or epsilon without `stat:kendall`,
+    /// a negative epsilon, an epsilon with tau-c.
+    pub fn parse(options: &str) -> Result<Self, crate::MetricError> {
+        use crate::signature::bad_value;
+        let (mut stat, mut variant, mut epsilon) = (None, None, None);
+        for (k, v) in crate::signature::parse_options(METRIC, options)? {
+            let lower = v.to_ascii_lowercase();
+            match k.as_str() {
+                "stat" => {
+                    stat = Some(match lower.as_str() {
+                        "pearson" => "pearson",
+                        "spearman" => "spearman",
+                        "kendall" => "kendall",
+                        _ => return Err(bad_value(METRIC, &k, &v, "pearson, spearman or kendall")),
+                    });
+                }
+                "variant" => {
+                    variant =
+                        Some(Variant::from_name(&lower).ok_or_else(|| bad_value(METRIC, &k, &v, "b, c, 23 or acc23"))?);
+                }
+                "epsilon" => {
+                    epsilon = Some(
+                        v.trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|e| e.is_finite() && *e >= 0.0)
+                            .ok_or_else(|| bad_value(METRIC, &k, &v, "a number >= 0"))?,
+                    );
+                }
+                _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], "")),
+            }
+        }
+        let bad = |reason: &str| crate::MetricError::InvalidOption { metric: METRIC, reason: reason.to_owned() };
+        match stat.unwrap_or("pearson") {
+            "kendall" => {
+                let (variant, epsilon) = (variant.unwrap_or(Variant::B), epsilon.unwrap_or(0.0));
+                if variant == Variant::C && epsilon > 0.0 {
+                    return Err(bad("epsilon with variant:c is not supported (as in mt-metrics-eval)"));
+                }
+                Ok(Self::Kendall { variant, epsilon })
+            }
+            other if variant.is_some() || epsilon.is_some() => {
+                Err(bad(&format!("variant and epsilon go with stat:kendall, not stat:{other}")))
+            }
+            "spearman" => Ok(Self::Spearman),
+            _ => Ok(Self::Pearson),
+        }
+    }
+}
+
 /// How a matrix of scores becomes vectors (`average_by`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AverageBy {
@@ -122,4 +198,48 @@ pub fn average_correlation(
     }
     #[allow(clippy::cast_precision_loss, reason = "the number of vectors is far below 2^53")]
     Ok(if n == 0 { (0.0, 0) } else { (total / n as f64, n) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_refuse() {
+        assert_eq!(Statistic::parse("").unwrap(), Statistic::Pearson);
+        assert_eq!(Statistic::parse("stat:Spearman").unwrap(), Statistic::Spearman);
+        assert_eq!(
+            Statistic::parse("stat:kendall|variant:acc23|epsilon:0.5").unwrap(),
+            Statistic::Kendall { variant: Variant::Acc23, epsilon: 0.5 }
+        );
+        assert_eq!(Statistic::parse("stat:kendall").unwrap(), Statistic::Kendall { variant: Variant::B, epsilon: 0.0 });
+        for (bad, needle) in [
+            ("stat:tau", "stat:tau"),
+            ("stat:kendall|variant:d", "variant:d"),
+            ("stat:kendall|epsilon:-1", "epsilon:-1"),
+            ("stat:kendall|epsilon:nan", "epsilon:nan"),
+            ("stat:kendall|variant:c|epsilon:1", "variant:c"),
+            ("variant:b", "stat:kendall"),
+            ("stat:pearson|epsilon:1", "stat:pearson"),
+            ("x:1", "unknown key 'x'"),
+        ] {
+            let e = Statistic::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    #[allow(clippy::manual_midpoint, reason = "the average as AverageCorrelation computes it: the sum, then / n")]
+    fn averaging_filters_missing_gold_scores() {
+        // Two systems x three items; the second system's middle gold missing.
+        let gold = [Some(1.0), Some(2.0), Some(3.0), Some(1.0), None, Some(2.0)];
+        let metric = [0.1, 0.3, 0.2, 0.5, 9.0, 0.6];
+        let k = Statistic::Kendall { variant: Variant::Acc23, epsilon: 0.0 };
+        // sys: row 1 acc23 = 2/3, row 2 (two scores, concordant) = 1.
+        let (c, n) = average_correlation(k, &gold, &metric, 2, AverageBy::Sys, false).unwrap();
+        assert_eq!((c, n), ((2.0 / 3.0 + 1.0) / 2.0, 2));
+        // item: the middle item has one gold score and is skipped.
+        assert_eq!(average_correlation(k, &gold, &metric, 2, AverageBy::Item, false).unwrap().1, 2);
+        assert!(average_correlation(k, &gold, &metric, 4, AverageBy::Sys, false).is_err());
+    }
 }

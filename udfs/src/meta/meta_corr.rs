@@ -1,0 +1,142 @@
+//! `meta_corr(metric, gold [, options]) -> Float64`: the correlation of a
+//! metric's scores with gold scores over the rows of a group: Pearson
+//! (default, `scipy.stats.pearsonr`), `stat:spearman` (`spearmanr`) or
+//! `stat:kendall` with `variant:b|c|23|acc23` and `epsilon:E`
+//! (mt-metrics-eval's `KendallVariants`). A row whose gold or metric score
+//! is NULL is skipped, as mt-metrics-eval filters a missing gold score; a
+//! group with fewer than two pairs, or whose correlation is NaN in the
+//! reference (a constant vector), gives NULL. State: the pairs, in the order
+//! the rows arrive (the input order on one partition; Pearson's and
+//! Spearman's means are summed in that order).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use mteval_kernels::backend::DeviceRequest;
+use mteval_kernels::meta::Statistic;
+
+use crate::common::{coerce_options, constant_options, metric_err};
+use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc};
+
+/// The `meta_corr` aggregate function.
+#[derive(Debug)]
+pub struct MetaCorrFn;
+
+/// The `meta_corr` aggregate UDF.
+pub type MetaCorrUdaf = Aggregate<MetaCorrFn>;
+
+/// `(metric: number, gold: number [, options: string])`, the numbers as
+/// float64.
+fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    if !(2..=3).contains(&t.len()) {
+        return plan_err!("{name} takes (metric, gold [, options]), got {} arguments", t.len());
+    }
+    let mut out = Vec::with_capacity(t.len());
+    for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
+        if !(x.is_numeric() || x.is_null()) {
+            return plan_err!("{name}: {what} must be a number column, got {x}");
+        }
+        out.push(DataType::Float64);
+    }
+    if let Some(o) = t.get(2) {
+        out.push(coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+impl AggregateSpec for MetaCorrFn {
+    const NAME: &'static str = "meta_corr";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "The correlation of a metric's scores with gold (human) scores over a group's rows, as \
+                      mt-metrics-eval's stats.py computes it: Pearson (default; scipy's pearsonr), `stat:spearman` \
+                      (spearmanr), or `stat:kendall` with `variant:b|c|23|acc23` and `epsilon:E` (KendallVariants: \
+                      tau-b, tau-c, and the tie-aware tau-23 and acc-23 of \"Ties Matter\"; metric differences up to \
+                      epsilon are ties). Rows with a NULL score are skipped, as mt-metrics-eval filters a missing gold \
+                      score; fewer than two pairs, or a constant vector, give NULL. Per item or per system with GROUP \
+                      BY, then AVG over the groups: mt-metrics-eval's average_by.",
+        syntax: "meta_corr(metric: float64, gold: float64, options?: str) -> float64",
+        arguments: &[
+            ("metric", "The metric's score of a segment (or of a system)."),
+            ("gold", "The gold (human) score of the same segment; NULL when missing."),
+            ARG_OPTIONS,
+        ],
+        example: "SELECT meta_corr(comet, mqm, 'stat:kendall|variant:acc23|epsilon:0.01') FROM seg_scores;",
+        related: &["corpus_bootstrap", "paired_test"],
+    };
+    const COERCE: crate::udf::Coerce = coerce;
+
+    fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 2)?;
+        let stat = Statistic::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(MetaCorrAccumulator { stat, metric: Vec::new(), gold: Vec::new() }))
+    }
+
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        let list = || DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true)));
+        vec![
+            Arc::new(Field::new(format_state_name(args.name, "metric"), list(), true)),
+            Arc::new(Field::new(format_state_name(args.name, "gold"), list(), true)),
+        ]
+    }
+}
+
+/// The pairs of one group.
+#[derive(Debug)]
+struct MetaCorrAccumulator {
+    stat: Statistic,
+    metric: Vec<f64>,
+    gold: Vec<f64>,
+}
+
+impl Accumulator for MetaCorrAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
+        for (m, g) in m.iter().zip(g.iter()) {
+            if let (Some(m), Some(g)) = (m, g) {
+                self.metric.push(m);
+                self.gold.push(g);
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        if self.gold.len() < 2 {
+            return Ok(ScalarValue::Float64(None));
+        }
+        let r = self
+            .stat
+            .of(&self.gold, &self.metric)
+            .map_err(|e| datafusion::common::exec_datafusion_err!("meta_corr: {e}"))?;
+        Ok(ScalarValue::Float64((!r.is_nan()).then_some(r)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + (self.metric.capacity() + self.gold.capacity()) * 8
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let list = |v: &[f64]| {
+            let items: Vec<ScalarValue> = v.iter().map(|&x| ScalarValue::Float64(Some(x))).collect();
+            ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Float64))
+        };
+        Ok(vec![list(&self.metric), list(&self.gold)])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let (m, g) = (states[0].as_list::<i32>(), states[1].as_list::<i32>());
+        for i in 0..m.len() {
+            if m.is_null(i) || g.is_null(i) {
+                continue;
+            }
+            self.metric.extend(m.value(i).as_primitive::<Float64Type>().iter().flatten());
+            self.gold.extend(g.value(i).as_primitive::<Float64Type>().iter().flatten());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,128 @@
+//! `meta_corr` in SQL against mt-metrics-eval's `stats.py`
+//! (`tests/golden/meta.json`, made by `scripts/make_meta_golden.py`): over all
+//! pairs (`average_by='none'`) the value itself; per system and per item, the
+//! `GROUP BY` correlations averaged with `AVG` (NULLs, the reference's NaNs
+//! and short vectors, left out as it leaves them out). Missing gold scores
+//! are NULL rows.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, AsArray, Float64Array, Int64Array, RecordBatch};
+use datafusion::arrow::datatypes::{DataType, Field, Float64Type, Schema};
+use datafusion::prelude::{SessionConfig, SessionContext};
+use mteval_udfs::{MtevalConfig, register_all};
+use serde_json::Value;
+
+fn golden() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+async fn value(ctx: &SessionContext, sql: &str) -> Option<f64> {
+    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let col = batches[0].column(0).as_primitive::<Float64Type>();
+    (!col.is_null(0)).then(|| col.value(0))
+}
+
+#[tokio::test]
+async fn meta_corr_equals_mt_metrics_eval() {
+    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(1);
+    let mut ctx = SessionContext::new_with_config(cfg);
+    register_all(&mut ctx).unwrap();
+    let g = golden();
+    let mut checked = 0;
+    for (c, case) in g["cases"].as_array().unwrap().iter().enumerate() {
+        let num_sys = case["num_sys"].as_u64().unwrap();
+        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let items = gold.len() as u64 / num_sys;
+        let idx = 0..gold.len() as u64;
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("sys", DataType::Int64, false),
+            Field::new("item", DataType::Int64, false),
+            Field::new("gold", DataType::Float64, true),
+            Field::new("metric", DataType::Float64, false),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema,
+            vec![
+                Arc::new(Int64Array::from_iter_values(idx.clone().map(|i| (i / items).cast_signed()))),
+                Arc::new(Int64Array::from_iter_values(idx.map(|i| (i % items).cast_signed()))),
+                Arc::new(Float64Array::from(gold.clone())),
+                Arc::new(Float64Array::from(metric.clone())),
+            ],
+        )
+        .unwrap();
+        let table = format!("t{c}");
+        ctx.register_batch(&table, batch).unwrap();
+        for r in case["results"].as_array().unwrap() {
+            if r["replace_nans_with_zeros"].as_bool().unwrap() {
+                continue; // NULL stands for both a NaN and a short vector in SQL
+            }
+            let by = r["average_by"].as_str().unwrap();
+            for (key, want) in r.as_object().unwrap() {
+                let opts = match key.as_str() {
+                    "pearson" => "stat:pearson".to_owned(),
+                    "spearman" => "stat:spearman".to_owned(),
+                    k if k.starts_with("kendall_") => {
+                        let rest = &k["kendall_".len()..];
+                        match rest.split_once("_eps") {
+                            Some((v, e)) => format!("stat:kendall|variant:{v}|epsilon:{e}"),
+                            None => format!("stat:kendall|variant:{rest}"),
+                        }
+                    }
+                    _ => continue,
+                };
+                let sql = match by {
+                    "none" => format!("SELECT meta_corr(metric, gold, '{opts}') FROM {table}"),
+                    _ => format!(
+                        "SELECT avg(c) FROM (SELECT meta_corr(metric, gold, '{opts}') AS c FROM {table} GROUP BY {by})"
+                    ),
+                };
+                let got = value(&ctx, &sql).await;
+                let what = format!("case {c} by {by}: {sql}");
+                match (want[0].as_f64(), want[1].as_u64().unwrap(), got) {
+                    // The reference's (0, n=0): nothing averaged.
+                    (Some(w), 0, None) => assert_eq!(w, 0.0, "{what}"),
+                    (None, _, None) => {}
+                    (Some(w), _, Some(v)) if by == "none" && key.starts_with("kendall") => {
+                        assert_eq!(v.to_bits(), w.to_bits(), "{what}: {v} vs {w}");
+                    }
+                    // AVG's sum order is the engine's; Pearson's dot products BLAS's.
+                    (Some(w), _, Some(v)) => assert!((v - w).abs() <= 1e-14, "{what}: {v} vs {w}"),
+                    (w, _, v) => panic!("{what}: {v:?} vs {w:?}"),
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 10 * 3 * 12);
+}
+
+#[tokio::test]
+async fn meta_corr_refuses_bad_options_and_arguments() {
+    let mut ctx = SessionContext::new();
+    register_all(&mut ctx).unwrap();
+    let rows = "(VALUES (1.0, 2.0), (2.0, 1.0), (3.0, 3.0)) AS t(m, g)";
+    for (call, needle) in [
+        ("meta_corr(m, g, 'stat:tau')", "stat:tau"),
+        ("meta_corr(m, g, 'stat:kendall|variant:c|epsilon:0.5')", "variant:c"),
+        ("meta_corr(m, 'x')", "gold score must be a number"),
+        ("meta_corr(m)", "takes (metric, gold [, options])"),
+    ] {
+        let err = match ctx.sql(&format!("SELECT {call} FROM {rows}")).await {
+            Ok(df) => df.collect().await.unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(needle), "{call}: {err}");
+    }
+    // Fewer than two pairs: NULL; a constant vector: NULL (NaN in the reference).
+    for (call, want) in [
+        ("meta_corr(m, g) FROM (VALUES (1.0, 2.0)) AS t(m, g)", None),
+        ("meta_corr(m, g) FROM (VALUES (1.0, 2.0), (1.0, 3.0)) AS t(m, g)", None),
+        ("meta_corr(m, g, 'stat:kendall|variant:acc23') FROM (VALUES (1.0, 2.0), (1.0, 3.0)) AS t(m, g)", Some(0.0)),
+        ("meta_corr(m, g) FROM (VALUES (1.0, 2.0), (2.0, NULL), (3.0, 4.0)) AS t(m, g)", Some(1.0)),
+    ] {
+        assert_eq!(value(&ctx, &format!("SELECT {call}")).await, want, "{call}");
+    }
+}
