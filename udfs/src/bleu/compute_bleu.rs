@@ -9,7 +9,7 @@ use datafusion::common::{Result, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{BleuConfig, MetricError};
 
-use crate::common::{coerce_options, exec_parse, float64_value, list_of, plan_parse};
+use crate::common::{check_arity, coerce_options, exec_parse, float64_value, list_of, plan_parse};
 use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
 
 /// sacrebleu's `compute_bleu` defaults (`smooth_method='none'`,
@@ -20,9 +20,7 @@ fn parse(opts: &str) -> std::result::Result<BleuConfig, MetricError> {
 
 /// `(list<int>, list<int>, int, int [, options])`.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(4..=5).contains(&t.len()) {
-        return plan_err!("{name} takes (correct, total, sys_len, ref_len [, options]), got {} arguments", t.len());
-    }
+    check_arity(name, t, 4..=5, "(correct, total, sys_len, ref_len [, options])")?;
     let mut out = Vec::with_capacity(t.len());
     for (i, (arg, ty)) in ["correct", "total", "sys_len", "ref_len"].iter().zip(t).enumerate() {
         out.push(match ty {

@@ -18,14 +18,16 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::PartitionEvaluator;
 use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{StrCol, coerce_string, constant_options, constant_value, metric_err, session_backend};
+use crate::common::{
+    StrCol, check_arity, coerce_string, constant_options, constant_value, metric_err, session_backend,
+};
 use crate::udf::{ARG_HYP, Coerce, Documented, FunctionDoc, Window, WindowSpec};
 
 /// The arguments of the MBR window functions after `hyp`.
@@ -54,9 +56,7 @@ enum Utility {
 
 /// Argument coercion: `(string [, string] [, string])`.
 fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(1..=3).contains(&t.len()) {
-        return plan_err!("{name} takes (hyp [, pseudo_ref] [, options]), got {} arguments", t.len());
-    }
+    check_arity(name, t, 1..=3, "(hyp [, pseudo_ref] [, options])")?;
     let pos = ["the hypothesis", "the pseudo-reference or options", "the options"];
     t.iter().enumerate().map(|(i, d)| coerce_string(name, pos[i], d)).collect()
 }

@@ -355,9 +355,7 @@ where
 /// # Errors
 /// Fewer than two or more than three arguments, or one of the wrong type.
 pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(2..=3).contains(&t.len()) {
-        return plan_err!("{name} takes (hyp, ref [, options]), got {} arguments", t.len());
-    }
+    check_arity(name, t, 2..=3, "(hyp, ref [, options])")?;
     let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?];
     if let Some(o) = t.get(2) {
         out.push(coerce_options(name, o)?);
@@ -365,14 +363,21 @@ pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     Ok(out)
 }
 
+/// Fails unless `t` holds as many arguments as `arity` allows, naming the
+/// function's arguments (`args`, e.g. `"(hyp, ref [, options])"`).
+///
+/// # Errors
+/// Too few or too many arguments.
+pub fn check_arity(name: &str, t: &[DataType], arity: std::ops::RangeInclusive<usize>, args: &str) -> Result<()> {
+    if arity.contains(&t.len()) { Ok(()) } else { plan_err!("{name} takes {args}, got {} arguments", t.len()) }
+}
+
 /// Coercion of `(string, string)`.
 ///
 /// # Errors
 /// Not exactly two arguments, or one that is not a string.
 pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if t.len() != 2 {
-        return plan_err!("{name} takes (a, b), got {} arguments", t.len());
-    }
+    check_arity(name, t, 2..=2, "(a, b)")?;
     Ok(vec![coerce_string(name, "the first argument", &t[0])?, coerce_string(name, "the second argument", &t[1])?])
 }
 

@@ -20,7 +20,7 @@ use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::Statistic;
 
-use crate::common::{coerce_options, constant_options, metric_err};
+use crate::common::{check_arity, coerce_options, constant_options, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `meta_corr` aggregate function.
@@ -33,9 +33,7 @@ pub type MetaCorrUdaf = Aggregate<MetaCorrFn>;
 /// `(metric: number, gold: number [, options: string])`, the numbers as
 /// float64.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(2..=3).contains(&t.len()) {
-        return plan_err!("{name} takes (metric, gold [, options]), got {} arguments", t.len());
-    }
+    check_arity(name, t, 2..=3, "(metric, gold [, options])")?;
     let mut out = Vec::with_capacity(t.len());
     for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
         if !(x.is_numeric() || x.is_null()) {

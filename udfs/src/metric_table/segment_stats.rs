@@ -14,8 +14,8 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::metric::{self, Inputs, Metric};
 
 use crate::common::{
-    ConstantArg, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of, metric_err,
-    plan_options, struct_fields, struct_value,
+    ConstantArg, check_arity, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of,
+    metric_err, plan_options, struct_fields, struct_value,
 };
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
@@ -38,9 +38,7 @@ pub type SegmentStatsUdf = Scalar<SegmentStatsFn>;
 
 /// `(hyp, ref, metric [, options])`.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if !(3..=4).contains(&t.len()) {
-        return plan_err!("{name} takes (hyp, ref, metric [, options]), got {} arguments", t.len());
-    }
+    check_arity(name, t, 3..=4, "(hyp, ref, metric [, options])")?;
     let mut out = coerce_metric_args(name, &t[..2])?;
     out.push(coerce_constant(name, METRIC_ARG, &t[2])?);
     if let Some(o) = t.get(3) {

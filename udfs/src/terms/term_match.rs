@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, BooleanArray, Int64Array, StructArray};
 use datafusion::arrow::datatypes::{DataType, Fields};
-use datafusion::common::{Result, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches_exact};
 
-use crate::common::{StrCol, coerce_string, map_rows, struct_fields, struct_value};
+use crate::common::{StrCol, check_arity, coerce_string, map_rows, struct_fields, struct_value};
 use crate::terms::term_cols::{TermsCol, coerce_terms};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 
@@ -59,9 +59,7 @@ pub fn counts_to_value(
 
 /// Coercion of `(hyp, terms)`.
 pub(crate) fn coerce_terms_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if t.len() != 2 {
-        return plan_err!("{name} takes (hyp, terms), got {} arguments", t.len());
-    }
+    check_arity(name, t, 2..=2, "(hyp, terms)")?;
     Ok(vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_terms(name, &t[1])?])
 }
 

@@ -13,11 +13,11 @@
 //! spaces or a space before a tab) are errors naming the row.
 
 use datafusion::arrow::datatypes::{DataType, Fields};
-use datafusion::common::{Result, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::{TermCounts, count_matches};
 
-use crate::common::{StrCol, coerce_string, map_rows, struct_fields};
+use crate::common::{StrCol, check_arity, coerce_string, map_rows, struct_fields};
 use crate::terms::term_cols::{LemmasCol, TermsCol, coerce_lemmas, coerce_terms};
 use crate::terms::term_match::{ARG_TERMS, counts_to_value};
 use crate::udf::{ARG_HYP, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
@@ -38,9 +38,7 @@ pub fn term_match_lemmatized_fields() -> Fields {
 
 /// Coercion of `(hyp, lemmas, terms)`.
 pub(crate) fn coerce_lemmatized_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    if t.len() != 3 {
-        return plan_err!("{name} takes (hyp, lemmas, terms), got {} arguments", t.len());
-    }
+    check_arity(name, t, 3..=3, "(hyp, lemmas, terms)")?;
     Ok(vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_lemmas(name, &t[1])?, coerce_terms(name, &t[2])?])
 }
 
