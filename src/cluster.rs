@@ -136,9 +136,9 @@ pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
     config.executor_timeout_seconds = a.executor_timeout;
     config.expire_dead_executor_interval_seconds = (a.executor_timeout / 3).max(1);
     config.no_executors_grace_period_seconds = a.executor_timeout;
-    // Partitions go to the executors in turn: Ballista's default ("bias")
-    // fills the executor that freed a slot, which keeps a job on one
-    // executor when its tasks are short.
+    // Partitions go to the executors in turn (Ballista's default, "bias",
+    // gives each executor as many as it has free slots, one executor after
+    // the other).
     config.task_distribution = ballista_scheduler::config::TaskDistributionPolicy::RoundRobin;
     config.bind_host = a.bind.ip().to_string();
     config.external_host = a.bind.ip().to_string();
