@@ -156,6 +156,15 @@ async fn status_of(scheduler: &Scheduler) -> Result<ClusterStatus> {
 /// as the cluster client says it), or one that serves no mteval status (not
 /// `mteval scheduler`).
 pub async fn fetch(url: &str) -> Result<ClusterStatus> {
+    served(url).await?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "the scheduler at {url} serves no mteval status: it is not `mteval scheduler` (a Ballista scheduler of its own?)"
+        )
+    })
+}
+
+/// [`fetch`]'s status, `None` from a scheduler that serves none.
+async fn served(url: &str) -> Result<Option<ClusterStatus>> {
     let addr = url.trim_start_matches("df://").trim_end_matches('/');
     let response = tokio::time::timeout(REQUEST_TIMEOUT, get(addr, STATUS_PATH))
         .await
@@ -169,11 +178,11 @@ pub async fn fetch(url: &str) -> Result<ClusterStatus> {
         .map_err(|e| anyhow::anyhow!("the cluster at {url}: the scheduler cannot be reached: {}", io_cause(&e)))?;
     let (code, body) = response;
     match code {
-        200 => serde_json::from_str(&body)
-            .with_context(|| format!("the scheduler at {url} sent a status that is not mteval's")),
-        404 => bail!(
-            "the scheduler at {url} serves no mteval status: it is not `mteval scheduler` (a Ballista scheduler of its own?)"
-        ),
+        200 => Ok(Some(
+            serde_json::from_str(&body)
+                .with_context(|| format!("the scheduler at {url} sent a status that is not mteval's"))?,
+        )),
+        404 => Ok(None),
         _ => bail!("the scheduler at {url} could not give its status (HTTP {code}): {}", body.trim()),
     }
 }
@@ -231,11 +240,7 @@ pub async fn wait_for_executors(url: &str, wait: Duration) -> Result<()> {
     let start = Instant::now();
     let mut told = false;
     loop {
-        let status = match fetch(url).await {
-            Ok(s) => s,
-            Err(e) if e.to_string().contains("serves no mteval status") => return Ok(()),
-            Err(e) => return Err(e),
-        };
+        let Some(status) = served(url).await? else { return Ok(()) };
         if !status.executors.is_empty() {
             return Ok(());
         }
