@@ -7,13 +7,24 @@ The reference is read from a fetched copy of google-research/mt-metrics-eval
 
     git clone https://github.com/google-research/mt-metrics-eval /tmp/mtme-repo
     git -C /tmp/mtme-repo checkout 68a481a
-    python3 -m venv /tmp/metavenv && /tmp/metavenv/bin/pip install numpy==2.4.6 scipy==1.17.1
+    python3 -m venv /tmp/metavenv && /tmp/metavenv/bin/pip install numpy==2.4.6 scipy==1.17.1 dacite==1.9.2
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py > tests/golden/meta.json
+    MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py compare > tests/golden/meta_compare.json
 
 Each case is a gold vector (with None, which mt-metrics-eval filters) and a
 metric vector packed as num_sys rows of num_items scores, as its
 Correlation class holds them, with the correlations of every averaging
 ('none', 'sys', 'item') and statistic. A NaN is written as null.
+
+`compare` writes the second file: tie calibration (`KendallWithTiesOpt`,
+exact and sampled), pairwise accuracy, and whole metric rankings
+(`CompareMetrics`, with `PermutationSigDiff` or `PairwisePermutationSigDiff`
+under `np.random.seed(seed)`, and the accuracy ranking of
+`CompareMetricsWithGlobalAccuracy` for one test set): correlations, the
+significance matrix, the draws done per pair and the rank clusters. The
+reference's data.py imports apache_beam for its parallel mode only; a stub
+stands in for it here. Python 3.11 (its `sum` of floats is a plain left
+fold, as the tie calibration's running total assumes).
 """
 
 import json
@@ -22,8 +33,13 @@ import os
 import random
 import sys
 
+import types
+
+import numpy as np
+
 sys.path.insert(0, os.environ.get("MTME_DIR", "/tmp/mtme-repo"))
-from mt_metrics_eval import stats  # noqa: E402
+sys.modules.setdefault("apache_beam", types.ModuleType("apache_beam"))
+from mt_metrics_eval import data, stats  # noqa: E402
 
 SEED = 20261127
 
@@ -73,7 +89,120 @@ def case(rng, num_sys, num_items, kinds, none_rate, constant_row):
     return out
 
 
+def tie_opt_cases(rng):
+    out = []
+    for i, (s, m) in enumerate([(3, 6), (5, 10), (15, 12), (4, 30), (8, 8)]):
+        kinds = [("ties", "ties"), ("half", "cont"), ("cont", "half"), ("ties", "cont"), ("half", "half")][i]
+        n = s * m
+        gold = vector(rng, n, kinds[0])
+        metric = vector(rng, n, kinds[1])
+        gold = [None if rng.random() < [0.0, 0.1, 0.2, 0.0, 0.3][i] else g for g in gold]
+        if i == 4:
+            # Rows with no or one gold score: a sparse set of row numbers.
+            for item in range(m):
+                if item % 3:
+                    for sys_ in range(s):
+                        if sys_ != item % s:
+                            gold[sys_ * m + item] = None
+        res = []
+        for avg in ("none", "sys", "item"):
+            for variant in ("23", "acc23"):
+                tau, eps, _ = stats.KendallWithTiesOpt(gold, metric, variant, s, avg, sample_rate=1.0)
+                np.random.seed(1000 + i)
+                stau, seps, _ = stats.KendallWithTiesOpt(gold, metric, variant, s, avg, sample_rate=0.3)
+                res.append({"average_by": avg, "variant": variant, "tau": num(tau), "epsilon": float(eps),
+                            "sampled_seed": 1000 + i, "sampled_rate": 0.3, "sampled_tau": num(stau),
+                            "sampled_epsilon": float(seps)})
+        acc = stats.Agreement(gold, metric)
+        out.append({"num_sys": s, "gold": gold, "metric": metric, "results": res,
+                    "accuracy": num(acc[0] / acc[1]) if acc[1] else None})
+    return out
+
+
+def accuracy_ranking(corrs, k, psd, pval):
+    """CompareMetricsWithGlobalAccuracy for one test set, on given Correlations."""
+    def _Accuracy(vect1, vect2):
+        a, p = stats.Agreement(vect1, vect2)
+        return a / p, p
+    ranks = {m: [_Accuracy(c.gold_scores, c.metric_scores)[0], 0] for m, c in corrs.items()}
+    ranks = dict(sorted(ranks.items(), key=lambda x: (-x[1][0], x[0])))
+    sig, index, draws = data.ComputeSigMatrix(corrs, ranks, _Accuracy, "none", k, psd, False, "scores")
+    for i, r in enumerate(data.AssignRanks(sig, pval)):
+        ranks[list(ranks)[i]][1] = r
+    return ranks, sig, index, draws
+
+
+def compare_cases(rng):
+    out = []
+    specs = [
+        # (num_sys, items, metrics, measure, average_by, perm_test, k, block, seed)
+        (12, 1, 5, "pearson", "none", "scores", 300, 100, 11),
+        (10, 1, 4, "accuracy", "none", "scores", 200, 1000, 12),
+        (6, 20, 4, "pearson", "none", "scores", 200, 50, 13),
+        (6, 20, 4, "pearson", "item", "scores", 100, 1000, 14),
+        (5, 15, 3, "spearman", "sys", "scores", 100, 1000, 15),
+        (6, 12, 4, "kendall_acc23_eps0.5", "item", "scores", 100, 1000, 16),
+        (6, 12, 4, "kendall_b", "none", "scores", 100, 25, 17),
+        (5, 10, 4, "tiesopt_acc23", "item", "pairs", 100, 1000, 18),
+        (5, 10, 3, "tiesopt_23", "none", "pairs", 60, 20, 19),
+        (4, 8, 3, "tiesopt_acc23", "item", "scores", 40, 1000, 20),
+        (4, 8, 3, "tiesopt_acc23_sampled", "sys", "pairs", 40, 1000, 21),
+    ]
+    import scipy.stats
+    for num_sys, items, nm, measure, avg, test, k, block, seed in specs:
+        n = num_sys * items
+        gold = [rng.randint(0, 6) / 2 if rng.random() < 0.5 else rng.uniform(0, 3) for _ in range(n)]
+        gold = [None if rng.random() < 0.1 else g for g in gold]
+        metrics = {}
+        for j in range(nm):
+            noise = [0.3, 1.0, 2.0, 0.5, 4.0][j % 5]
+            vals = [(g if g is not None else 1.5) + rng.gauss(0, noise) for g in gold]
+            if j % 2:
+                vals = [round(v, 1) for v in vals]
+            metrics[f"m{j}"] = vals
+        if measure == "accuracy":
+            # Close scores, so that some pairs are not significant.
+            metrics["m1"] = list(metrics["m0"])
+            metrics["m1"][0] += 0.01
+        corrs = {name: stats.Correlation(num_sys, gold, vals) for name, vals in metrics.items()}
+        psd = stats.PermutationSigDiffParams(block_size=block)
+        np.random.seed(seed)
+        if measure == "accuracy":
+            ranks, sig, index, draws = accuracy_ranking(corrs, k, psd, 0.05)
+        else:
+            if measure == "pearson":
+                fcn, args = scipy.stats.pearsonr, {}
+            elif measure == "spearman":
+                fcn, args = scipy.stats.spearmanr, {}
+            elif measure.startswith("kendall_"):
+                rest = measure[len("kendall_"):]
+                v, _, e = rest.partition("_eps")
+                fcn, args = stats.KendallVariants, {"variant": v, **({"epsilon": float(e)} if e else {})}
+            else:
+                v = measure.split("_")[1]
+                rate = 0.5 if measure.endswith("sampled") else 1.0
+                fcn, args = stats.KendallWithTiesOpt, {"variant": v, "sample_rate": rate}
+            ranks, sig, index, draws = data.CompareMetrics(corrs, fcn, avg, k, psd, 0.05, False, test, **args)
+        names = list(ranks)
+        used = [[int(index[j, i] - index[i, j]) if j > i else 0 for j in range(len(names))]
+                for i in range(len(names))]
+        out.append({"num_sys": num_sys, "gold": gold, "metrics": metrics, "measure": measure, "average_by": avg,
+                    "perm_test": test, "k": k, "block_size": block, "seed": seed,
+                    "ranking": [[m, num(ranks[m][0]), int(ranks[m][1])] for m in names],
+                    "sig": [[float(x) for x in row] for row in sig], "draws": used})
+    return out
+
+
+def main_compare():
+    rng = random.Random(SEED + 1)
+    json.dump({"reference": "mt-metrics-eval 68a481a data.py/stats.py, numpy 2.4.6, scipy 1.17.1, Python 3.11",
+               "seed": SEED + 1, "tie_opt": tie_opt_cases(rng), "compare": compare_cases(rng)}, sys.stdout)
+    sys.stdout.write("\n")
+
+
 def main():
+    if sys.argv[1:] == ["compare"]:
+        return main_compare()
     rng = random.Random(SEED)
     cases = []
     shapes = [(2, 5), (3, 4), (4, 10), (5, 7), (15, 20)]

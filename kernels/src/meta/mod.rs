@@ -12,9 +12,13 @@
 
 pub mod kendall;
 pub mod linear;
+pub mod permutation;
+pub mod tie_opt;
 
 pub use kendall::{TauStats, Variant, kendall};
 pub use linear::{pearson, spearman};
+pub use permutation::{Comparison, Measure, compare_metrics};
+pub use tie_opt::{TieOpt, tie_optimization};
 
 /// A correlation statistic of two vectors.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -176,14 +180,9 @@ pub fn average_correlation(
     by: AverageBy,
     replace_nans_with_zeros: bool,
 ) -> Result<(f64, usize), String> {
-    if gold.len() != metric.len() {
-        return Err(format!("{} gold scores but {} metric scores", gold.len(), metric.len()));
-    }
-    if num_sys == 0 || !gold.len().is_multiple_of(num_sys) {
-        return Err(format!("{} scores are not {num_sys} systems x the same number of items", gold.len()));
-    }
+    let groups = check_packed(gold.len(), metric.len(), num_sys, by)?;
     let (mut total, mut n) = (0.0f64, 0usize);
-    for idx in by.groups(num_sys, gold.len() / num_sys) {
+    for idx in groups {
         let (g, m): (Vec<f64>, Vec<f64>) = idx.iter().filter_map(|&i| Some((gold[i]?, metric[i]))).unzip();
         if g.len() < 2 {
             continue;
@@ -198,6 +197,59 @@ pub fn average_correlation(
     }
     #[allow(clippy::cast_precision_loss, reason = "the number of vectors is far below 2^53")]
     Ok(if n == 0 { (0.0, 0) } else { (total / n as f64, n) })
+}
+
+/// The vectors (index lists) of `by` over `num_sys` packed rows, after
+/// checking the lengths.
+///
+/// # Errors
+/// Vectors of different lengths, or a length that is not a multiple of
+/// `num_sys`.
+pub(crate) fn check_packed(
+    gold: usize,
+    metric: usize,
+    num_sys: usize,
+    by: AverageBy,
+) -> Result<Vec<Vec<usize>>, String> {
+    if gold != metric {
+        return Err(format!("{gold} gold scores but {metric} metric scores"));
+    }
+    if num_sys == 0 || !gold.is_multiple_of(num_sys) {
+        return Err(format!("{gold} scores are not {num_sys} systems x the same number of items"));
+    }
+    Ok(by.groups(num_sys, gold / num_sys))
+}
+
+/// mt-metrics-eval's `Agreement` as its system-level pairwise accuracy
+/// divides it: of the pairs whose gold scores are both present, the
+/// fraction whose gold and metric differences have the same sign (a tie in
+/// both agrees); NaN when no pair is left.
+#[must_use]
+#[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+pub fn pairwise_accuracy(gold: &[Option<f64>], metric: &[f64]) -> f64 {
+    let sign = |d: f64| {
+        if d > 0.0 {
+            1
+        } else if d < 0.0 {
+            -1
+        } else if d == 0.0 {
+            0
+        } else {
+            2
+        }
+    };
+    let (mut agree, mut pairs) = (0u64, 0u64);
+    for (a, (ga, ma)) in gold.iter().zip(metric).enumerate() {
+        let Some(ga) = ga else { continue };
+        for (gb, mb) in gold[a + 1..].iter().zip(&metric[a + 1..]) {
+            let Some(gb) = gb else { continue };
+            // np.sign(nan) is nan, equal to nothing.
+            let (s, t) = (sign(ga - gb), sign(ma - mb));
+            agree += u64::from(s == t && s != 2);
+            pairs += 1;
+        }
+    }
+    agree as f64 / pairs as f64
 }
 
 #[cfg(test)]

@@ -10,11 +10,16 @@
 //!   and `numpy.mean`;
 //! * [`random`]: numpy's random streams (`SeedSequence`, `PCG64`,
 //!   `Generator.choice`/`integers`), as sacrebleu's significance tests draw
-//!   them.
+//!   them;
+//! * [`legacy`]: numpy's legacy global state (`np.random.seed`, `MT19937`),
+//!   as mt-metrics-eval's permutation tests draw from it;
+//! * [`set`]: the iteration order of a `set` of `int`s.
 
+pub mod legacy;
 pub mod number;
 pub mod random;
 pub mod re;
+pub mod set;
 pub mod text;
 
 pub use number::{Py, numpy_mean, numpy_sum};

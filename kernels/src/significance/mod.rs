@@ -104,7 +104,7 @@ pub fn set_progress(hook: Option<ProgressHook>) {
     *PROGRESS.write().unwrap_or_else(std::sync::PoisonError::into_inner) = hook;
 }
 
-fn progress(draws: usize) {
+pub(crate) fn progress(draws: usize) {
     if let Some(h) = PROGRESS.read().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
         h(draws as u64);
     }
