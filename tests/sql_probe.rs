@@ -36,6 +36,7 @@ fn calls() -> Vec<(&'static str, &'static str)> {
             "corpus_term_accuracy_lemmatized(h, lemmas, terms)",
         ),
         ("meta_corr(DISTINCT length(h), length(r))", "meta_corr(length(h), length(r))"),
+        ("meta_tie_opt(DISTINCT length(h), length(r))", "meta_tie_opt(length(h), length(r))"),
     ]
 }
 

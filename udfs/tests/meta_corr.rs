@@ -126,3 +126,84 @@ async fn meta_corr_refuses_bad_options_and_arguments() {
         assert_eq!(value(&ctx, &format!("SELECT {call}")).await, want, "{call}");
     }
 }
+
+fn compare_golden() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_compare.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `meta_tie_opt` against `KendallWithTiesOpt` (tests/golden/meta_compare.json):
+/// over all pairs, per system and per item (the fourth argument), exact and
+/// sampled after `np.random.seed`; tau and epsilon bit-equal.
+#[tokio::test]
+async fn meta_tie_opt_equals_mt_metrics_eval() {
+    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(1);
+    let mut ctx = SessionContext::new_with_config(cfg);
+    register_all(&mut ctx).unwrap();
+    let g = compare_golden();
+    let mut checked = 0;
+    for (c, case) in g["tie_opt"].as_array().unwrap().iter().enumerate() {
+        let num_sys = case["num_sys"].as_u64().unwrap();
+        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let items = gold.len() as u64 / num_sys;
+        // Rows in mt-metrics-eval's order for each averaging: by item, the
+        // systems of an item in order; otherwise system-major.
+        let table = format!("tie{c}");
+        let order: Vec<u64> = (0..items).flat_map(|i| (0..num_sys).map(move |s| s * items + i)).collect();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("sys", DataType::Int64, false),
+            Field::new("item", DataType::Int64, false),
+            Field::new("gold", DataType::Float64, true),
+            Field::new("metric", DataType::Float64, false),
+        ]));
+        for (name, idx) in [(format!("{table}_s"), (0..gold.len() as u64).collect::<Vec<_>>()), (format!("{table}_i"), order)] {
+            let batch = RecordBatch::try_new(
+                schema.clone(),
+                vec![
+                    Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i / items).cast_signed()))),
+                    Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i % items).cast_signed()))),
+                    Arc::new(Float64Array::from(idx.iter().map(|&i| gold[usize::try_from(i).unwrap()]).collect::<Vec<_>>())),
+                    Arc::new(Float64Array::from(idx.iter().map(|&i| metric[usize::try_from(i).unwrap()]).collect::<Vec<_>>())),
+                ],
+            )
+            .unwrap();
+            ctx.register_batch(&name, batch).unwrap();
+        }
+        for r in case["results"].as_array().unwrap() {
+            let (by, variant) = (r["average_by"].as_str().unwrap(), r["variant"].as_str().unwrap());
+            let (t, row) = match by {
+                "none" => (format!("{table}_s"), String::new()),
+                "sys" => (format!("{table}_s"), ", sys".to_owned()),
+                _ => (format!("{table}_i"), ", item".to_owned()),
+            };
+            let seed = r["sampled_seed"].as_u64().unwrap();
+            for (opts, tau, eps) in [
+                (format!("variant:{variant}"), &r["tau"], &r["epsilon"]),
+                (format!("variant:{variant}|sample:0.3|seed:{seed}"), &r["sampled_tau"], &r["sampled_epsilon"]),
+            ] {
+                let sql = format!("SELECT o['tau'], o['epsilon'] FROM (SELECT meta_tie_opt(metric, gold, '{opts}'{row}) AS o FROM {t})");
+                let batches = ctx.sql(&sql).await.unwrap().collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let got_tau = batches[0].column(0).as_primitive::<Float64Type>().value(0);
+                let got_eps = batches[0].column(1).as_primitive::<Float64Type>().value(0);
+                assert_eq!(got_tau.to_bits(), tau.as_f64().unwrap().to_bits(), "case {c}: {sql}: tau {got_tau} vs {tau}");
+                assert_eq!(got_eps.to_bits(), eps.as_f64().unwrap().to_bits(), "case {c}: {sql}: epsilon");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 5 * 6 * 2);
+    // No pair: NULL; bad options: named.
+    let one = "(VALUES (1.0, 2.0)) AS t(m, g)";
+    let sql = format!("SELECT meta_tie_opt(m, g) IS NULL FROM {one}");
+    let b = ctx.sql(&sql).await.unwrap().collect().await.unwrap();
+    assert!(b[0].column(0).as_boolean().value(0), "{sql}");
+    for (opts, needle) in [("variant:b", "variant:b"), ("sample:0.5", "needs seed:S"), ("sample:2|seed:1", "sample:2"), ("seed:3", "seed goes with")] {
+        let sql = format!("SELECT meta_tie_opt(m, g, '{opts}') FROM {one}");
+        let err = match ctx.sql(&sql).await {
+            Ok(df) => df.collect().await.unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(needle), "{sql}: {err}");
+    }
+}

@@ -18,7 +18,7 @@ pub mod tie_opt;
 pub use kendall::{TauStats, Variant, kendall};
 pub use linear::{pearson, spearman};
 pub use permutation::{Comparison, Measure, compare_metrics};
-pub use tie_opt::{TieOpt, tie_optimization};
+pub use tie_opt::{TieOpt, tie_optimization, tie_optimization_rows};
 
 /// A correlation statistic of two vectors.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -124,6 +124,80 @@ impl Statistic {
             }
             "spearman" => Ok(Self::Spearman),
             _ => Ok(Self::Pearson),
+        }
+    }
+}
+
+/// The options of `meta_tie_opt`.
+pub const TIE_OPT_OPTIONS: &[crate::options::OptionKey] = &[
+    crate::options::OptionKey::new(
+        "variant",
+        "`acc23` \\| `23`",
+        "the tau whose average the tie threshold maximises (acc-23 by default, as mt-metrics-eval)",
+    ),
+    crate::options::OptionKey::new(
+        "sample",
+        "`1` \\| a rate in (0, 1]",
+        "the share of pairs the search samples (`sample_rate`; 1, the exact search, as WMT's tasks run it)",
+    ),
+    crate::options::OptionKey::new(
+        "seed",
+        "an integer from 0 to 2^32 - 1",
+        "with `sample` under 1: numpy's global seed (`np.random.seed`) the sampled pairs are drawn from",
+    ),
+];
+
+/// `meta_tie_opt`'s options: the tau variant, the sample rate and, for a
+/// sampled search, numpy's seed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TieOptOptions {
+    /// `23` or `acc23`.
+    pub variant: Variant,
+    /// `sample_rate`, in (0, 1].
+    pub sample_rate: f64,
+    /// `np.random.seed(seed)` before a sampled search.
+    pub seed: Option<u32>,
+}
+
+impl TieOptOptions {
+    /// Parses `variant:acc23|23`, `sample:R` and `seed:S` (acc-23, the
+    /// exact search).
+    ///
+    /// # Errors
+    /// Unknown keys or values, a rate outside (0, 1], a sampled search
+    /// without a seed, a seed without sampling.
+    pub fn parse(options: &str) -> Result<Self, crate::MetricError> {
+        use crate::signature::bad_value;
+        const NAME: &str = "meta_tie_opt";
+        let mut out = Self { variant: Variant::Acc23, sample_rate: 1.0, seed: None };
+        for (k, v) in crate::signature::parse_options(NAME, options)? {
+            match k.as_str() {
+                "variant" => {
+                    out.variant = match v.to_ascii_lowercase().as_str() {
+                        "acc23" => Variant::Acc23,
+                        "23" => Variant::T23,
+                        _ => return Err(bad_value(NAME, &k, &v, "acc23 or 23 (the tie-aware variants)")),
+                    };
+                }
+                "sample" => {
+                    out.sample_rate = v
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|r| *r > 0.0 && *r <= 1.0)
+                        .ok_or_else(|| bad_value(NAME, &k, &v, "a rate in (0, 1]"))?;
+                }
+                "seed" => {
+                    out.seed = Some(v.trim().parse().map_err(|_| bad_value(NAME, &k, &v, "an integer from 0 to 2^32 - 1"))?);
+                }
+                _ => return Err(crate::options::unknown_key(NAME, &k, &[TIE_OPT_OPTIONS], "")),
+            }
+        }
+        let bad = |reason: &str| crate::MetricError::InvalidOption { metric: NAME, reason: reason.to_owned() };
+        match (out.sample_rate < 1.0, out.seed) {
+            (true, None) => Err(bad("a sampled search (sample under 1) needs seed:S, numpy's np.random.seed")),
+            (false, Some(_)) => Err(bad("seed goes with sample under 1; the exact search draws nothing")),
+            _ => Ok(out),
         }
     }
 }

@@ -85,6 +85,22 @@ pub fn tie_optimization(
     variant: Variant,
     sample: Option<(f64, &mut RandomState)>,
 ) -> Result<Option<TieOpt>, String> {
+    let groups = super::check_packed(gold.len(), metric.len(), num_sys, by)?;
+    tie_optimization_rows(gold, metric, &groups, variant, sample)
+}
+
+/// [`tie_optimization`] over given rows: each row a list of indices into
+/// `gold` and `metric`, in the order the reference holds them.
+///
+/// # Errors
+/// As [`tie_optimization`].
+pub fn tie_optimization_rows(
+    gold: &[Option<f64>],
+    metric: &[f64],
+    groups: &[Vec<usize>],
+    variant: Variant,
+    sample: Option<(f64, &mut RandomState)>,
+) -> Result<Option<TieOpt>, String> {
     if !matches!(variant, Variant::T23 | Variant::Acc23) {
         return Err("only the 23 and acc23 variants support tie calibration".to_owned());
     }
@@ -98,7 +114,6 @@ pub fn tie_optimization(
     if let Some(m) = metric.iter().find(|m| !m.is_finite()) {
         return Err(format!("tie calibration needs finite metric scores, not {m}"));
     }
-    let groups = super::check_packed(gold.len(), metric.len(), num_sys, by)?;
     if sample.is_none() {
         let pairs: usize = groups
             .iter()

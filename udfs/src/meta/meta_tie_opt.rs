@@ -1,0 +1,194 @@
+//! `meta_tie_opt(metric, gold [, options [, row]]) -> Struct{tau, epsilon}`:
+//! mt-metrics-eval's tie calibration (`KendallWithTiesOpt`) over the rows of
+//! a group: the metric-difference threshold under which pairs count as
+//! tied that maximises acc-23 (default) or tau-23 (`variant:23`), and that
+//! tau. With a fourth argument, the pairs are formed within each value of
+//! it and the taus averaged over the values, sharing one threshold: a
+//! segment id gives mt-metrics-eval's `average_by='item'`, a system name
+//! `'sys'`. The values are taken in ascending order (numerically when all
+//! are integers); the rows within a value in the order they arrive.
+//! `sample:R|seed:S` samples the pairs as the reference does after
+//! `np.random.seed(S)`. Rows with a NULL score are skipped; no pair gives
+//! NULL.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, StructArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, plan_err};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use mteval_kernels::backend::DeviceRequest;
+use mteval_kernels::meta::{TieOptOptions, tie_optimization_rows};
+use mteval_kernels::py::legacy::RandomState;
+
+use crate::common::{check_arity, coerce_options, constant_options, metric_err};
+use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+
+/// The `meta_tie_opt` aggregate function.
+#[derive(Debug)]
+pub struct MetaTieOptFn;
+
+/// The `meta_tie_opt` aggregate UDF.
+pub type MetaTieOptUdaf = Aggregate<MetaTieOptFn>;
+
+fn output_fields() -> Fields {
+    Fields::from(vec![Field::new("tau", DataType::Float64, true), Field::new("epsilon", DataType::Float64, true)])
+}
+
+/// `(metric: number, gold: number [, options: string [, row: any]])`, the
+/// numbers as float64 and the row key as text.
+fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    check_arity(name, t, 2..=4, "(metric, gold [, options [, row]])")?;
+    let mut out = Vec::with_capacity(t.len());
+    for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
+        if !(x.is_numeric() || x.is_null()) {
+            return plan_err!("{name}: {what} must be a number column, got {x}");
+        }
+        out.push(DataType::Float64);
+    }
+    if let Some(o) = t.get(2) {
+        out.push(coerce_options(name, o)?);
+    }
+    if t.get(3).is_some() {
+        out.push(DataType::Utf8);
+    }
+    Ok(out)
+}
+
+impl AggregateSpec for MetaTieOptFn {
+    const NAME: &'static str = "meta_tie_opt";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "mt-metrics-eval's tie calibration (KendallWithTiesOpt, \"Ties Matter\"): the threshold under \
+                      which metric differences count as ties that maximises acc-23 (default) or tau-23 \
+                      (`variant:23`) over a group's rows, and that tau, as {tau, epsilon}. A fourth argument forms \
+                      the pairs within each of its values and averages the taus with one shared threshold: a \
+                      segment id is average_by item, a system average_by sys (values in ascending order, \
+                      numerically when all are integers; rows within a value in arrival order). `sample:R|seed:S` \
+                      samples the pairs as the reference does after np.random.seed(S). Rows with a NULL score are \
+                      skipped; no pair gives NULL.",
+        syntax: "meta_tie_opt(metric: float64, gold: float64, options?: str, row?: any) -> struct<tau: float64, epsilon: float64>",
+        arguments: &[
+            ("metric", "The metric's score of a segment."),
+            ("gold", "The gold (human) score of the same segment; NULL when missing."),
+            ARG_OPTIONS,
+            ("row", "Optional: the item (segment id) or system whose pairs are compared and averaged."),
+        ],
+        example: "SELECT meta_tie_opt(comet, mqm, 'variant:acc23', seg_id)['tau'] FROM seg_scores;",
+        related: &["meta_corr"],
+    };
+    const COERCE: crate::udf::Coerce = coerce;
+    const OUTPUT: Output = || DataType::Struct(output_fields());
+
+    fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 2)?;
+        let options = TieOptOptions::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(TieOptAccumulator { options, metric: Vec::new(), gold: Vec::new(), row: Vec::new() }))
+    }
+
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
+        vec![
+            Arc::new(Field::new(format_state_name(args.name, "metric"), list(DataType::Float64), true)),
+            Arc::new(Field::new(format_state_name(args.name, "gold"), list(DataType::Float64), true)),
+            Arc::new(Field::new(format_state_name(args.name, "row"), list(DataType::Utf8), true)),
+        ]
+    }
+}
+
+/// The scored rows of one group, with their row keys ("" without one).
+#[derive(Debug)]
+struct TieOptAccumulator {
+    options: TieOptOptions,
+    metric: Vec<f64>,
+    gold: Vec<f64>,
+    row: Vec<String>,
+}
+
+impl TieOptAccumulator {
+    /// The row keys in ascending order (as integers when all are), each
+    /// with the indices of its rows in arrival order.
+    fn rows(&self) -> Vec<Vec<usize>> {
+        let numeric: Option<Vec<i128>> = self.row.iter().map(|k| k.trim().parse().ok()).collect();
+        match numeric {
+            Some(keys) => group(&keys),
+            None => group(&self.row),
+        }
+    }
+}
+
+fn group<K: Ord + Clone>(keys: &[K]) -> Vec<Vec<usize>> {
+    let mut by: BTreeMap<K, Vec<usize>> = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        by.entry(k.clone()).or_default().push(i);
+    }
+    by.into_values().collect()
+}
+
+impl Accumulator for TieOptAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
+        let keys = values.get(3).map(|k| k.as_string::<i32>());
+        for i in 0..m.len() {
+            if m.is_null(i) || g.is_null(i) {
+                continue;
+            }
+            let key = match keys {
+                Some(k) if k.is_null(i) => continue,
+                Some(k) => k.value(i).to_owned(),
+                None => String::new(),
+            };
+            self.metric.push(m.value(i));
+            self.gold.push(g.value(i));
+            self.row.push(key);
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        let gold: Vec<Option<f64>> = self.gold.iter().copied().map(Some).collect();
+        let mut rng = self.options.seed.map(RandomState::seed);
+        let sample = rng.as_mut().map(|r| (self.options.sample_rate, r));
+        let opt = tie_optimization_rows(&gold, &self.metric, &self.rows(), self.options.variant, sample)
+            .map_err(|e| exec_datafusion_err!("meta_tie_opt: {e}"))?;
+        let (tau, eps) = opt.map_or((None, None), |o| (Some(o.tau), Some(o.epsilon)));
+        let cols: Vec<ArrayRef> = vec![Arc::new(Float64Array::from(vec![tau])), Arc::new(Float64Array::from(vec![eps]))];
+        let nulls = if opt.is_some() { None } else { Some(vec![false].into()) };
+        Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(output_fields(), cols, nulls)?)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+            + (self.metric.capacity() + self.gold.capacity()) * 8
+            + self.row.iter().map(|r| r.capacity() + std::mem::size_of::<String>()).sum::<usize>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let list = |v: &[f64]| {
+            let items: Vec<ScalarValue> = v.iter().map(|&x| ScalarValue::Float64(Some(x))).collect();
+            ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Float64))
+        };
+        let keys: Vec<ScalarValue> = self.row.iter().map(|k| ScalarValue::Utf8(Some(k.clone()))).collect();
+        Ok(vec![
+            list(&self.metric),
+            list(&self.gold),
+            ScalarValue::List(ScalarValue::new_list_nullable(&keys, &DataType::Utf8)),
+        ])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let (m, g, k) = (states[0].as_list::<i32>(), states[1].as_list::<i32>(), states[2].as_list::<i32>());
+        for i in 0..m.len() {
+            if m.is_null(i) || g.is_null(i) || k.is_null(i) {
+                continue;
+            }
+            self.metric.extend(m.value(i).as_primitive::<Float64Type>().iter().flatten());
+            self.gold.extend(g.value(i).as_primitive::<Float64Type>().iter().flatten());
+            let keys = k.value(i);
+            self.row.extend(keys.as_string::<i32>().iter().map(|s| s.unwrap_or_default().to_owned()));
+        }
+        Ok(())
+    }
+}
