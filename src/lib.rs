@@ -4,7 +4,7 @@
 //! subcommand) over library modules any front end can use (the Python
 //! module does): [`session`] (contexts, inputs, object stores), [`metrics`]
 //! (metric choice), [`corpus`] (tables and text files read into aligned
-//! systems), [`compare`] (paired tests over them, sacrebleu's JSON table), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
+//! systems), [`compare`] (paired tests over them, sacrebleu's JSON table), [`meta`] (metrics ranked against human scores), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
 //! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
 //! writers, messages), [`copy_plan`] (a `COPY`'s options baked into its
 //! plan), [`cluster`], [`cluster_status`] and [`codec`] (Ballista roles, the cluster's status and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
@@ -18,6 +18,7 @@ pub mod compare;
 pub mod copy_plan;
 pub mod corpus;
 pub mod device;
+pub mod meta;
 pub mod metrics;
 pub mod output;
 pub mod paired;

@@ -19,6 +19,7 @@ mod cli_compare;
 mod cli_datasets;
 mod cli_device;
 mod cli_inputs;
+mod cli_meta;
 mod cli_object_store;
 mod cli_probe;
 mod cli_reliability;

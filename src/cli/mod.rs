@@ -10,6 +10,7 @@ mod cluster;
 mod compare;
 mod jiwer;
 mod mbr;
+mod meta;
 mod report;
 mod score;
 mod score_lines;
@@ -61,6 +62,9 @@ pub enum Command {
     /// WER (or CER with -c) of two line-aligned text files, as jiwer 4.0.0's command line computes
     /// and prints it: `mteval jiwer -r REF -h HYP [-c] [-a] [-g]`.
     Jiwer(jiwer::JiwerArgs),
+    /// Meta-evaluation: rank metrics by their agreement with human scores, with significance
+    /// clusters, as mt-metrics-eval does (WMT23's tasks by default).
+    Meta(meta::MetaArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
     Scheduler(crate::cluster::SchedulerArgs),
     /// Run a Ballista executor with every mteval function, registered with a scheduler.
@@ -103,6 +107,7 @@ pub fn run(cli: Cli) -> Result<()> {
             on_interrupt_remove_temp_files();
             rt.block_on(report::run(&a))
         }
+        Command::Meta(a) => rt.block_on(meta::run(&a)),
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Jiwer(a) => jiwer::run(&a),
         Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),

@@ -132,7 +132,7 @@ fn compare_golden() -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// `meta_tie_opt` against `KendallWithTiesOpt` (tests/golden/meta_compare.json):
+/// `meta_tie_opt` against `KendallWithTiesOpt` (`tests/golden/meta_compare.json`):
 /// over all pairs, per system and per item (the fourth argument), exact and
 /// sampled after `np.random.seed`; tau and epsilon bit-equal.
 #[tokio::test]
@@ -157,14 +157,20 @@ async fn meta_tie_opt_equals_mt_metrics_eval() {
             Field::new("gold", DataType::Float64, true),
             Field::new("metric", DataType::Float64, false),
         ]));
-        for (name, idx) in [(format!("{table}_s"), (0..gold.len() as u64).collect::<Vec<_>>()), (format!("{table}_i"), order)] {
+        for (name, idx) in
+            [(format!("{table}_s"), (0..gold.len() as u64).collect::<Vec<_>>()), (format!("{table}_i"), order)]
+        {
             let batch = RecordBatch::try_new(
                 schema.clone(),
                 vec![
                     Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i / items).cast_signed()))),
                     Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i % items).cast_signed()))),
-                    Arc::new(Float64Array::from(idx.iter().map(|&i| gold[usize::try_from(i).unwrap()]).collect::<Vec<_>>())),
-                    Arc::new(Float64Array::from(idx.iter().map(|&i| metric[usize::try_from(i).unwrap()]).collect::<Vec<_>>())),
+                    Arc::new(Float64Array::from(
+                        idx.iter().map(|&i| gold[usize::try_from(i).unwrap()]).collect::<Vec<_>>(),
+                    )),
+                    Arc::new(Float64Array::from(
+                        idx.iter().map(|&i| metric[usize::try_from(i).unwrap()]).collect::<Vec<_>>(),
+                    )),
                 ],
             )
             .unwrap();
@@ -182,11 +188,17 @@ async fn meta_tie_opt_equals_mt_metrics_eval() {
                 (format!("variant:{variant}"), &r["tau"], &r["epsilon"]),
                 (format!("variant:{variant}|sample:0.3|seed:{seed}"), &r["sampled_tau"], &r["sampled_epsilon"]),
             ] {
-                let sql = format!("SELECT o['tau'], o['epsilon'] FROM (SELECT meta_tie_opt(metric, gold, '{opts}'{row}) AS o FROM {t})");
+                let sql = format!(
+                    "SELECT o['tau'], o['epsilon'] FROM (SELECT meta_tie_opt(metric, gold, '{opts}'{row}) AS o FROM {t})"
+                );
                 let batches = ctx.sql(&sql).await.unwrap().collect().await.unwrap_or_else(|e| panic!("{sql}: {e}"));
                 let got_tau = batches[0].column(0).as_primitive::<Float64Type>().value(0);
                 let got_eps = batches[0].column(1).as_primitive::<Float64Type>().value(0);
-                assert_eq!(got_tau.to_bits(), tau.as_f64().unwrap().to_bits(), "case {c}: {sql}: tau {got_tau} vs {tau}");
+                assert_eq!(
+                    got_tau.to_bits(),
+                    tau.as_f64().unwrap().to_bits(),
+                    "case {c}: {sql}: tau {got_tau} vs {tau}"
+                );
                 assert_eq!(got_eps.to_bits(), eps.as_f64().unwrap().to_bits(), "case {c}: {sql}: epsilon");
                 checked += 1;
             }
@@ -198,7 +210,12 @@ async fn meta_tie_opt_equals_mt_metrics_eval() {
     let sql = format!("SELECT meta_tie_opt(m, g) IS NULL FROM {one}");
     let b = ctx.sql(&sql).await.unwrap().collect().await.unwrap();
     assert!(b[0].column(0).as_boolean().value(0), "{sql}");
-    for (opts, needle) in [("variant:b", "variant:b"), ("sample:0.5", "needs seed:S"), ("sample:2|seed:1", "sample:2"), ("seed:3", "seed goes with")] {
+    for (opts, needle) in [
+        ("variant:b", "variant:b"),
+        ("sample:0.5", "needs seed:S"),
+        ("sample:2|seed:1", "sample:2"),
+        ("seed:3", "seed goes with"),
+    ] {
         let sql = format!("SELECT meta_tie_opt(m, g, '{opts}') FROM {one}");
         let err = match ctx.sql(&sql).await {
             Ok(df) => df.collect().await.unwrap_err().to_string(),

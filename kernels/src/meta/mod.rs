@@ -188,7 +188,8 @@ impl TieOptOptions {
                         .ok_or_else(|| bad_value(NAME, &k, &v, "a rate in (0, 1]"))?;
                 }
                 "seed" => {
-                    out.seed = Some(v.trim().parse().map_err(|_| bad_value(NAME, &k, &v, "an integer from 0 to 2^32 - 1"))?);
+                    out.seed =
+                        Some(v.trim().parse().map_err(|_| bad_value(NAME, &k, &v, "an integer from 0 to 2^32 - 1"))?);
                 }
                 _ => return Err(crate::options::unknown_key(NAME, &k, &[TIE_OPT_OPTIONS], "")),
             }

@@ -130,7 +130,7 @@ fn group<K: Ord + Clone>(keys: &[K]) -> Vec<Vec<usize>> {
 impl Accumulator for TieOptAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
-        let keys = values.get(3).map(|k| k.as_string::<i32>());
+        let keys = values.get(3).map(AsArray::as_string::<i32>);
         for i in 0..m.len() {
             if m.is_null(i) || g.is_null(i) {
                 continue;
@@ -154,7 +154,8 @@ impl Accumulator for TieOptAccumulator {
         let opt = tie_optimization_rows(&gold, &self.metric, &self.rows(), self.options.variant, sample)
             .map_err(|e| exec_datafusion_err!("meta_tie_opt: {e}"))?;
         let (tau, eps) = opt.map_or((None, None), |o| (Some(o.tau), Some(o.epsilon)));
-        let cols: Vec<ArrayRef> = vec![Arc::new(Float64Array::from(vec![tau])), Arc::new(Float64Array::from(vec![eps]))];
+        let cols: Vec<ArrayRef> =
+            vec![Arc::new(Float64Array::from(vec![tau])), Arc::new(Float64Array::from(vec![eps]))];
         let nulls = if opt.is_some() { None } else { Some(vec![false].into()) };
         Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(output_fields(), cols, nulls)?)))
     }

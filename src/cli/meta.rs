@@ -1,0 +1,300 @@
+//! `mteval meta`: how well metrics agree with human judgements, ranked with
+//! significance clusters as mt-metrics-eval ranks them (`crate::meta`).
+
+use anyhow::{Result, bail};
+use mteval_kernels::meta::permutation::{Measure, Params, Test};
+use mteval_kernels::meta::{AverageBy, Statistic, Variant};
+
+use crate::meta::{Level, MtmeSpec, TableSpec, Task};
+use crate::session::{SessionOptions, new_context};
+
+/// The correlation of a single task (`--corr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CorrArg {
+    /// scipy's pearsonr.
+    Pearson,
+    /// scipy's spearmanr.
+    Spearman,
+    /// mt-metrics-eval's `KendallVariants` (--variant, --epsilon).
+    Kendall,
+    /// `KendallWithTiesOpt`: tie-calibrated acc-23 or tau-23 (--variant, --sample-rate).
+    TiesOpt,
+    /// System-level pairwise accuracy.
+    Accuracy,
+}
+
+/// `--average-by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AverageArg {
+    /// One correlation over all scores.
+    None,
+    /// The mean of the correlations per system.
+    Sys,
+    /// The mean of the correlations per item (segment).
+    Item,
+}
+
+/// `--perm-test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestArg {
+    /// `PermutationSigDiff`: swap the two metrics' scores.
+    Scores,
+    /// `PairwisePermutationSigDiff`: swap their pairwise comparisons (with --corr ties-opt).
+    Pairs,
+}
+
+/// Arguments of `mteval meta`.
+#[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
+pub struct MetaArgs {
+    /// A table with a row per system and segment (or per system): the system, the segment id,
+    /// the gold (human) score and one column per metric. Not with --mtme.
+    pub input: Option<String>,
+    /// Table: the gold score column (NULL: missing) [default: gold].
+    #[arg(long)]
+    pub gold: Option<String>,
+    /// Table: a metric score column (repeat; default: every other number column). With --mtme:
+    /// a metric's file name without level (`BLEU-refA`; default: every metric).
+    #[arg(long = "metric", short = 'm')]
+    pub metrics: Vec<String>,
+    /// Table: the system column [default: system].
+    #[arg(long)]
+    pub system_col: Option<String>,
+    /// Table: the segment id column aligning the systems' rows (default: each system's rows in
+    /// input order; one row per system is system-level data).
+    #[arg(long)]
+    pub segment_col: Option<String>,
+    /// mt-metrics-eval's data root (its `mt-metrics-eval-v2` folder), read for one test set and
+    /// language pair (--mtme-test-set, --mtme-lp).
+    #[arg(long, value_name = "DIR")]
+    pub mtme: Option<std::path::PathBuf>,
+    /// With --mtme: the test set.
+    #[arg(long, default_value = "wmt23")]
+    pub mtme_test_set: String,
+    /// With --mtme: the language pair (`en-de`).
+    #[arg(long)]
+    pub mtme_lp: Option<String>,
+    /// With --mtme: the human scores' name (`mqm`; default: the only one).
+    #[arg(long)]
+    pub mtme_gold: Option<String>,
+    /// With --mtme: the reference metrics may use (`refA`; default: the only one).
+    #[arg(long)]
+    pub mtme_ref: Option<String>,
+    /// With --mtme: keep human translations (the other references) as systems.
+    #[arg(long)]
+    pub include_human: bool,
+    /// A system to leave out (repeat), such as mt-metrics-eval's outliers.
+    #[arg(long)]
+    pub exclude: Vec<String>,
+    /// One task instead of WMT23's four (sys accuracy, sys Pearson, seg Pearson, seg
+    /// tie-calibrated acc-23 by item with the pairs test): its correlation.
+    #[arg(long, value_enum)]
+    pub corr: Option<CorrArg>,
+    /// With --corr: the level [default: seg, sys for accuracy].
+    #[arg(long, value_enum)]
+    pub level: Option<Level>,
+    /// With --corr: averaging [default: none].
+    #[arg(long, value_enum, default_value = "none")]
+    pub average_by: AverageArg,
+    /// With --corr kendall or ties-opt: the variant (b, c, 23, acc23) [default: b; acc23 for
+    /// ties-opt].
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// With --corr kendall: metric differences up to it are ties.
+    #[arg(long, default_value_t = 0.0)]
+    pub epsilon: f64,
+    /// With --corr ties-opt: the share of pairs the calibration samples.
+    #[arg(long, default_value_t = 1.0)]
+    pub sample_rate: f64,
+    /// With --corr: the permutation test [default: scores].
+    #[arg(long, value_enum, default_value = "scores")]
+    pub perm_test: TestArg,
+    /// Resampling runs per pair of metrics (0: rank by correlation only).
+    #[arg(short = 'k', long, default_value_t = 1000)]
+    pub k: usize,
+    /// Each task's draws start from numpy's `np.random.seed(SEED)`.
+    #[arg(long, default_value_t = 12345)]
+    pub seed: u32,
+    /// Early-stopping block size.
+    #[arg(long, default_value_t = 1000)]
+    pub block_size: usize,
+    /// Stop early when the p-value is under this at a block's end.
+    #[arg(long, default_value_t = 0.02)]
+    pub early_min: f64,
+    /// Stop early when the p-value is over this at a block's end.
+    #[arg(long, default_value_t = 0.5)]
+    pub early_max: f64,
+    /// The p-value under which a metric beats another (rank clusters).
+    #[arg(long, default_value_t = 0.05)]
+    pub pval: f64,
+    /// Count NaN correlations (constant vectors) as 0 when averaging.
+    #[arg(long)]
+    pub replace_nans_with_zeros: bool,
+    /// Print the p-values instead of `>`/`=` in the significance columns.
+    #[arg(long)]
+    pub probs: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The most resampling runs per pair of metrics.
+const MAX_K: usize = 1_000_000;
+
+impl MetaArgs {
+    fn params(&self) -> Result<Params> {
+        if self.k > MAX_K {
+            bail!(
+                "-k {} is over the limit of {MAX_K} resampling runs per pair of metrics (mt-metrics-eval's default is 1000)",
+                self.k
+            );
+        }
+        if self.block_size == 0 {
+            bail!("--block-size must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.pval) {
+            bail!("--pval {} must be between 0 and 1", self.pval);
+        }
+        Ok(Params {
+            average_by: match self.average_by {
+                AverageArg::None => AverageBy::None,
+                AverageArg::Sys => AverageBy::Sys,
+                AverageArg::Item => AverageBy::Item,
+            },
+            k: self.k,
+            block_size: self.block_size,
+            early_min: self.early_min,
+            early_max: self.early_max,
+            pval: self.pval,
+            replace_nans_with_zeros: self.replace_nans_with_zeros,
+            test: match self.perm_test {
+                TestArg::Scores => Test::Scores,
+                TestArg::Pairs => Test::Pairs,
+            },
+        })
+    }
+
+    fn tasks(&self) -> Result<Vec<Task>> {
+        let params = self.params()?;
+        let Some(corr) = self.corr else {
+            for (flag, given) in [
+                ("--level", self.level.is_some()),
+                ("--average-by", self.average_by != AverageArg::None),
+                ("--variant", self.variant.is_some()),
+                ("--perm-test", self.perm_test != TestArg::Scores),
+            ] {
+                if given {
+                    bail!("{flag} goes with --corr (without it, mteval meta runs WMT23's four tasks)");
+                }
+            }
+            return Ok(crate::meta::wmt23_tasks(&params));
+        };
+        let variant = |default: Variant| -> Result<Variant> {
+            match &self.variant {
+                None => Ok(default),
+                Some(v) => {
+                    Variant::from_name(v).ok_or_else(|| anyhow::anyhow!("--variant {v}: expected b, c, 23 or acc23"))
+                }
+            }
+        };
+        let measure = match corr {
+            CorrArg::Pearson => Measure::Corr(Statistic::Pearson),
+            CorrArg::Spearman => Measure::Corr(Statistic::Spearman),
+            CorrArg::Accuracy => Measure::Accuracy,
+            CorrArg::Kendall => {
+                let (variant, epsilon) = (variant(Variant::B)?, self.epsilon);
+                if !(epsilon >= 0.0 && epsilon.is_finite()) || (variant == Variant::C && epsilon > 0.0) {
+                    bail!("--epsilon {epsilon}: a number >= 0, and 0 with tau-c");
+                }
+                Measure::Corr(Statistic::Kendall { variant, epsilon })
+            }
+            CorrArg::TiesOpt => {
+                let variant = variant(Variant::Acc23)?;
+                if !matches!(variant, Variant::T23 | Variant::Acc23) {
+                    bail!(
+                        "--corr ties-opt calibrates the 23 and acc23 variants, not {}",
+                        self.variant.as_deref().unwrap_or("")
+                    );
+                }
+                if !(self.sample_rate > 0.0 && self.sample_rate <= 1.0) {
+                    bail!("--sample-rate {} must be in (0, 1]", self.sample_rate);
+                }
+                Measure::TiesOpt { variant, sample_rate: self.sample_rate }
+            }
+        };
+        let level = self.level.unwrap_or(if corr == CorrArg::Accuracy { Level::Sys } else { Level::Seg });
+        if corr == CorrArg::Accuracy && (level != Level::Sys || params.average_by != AverageBy::None) {
+            bail!("--corr accuracy is system-level pairwise accuracy: no --level seg, no --average-by");
+        }
+        if params.test == Test::Pairs && corr != CorrArg::TiesOpt {
+            bail!("--perm-test pairs goes with --corr ties-opt");
+        }
+        Ok(vec![Task { level, measure, params }])
+    }
+}
+
+pub(super) async fn run(a: &MetaArgs) -> Result<()> {
+    let tasks = a.tasks()?;
+    let data = match (&a.input, &a.mtme) {
+        (Some(_), Some(_)) => bail!("give a table or --mtme DIR, not both"),
+        (None, None) => bail!("give a table (system, segment, gold and metric columns) or --mtme DIR --mtme-lp LP"),
+        (Some(input), None) => {
+            for (flag, given) in [
+                ("--mtme-lp", a.mtme_lp.is_some()),
+                ("--mtme-gold", a.mtme_gold.is_some()),
+                ("--mtme-ref", a.mtme_ref.is_some()),
+            ] {
+                if given {
+                    bail!("{flag} goes with --mtme DIR, not with a table");
+                }
+            }
+            let ctx = new_context(&SessionOptions { target_partitions: Some(1), ..SessionOptions::default() })?;
+            let spec = TableSpec {
+                input,
+                system_col: a.system_col.as_deref().unwrap_or("system"),
+                segment_col: a.segment_col.as_deref(),
+                gold_col: a.gold.as_deref().unwrap_or("gold"),
+                metric_cols: &a.metrics,
+                exclude: &a.exclude,
+            };
+            crate::meta::read_table(&ctx, &spec).await?
+        }
+        (None, Some(root)) => {
+            if a.gold.is_some() || a.system_col.is_some() || a.segment_col.is_some() {
+                bail!("--gold, --system-col and --segment-col name a table's columns; with --mtme use --mtme-gold");
+            }
+            let Some(lp) = a.mtme_lp.as_deref() else {
+                bail!("--mtme needs --mtme-lp LP (a language pair such as en-de)")
+            };
+            crate::meta::read_mtme(&MtmeSpec {
+                root,
+                test_set: &a.mtme_test_set,
+                lp,
+                gold: a.mtme_gold.as_deref(),
+                reference: a.mtme_ref.as_deref(),
+                include_human: a.include_human,
+                exclude: &a.exclude,
+                metrics: &a.metrics,
+            })?
+        }
+    };
+    let tasks: Vec<Task> = if a.corr.is_none() {
+        // WMT23's tasks at the levels the data has.
+        let (kept, skipped): (Vec<Task>, Vec<Task>) = tasks.into_iter().partition(|t| match t.level {
+            Level::Sys => data.sys.is_some(),
+            Level::Seg => data.seg.is_some(),
+        });
+        if !skipped.is_empty() && !kept.is_empty() {
+            crate::output::note!("mteval meta: no segment-level scores; the system-level tasks only");
+        }
+        if kept.is_empty() { skipped } else { kept }
+    } else {
+        tasks
+    };
+    let results = crate::meta::run_tasks(&data, &tasks, a.seed)?;
+    if a.json {
+        crate::output::write_stdout(format!("{}\n", crate::meta::json(&results)).as_bytes())
+    } else {
+        crate::output::write_stdout(crate::meta::text(&results, a.probs).as_bytes())
+    }
+}

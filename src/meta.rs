@@ -1,0 +1,655 @@
+//! Meta-evaluation of metrics against human judgements, as mt-metrics-eval
+//! runs it for one test set (`mteval meta`): gold and metric scores at the
+//! system and segment level, read from a table or from mt-metrics-eval's own
+//! data layout, ranked by each task's correlation with significance clusters
+//! from the permutation tests (kernels' `meta::permutation`).
+//!
+//! Systems are ordered by name, segments by their id (numerically when all
+//! ids are integers) or input order. mt-metrics-eval orders systems as a
+//! Python `set` of strings iterates, which varies from run to run with
+//! `PYTHONHASHSEED`; correlations do not depend on the order, but the random
+//! swaps of the permutation tests do, so p-values equal the reference's
+//! when it is given the same order (as the golden tests give it).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use datafusion::arrow::array::AsArray;
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Float64Type};
+use mteval_kernels::meta::permutation::{Comparison, Measure, Params, Test, compare_metrics};
+use mteval_kernels::meta::{AverageBy, Statistic, Variant};
+use mteval_kernels::py::legacy::RandomState;
+use mteval_kernels::py::numpy_mean;
+
+/// Gold and metric scores of one level, packed as mt-metrics-eval's
+/// `Correlation` holds them: `systems` rows of `items` scores.
+#[derive(Debug, Clone, Default)]
+pub struct LevelScores {
+    /// Gold scores (`None`: missing).
+    pub gold: Vec<Option<f64>>,
+    /// Each metric's scores, in the given order.
+    pub metrics: Vec<(String, Vec<f64>)>,
+    /// Items per system (1 at the system level).
+    pub items: usize,
+}
+
+/// What a test set holds for meta-evaluation.
+#[derive(Debug, Clone, Default)]
+pub struct MetaData {
+    /// The systems, in row order.
+    pub systems: Vec<String>,
+    /// Segment-level scores, when there are any.
+    pub seg: Option<LevelScores>,
+    /// System-level scores.
+    pub sys: Option<LevelScores>,
+}
+
+/// The level a task works at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// One score per system.
+    Sys,
+    /// One score per system and segment.
+    Seg,
+}
+
+/// One ranking to compute: mt-metrics-eval's `Task` for one test set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    /// The level.
+    pub level: Level,
+    /// The correlation.
+    pub measure: Measure,
+    /// Averaging, test, resampling and cluster parameters.
+    pub params: Params,
+}
+
+impl Task {
+    /// mt-metrics-eval's name of the correlation (`corr_fcn`).
+    #[must_use]
+    pub fn corr_name(&self) -> String {
+        match self.measure {
+            Measure::Accuracy => "accuracy".to_owned(),
+            Measure::Corr(Statistic::Pearson) => "pearson".to_owned(),
+            Measure::Corr(Statistic::Spearman) => "spearman".to_owned(),
+            Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
+                let v = variant_name(variant);
+                if epsilon > 0.0 { format!("kendall({v}, epsilon={epsilon})") } else { format!("kendall({v})") }
+            }
+            Measure::TiesOpt { variant, sample_rate } if sample_rate < 1.0 => {
+                format!("KendallWithTiesOpt({}, sample_rate={sample_rate})", variant_name(variant))
+            }
+            Measure::TiesOpt { variant, .. } => format!("KendallWithTiesOpt({})", variant_name(variant)),
+        }
+    }
+
+    /// A one-line description: level, correlation, averaging, test.
+    #[must_use]
+    pub fn name(&self) -> String {
+        let level = match self.level {
+            Level::Sys => "sys",
+            Level::Seg => "seg",
+        };
+        let p = &self.params;
+        let test = match p.test {
+            Test::Scores => "scores",
+            Test::Pairs => "pairs",
+        };
+        format!(
+            "level={level} corr_fcn={} avg_by={} perm_test={test} k={}",
+            self.corr_name(),
+            avg_name(p.average_by),
+            p.k
+        )
+    }
+}
+
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::B => "b",
+        Variant::C => "c",
+        Variant::T23 => "23",
+        Variant::Acc23 => "acc23",
+    }
+}
+
+fn avg_name(a: AverageBy) -> &'static str {
+    match a {
+        AverageBy::None => "none",
+        AverageBy::Sys => "sys",
+        AverageBy::Item => "item",
+    }
+}
+
+/// The tasks mt-metrics-eval's `tasks.WMT23` runs for one language pair:
+/// system-level pairwise accuracy, system- and segment-level Pearson, and
+/// segment-level acc-23 with tie calibration averaged by item under the
+/// pairs test (`sample_rate` 1).
+#[must_use]
+pub fn wmt23_tasks(params: &Params) -> Vec<Task> {
+    let none = Params { average_by: AverageBy::None, test: Test::Scores, ..*params };
+    vec![
+        Task { level: Level::Sys, measure: Measure::Accuracy, params: none },
+        Task { level: Level::Sys, measure: Measure::Corr(Statistic::Pearson), params: none },
+        Task { level: Level::Seg, measure: Measure::Corr(Statistic::Pearson), params: none },
+        Task {
+            level: Level::Seg,
+            measure: Measure::TiesOpt { variant: Variant::Acc23, sample_rate: 1.0 },
+            params: Params { average_by: AverageBy::Item, test: Test::Pairs, ..*params },
+        },
+    ]
+}
+
+/// A task's ranking.
+#[derive(Debug, Clone)]
+pub struct TaskResult {
+    /// The task.
+    pub task: Task,
+    /// The seed its draws started from (`np.random.seed`).
+    pub seed: u32,
+    /// The ranking.
+    pub comparison: Comparison,
+}
+
+/// Runs each task from `np.random.seed(seed)` over the level it needs.
+///
+/// # Errors
+/// A level the data lacks, or a failing comparison (named by the task).
+pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32) -> Result<Vec<TaskResult>> {
+    let mut out = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        let (level, what) = match task.level {
+            Level::Sys => (data.sys.as_ref(), "system"),
+            Level::Seg => (data.seg.as_ref(), "segment"),
+        };
+        let Some(level) = level else {
+            bail!("{}: no {what}-level scores to evaluate", task.name());
+        };
+        let mut rng = RandomState::seed(seed);
+        let _progress = crate::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
+        let comparison =
+            compare_metrics(&level.gold, &level.metrics, data.systems.len(), task.measure, &task.params, &mut rng)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", task.name()))?;
+        out.push(TaskResult { task: task.clone(), seed, comparison });
+    }
+    Ok(out)
+}
+
+/// Python's `f'{x:10.7f}'` (NaN as `nan`).
+fn fixed(x: f64, width: usize, decimals: usize) -> String {
+    if x.is_nan() { format!("{:>width$}", "nan") } else { format!("{x:width$.decimals$}") }
+}
+
+/// mt-metrics-eval's `PrintMetricComparison` of each task, after a header
+/// line naming it; with several tasks, a summary of every metric's
+/// correlation and rank per task.
+#[must_use]
+pub fn text(results: &[TaskResult], probs: bool) -> String {
+    let mut out = String::new();
+    for r in results {
+        let _ = writeln!(out, "{} seed={} pval={}", r.task.name(), r.seed, r.task.params.pval);
+        let ranked = &r.comparison.metrics;
+        let width = ranked.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
+        for (i, m) in ranked.iter().enumerate() {
+            let row = &r.comparison.sig[i][i + 1..];
+            let sig = if probs {
+                let mut s = vec!["  .  "; i + 1].join(" ") + " ";
+                s += &row.iter().map(|p| format!("{p:5.3}")).collect::<Vec<_>>().join(" ");
+                s
+            } else {
+                let mut s = vec!["."; i + 1].join(" ") + " ";
+                s += &row.iter().map(|&p| if p < r.task.params.pval { ">" } else { "=" }).collect::<Vec<_>>().join(" ");
+                s
+            };
+            let _ = writeln!(out, "{:<width$} {:>2} {}  {sig}", m.name, m.rank, fixed(m.corr, 10, 7));
+        }
+        out.push('\n');
+    }
+    if results.len() > 1 {
+        out += &summary(results);
+    }
+    out
+}
+
+/// Every metric (ordered by its average rank over the tasks, then name),
+/// with its correlation and rank per task.
+fn summary(results: &[TaskResult]) -> String {
+    let mut names: BTreeSet<&str> = BTreeSet::new();
+    for r in results {
+        names.extend(r.comparison.metrics.iter().map(|m| m.name.as_str()));
+    }
+    let cell =
+        |r: &TaskResult, name: &str| r.comparison.metrics.iter().find(|m| m.name == name).map(|m| (m.corr, m.rank));
+    #[allow(clippy::cast_precision_loss, reason = "ranks and task counts are small")]
+    let avg_rank = |name: &str| {
+        let ranks: Vec<f64> = results.iter().filter_map(|r| cell(r, name)).map(|(_, k)| k as f64).collect();
+        ranks.iter().sum::<f64>() / ranks.len().max(1) as f64
+    };
+    let mut order: Vec<(&str, f64)> = names.into_iter().map(|n| (n, avg_rank(n))).collect();
+    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+    let width = order.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(6).max(6);
+    let mut out = format!("{:<width$}  avg rank", "metric");
+    for (t, _) in results.iter().enumerate() {
+        let _ = write!(out, "  {:>16}", format!("task {}", t + 1));
+    }
+    out.push('\n');
+    for (name, avg) in &order {
+        let _ = write!(out, "{name:<width$}  {avg:8.2}");
+        for r in results {
+            let c = cell(r, name).map_or_else(|| "-".to_owned(), |(c, k)| format!("{} ({k})", fixed(c, 0, 4)));
+            let _ = write!(out, "  {c:>16}");
+        }
+        out.push('\n');
+    }
+    for (t, r) in results.iter().enumerate() {
+        let _ = writeln!(out, "task {}: {}", t + 1, r.task.name());
+    }
+    out
+}
+
+/// The results as one JSON object: `tasks`, each with `level`, `corr_fcn`,
+/// `average_by`, `perm_test`, `k`, `seed`, `pval`, `metrics` (`name`,
+/// `corr`, `rank`, by decreasing correlation), `sig` (the p-value matrix,
+/// upper triangle) and `draws` (resampling runs done per pair).
+#[must_use]
+pub fn json(results: &[TaskResult]) -> serde_json::Value {
+    let num = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+    let tasks: Vec<serde_json::Value> = results
+        .iter()
+        .map(|r| {
+            let p = &r.task.params;
+            serde_json::json!({
+                "name": r.task.name(),
+                "level": r.task.level,
+                "corr_fcn": r.task.corr_name(),
+                "average_by": avg_name(p.average_by),
+                "perm_test": match p.test { Test::Scores => "scores", Test::Pairs => "pairs" },
+                "k": p.k,
+                "block_size": p.block_size,
+                "seed": r.seed,
+                "pval": p.pval,
+                "metrics": r.comparison.metrics.iter().map(|m| serde_json::json!({
+                    "name": m.name, "corr": num(m.corr), "rank": m.rank,
+                })).collect::<Vec<_>>(),
+                "sig": r.comparison.sig.iter().map(|row| row.iter().map(|&x| num(x)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                "draws": r.comparison.draws,
+            })
+        })
+        .collect();
+    serde_json::json!({ "tasks": tasks })
+}
+
+/// The columns of a meta-evaluation table.
+#[derive(Debug, Clone)]
+pub struct TableSpec<'a> {
+    /// The table (a file, folder, glob or URL).
+    pub input: &'a str,
+    /// The system column.
+    pub system_col: &'a str,
+    /// The segment id column; `None`: each system's rows in input order
+    /// (one row per system: system-level scores).
+    pub segment_col: Option<&'a str>,
+    /// The gold score column.
+    pub gold_col: &'a str,
+    /// The metric score columns (all other number columns when empty).
+    pub metric_cols: &'a [String],
+    /// Systems left out.
+    pub exclude: &'a [String],
+}
+
+/// Reads a table with a row per system and segment (or per system): gold
+/// and metric scores as numbers, a NULL gold score missing. Segment-level
+/// tables also give system-level scores: each system's mean segment scores
+/// (numpy's mean, over the present gold scores).
+///
+/// # Errors
+/// Missing columns, non-number scores, a NULL metric score, a system
+/// without a row for some segment (or with two), no system.
+pub async fn read_table(ctx: &datafusion::prelude::SessionContext, spec: &TableSpec<'_>) -> Result<MetaData> {
+    crate::session::register_input(ctx, "meta_input", spec.input, &[]).await?;
+    let df = ctx.table("meta_input").await.with_context(|| format!("cannot read {}", spec.input))?;
+    let schema = df.schema().as_arrow().clone();
+    crate::corpus::check_column(&schema, spec.input, spec.system_col, "system", false)?;
+    crate::corpus::check_column(&schema, spec.input, spec.gold_col, "gold", false)?;
+    if let Some(s) = spec.segment_col {
+        crate::corpus::check_column(&schema, spec.input, s, "segment", false)?;
+    }
+    let metric_cols: Vec<String> = if spec.metric_cols.is_empty() {
+        let taken = [Some(spec.system_col), Some(spec.gold_col), spec.segment_col];
+        schema
+            .fields()
+            .iter()
+            .filter(|f| f.data_type().is_numeric() && !taken.contains(&Some(f.name().as_str())))
+            .map(|f| f.name().clone())
+            .collect()
+    } else {
+        spec.metric_cols.to_vec()
+    };
+    if metric_cols.is_empty() {
+        bail!(
+            "{}: no metric column: name them with --metric COL (every number column but the gold one is taken by default)",
+            spec.input
+        );
+    }
+    for c in &metric_cols {
+        let f = crate::corpus::check_column(&schema, spec.input, c, "metric", false)?;
+        if !f.data_type().is_numeric() {
+            bail!("{}: metric column '{c}' has type {}, expected numbers", spec.input, f.data_type());
+        }
+    }
+    let gold_type = schema.field_with_name(spec.gold_col)?.data_type();
+    if !gold_type.is_numeric() && *gold_type != DataType::Null {
+        bail!("{}: gold column '{}' has type {gold_type}, expected numbers", spec.input, spec.gold_col);
+    }
+    let batches = df.collect().await.with_context(|| format!("cannot read {}", spec.input))?;
+    let rows = collect_rows(&batches, spec, &metric_cols)?;
+    align(spec, &metric_cols, &rows)
+}
+
+/// One row of a meta-evaluation table: the segment id, the gold score and
+/// the metrics' scores.
+type Row = (Option<String>, Option<f64>, Vec<f64>);
+
+/// Each system's rows in input order (systems by name).
+fn collect_rows(
+    batches: &[datafusion::arrow::array::RecordBatch],
+    spec: &TableSpec<'_>,
+    metric_cols: &[String],
+) -> Result<BTreeMap<String, Vec<Row>>> {
+    let mut rows: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    let mut row_no = 0usize;
+    for b in batches {
+        let text = |name: &str| -> Result<Vec<Option<String>>> {
+            let col = cast(b.column_by_name(name).context("column")?, &DataType::Utf8)?;
+            Ok(col.as_string::<i32>().iter().map(|v| v.map(str::to_owned)).collect())
+        };
+        let number = |name: &str| -> Result<Vec<Option<f64>>> {
+            let col = cast(b.column_by_name(name).context("column")?, &DataType::Float64)?;
+            Ok(col.as_primitive::<Float64Type>().iter().collect())
+        };
+        let systems = text(spec.system_col)?;
+        let segs = spec.segment_col.map(text).transpose()?;
+        let gold = number(spec.gold_col)?;
+        let metrics: Vec<Vec<Option<f64>>> = metric_cols.iter().map(|c| number(c)).collect::<Result<_>>()?;
+        for i in 0..b.num_rows() {
+            row_no += 1;
+            let Some(system) = systems[i].clone() else {
+                bail!("{}: row {row_no}: the system ('{}') is NULL", spec.input, spec.system_col);
+            };
+            if spec.exclude.contains(&system) {
+                continue;
+            }
+            let seg = match &segs {
+                Some(s) => Some(s[i].clone().with_context(|| {
+                    format!(
+                        "{}: row {row_no}: the segment id ('{}') is NULL",
+                        spec.input,
+                        spec.segment_col.unwrap_or_default()
+                    )
+                })?),
+                None => None,
+            };
+            let mut vals = Vec::with_capacity(metrics.len());
+            for (c, m) in metric_cols.iter().zip(&metrics) {
+                match m[i] {
+                    Some(v) if v.is_finite() => vals.push(v),
+                    Some(v) => bail!("{}: row {row_no}: metric '{c}' is {v}; scores must be finite", spec.input),
+                    None => bail!(
+                        "{}: row {row_no}: metric '{c}' is NULL (system {system}); every metric scores every segment (a gold score may be NULL)",
+                        spec.input
+                    ),
+                }
+            }
+            rows.entry(system).or_default().push((seg, gold[i].filter(|g| !g.is_nan()), vals));
+        }
+    }
+    if rows.is_empty() {
+        bail!("{}: no rows", spec.input);
+    }
+    Ok(rows)
+}
+
+/// The systems' rows aligned by segment into packed scores.
+fn align(spec: &TableSpec<'_>, metric_cols: &[String], rows: &BTreeMap<String, Vec<Row>>) -> Result<MetaData> {
+    let systems: Vec<String> = rows.keys().cloned().collect();
+    // The segment order: ids sorted (as integers when all are), or input order.
+    let items: Vec<Option<String>> = match spec.segment_col {
+        Some(_) => {
+            let ids: BTreeSet<String> = rows.values().flatten().filter_map(|r| r.0.clone()).collect();
+            let mut ids: Vec<String> = ids.into_iter().collect();
+            if ids.iter().all(|s| s.trim().parse::<i128>().is_ok()) {
+                ids.sort_by_key(|s| s.trim().parse::<i128>().unwrap_or_default());
+            }
+            ids.into_iter().map(Some).collect()
+        }
+        None => vec![None; rows.values().next().map_or(0, Vec::len)],
+    };
+    let n_items = items.len();
+    let mut seg = LevelScores {
+        items: n_items,
+        metrics: metric_cols.iter().map(|c| (c.clone(), Vec::new())).collect(),
+        ..LevelScores::default()
+    };
+    for (system, rs) in rows {
+        let ordered: Vec<&Row> = if spec.segment_col.is_some() {
+            let mut by: BTreeMap<&str, &Row> = BTreeMap::new();
+            for r in rs {
+                let id = r.0.as_deref().unwrap_or_default();
+                if by.insert(id, r).is_some() {
+                    bail!("{}: system {system} has two rows for segment {id}", spec.input);
+                }
+            }
+            items
+                .iter()
+                .map(|id| {
+                    let id = id.as_deref().unwrap_or_default();
+                    by.get(id)
+                        .copied()
+                        .with_context(|| format!("{}: system {system} has no row for segment {id}", spec.input))
+                })
+                .collect::<Result<_>>()?
+        } else {
+            if rs.len() != n_items {
+                bail!(
+                    "{}: system {system} has {} rows, system {} has {n_items}: every system scores the same segments (align them with --segment-col)",
+                    spec.input,
+                    rs.len(),
+                    systems[0]
+                );
+            }
+            rs.iter().collect()
+        };
+        for r in ordered {
+            seg.gold.push(r.1);
+            for (m, v) in seg.metrics.iter_mut().zip(&r.2) {
+                m.1.push(*v);
+            }
+        }
+    }
+    Ok(from_segments(systems, seg))
+}
+
+/// Segment-level scores and the system-level means they give; one item per
+/// system is system-level data only.
+fn from_segments(systems: Vec<String>, seg: LevelScores) -> MetaData {
+    if seg.items == 1 {
+        return MetaData { systems, seg: None, sys: Some(seg) };
+    }
+    let n = seg.items;
+    let sys_gold = seg.gold.chunks(n).map(|c| numpy_mean(&c.iter().flatten().copied().collect::<Vec<_>>())).collect();
+    let sys_metrics = seg
+        .metrics
+        .iter()
+        .map(|(name, v)| (name.clone(), v.chunks(n).map(|c| numpy_mean(c).unwrap_or(f64::NAN)).collect()))
+        .collect();
+    MetaData { systems, sys: Some(LevelScores { gold: sys_gold, metrics: sys_metrics, items: 1 }), seg: Some(seg) }
+}
+
+/// Where mt-metrics-eval keeps a test set: `ROOT/TEST_SET/` with
+/// `human-scores/LP.GOLD.LEVEL.score`, `metric-scores/LP/NAME-REFS.LEVEL.score`
+/// and `references/LP.REF.txt`, score files of `system<TAB>score` lines (one
+/// per segment, in order, for `seg`; `None` for a missing gold score).
+#[derive(Debug, Clone)]
+pub struct MtmeSpec<'a> {
+    /// The data root (e.g. `~/.mt-metrics-eval/mt-metrics-eval-v2`).
+    pub root: &'a Path,
+    /// The test set (`wmt23`).
+    pub test_set: &'a str,
+    /// The language pair (`en-de`).
+    pub lp: &'a str,
+    /// The gold scores' name (`mqm`); the only one when `None`.
+    pub gold: Option<&'a str>,
+    /// The reference the metrics may use (`refA`); the only one when `None`.
+    pub reference: Option<&'a str>,
+    /// Keep human translations (references other than this one) as systems.
+    pub include_human: bool,
+    /// Systems left out (mt-metrics-eval's outliers are listed in its code,
+    /// not in the data).
+    pub exclude: &'a [String],
+    /// Only these metrics (their file names without level and extension,
+    /// `BLEU-refA`), when given.
+    pub metrics: &'a [String],
+}
+
+/// `ReadScoreFile`: per system, its scores in order.
+fn read_score_file(path: &Path) -> Result<BTreeMap<String, Vec<Option<f64>>>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut it = line.split_whitespace();
+        let (Some(sys), Some(score), None) = (it.next(), it.next(), it.next()) else {
+            bail!("{}:{}: expected 'system<TAB>score', got {line:?}", path.display(), i + 1);
+        };
+        let v = if score == "None" {
+            None
+        } else {
+            Some(
+                score
+                    .parse::<f64>()
+                    .with_context(|| format!("{}:{}: score {score:?} is not a number", path.display(), i + 1))?,
+            )
+        };
+        out.entry(sys.to_owned()).or_default().push(v);
+    }
+    Ok(out)
+}
+
+/// The names in `dir` of files `PREFIX<name>SUFFIX`, sorted.
+fn names_between(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<String>> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut out = Vec::new();
+    for e in entries {
+        let name = e?.file_name().to_string_lossy().into_owned();
+        if let Some(mid) = name.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)) {
+            out.push(mid.to_owned());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The one name of `what`, or the given one (which must exist).
+fn choose(given: Option<&str>, found: &[String], what: &str, flag: &str, dir: &Path) -> Result<String> {
+    match given {
+        Some(g) if found.iter().any(|f| f == g) => Ok(g.to_owned()),
+        Some(g) => bail!("{}: no {what} '{g}' (found: {})", dir.display(), found.join(", ")),
+        None if found.len() == 1 => Ok(found[0].clone()),
+        None if found.is_empty() => bail!("{}: no {what} found", dir.display()),
+        None => bail!("{}: several {what}s ({}): choose one with {flag}", dir.display(), found.join(", ")),
+    }
+}
+
+/// Reads one language pair of an mt-metrics-eval test set, as
+/// `GetCorrelations` selects it: the systems with any gold score, less the
+/// references (the other references too, unless human translations are
+/// kept) and the excluded systems; the metrics that use no reference but
+/// the chosen one (`-src`, `-REF`, or `-all` when it is the only one).
+///
+/// # Errors
+/// Missing folders or files, ambiguous gold or reference names, malformed
+/// score files, a metric missing a system's scores.
+pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
+    let base: PathBuf = spec.root.join(spec.test_set);
+    let human = base.join("human-scores");
+    let mut golds: Vec<String> = names_between(&human, &format!("{}.", spec.lp), ".seg.score")?;
+    golds.extend(names_between(&human, &format!("{}.", spec.lp), ".sys.score")?);
+    golds.sort();
+    golds.dedup();
+    let gold = choose(spec.gold, &golds, "human score", "--mtme-gold", &human)?;
+    let refs_dir = base.join("references");
+    let refs: Vec<String> = names_between(&refs_dir, &format!("{}.", spec.lp), ".txt")?;
+    let reference = choose(spec.reference, &refs, "reference", "--mtme-ref", &refs_dir)?;
+    let metric_dir = base.join("metric-scores").join(spec.lp);
+    let mut data = MetaData::default();
+    let mut systems: Option<Vec<String>> = None;
+    for (level, ext) in [(Level::Seg, ".seg.score"), (Level::Sys, ".sys.score")] {
+        let gold_path = human.join(format!("{}.{gold}{ext}", spec.lp));
+        if !gold_path.exists() {
+            continue;
+        }
+        let gold_scores = read_score_file(&gold_path)?;
+        let keep: Vec<String> = gold_scores
+            .iter()
+            .filter(|(s, v)| {
+                v.iter().any(Option::is_some)
+                    && **s != reference
+                    && (spec.include_human || !refs.contains(s))
+                    && !spec.exclude.contains(s)
+            })
+            .map(|(s, _)| s.clone())
+            .collect();
+        let systems = systems.get_or_insert_with(|| keep.clone());
+        if *systems != keep {
+            bail!("{}: the systems differ from the segment-level gold scores'", gold_path.display());
+        }
+        let items = gold_scores[&keep[0]].len();
+        let mut level_scores = LevelScores { items, ..LevelScores::default() };
+        for s in &keep {
+            let v = &gold_scores[s];
+            if v.len() != items {
+                bail!("{}: system {s} has {} scores, system {} has {items}", gold_path.display(), v.len(), keep[0]);
+            }
+            level_scores.gold.extend(v);
+        }
+        for name in names_between(&metric_dir, "", ext)? {
+            let Some((_, refs_used)) = name.rsplit_once('-') else { continue };
+            let ok = match refs_used {
+                "src" => true,
+                "all" => refs.len() == 1,
+                r => r.split('.').all(|x| x == reference),
+            };
+            if !ok || (!spec.metrics.is_empty() && !spec.metrics.contains(&name)) {
+                continue;
+            }
+            let path = metric_dir.join(format!("{name}{ext}"));
+            let scores = read_score_file(&path)?;
+            let mut vals = Vec::with_capacity(keep.len() * items);
+            for s in &keep {
+                let v = scores.get(s).with_context(|| format!("{}: no scores for system {s}", path.display()))?;
+                if v.len() != items {
+                    bail!("{}: system {s} has {} scores, the gold scores {items}", path.display(), v.len());
+                }
+                for (i, x) in v.iter().enumerate() {
+                    vals.push(x.with_context(|| {
+                        format!("{}: system {s}, item {}: None (a metric scores every item)", path.display(), i + 1)
+                    })?);
+                }
+            }
+            level_scores.metrics.push((name, vals));
+        }
+        match level {
+            Level::Seg => data.seg = Some(level_scores),
+            Level::Sys => data.sys = Some(level_scores),
+        }
+    }
+    data.systems =
+        systems.with_context(|| format!("{}: no {}.{gold}.seg.score or .sys.score", human.display(), spec.lp))?;
+    if data.systems.is_empty() {
+        bail!("{}: no system has a gold score", human.display());
+    }
+    Ok(data)
+}
