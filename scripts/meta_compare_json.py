@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Compares `mteval meta --json` with scripts/meta_reference.py's output:
 the metric order, ranks, p-values and draws equal; correlations equal to
-1e-14 (Pearson's dot products are BLAS's in numpy). Exit 1 on a difference.
+1e-12 (numpy takes Pearson's dot products from BLAS, whose summation order
+is the CPU kernel's: over 22,500 scores the last 6-7 bits differ; the
+Kendall-based and accuracy values are bit-equal in the golden tests). Exit 1
+on a difference.
 
     python3 scripts/meta_compare_json.py MTEVAL.json REFERENCE.json
 """
@@ -19,7 +22,7 @@ def main():
                 print(f"task {t}: {x} vs {y}")
                 bad += 1
             elif (x["corr"] is None) != (y["corr"] is None) or (
-                    x["corr"] is not None and abs(x["corr"] - y["corr"]) > 1e-14):
+                    x["corr"] is not None and abs(x["corr"] - y["corr"]) > 1e-12):
                 print(f"task {t}: corr {x} vs {y}")
                 bad += 1
         if a["sig"] != b["sig"]:

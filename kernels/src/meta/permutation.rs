@@ -125,8 +125,9 @@ pub struct Comparison {
     pub draws: Vec<Vec<usize>>,
 }
 
-/// Draws (`coin`s) generated before a batch of resamples is scored.
-const CHUNK_DRAWS: usize = 1 << 24;
+/// Draws (`coin`s) of a chunk of resamples, drawn while the previous chunk
+/// is scored.
+const CHUNK_DRAWS: usize = 1 << 20;
 
 /// `CompareMetrics` (or, with [`Measure::Accuracy`],
 /// `CompareMetricsWithGlobalAccuracy`) over `metrics` (name, scores packed
@@ -350,6 +351,16 @@ impl Ctx<'_> {
             corr(&z2, None)? - corr(&z1, None)?
         };
         let n = z1.len();
+        if self.measure == Measure::Corr(Statistic::Pearson) {
+            let fast = MixedPearson::new(&bounds, &gold, &z1, &z2);
+            let (c1, c2) = fast.pair(None, zeros);
+            let delta = c2 - c1;
+            let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<bool, String> {
+                let (c1, c2) = fast.pair(Some(w), zeros);
+                Ok(c2 - c1 >= delta)
+            };
+            return self.resample(n, rng, run, RandomState::coins, false, false);
+        }
         let mix = |w: &[bool], a: &[f64], b: &[f64]| -> Vec<f64> {
             // w1 * a + w2 * b with 0/1 weights, as numpy computes it.
             w.iter().zip(a.iter().zip(b)).map(|(&w, (&a, &b))| if w { a + 0.0 * b } else { 0.0 * a + b }).collect()
@@ -365,48 +376,67 @@ impl Ctx<'_> {
             };
             Ok(c2 - c1 >= delta)
         };
-        self.resample(n, rng, run, sampled, false)
+        self.resample(n, rng, run, RandomState::coins, sampled, false)
     }
 
-    /// The resampling loop shared by both tests: runs of `draws` coins each,
-    /// generated a block at a time (or run by run when a run draws too),
-    /// early stopping at block boundaries. `boundary_needs_hit`: the pairs
-    /// test checks the boundary only after a large draw there (as the
-    /// reference's indentation has it).
-    fn resample<F>(
+    /// The resampling loop shared by both tests: runs of `draws` coins each
+    /// (`coins` draws one run's), early stopping at block boundaries.
+    /// Within a block the runs are drawn in order a chunk at a time, the
+    /// next chunk drawn while the current one is scored on the other cores
+    /// (no run inside a block can stop the test, so drawing ahead of it
+    /// leaves the stream where the reference leaves it). With `sequential`
+    /// (a run that draws too) each run draws and is scored in turn.
+    /// `boundary_needs_hit`: the pairs test checks the boundary only after a
+    /// large draw there (as the reference's indentation has it).
+    fn resample<F, G>(
         &self,
         draws: usize,
         rng: &mut RandomState,
         run: F,
+        coins: G,
         sequential: bool,
         boundary_needs_hit: bool,
     ) -> Result<(f64, usize), String>
     where
         F: Fn(&[bool], Option<&mut RandomState>) -> Result<bool, String> + Sync,
+        G: Fn(&mut RandomState, &mut [bool]) + Sync,
     {
         let p = self.params;
         let (mut large, mut i) = (0usize, 0usize);
         let per_chunk = (CHUNK_DRAWS / draws.max(1)).max(1);
         #[allow(clippy::cast_precision_loss, reason = "counts are far below 2^53")]
         let pval = |large: usize, i: usize| large as f64 / i as f64;
+        let draw = |rng: &mut RandomState, runs: usize| {
+            let mut w = vec![false; draws * runs];
+            for one in w.chunks_mut(draws.max(1)) {
+                coins(rng, one);
+            }
+            w
+        };
         while i < p.k {
             let block_end = (i / p.block_size + 1) * p.block_size;
             let end = block_end.min(p.k);
             let mut last_hit = false;
+            let mut ahead: Option<Vec<bool>> = None;
             while i < end {
                 let runs = per_chunk.min(end - i);
                 let hits: Vec<bool> = if sequential {
                     let mut w = vec![false; draws];
                     let mut hits = Vec::with_capacity(runs);
                     for _ in 0..runs {
-                        rng.coins(&mut w);
+                        coins(rng, &mut w);
                         hits.push(run(&w, Some(&mut *rng))?);
                     }
                     hits
                 } else {
-                    let mut w = vec![false; draws * runs];
-                    rng.coins(&mut w);
-                    w.par_chunks(draws.max(1)).map(|w| run(w, None)).collect::<Result<_, _>>()?
+                    let w = ahead.take().unwrap_or_else(|| draw(rng, runs));
+                    let next = per_chunk.min(end - i - runs);
+                    let (hits, next_w) = rayon::join(
+                        || w.par_chunks(draws.max(1)).map(|w| run(w, None)).collect::<Result<Vec<_>, _>>(),
+                        || (next > 0).then(|| draw(rng, next)),
+                    );
+                    ahead = next_w;
+                    hits?
                 };
                 crate::significance::progress(draws * runs);
                 large += hits.iter().filter(|&&h| h).count();
@@ -475,30 +505,217 @@ impl Ctx<'_> {
         let delta = corr_of(&|r, p| rows[r].2[p]) - corr_of(&|r, p| rows[r].1[p]);
         // The draws of one run: an n x n matrix per row, of which the
         // pairs' upper triangle is kept (in the same row-major order).
-        let draws: usize = lens.iter().map(|n| n * n).sum();
+        let draws: usize = lens.iter().map(|n| n * n.saturating_sub(1) / 2).sum();
+        let coins = |rng: &mut RandomState, w: &mut [bool]| rng.triu_coins(&lens, w);
+        // A draw's counts per row: the first hybrid's counts are metric 2's
+        // plus, for each pair where the two metrics' kinds differ and the
+        // draw keeps metric 1's, one more of metric 1's kind and one fewer
+        // of metric 2's; the second hybrid's are the rest of both metrics'.
+        // The five counts are packed in 12-bit fields of a u64 (exact for a
+        // row of under 2^12 pairs, however the wrapping sum borrows on the
+        // way); longer rows are counted pair by pair.
+        let packed = |kinds: &[u8]| kinds.iter().fold(0u64, |a, &k| a.wrapping_add(1 << (12 * u64::from(k))));
+        let packed_rows: Vec<PackedRow> = rows
+            .iter()
+            .map(|(n, k1, k2)| {
+                let mut both = [0u64; 5];
+                for &k in k1.iter().chain(k2) {
+                    both[usize::from(k)] += 1;
+                }
+                let diffs = k1
+                    .iter()
+                    .zip(k2)
+                    .enumerate()
+                    .filter(|(_, (a, b))| a != b)
+                    .map(|(p, (&a, &b))| (p, (1u64 << (12 * u64::from(a))).wrapping_sub(1 << (12 * u64::from(b)))))
+                    .collect();
+                (*n, packed(k2), both, diffs)
+            })
+            .collect();
         let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<bool, String> {
             let (mut v1, mut v2) = (Vec::with_capacity(rows.len()), Vec::with_capacity(rows.len()));
             let mut off = 0;
-            for (n, k1, k2) in &rows {
-                let (mut c1, mut c2) = ([0u64; 5], [0u64; 5]);
-                let mut p = 0;
-                for i in 0..*n {
-                    for j in i + 1..*n {
-                        let keep = w[off + i * n + j];
-                        let (h1, h2) = if keep { (k1[p], k2[p]) } else { (k2[p], k1[p]) };
-                        c1[usize::from(h1)] += 1;
-                        c2[usize::from(h2)] += 1;
-                        p += 1;
+            for ((n, base, both, diffs), (_, k1, k2)) in packed_rows.iter().zip(&rows) {
+                let w = &w[off..off + k1.len()];
+                let c1: [u64; 5] = if k1.len() < 1 << 12 {
+                    let mut acc = *base;
+                    for &(p, d) in diffs {
+                        acc = acc.wrapping_add(d & u64::from(w[p]).wrapping_neg());
                     }
-                }
+                    std::array::from_fn(|x| (acc >> (12 * x)) & 0xfff)
+                } else {
+                    // Too many pairs for 12-bit fields: count them one by one.
+                    let mut c = [0u64; 5];
+                    for ((&keep, &a), &b) in w.iter().zip(k1).zip(k2) {
+                        c[usize::from(if keep { a } else { b })] += 1;
+                    }
+                    c
+                };
+                let c2: [u64; 5] = std::array::from_fn(|x| both[x] - c1[x]);
                 v1.push(tau(*n, c1));
                 v2.push(tau(*n, c2));
-                off += n * n;
+                off += k1.len();
             }
             Ok(average(&mut v2, zeros) - average(&mut v1, zeros) >= delta)
         };
-        self.resample(draws, rng, run, false, true)
+        self.resample(draws, rng, run, coins, false, true)
     }
+}
+
+/// One row of the pairs test: its length, metric 2's counts packed, both
+/// metrics' counts together, and the pairs where their kinds differ (the
+/// pair's index, metric 1's kind minus metric 2's, packed).
+type PackedRow = (usize, u64, [u64; 5], Vec<(usize, u64)>);
+
+/// Pearson's r of the two mixtures of a permutation draw, from sums: the
+/// draw only picks each score from one metric or the other, so the sums of
+/// a mixture are the other metric's plus the picked differences (one pass
+/// over the draw instead of two vectors rebuilt and correlated). The
+/// observed correlations are the same sums under an all-picked draw, so a
+/// draw that picks everything reproduces them bit for bit, as in the
+/// reference. The values agree with scipy's `pearsonr` to the last bits
+/// (the summation order differs, as numpy's BLAS order differs anyway).
+struct MixedPearson<'a> {
+    bounds: &'a [(usize, usize)],
+    z1: &'a [f64],
+    z2: &'a [f64],
+    /// `z1 - z2`, `z1^2 - z2^2` and `(g - mean g) (z1 - z2)` per score.
+    diffs: [Vec<f64>; 3],
+    /// Per vector: the sums of z2 (`s`, `q`: squares, `p`: with the centred
+    /// gold) and of z1, the centred gold's sum and norm, and whether it is
+    /// constant or a mixture could be.
+    sums: Vec<BoundSums>,
+}
+
+struct BoundSums {
+    s: [f64; 2],
+    q: [f64; 2],
+    p: [f64; 2],
+    g_sum: f64,
+    g_norm: f64,
+    gold_constant: bool,
+    may_be_constant: bool,
+}
+
+impl<'a> MixedPearson<'a> {
+    fn new(bounds: &'a [(usize, usize)], gold: &[f64], z1: &'a [f64], z2: &'a [f64]) -> Self {
+        let mut diffs = [vec![0.0; z1.len()], vec![0.0; z1.len()], vec![0.0; z1.len()]];
+        let mut sums = Vec::with_capacity(bounds.len());
+        for &(b, e) in bounds {
+            let g = &gold[b..e];
+            let mean = numpy_mean(g).unwrap_or(f64::NAN);
+            let (mut g_sum, mut g_sq) = (0.0, 0.0);
+            let (mut s, mut q, mut p) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+            for i in b..e {
+                let gc = gold[i] - mean;
+                g_sum += gc;
+                g_sq += gc * gc;
+                for (k, z) in [z2[i], z1[i]].into_iter().enumerate() {
+                    s[k] += z;
+                    q[k] += z * z;
+                    p[k] += gc * z;
+                }
+                diffs[0][i] = z1[i] - z2[i];
+                diffs[1][i] = z1[i] * z1[i] - z2[i] * z2[i];
+                diffs[2][i] = gc * (z1[i] - z2[i]);
+            }
+            // A mixture can be constant only if one value is at every
+            // position in z1 or z2; test the two candidates.
+            let may_be_constant = e > b && [z1[b], z2[b]].iter().any(|&v| (b..e).all(|i| z1[i] == v || z2[i] == v));
+            sums.push(BoundSums {
+                s,
+                q,
+                p,
+                g_sum,
+                g_norm: g_sq.sqrt(),
+                gold_constant: super::linear::constant(g),
+                may_be_constant,
+            });
+        }
+        Self { bounds, z1, z2, diffs, sums }
+    }
+
+    /// The averaged correlations of the two mixtures (`m1`: z1 where the
+    /// draw picks, else z2; `m2` the opposite), or of (z1, z2) without a
+    /// draw.
+    #[allow(clippy::cast_precision_loss, reason = "vector lengths are far below 2^53")]
+    fn pair(&self, w: Option<&[bool]>, zeros: bool) -> (f64, f64) {
+        let mut v1 = Vec::with_capacity(self.bounds.len());
+        let mut v2 = Vec::with_capacity(self.bounds.len());
+        for (&(b, e), t) in self.bounds.iter().zip(&self.sums) {
+            let n = e - b;
+            if n < 2 || t.gold_constant {
+                v1.push(f64::NAN);
+                v2.push(f64::NAN);
+                continue;
+            }
+            let acc = picked_sums([0, 1, 2].map(|q| &self.diffs[q][b..e]), w.map(|w| &w[b..e]));
+            let r = |s: f64, q: f64, p: f64| {
+                let mean = s / n as f64;
+                let varn = q - s * mean;
+                let cov = p - mean * t.g_sum;
+                let r = (cov / (t.g_norm * varn.sqrt())).clamp(-1.0, 1.0);
+                if n == 2 { r.round() } else { r }
+            };
+            let (mut r1, mut r2) = (
+                r(t.s[0] + acc[0], t.q[0] + acc[1], t.p[0] + acc[2]),
+                r(t.s[1] - acc[0], t.q[1] - acc[1], t.p[1] - acc[2]),
+            );
+            if t.may_be_constant {
+                let pick = |i: usize| w.is_none_or(|w| w[i]);
+                let m1 = |i: usize| if pick(i) { self.z1[i] } else { self.z2[i] };
+                let m2 = |i: usize| if pick(i) { self.z2[i] } else { self.z1[i] };
+                if (b..e).all(|i| m1(i) == m1(b)) {
+                    r1 = f64::NAN;
+                }
+                if (b..e).all(|i| m2(i) == m2(b)) {
+                    r2 = f64::NAN;
+                }
+            }
+            v1.push(r1);
+            v2.push(r2);
+        }
+        (average(&mut v1, zeros), average(&mut v2, zeros))
+    }
+}
+
+/// The sums of the picked values of three vectors (all values without a
+/// draw), each in four interleaved partial sums: the same order for every
+/// draw, so an all-picked draw gives the undrawn sums bit for bit. A value
+/// is picked by masking its bits (no branch on the random draw).
+fn picked_sums(v: [&[f64]; 3], pick: Option<&[bool]>) -> [f64; 3] {
+    #[inline]
+    fn add(acc: &mut [[f64; 4]; 3], x: [&[f64]; 3], masks: [u64; 4]) {
+        for (a, x) in acc.iter_mut().zip(x) {
+            for j in 0..4 {
+                a[j] += f64::from_bits(x[j].to_bits() & masks[j]);
+            }
+        }
+    }
+    let n = v[0].len();
+    let whole = n / 4 * 4;
+    let mut acc = [[0.0f64; 4]; 3];
+    let quads = v[0][..whole].chunks_exact(4).zip(v[1][..whole].chunks_exact(4)).zip(v[2][..whole].chunks_exact(4));
+    match pick {
+        Some(p) => {
+            for (((a, b), c), k) in quads.zip(p[..whole].chunks_exact(4)) {
+                add(&mut acc, [a, b, c], [0, 1, 2, 3].map(|j| u64::from(k[j]).wrapping_neg()));
+            }
+        }
+        None => {
+            for ((a, b), c) in quads {
+                add(&mut acc, [a, b, c], [u64::MAX; 4]);
+            }
+        }
+    }
+    let mut out = acc.map(|a| (a[0] + a[1]) + (a[2] + a[3]));
+    for i in whole..n {
+        let m = pick.map_or(u64::MAX, |p| u64::from(p[i]).wrapping_neg());
+        for (o, x) in out.iter_mut().zip(&v) {
+            *o += f64::from_bits(x[i].to_bits() & m);
+        }
+    }
+    out
 }
 
 /// A pair's kind (0 concordant, 1 discordant, 2 tied in the metric only, 3
