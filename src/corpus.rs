@@ -82,6 +82,7 @@ impl TableColumns {
             extra_cols,
             score_cols: &[],
             text: true,
+            gold_col: None,
         }
     }
 
@@ -130,6 +131,9 @@ pub struct Corpus {
     pub score_cols: Vec<String>,
     /// `scores[s][c][i]`: system `s`'s score in column `score_cols[c]` for segment `i`.
     pub scores: Vec<Vec<Vec<f64>>>,
+    /// `gold[s][i]`: system `s`'s gold score for segment `i` ([`TableSpec::gold_col`]; `None`:
+    /// missing); empty without a gold column.
+    pub gold: Vec<Vec<Option<f64>>>,
 }
 
 impl Corpus {
@@ -200,6 +204,9 @@ pub struct TableSpec<'a> {
     /// Whether the hypothesis and reference columns are read (not when only
     /// score columns are compared).
     pub text: bool,
+    /// A number column of gold (human) scores per system and segment, for
+    /// meta-evaluation; NULL is a missing score.
+    pub gold_col: Option<&'a str>,
 }
 
 /// Whether `input` names a table (a dataset, or a file by its extension,
@@ -341,7 +348,16 @@ pub(crate) fn read_text(
     }
     let refs: Vec<Vec<String>> = (0..n).map(|i| streams.iter().map(|s| s[i].clone()).collect()).collect();
     let nrefs = NRefs::Fixed(streams.len());
-    Ok(Corpus { systems, refs, nrefs, extra: Vec::new(), keys: None, score_cols: Vec::new(), scores: Vec::new() })
+    Ok(Corpus {
+        systems,
+        refs,
+        nrefs,
+        extra: Vec::new(),
+        keys: None,
+        score_cols: Vec::new(),
+        scores: Vec::new(),
+        gold: Vec::new(),
+    })
 }
 
 /// One row of a table input: the hypothesis, the segment key, the
@@ -352,6 +368,7 @@ struct Row {
     refs: Vec<String>,
     extra: Vec<Option<String>>,
     scores: Vec<f64>,
+    gold: Option<f64>,
 }
 
 /// The values of score column `name` of a batch as float64 (the schema
@@ -440,6 +457,12 @@ pub fn corpus_of_batches(
             bail!("{input}: score column '{c}' has type {}, expected numbers (segment scores)", f.data_type());
         }
     }
+    if let Some(c) = a.gold_col {
+        let f = check_column(schema, input, c, "gold", false)?;
+        if !f.data_type().is_numeric() && *f.data_type() != DataType::Null {
+            bail!("{input}: gold column '{c}' has type {}, expected numbers (human scores)", f.data_type());
+        }
+    }
     // system -> (segment key -> (hyp, refs)), in order of appearance.
     let mut order: Vec<String> = Vec::new();
     let mut rows: HashMap<String, Vec<Row>> = HashMap::new();
@@ -462,6 +485,7 @@ pub fn corpus_of_batches(
             if a.text { a.ref_cols.iter().map(|c| col(c, "reference")).collect::<Result<_>>()? } else { Vec::new() };
         let scores: Vec<Float64Array> =
             a.score_cols.iter().map(|c| score_values(b, c).with_context(|| input.to_owned())).collect::<Result<_>>()?;
+        let gold = a.gold_col.map(|c| score_values(b, c).with_context(|| input.to_owned())).transpose()?;
         let extra: Vec<Option<StringArray>> = a
             .extra_cols
             .iter()
@@ -505,7 +529,8 @@ pub fn corpus_of_batches(
             let ex =
                 extra.iter().map(|c| c.as_ref().and_then(|c| c.is_valid(i).then(|| c.value(i).to_owned()))).collect();
             let h = hyp.as_ref().map_or_else(String::new, |h| h.value(i).to_owned());
-            rows.entry(name).or_default().push(Row { hyp: h, key, refs: rr, extra: ex, scores: sc });
+            let g = gold.as_ref().and_then(|g| g.is_valid(i).then(|| g.value(i)).filter(|v| !v.is_nan()));
+            rows.entry(name).or_default().push(Row { hyp: h, key, refs: rr, extra: ex, scores: sc, gold: g });
         }
         row_no += b.num_rows();
     }
@@ -534,6 +559,7 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
     }
     let mut systems = Vec::with_capacity(order.len());
     let mut scores = Vec::with_capacity(order.len());
+    let mut gold = Vec::new();
     for name in &order {
         let mine = &rows[name];
         // The system's rows in the baseline's segment order.
@@ -569,6 +595,9 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
         };
         systems.push((name.clone(), aligned.iter().map(|r| r.hyp.clone()).collect()));
         scores.push((0..a.score_cols.len()).map(|c| aligned.iter().map(|r| r.scores[c]).collect()).collect());
+        if a.gold_col.is_some() {
+            gold.push(aligned.iter().map(|r| r.gold).collect());
+        }
     }
     let nrefs = refs
         .iter()
@@ -576,5 +605,5 @@ fn align(a: &TableSpec<'_>, input: &str, mut order: Vec<String>, rows: &HashMap<
         .fold(NRefs::Fixed(refs[0].len()), |acc, r| NRefs::observe(Some(acc), r.len()).unwrap_or(acc));
     let extra = (0..a.extra_cols.len()).map(|c| base_rows.iter().map(|r| r.extra[c].clone()).collect()).collect();
     let keys = a.segment_col.map(|_| base_rows.iter().map(|r| r.key.clone().unwrap_or_default()).collect());
-    Ok(Corpus { systems, refs, nrefs, extra, keys, score_cols: a.score_cols.to_vec(), scores })
+    Ok(Corpus { systems, refs, nrefs, extra, keys, score_cols: a.score_cols.to_vec(), scores, gold })
 }

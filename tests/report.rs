@@ -511,3 +511,112 @@ fn many_systems_get_the_systems_table_without_the_pairwise_matrix() {
         );
     }
 }
+
+/// `--gold`: the metrics-against-gold section holds `mteval meta`'s
+/// numbers: at the segment level over the page's sentence scores (SQL's
+/// `bleu`, `chrf`, `ter`, TER negated), at the system level over its corpus
+/// scores against each system's mean gold score. Missing gold scores
+/// (NULL) are left out.
+#[test]
+fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = parquet("en-de");
+    let gold =
+        "CASE WHEN seg_id % 13 = 0 THEN NULL ELSE (length(hyp) % 7) * 0.5 - abs(length(hyp) - length(ref)) * 0.1 END";
+    let table = dir.path().join("gold.parquet");
+    let q = format!(
+        "COPY (SELECT system, seg_id, hyp, ref, {gold} AS gold, bleu(hyp, ref) AS bleu, chrf(hyp, ref) AS chrf, \
+         -ter(hyp, ref) AS ter FROM '{src}' WHERE seg_id <= 120 ORDER BY system, seg_id) TO '{}'",
+        table.display()
+    );
+    mteval_ok(&["sql", "-c", &q]);
+    let t = table.to_str().unwrap();
+    let (_, html) =
+        report(dir.path(), "g.html", &[t, "-m", "bleu", "chrf", "ter", "--segment-col", "seg_id", "--gold", "gold"]);
+    let sec = section(&html, "<section id=\"meta\">", "</section>");
+    assert!(sec.contains("Metrics against gold"), "{sec}");
+    let head: Vec<&str> = sec.split("<th>").skip(2).map(|h| h.split('<').next().unwrap()).collect();
+    assert_eq!(head.len(), 4, "WMT23's four tasks: {head:?}");
+    // metric name -> the page's cells (data-v, data-rank) per task.
+    let rows: HashMap<String, Vec<HashMap<String, String>>> = sec
+        .split("<tr data-metric=")
+        .skip(1)
+        .map(|r| {
+            let r = format!("<tr data-metric={r}");
+            let name = tags(&r, "tr")[0]["data-metric"].clone();
+            (name, tags(&r, "td").into_iter().skip(2).collect())
+        })
+        .collect();
+    let page_name = |col: &str| match col {
+        "bleu" => "BLEU",
+        "chrf" => "chrF2",
+        _ => "TER (negated)",
+    };
+    let check = |task: usize, out: &Value| {
+        for m in out["tasks"][0]["metrics"].as_array().unwrap() {
+            let cells = &rows[page_name(m["name"].as_str().unwrap())];
+            let got = f(&cells[task]["data-v"]);
+            let want = m["corr"].as_f64().unwrap();
+            assert!((got - want).abs() <= 1e-12, "task {task} {}: {got} vs {want}", m["name"]);
+            assert_eq!(cells[task]["data-rank"], m["rank"].to_string(), "task {task} {}", m["name"]);
+        }
+    };
+    // Segment level: tasks 3 (Pearson) and 4 (tie-calibrated acc23 by item).
+    let seg = |flags: &[&str]| -> Value {
+        let mut args = vec!["meta", t, "--segment-col", "seg_id", "-m", "bleu", "-m", "chrf", "-m", "ter", "--json"];
+        args.extend(flags);
+        serde_json::from_str(&mteval_ok(&args)).unwrap()
+    };
+    check(2, &seg(&["--corr", "pearson"]));
+    check(3, &seg(&["--corr", "ties-opt", "--average-by", "item", "--perm-test", "pairs"]));
+    // System level: the systems table's corpus scores, the mean gold score.
+    let systems = systems_table(&html);
+    let g: Value = serde_json::from_str(&mteval_ok(&[
+        "sql",
+        "-c",
+        &format!("SELECT system, gold FROM '{t}' ORDER BY system, seg_id"),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let mut csv = String::from("system,gold,bleu,chrf,ter\n");
+    for (name, cells) in &systems {
+        let present: Vec<f64> = g
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["system"] == name.as_str())
+            .filter_map(|r| r["gold"].as_f64())
+            .collect();
+        let mean = mteval_kernels::py::numpy_mean(&present).unwrap();
+        let v = |k: usize| f(&cells[k]["data-v"]);
+        csv.push_str(&format!("{name},{mean:?},{:?},{:?},{:?}\n", v(0), v(1), -v(2)));
+    }
+    let sys_table = write_file(dir.path(), "sys.csv", csv);
+    let sys = |corr: &str| -> Value {
+        serde_json::from_str(&mteval_ok(&[
+            "meta",
+            sys_table.to_str().unwrap(),
+            "--corr",
+            corr,
+            "--level",
+            "sys",
+            "--json",
+        ]))
+        .unwrap()
+    };
+    check(0, &sys("accuracy"));
+    check(1, &sys("pearson"));
+    // Text mode has no columns.
+    let o = mteval(&[
+        "report",
+        "r.txt",
+        "-i",
+        "h.txt",
+        "--gold",
+        "gold",
+        "-o",
+        dir.path().join("x.html").to_str().unwrap(),
+    ]);
+    assert!(stderr(&o).contains("--gold gold names a column of a table"), "{}", stderr(&o));
+}

@@ -74,6 +74,7 @@ pub fn compare(
             extra_cols: &[],
             score_cols: &score_cols,
             text,
+            gold_col: None,
         };
         let corpus = corpus_of_batches(&spec, &schema, &batches)?;
         if cancel.load(Ordering::Relaxed) {

@@ -59,6 +59,11 @@ pub struct ReportArgs {
     /// Title of the page (default: the input's name).
     #[arg(long)]
     pub title: Option<String>,
+    /// Table mode: a number column of gold (human) scores per system and segment (NULL:
+    /// missing). Adds a section ranking the page's metrics by their agreement with it, as
+    /// `mteval meta` ranks them (WMT23's tasks, 1000 resampling runs, seed 12345).
+    #[arg(long)]
+    pub gold: Option<String>,
 }
 
 pub(super) async fn run(a: &ReportArgs) -> Result<()> {
@@ -78,6 +83,7 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
         title: a.title.clone().unwrap_or_else(|| a.inputs.join(" ")),
         input: a.inputs.join(" "),
         segment_col: a.table.segment_col.clone(),
+        gold_col: a.gold.clone(),
     };
     if !a.systems.is_empty() {
         return write_from_text(&setup, a);
@@ -100,6 +106,9 @@ fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
     }
     if let Some(c) = a.score_cols.first() {
         bail!("--score-col {c} names a column of a table; text files have none: give a table");
+    }
+    if let Some(c) = &a.gold {
+        bail!("--gold {c} names a column of a table; text files have none: give a table");
     }
     a.table.refuse_in_text_mode()?;
     let refs: Vec<PathBuf> = a.inputs.iter().map(PathBuf::from).collect();

@@ -132,6 +132,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             title: input.clone(),
             input: input.clone(),
             segment_col: None,
+            gold_col: None,
         };
         let table = crate::corpus::TableSpec {
             input: &input,
@@ -143,6 +144,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             extra_cols: &[],
             score_cols: &[],
             text: true,
+            gold_col: None,
         };
         crate::report::write_from_table(&setup, table, None, &[], out).await?;
     }

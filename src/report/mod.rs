@@ -7,6 +7,7 @@
 //! escapes every value, with `plotters` SVG charts inline.
 
 mod charts;
+mod meta;
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -49,6 +50,8 @@ pub(crate) struct Setup {
     pub input: String,
     /// The column the segment keys come from, if any.
     pub segment_col: Option<String>,
+    /// The gold (human) score column: the metrics' meta-evaluation section.
+    pub gold_col: Option<String>,
 }
 
 /// Reads `table` (a row per segment and system; its `extra_cols` are
@@ -68,7 +71,7 @@ pub(crate) async fn write_from_table(
         None => ("src".to_owned(), false),
     }];
     extra.extend(by.iter().filter(|b| *b != REF_LENGTH).map(|b| (b.clone(), true)));
-    let corpus = read_table(&TableSpec { extra_cols: &extra, ..table }).await?;
+    let corpus = read_table(&TableSpec { extra_cols: &extra, gold_col: setup.gold_col.as_deref(), ..table }).await?;
     let mut extra_values = corpus.extra.iter();
     let src = extra_values.next().filter(|v| v.iter().any(Option::is_some)).cloned();
     let mut by_values = Vec::new();
@@ -145,6 +148,8 @@ struct Page {
     matrix_note: Option<String>,
     /// Breakdown groups under this many segments are greyed out.
     tiny_group: usize,
+    /// The metrics against the gold scores (`--gold`).
+    meta: Option<meta::MetaSection>,
 }
 
 #[derive(Serialize)]
@@ -598,6 +603,21 @@ pub(crate) fn write_page(
         }
     }
 
+    let meta = match &setup.gold_col {
+        Some(gold_col) => {
+            note!("report: the metrics against the gold scores (WMT23's tasks)");
+            let corpus_scores: Vec<Vec<f64>> = intervals.iter().map(|r| r.iter().map(|t| t.score).collect()).collect();
+            let inputs = meta::Inputs {
+                gold_col,
+                names: &names,
+                lower: &lower,
+                sentence: &sentence,
+                corpus_scores: &corpus_scores,
+            };
+            meta::section(corpus, &inputs)?
+        }
+        None => None,
+    };
     let page = Page {
         title: setup.title.clone(),
         input: setup.input.clone(),
@@ -624,6 +644,7 @@ pub(crate) fn write_page(
         tiny_group: TINY_GROUP,
         has_src: src.is_some(),
         segment_col: setup.segment_col.clone(),
+        meta,
     };
     let mut env = minijinja::Environment::new();
     env.add_template("page.html", TEMPLATE).context("the report template")?;
