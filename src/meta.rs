@@ -217,30 +217,48 @@ pub fn text(results: &[TaskResult], probs: bool) -> String {
 
 /// Every metric (ordered by its average rank over the tasks, then name),
 /// with its correlation and rank per task.
-fn summary(results: &[TaskResult]) -> String {
+/// One metric's line of a summary over tasks: its name, its mean rank over
+/// the tasks that rank it, and its (correlation, rank) per task.
+pub type SummaryRow = (String, f64, Vec<Option<(f64, usize)>>);
+
+/// Every metric of `results`, ordered by its mean rank, then name, with its
+/// correlation and rank per task.
+#[must_use]
+pub fn summary_rows(results: &[TaskResult]) -> Vec<SummaryRow> {
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for r in results {
         names.extend(r.comparison.metrics.iter().map(|m| m.name.as_str()));
     }
-    let cell =
-        |r: &TaskResult, name: &str| r.comparison.metrics.iter().find(|m| m.name == name).map(|m| (m.corr, m.rank));
-    #[allow(clippy::cast_precision_loss, reason = "ranks and task counts are small")]
-    let avg_rank = |name: &str| {
-        let ranks: Vec<f64> = results.iter().filter_map(|r| cell(r, name)).map(|(_, k)| k as f64).collect();
-        ranks.iter().sum::<f64>() / ranks.len().max(1) as f64
-    };
-    let mut order: Vec<(&str, f64)> = names.into_iter().map(|n| (n, avg_rank(n))).collect();
-    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
-    let width = order.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(6).max(6);
+    let mut rows: Vec<SummaryRow> = names
+        .into_iter()
+        .map(|name| {
+            let cells: Vec<Option<(f64, usize)>> = results
+                .iter()
+                .map(|r| r.comparison.metrics.iter().find(|m| m.name == name).map(|m| (m.corr, m.rank)))
+                .collect();
+            let ranks: Vec<usize> = cells.iter().flatten().map(|c| c.1).collect();
+            #[allow(clippy::cast_precision_loss, reason = "ranks and task counts are small")]
+            let avg = ranks.iter().sum::<usize>() as f64 / ranks.len().max(1) as f64;
+            (name.to_owned(), avg, cells)
+        })
+        .collect();
+    rows.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    rows
+}
+
+/// The summary table of [`summary_rows`], with the tasks' names below.
+fn summary(results: &[TaskResult]) -> String {
+    let order = summary_rows(results);
+    let width = order.iter().map(|(n, ..)| n.chars().count()).max().unwrap_or(6).max(6);
     let mut out = format!("{:<width$}  avg rank", "metric");
     for (t, _) in results.iter().enumerate() {
         let _ = write!(out, "  {:>16}", format!("task {}", t + 1));
     }
     out.push('\n');
-    for (name, avg) in &order {
+    for (name, avg, cells) in &order {
         let _ = write!(out, "{name:<width$}  {avg:8.2}");
-        for r in results {
-            let c = cell(r, name).map_or_else(|| "-".to_owned(), |(c, k)| format!("{} ({k})", fixed(c, 0, 4)));
+        for c in cells {
+            let c = c.map_or_else(|| "-".to_owned(), |(c, k)| format!("{} ({k})", fixed(c, 0, 4)));
             let _ = write!(out, "  {c:>16}");
         }
         out.push('\n');

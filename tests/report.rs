@@ -6,6 +6,7 @@
 //! failure instead of a skip.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -590,7 +591,7 @@ fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
             .collect();
         let mean = mteval_kernels::py::numpy_mean(&present).unwrap();
         let v = |k: usize| f(&cells[k]["data-v"]);
-        csv.push_str(&format!("{name},{mean:?},{:?},{:?},{:?}\n", v(0), v(1), -v(2)));
+        let _ = writeln!(csv, "{name},{mean:?},{:?},{:?},{:?}", v(0), v(1), -v(2));
     }
     let sys_table = write_file(dir.path(), "sys.csv", csv);
     let sys = |corr: &str| -> Value {

@@ -96,45 +96,28 @@ pub(super) fn section(corpus: &Corpus, x: &Inputs<'_>) -> Result<Option<MetaSect
 }
 
 fn render(x: &Inputs<'_>, results: &[TaskResult], notes: Vec<String>) -> MetaSection {
-    let mut names: Vec<String> = Vec::new();
-    for r in results {
-        for m in &r.comparison.metrics {
-            if !names.contains(&m.name) {
-                names.push(m.name.clone());
-            }
-        }
-    }
-    fn cell<'a>(r: &'a TaskResult, name: &str) -> Option<&'a mteval_kernels::meta::permutation::Ranked> {
-        r.comparison.metrics.iter().find(|m| m.name == name)
-    }
-    #[allow(clippy::cast_precision_loss, reason = "ranks and task counts are small")]
-    let avg_rank = |name: &str| {
-        let ranks: Vec<f64> = results.iter().filter_map(|r| cell(r, name)).map(|m| m.rank as f64).collect();
-        ranks.iter().sum::<f64>() / ranks.len().max(1) as f64
-    };
-    let mut rows: Vec<(f64, MetaRow)> = names
-        .iter()
-        .map(|name| {
-            let avg = avg_rank(name);
-            let cells = results
-                .iter()
-                .map(|r| match cell(r, name) {
-                    Some(m) => {
-                        MetaCell { corr: format!("{}", m.corr), text: format!("{:.4}", m.corr), rank: Some(m.rank) }
+    let rows = crate::meta::summary_rows(results)
+        .into_iter()
+        .map(|(name, avg, cells)| MetaRow {
+            name,
+            avg_rank: format!("{avg:.2}"),
+            cells: cells
+                .into_iter()
+                .map(|c| match c {
+                    Some((corr, rank)) => {
+                        MetaCell { corr: format!("{corr}"), text: format!("{corr:.4}"), rank: Some(rank) }
                     }
                     None => MetaCell { corr: String::new(), text: "–".to_owned(), rank: None },
                 })
-                .collect();
-            (avg, MetaRow { name: name.clone(), avg_rank: format!("{avg:.2}"), cells })
+                .collect(),
         })
         .collect();
-    rows.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
     MetaSection {
         gold: x.gold_col.to_owned(),
         k: K,
         seed: SEED,
         tasks: results.iter().map(|r| r.task.name()).collect(),
-        rows: rows.into_iter().map(|(_, r)| r).collect(),
+        rows,
         notes,
     }
 }
