@@ -1,6 +1,7 @@
 //! `mteval sql`: run SQL from `-c`, `-f` or an interactive prompt.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -125,16 +126,10 @@ fn check_last_yields_rows(sources: &[String], path: &std::path::Path) -> Result<
 
 async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
     let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
+    if stdin.is_terminal() {
+        return prompt(ctx, format, partitions).await;
+    }
     let mut buf = String::new();
-    let prompt = |cont: bool| {
-        if interactive {
-            let mut err = std::io::stderr();
-            let _ = write!(err, "{}", if cont { "     -> " } else { "mteval> " });
-            let _ = err.flush();
-        }
-    };
-    prompt(false);
     let mut failed = 0usize;
     for line in stdin.lock().lines() {
         let line = line?;
@@ -146,11 +141,10 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
         buf.push('\n');
         if t.ends_with(';') {
             let sql = std::mem::take(&mut buf);
-            let res = run_all(ctx, &sql, partitions, format).await;
             // An error ends the statement, not the session (as in psql and
             // sqlite3); piped input still exits with status 1 at the end, so
             // a script's failure shows. Standard output gone ends it all.
-            if let Err(e) = res {
+            if let Err(e) = run_all(ctx, &sql, partitions, format).await {
                 if crate::output::is_closed_stdout(&e) {
                     return Err(e);
                 }
@@ -158,13 +152,74 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
                 failed += 1;
             }
         }
-        prompt(!buf.is_empty());
     }
     if !buf.trim().is_empty() {
         run_all(ctx, &buf, partitions, format).await?;
     }
-    if failed > 0 && !interactive {
+    if failed > 0 {
         bail!("{failed} statement(s) read from standard input failed");
+    }
+    Ok(())
+}
+
+/// Where the prompt keeps its history: `MTEVAL_HISTORY`, else
+/// `~/.mteval_history`.
+fn history_path() -> Option<PathBuf> {
+    std::env::var_os("MTEVAL_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".mteval_history")))
+}
+
+/// The prompt at a terminal, as datafusion-cli's: line editing (arrows,
+/// Home/End, Ctrl-A/E/W/U), the statements' history (Up/Down, Ctrl-R;
+/// kept in [`history_path`]), Ctrl-C dropping the statement being typed,
+/// Ctrl-D (or `\q`, `quit`, `exit`) leaving. A statement runs at its `;`;
+/// an error is printed and the prompt goes on.
+async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
+    use rustyline::error::ReadlineError;
+    let mut rl = rustyline::DefaultEditor::new().context("cannot start the prompt")?;
+    let history = history_path();
+    if let Some(h) = &history {
+        // A missing or unreadable history starts empty.
+        let _ = rl.load_history(h);
+    }
+    let mut buf = String::new();
+    loop {
+        match rl.readline(if buf.is_empty() { "mteval> " } else { "     -> " }) {
+            Ok(line) => {
+                let t = line.trim();
+                if buf.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
+                    break;
+                }
+                buf.push_str(&line);
+                buf.push('\n');
+                if t.ends_with(';') {
+                    let sql = std::mem::take(&mut buf);
+                    let _ = rl.add_history_entry(sql.trim_end());
+                    if let Err(e) = run_all(ctx, &sql, partitions, format).await {
+                        if crate::output::is_closed_stdout(&e) {
+                            return Err(e);
+                        }
+                        note!("error: {}", crate::output::error_message(&e));
+                    }
+                }
+            }
+            // Ctrl-C: the statement being typed is dropped.
+            Err(ReadlineError::Interrupted) => buf.clear(),
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e).context("the prompt"),
+        }
+    }
+    if !buf.trim().is_empty() {
+        let _ = rl.add_history_entry(buf.trim_end());
+        if let Err(e) = run_all(ctx, &buf, partitions, format).await {
+            note!("error: {}", crate::output::error_message(&e));
+        }
+    }
+    if let Some(h) = &history
+        && let Err(e) = rl.save_history(h)
+    {
+        note!("note: the prompt's history was not saved to {}: {e}", h.display());
     }
     Ok(())
 }
