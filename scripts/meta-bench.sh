@@ -12,18 +12,13 @@
 # is each side's time less its run at k = 0 (correlations only).
 #
 #   cargo build --release && MTME_DIR=/tmp/mtme-repo scripts/meta-bench.sh
-#   (the reference's set-up is in scripts/meta-diff.sh)
+#   (the reference's set-up is in scripts/_meta_env.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-: "${MTME_DIR:=/tmp/mtme-repo}"
-export MTME_DIR
-PY=${META_PY:-/tmp/metavenv/bin/python}
-MTEVAL=${MTEVAL:-target/release/mteval}
+# shellcheck source=scripts/_meta_env.sh
+source "$(dirname "$0")/_meta_env.sh"
 REF_K_SYS=${REF_K_SYS:-1000}
 REF_K_SEG=${REF_K_SEG:-50}
 REF_K_TIE=${REF_K_TIE:-10}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 "$PY" scripts/meta_random_table.py 20261127 15 1500 10 > "$WORK/t.csv"
 echo "machine: $(nproc) cores; 15 systems x 1500 segments x 10 metrics (45 pairs of metrics per task)"
 now() { date +%s.%N; }

@@ -33,6 +33,10 @@ sys.path.insert(0, os.environ.get("MTME_DIR", "/tmp/mtme-repo"))
 sys.modules.setdefault("apache_beam", types.ModuleType("apache_beam"))
 from mt_metrics_eval import data, stats  # noqa: E402
 
+# The accuracy ranking of one test set, as the golden generator runs it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_meta_golden import accuracy_ranking  # noqa: E402
+
 
 def num(x):
     x = float(x)
@@ -57,18 +61,6 @@ def read(path):
     return systems, gold, mets, sys_gold, sys_mets
 
 
-def accuracy_ranking(corrs, k, psd, pval):
-    def _Accuracy(vect1, vect2):
-        a, p = stats.Agreement(vect1, vect2)
-        return a / p, p
-    ranks = {m: [_Accuracy(c.gold_scores, c.metric_scores)[0], 0] for m, c in corrs.items()}
-    ranks = dict(sorted(ranks.items(), key=lambda x: (-x[1][0], x[0])))
-    sig, index, _ = data.ComputeSigMatrix(corrs, ranks, _Accuracy, "none", k, psd, False, "scores")
-    for i, r in enumerate(data.AssignRanks(sig, pval)):
-        ranks[list(ranks)[i]][1] = r
-    return ranks, sig, index
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("table")
@@ -89,7 +81,7 @@ def main():
         np.random.seed(a.seed)
         start = time.perf_counter()
         if t == "acc":
-            ranks, sig, index = accuracy_ranking(corrs, a.k, psd, 0.05)
+            ranks, sig, index, _ = accuracy_ranking(corrs, a.k, psd, 0.05)
         elif t == "tie":
             ranks, sig, index, _ = data.CompareMetrics(corrs, stats.KendallWithTiesOpt, "item", a.k, psd, 0.05,
                                                        False, "pairs", variant="acc23", sample_rate=1.0)

@@ -38,6 +38,25 @@ fn case_table(dir: &Path, case: &Value) -> std::path::PathBuf {
     write_file(dir, "meta.csv", csv)
 }
 
+/// Golden ranking `i` of `tests/golden/meta_compare.json`, written as a
+/// table in a new folder.
+fn golden_case(i: usize) -> (Value, tempfile::TempDir, std::path::PathBuf) {
+    let case = repo_golden("meta_compare.json")["compare"][i].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let table = case_table(dir.path(), &case);
+    (case, dir, table)
+}
+
+/// `mteval meta TABLE` with the case's resampling runs, block size and seed,
+/// then `flags`, as JSON.
+fn meta_json(table: &Path, case: &Value, flags: &str) -> Value {
+    let common = format!("-k {} --block-size {} --seed {} --json", case["k"], case["block_size"], case["seed"]);
+    let mut args = vec!["meta", table.to_str().unwrap(), "--segment-col", "seg"];
+    args.extend(common.split_whitespace());
+    args.extend(flags.split_whitespace());
+    json_of(&args)
+}
+
 fn json_of(args: &[&str]) -> Value {
     serde_json::from_str(&mteval_ok(args)).unwrap()
 }
@@ -66,56 +85,27 @@ fn assert_equal_ranking(task: &Value, case: &Value, what: &str) {
 
 #[test]
 fn meta_rankings_of_a_table_equal_mt_metrics_eval() {
-    let g = repo_golden("meta_compare.json");
-    let cases = g["compare"].as_array().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    // (case, --corr and its flags): segment-level Pearson with early
-    // stopping, Spearman by system, acc-23 with an epsilon by item, Kendall's
-    // tau-b, and tie calibration with both permutation tests.
+    // (case, --corr and its flags): system-level Pearson and accuracy (one
+    // segment per system), segment-level Pearson with early stopping,
+    // Spearman by system, acc-23 with an epsilon by item, Kendall's tau-b,
+    // and tie calibration with both permutation tests.
     for (c, flags) in [
-        (2, &["--corr", "pearson"][..]),
-        (4, &["--corr", "spearman", "--average-by", "sys"]),
-        (5, &["--corr", "kendall", "--variant", "acc23", "--epsilon", "0.5", "--average-by", "item"]),
-        (6, &["--corr", "kendall"]),
-        (7, &["--corr", "ties-opt", "--average-by", "item", "--perm-test", "pairs"]),
-        (8, &["--corr", "ties-opt", "--variant", "23", "--perm-test", "pairs"]),
-        (9, &["--corr", "ties-opt", "--average-by", "item"]),
-        (10, &["--corr", "ties-opt", "--average-by", "sys", "--perm-test", "pairs", "--sample-rate", "0.5"]),
+        (0, "--corr pearson --level sys"),
+        (1, "--corr accuracy --level sys"),
+        (2, "--corr pearson"),
+        (4, "--corr spearman --average-by sys"),
+        (5, "--corr kendall --variant acc23 --epsilon 0.5 --average-by item"),
+        (6, "--corr kendall"),
+        (7, "--corr ties-opt --average-by item --perm-test pairs"),
+        (8, "--corr ties-opt --variant 23 --perm-test pairs"),
+        (9, "--corr ties-opt --average-by item"),
+        (10, "--corr ties-opt --average-by sys --perm-test pairs --sample-rate 0.5"),
     ] {
-        let case = &cases[c];
-        let table = case_table(dir.path(), case);
-        let (k, block, seed) = (case["k"].to_string(), case["block_size"].to_string(), case["seed"].to_string());
-        let mut args = vec!["meta", table.to_str().unwrap(), "--segment-col", "seg", "-k", &k, "--block-size", &block];
-        args.extend(["--seed", &seed, "--json"]);
-        args.extend(flags);
-        let out = json_of(&args);
+        let (case, _dir, table) = golden_case(c);
+        let out = meta_json(&table, &case, flags);
         let tasks = out["tasks"].as_array().unwrap();
         assert_eq!(tasks.len(), 1);
-        assert_equal_ranking(&tasks[0], case, &format!("case {c} {flags:?}"));
-    }
-    // System level: one segment per system (cases 0 and 1: Pearson and accuracy).
-    for (c, corr) in [(0, "pearson"), (1, "accuracy")] {
-        let case = &cases[c];
-        let table = case_table(dir.path(), case);
-        let (k, block, seed) = (case["k"].to_string(), case["block_size"].to_string(), case["seed"].to_string());
-        let out = json_of(&[
-            "meta",
-            table.to_str().unwrap(),
-            "--segment-col",
-            "seg",
-            "--corr",
-            corr,
-            "--level",
-            "sys",
-            "-k",
-            &k,
-            "--block-size",
-            &block,
-            "--seed",
-            &seed,
-            "--json",
-        ]);
-        assert_equal_ranking(&out["tasks"][0], case, &format!("case {c} {corr}"));
+        assert_equal_ranking(&tasks[0], &case, &format!("case {c} {flags}"));
     }
 }
 
@@ -124,10 +114,8 @@ fn meta_rankings_of_a_table_equal_mt_metrics_eval() {
 /// human system) gives the table's WMT23 rankings.
 #[test]
 fn meta_reads_mt_metrics_evals_layout_as_the_table() {
-    let g = repo_golden("meta_compare.json");
-    let case = &g["compare"][3];
-    let dir = tempfile::tempdir().unwrap();
-    let table = case_table(dir.path(), case);
+    let (case, dir, table) = golden_case(3);
+    let case = &case;
     let num_sys = case["num_sys"].as_u64().unwrap() as usize;
     let gold = case["gold"].as_array().unwrap();
     let items = gold.len() / num_sys;
@@ -209,10 +197,8 @@ fn meta_reads_mt_metrics_evals_layout_as_the_table() {
 
 #[test]
 fn meta_prints_mt_metrics_evals_comparison_and_refuses_bad_input() {
-    let g = repo_golden("meta_compare.json");
-    let case = &g["compare"][2];
-    let dir = tempfile::tempdir().unwrap();
-    let table = case_table(dir.path(), case);
+    let (case, dir, table) = golden_case(2);
+    let case = &case;
     let t = table.to_str().unwrap();
     let out = mteval_ok(&[
         "meta",

@@ -124,37 +124,70 @@ fn check_last_yields_rows(sources: &[String], path: &std::path::Path) -> Result<
     Ok(())
 }
 
+/// Lines gathered into statements, as the prompt and piped input read them:
+/// a statement ends at a line ending in `;`; `\q`, `quit` or `exit` on a
+/// line of its own between statements leaves.
+#[derive(Default)]
+struct Gathered(String);
+
+enum Line {
+    /// Leave.
+    Quit,
+    /// The statement the line completes.
+    Statement(String),
+    /// The statement goes on.
+    More,
+}
+
+impl Gathered {
+    fn push(&mut self, line: &str) -> Line {
+        let t = line.trim();
+        if self.0.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
+            return Line::Quit;
+        }
+        self.0.push_str(line);
+        self.0.push('\n');
+        if t.ends_with(';') { Line::Statement(std::mem::take(&mut self.0)) } else { Line::More }
+    }
+
+    /// The unfinished statement, if any.
+    fn rest(&self) -> Option<&str> {
+        (!self.0.trim().is_empty()).then_some(self.0.as_str())
+    }
+}
+
+/// Runs one statement of the prompt or of piped input: an error ends the
+/// statement, not the session (as in psql and sqlite3), and is printed;
+/// `Ok(false)` then. Standard output gone ends it all.
+async fn run_one(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<bool> {
+    match run_all(ctx, sql, partitions, format).await {
+        Ok(()) => Ok(true),
+        Err(e) if crate::output::is_closed_stdout(&e) => Err(e),
+        Err(e) => {
+            note!("error: {}", crate::output::error_message(&e));
+            Ok(false)
+        }
+    }
+}
+
 async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return prompt(ctx, format, partitions).await;
     }
-    let mut buf = String::new();
+    let mut gathered = Gathered::default();
     let mut failed = 0usize;
     for line in stdin.lock().lines() {
-        let line = line?;
-        let t = line.trim();
-        if buf.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
-            break;
-        }
-        buf.push_str(&line);
-        buf.push('\n');
-        if t.ends_with(';') {
-            let sql = std::mem::take(&mut buf);
-            // An error ends the statement, not the session (as in psql and
-            // sqlite3); piped input still exits with status 1 at the end, so
-            // a script's failure shows. Standard output gone ends it all.
-            if let Err(e) = run_all(ctx, &sql, partitions, format).await {
-                if crate::output::is_closed_stdout(&e) {
-                    return Err(e);
-                }
-                note!("error: {}", crate::output::error_message(&e));
-                failed += 1;
-            }
+        match gathered.push(&line?) {
+            Line::Quit => break,
+            // Piped input exits with status 1 at the end if a statement
+            // failed, so a script's failure shows.
+            Line::Statement(sql) => failed += usize::from(!run_one(ctx, &sql, partitions, format).await?),
+            Line::More => {}
         }
     }
-    if !buf.trim().is_empty() {
-        run_all(ctx, &buf, partitions, format).await?;
+    if let Some(rest) = gathered.rest() {
+        run_all(ctx, rest, partitions, format).await?;
     }
     if failed > 0 {
         bail!("{failed} statement(s) read from standard input failed");
@@ -183,38 +216,26 @@ async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Resu
         // A missing or unreadable history starts empty.
         let _ = rl.load_history(h);
     }
-    let mut buf = String::new();
+    let mut gathered = Gathered::default();
     loop {
-        match rl.readline(if buf.is_empty() { "mteval> " } else { "     -> " }) {
-            Ok(line) => {
-                let t = line.trim();
-                if buf.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
-                    break;
-                }
-                buf.push_str(&line);
-                buf.push('\n');
-                if t.ends_with(';') {
-                    let sql = std::mem::take(&mut buf);
+        match rl.readline(if gathered.rest().is_none() { "mteval> " } else { "     -> " }) {
+            Ok(line) => match gathered.push(&line) {
+                Line::Quit => break,
+                Line::Statement(sql) => {
                     let _ = rl.add_history_entry(sql.trim_end());
-                    if let Err(e) = run_all(ctx, &sql, partitions, format).await {
-                        if crate::output::is_closed_stdout(&e) {
-                            return Err(e);
-                        }
-                        note!("error: {}", crate::output::error_message(&e));
-                    }
+                    run_one(ctx, &sql, partitions, format).await?;
                 }
-            }
+                Line::More => {}
+            },
             // Ctrl-C: the statement being typed is dropped.
-            Err(ReadlineError::Interrupted) => buf.clear(),
+            Err(ReadlineError::Interrupted) => gathered = Gathered::default(),
             Err(ReadlineError::Eof) => break,
             Err(e) => return Err(e).context("the prompt"),
         }
     }
-    if !buf.trim().is_empty() {
-        let _ = rl.add_history_entry(buf.trim_end());
-        if let Err(e) = run_all(ctx, &buf, partitions, format).await {
-            note!("error: {}", crate::output::error_message(&e));
-        }
+    if let Some(rest) = gathered.rest() {
+        let _ = rl.add_history_entry(rest.trim_end());
+        run_one(ctx, rest, partitions, format).await?;
     }
     if let Some(h) = &history
         && let Err(e) = rl.save_history(h)

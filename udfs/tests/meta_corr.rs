@@ -13,9 +13,48 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use mteval_udfs::{MtevalConfig, register_all};
 use serde_json::Value;
 
-fn golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta.json");
+/// `tests/golden/NAME` of the repository.
+fn golden(name: &str) -> Value {
+    let path = format!("{}/../tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A session of one partition (rows in input order) with every function.
+fn session() -> SessionContext {
+    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(1);
+    let mut ctx = SessionContext::new_with_config(cfg);
+    register_all(&mut ctx).unwrap();
+    ctx
+}
+
+/// A case's gold scores (None: missing) and metric scores.
+fn scores(case: &Value) -> (Vec<Option<f64>>, Vec<f64>) {
+    let gold = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
+    let metric = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    (gold, metric)
+}
+
+/// Registers `name`: the packed scores of `items` per system as rows
+/// (`sys`, `item`, `gold`, `metric`), taken in the order of `idx`.
+fn register(ctx: &SessionContext, name: &str, gold: &[Option<f64>], metric: &[f64], items: u64, idx: &[u64]) {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("sys", DataType::Int64, false),
+        Field::new("item", DataType::Int64, false),
+        Field::new("gold", DataType::Float64, true),
+        Field::new("metric", DataType::Float64, false),
+    ]));
+    let at = |i: u64| usize::try_from(i).unwrap();
+    let batch = RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i / items).cast_signed()))),
+            Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i % items).cast_signed()))),
+            Arc::new(Float64Array::from(idx.iter().map(|&i| gold[at(i)]).collect::<Vec<_>>())),
+            Arc::new(Float64Array::from(idx.iter().map(|&i| metric[at(i)]).collect::<Vec<_>>())),
+        ],
+    )
+    .unwrap();
+    ctx.register_batch(name, batch).unwrap();
 }
 
 async fn value(ctx: &SessionContext, sql: &str) -> Option<f64> {
@@ -26,35 +65,15 @@ async fn value(ctx: &SessionContext, sql: &str) -> Option<f64> {
 
 #[tokio::test]
 async fn meta_corr_equals_mt_metrics_eval() {
-    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(1);
-    let mut ctx = SessionContext::new_with_config(cfg);
-    register_all(&mut ctx).unwrap();
-    let g = golden();
+    let ctx = session();
+    let g = golden("meta.json");
     let mut checked = 0;
     for (c, case) in g["cases"].as_array().unwrap().iter().enumerate() {
         let num_sys = case["num_sys"].as_u64().unwrap();
-        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
-        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let (gold, metric) = scores(case);
         let items = gold.len() as u64 / num_sys;
-        let idx = 0..gold.len() as u64;
-        let schema = Arc::new(Schema::new(vec![
-            Field::new("sys", DataType::Int64, false),
-            Field::new("item", DataType::Int64, false),
-            Field::new("gold", DataType::Float64, true),
-            Field::new("metric", DataType::Float64, false),
-        ]));
-        let batch = RecordBatch::try_new(
-            schema,
-            vec![
-                Arc::new(Int64Array::from_iter_values(idx.clone().map(|i| (i / items).cast_signed()))),
-                Arc::new(Int64Array::from_iter_values(idx.map(|i| (i % items).cast_signed()))),
-                Arc::new(Float64Array::from(gold.clone())),
-                Arc::new(Float64Array::from(metric.clone())),
-            ],
-        )
-        .unwrap();
         let table = format!("t{c}");
-        ctx.register_batch(&table, batch).unwrap();
+        register(&ctx, &table, &gold, &metric, items, &(0..gold.len() as u64).collect::<Vec<_>>());
         for r in case["results"].as_array().unwrap() {
             if r["replace_nans_with_zeros"].as_bool().unwrap() {
                 continue; // NULL stands for both a NaN and a short vector in SQL
@@ -127,55 +146,23 @@ async fn meta_corr_refuses_bad_options_and_arguments() {
     }
 }
 
-fn compare_golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_compare.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 /// `meta_tie_opt` against `KendallWithTiesOpt` (`tests/golden/meta_compare.json`):
 /// over all pairs, per system and per item (the fourth argument), exact and
 /// sampled after `np.random.seed`; tau and epsilon bit-equal.
 #[tokio::test]
 async fn meta_tie_opt_equals_mt_metrics_eval() {
-    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(1);
-    let mut ctx = SessionContext::new_with_config(cfg);
-    register_all(&mut ctx).unwrap();
-    let g = compare_golden();
-    let mut checked = 0;
+    let g = golden("meta_compare.json");
+    let (ctx, mut checked) = (session(), 0);
     for (c, case) in g["tie_opt"].as_array().unwrap().iter().enumerate() {
         let num_sys = case["num_sys"].as_u64().unwrap();
-        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
-        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let (gold, metric) = scores(case);
         let items = gold.len() as u64 / num_sys;
         // Rows in mt-metrics-eval's order for each averaging: by item, the
         // systems of an item in order; otherwise system-major.
         let table = format!("tie{c}");
         let order: Vec<u64> = (0..items).flat_map(|i| (0..num_sys).map(move |s| s * items + i)).collect();
-        let schema = Arc::new(Schema::new(vec![
-            Field::new("sys", DataType::Int64, false),
-            Field::new("item", DataType::Int64, false),
-            Field::new("gold", DataType::Float64, true),
-            Field::new("metric", DataType::Float64, false),
-        ]));
-        for (name, idx) in
-            [(format!("{table}_s"), (0..gold.len() as u64).collect::<Vec<_>>()), (format!("{table}_i"), order)]
-        {
-            let batch = RecordBatch::try_new(
-                schema.clone(),
-                vec![
-                    Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i / items).cast_signed()))),
-                    Arc::new(Int64Array::from_iter_values(idx.iter().map(|i| (i % items).cast_signed()))),
-                    Arc::new(Float64Array::from(
-                        idx.iter().map(|&i| gold[usize::try_from(i).unwrap()]).collect::<Vec<_>>(),
-                    )),
-                    Arc::new(Float64Array::from(
-                        idx.iter().map(|&i| metric[usize::try_from(i).unwrap()]).collect::<Vec<_>>(),
-                    )),
-                ],
-            )
-            .unwrap();
-            ctx.register_batch(&name, batch).unwrap();
-        }
+        register(&ctx, &format!("{table}_s"), &gold, &metric, items, &(0..gold.len() as u64).collect::<Vec<_>>());
+        register(&ctx, &format!("{table}_i"), &gold, &metric, items, &order);
         for r in case["results"].as_array().unwrap() {
             let (by, variant) = (r["average_by"].as_str().unwrap(), r["variant"].as_str().unwrap());
             let (t, row) = match by {

@@ -130,21 +130,13 @@ impl Statistic {
 
 /// The options of `meta_tie_opt`.
 pub const TIE_OPT_OPTIONS: &[crate::options::OptionKey] = &[
-    crate::options::OptionKey::new(
-        "variant",
-        "`acc23` \\| `23`",
-        "the tau whose average the tie threshold maximises (acc-23 by default, as mt-metrics-eval)",
-    ),
+    crate::options::OptionKey::new("variant", "`acc23` \\| `23`", "the tau the threshold maximises, averaged"),
     crate::options::OptionKey::new(
         "sample",
         "`1` \\| a rate in (0, 1]",
         "the share of pairs the search samples (`sample_rate`; 1, the exact search, as WMT's tasks run it)",
     ),
-    crate::options::OptionKey::new(
-        "seed",
-        "an integer from 0 to 2^32 - 1",
-        "with `sample` under 1: numpy's global seed (`np.random.seed`) the sampled pairs are drawn from",
-    ),
+    crate::options::OptionKey::new("seed", "0 to 2^32 - 1", "with `sample` under 1: `np.random.seed` for the draws"),
 ];
 
 /// `meta_tie_opt`'s options: the tau variant, the sample rate and, for a
@@ -173,11 +165,9 @@ impl TieOptOptions {
         for (k, v) in crate::signature::parse_options(NAME, options)? {
             match k.as_str() {
                 "variant" => {
-                    out.variant = match v.to_ascii_lowercase().as_str() {
-                        "acc23" => Variant::Acc23,
-                        "23" => Variant::T23,
-                        _ => return Err(bad_value(NAME, &k, &v, "acc23 or 23 (the tie-aware variants)")),
-                    };
+                    out.variant = Variant::from_name(&v.to_ascii_lowercase())
+                        .filter(|x| matches!(x, Variant::T23 | Variant::Acc23))
+                        .ok_or_else(|| bad_value(NAME, &k, &v, "acc23 or 23 (the tie-aware variants)"))?;
                 }
                 "sample" => {
                     out.sample_rate = v

@@ -25,8 +25,10 @@
 //!
 //! All draws come from one [`RandomState`] in the reference's order, so a
 //! run seeded as `np.random.seed(s)` before `CompareMetrics` reproduces the
-//! reference's p-values. The draws of a block are generated in order, then
-//! the block's correlations are computed on all cores.
+//! reference's p-values. The draws are generated in order a chunk at a
+//! time, the next chunk while the current one is scored on the other cores
+//! (early stopping is decided only at block ends, so drawing ahead within a
+//! block leaves the stream where the reference leaves it).
 
 use rayon::prelude::*;
 

@@ -18,6 +18,34 @@ const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
 const LOWER_MASK: u32 = 0x7fff_ffff;
 
+/// A public method whose body, `$portable` (inlined), also has a copy
+/// compiled for AVX2, `$avx2`: the dispatcher calls the copy where the CPU
+/// has AVX2. The copy vectorises the generation and the tempering over 8
+/// words instead of 4; the arithmetic, and so the draws, are the same.
+macro_rules! with_avx2_copy {
+    ($(#[$doc:meta])* pub fn $name:ident / $avx2:ident => $portable:ident ($($arg:ident : $ty:ty),*)) => {
+        $(#[$doc])*
+        pub fn $name(&mut self, $($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                #[allow(unsafe_code, reason = "a target-feature function, called where the CPU has the feature")]
+                // SAFETY: the CPU supports AVX2 (checked just above).
+                unsafe {
+                    self.$avx2($($arg),*);
+                }
+                return;
+            }
+            self.$portable($($arg),*);
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx2(&mut self, $($arg: $ty),*) {
+            self.$portable($($arg),*);
+        }
+    };
+}
+
 /// `np.random.RandomState` over `MT19937`.
 #[derive(Clone)]
 pub struct RandomState {
@@ -102,30 +130,12 @@ impl RandomState {
         self.random() > 0.5
     }
 
-    /// `np.random.binomial(1, 0.5, n)` as booleans, in order. The draws of
-    /// each generated block are taken in one pass: a draw's uniform is over
-    /// 0.5 exactly when its first word's top 27 bits exceed 2^26, or equal
-    /// it with a non-zero second word (53 bits: `a >> 5` high, `b >> 6` low).
-    pub fn coins(&mut self, out: &mut [bool]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code, reason = "a target-feature function, called where the CPU has the feature")]
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe {
-                self.coins_avx2(out);
-            }
-            return;
-        }
-        self.coins_portable(out);
-    }
-
-    /// [`Self::coins`] compiled for AVX2: the generation and the tempering
-    /// vectorise over 8 words instead of 4 (the same arithmetic, so the
-    /// same draws).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn coins_avx2(&mut self, out: &mut [bool]) {
-        self.coins_portable(out);
+    with_avx2_copy! {
+        /// `np.random.binomial(1, 0.5, n)` as booleans, in order. The draws of
+        /// each generated block are taken in one pass: a draw's uniform is over
+        /// 0.5 exactly when its first word's top 27 bits exceed 2^26, or equal
+        /// it with a non-zero second word (53 bits: `a >> 5` high, `b >> 6` low).
+        pub fn coins / coins_avx2 => coins_portable(out: &mut [bool])
     }
 
     #[inline(always)]
@@ -173,29 +183,9 @@ impl RandomState {
 }
 
 impl RandomState {
-    /// Skips `draws` uniforms (two words each) without tempering them.
-    pub fn skip(&mut self, draws: usize) {
-        if 2 * draws <= N - self.pos {
-            self.pos += 2 * draws;
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code, reason = "a target-feature function, called where the CPU has the feature")]
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe {
-                self.skip_avx2(draws);
-            }
-            return;
-        }
-        self.skip_portable(draws);
-    }
-
-    /// [`Self::skip`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn skip_avx2(&mut self, draws: usize) {
-        self.skip_portable(draws);
+    with_avx2_copy! {
+        /// Skips `draws` uniforms (two words each) without tempering them.
+        pub fn skip / skip_avx2 => skip_portable(draws: usize)
     }
 
     #[inline(always)]
@@ -217,28 +207,12 @@ impl RandomState {
         }
     }
 
-    /// `np.random.binomial(1, 0.5, (n, n))` for each `n` of `sizes`, in
-    /// turn, of which only the upper triangles (`j > i`, row by row) are
-    /// kept: `n (n - 1) / 2` coins each, one after the other in `out`;
-    /// `n^2` draws consumed each.
-    pub fn triu_coins(&mut self, sizes: &[usize], out: &mut [bool]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code, reason = "a target-feature function, called where the CPU has the feature")]
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe {
-                self.triu_coins_avx2(sizes, out);
-            }
-            return;
-        }
-        self.triu_coins_portable(sizes, out);
-    }
-
-    /// [`Self::triu_coins`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn triu_coins_avx2(&mut self, sizes: &[usize], out: &mut [bool]) {
-        self.triu_coins_portable(sizes, out);
+    with_avx2_copy! {
+        /// `np.random.binomial(1, 0.5, (n, n))` for each `n` of `sizes`, in
+        /// turn, of which only the upper triangles (`j > i`, row by row) are
+        /// kept: `n (n - 1) / 2` coins each, one after the other in `out`;
+        /// `n^2` draws consumed each.
+        pub fn triu_coins / triu_coins_avx2 => triu_coins_portable(sizes: &[usize], out: &mut [bool])
     }
 
     #[inline(always)]

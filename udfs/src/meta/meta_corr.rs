@@ -13,14 +13,14 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type};
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::Statistic;
 
-use crate::common::{check_arity, coerce_options, constant_options, metric_err};
+use crate::common::{constant_options, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `meta_corr` aggregate function.
@@ -33,18 +33,7 @@ pub type MetaCorrUdaf = Aggregate<MetaCorrFn>;
 /// `(metric: number, gold: number [, options: string])`, the numbers as
 /// float64.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 2..=3, "(metric, gold [, options])")?;
-    let mut out = Vec::with_capacity(t.len());
-    for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
-        if !(x.is_numeric() || x.is_null()) {
-            return plan_err!("{name}: {what} must be a number column, got {x}");
-        }
-        out.push(DataType::Float64);
-    }
-    if let Some(o) = t.get(2) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
+    super::coerce_scores(name, t, 2..=3, "(metric, gold [, options])", Clone::clone)
 }
 
 impl AggregateSpec for MetaCorrFn {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, StructArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
@@ -24,7 +24,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::{TieOptOptions, tie_optimization_rows};
 use mteval_kernels::py::legacy::RandomState;
 
-use crate::common::{check_arity, coerce_options, constant_options, metric_err};
+use crate::common::{constant_options, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_tie_opt` aggregate function.
@@ -41,21 +41,7 @@ fn output_fields() -> Fields {
 /// `(metric: number, gold: number [, options: string [, row: any]])`, the
 /// numbers as float64 and the row key as text.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 2..=4, "(metric, gold [, options [, row]])")?;
-    let mut out = Vec::with_capacity(t.len());
-    for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
-        if !(x.is_numeric() || x.is_null()) {
-            return plan_err!("{name}: {what} must be a number column, got {x}");
-        }
-        out.push(DataType::Float64);
-    }
-    if let Some(o) = t.get(2) {
-        out.push(coerce_options(name, o)?);
-    }
-    if t.get(3).is_some() {
-        out.push(DataType::Utf8);
-    }
-    Ok(out)
+    super::coerce_scores(name, t, 2..=4, "(metric, gold [, options [, row]])", |_| DataType::Utf8)
 }
 
 impl AggregateSpec for MetaTieOptFn {
