@@ -233,11 +233,13 @@ pub async fn run_executor(a: &ExecutorArgs, device: Option<DeviceRequest>) -> Re
 /// A bad URL, an unreachable scheduler, no executor after `executor_wait`.
 pub async fn remote_context(url: &str, opts: &SessionOptions, executor_wait: Duration) -> Result<SessionContext> {
     let url = &cluster_url(url)?;
+    // First: an address that is no mteval scheduler, or one with no
+    // executor, is said in words before Ballista's client tries it.
+    crate::cluster_status::wait_for_executors(url, executor_wait).await?;
     let state = client_state(ballista_config(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
         .with_context(|| format!("cannot connect to the cluster at {url}"))?;
-    crate::cluster_status::wait_for_executors(url, executor_wait).await?;
     // Ballista's client state keeps only its own function lists.
     mteval_udfs::register_all_on(&mut ctx, opts.device)?;
     Ok(crate::path_tables::enable(ctx))
@@ -342,6 +344,9 @@ pub fn wire_safe_qualifiers(plan: LogicalPlan) -> datafusion::common::Result<Log
 /// # Errors
 /// Another scheme, or no port.
 pub fn cluster_url(given: &str) -> Result<String> {
+    if given.trim().is_empty() {
+        anyhow::bail!("--cluster needs the scheduler's address, df://HOST:PORT (e.g. df://127.0.0.1:50050)");
+    }
     let url = if given.contains("://") { given.to_owned() } else { format!("df://{given}") };
     let parsed = url::Url::parse(&url)
         .map_err(|e| anyhow::anyhow!("--cluster {given}: not a URL ({e}); write df://HOST:PORT"))?;
@@ -353,7 +358,18 @@ pub fn cluster_url(given: &str) -> Result<String> {
             "--cluster {given}: give the scheduler's host and port, df://HOST:PORT (e.g. df://127.0.0.1:50050)"
         );
     }
-    Ok(url)
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        anyhow::bail!("--cluster {given}: a scheduler's URL has no user name or password; write df://HOST:PORT");
+    }
+    let extra = [
+        (!matches!(parsed.path(), "" | "/")).then(|| format!("the path {}", parsed.path())),
+        parsed.query().map(|q| format!("the query ?{q}")),
+        parsed.fragment().map(|f| format!("the fragment #{f}")),
+    ];
+    if let Some(what) = extra.into_iter().flatten().next() {
+        anyhow::bail!("--cluster {given}: a scheduler's URL is only df://HOST:PORT, without {what}");
+    }
+    Ok(format!("df://{}:{}", parsed.host_str().unwrap_or_default(), parsed.port().unwrap_or_default()))
 }
 
 /// `e` with the cluster's address when the scheduler could not be reached

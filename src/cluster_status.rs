@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use ballista_core::serde::protobuf::job_status::Status as JobPhase;
 use ballista_core::serde::protobuf::scheduler_grpc_server::SchedulerGrpcServer;
 use ballista_scheduler::scheduler_server::SchedulerServer;
@@ -153,19 +153,15 @@ async fn status_of(scheduler: &Scheduler) -> Result<ClusterStatus> {
 ///
 /// # Errors
 /// A scheduler that cannot be reached or does not answer within 10 s (said
-/// as the cluster client says it), or one that serves no mteval status (not
-/// `mteval scheduler`).
+/// as the cluster client says it), or a server that is not `mteval
+/// scheduler` (one that serves no mteval status, or does not speak HTTP).
 pub async fn fetch(url: &str) -> Result<ClusterStatus> {
-    served(url).await?.ok_or_else(|| {
-        anyhow::anyhow!(
-            "the scheduler at {url} serves no mteval status: it is not `mteval scheduler` (a Ballista scheduler of its own?)"
-        )
-    })
-}
-
-/// [`fetch`]'s status, `None` from a scheduler that serves none.
-async fn served(url: &str) -> Result<Option<ClusterStatus>> {
     let addr = url.trim_start_matches("df://").trim_end_matches('/');
+    let not_ours = |what: &str| {
+        anyhow::anyhow!(
+            "the server at {url} is not an mteval scheduler ({what}); give the address of an `mteval scheduler`"
+        )
+    };
     let response = tokio::time::timeout(REQUEST_TIMEOUT, get(addr, STATUS_PATH))
         .await
         .map_err(|_| {
@@ -175,14 +171,15 @@ async fn served(url: &str) -> Result<Option<ClusterStatus>> {
                 REQUEST_TIMEOUT.as_secs()
             )
         })?
-        .map_err(|e| anyhow::anyhow!("the cluster at {url}: the scheduler cannot be reached: {}", io_cause(&e)))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => not_ours("it does not answer HTTP requests as mteval's scheduler does"),
+            _ => anyhow::anyhow!("the cluster at {url}: the scheduler cannot be reached: {}", io_cause(&e)),
+        })?;
     let (code, body) = response;
     match code {
-        200 => Ok(Some(
-            serde_json::from_str(&body)
-                .with_context(|| format!("the scheduler at {url} sent a status that is not mteval's"))?,
-        )),
-        404 => Ok(None),
+        200 => serde_json::from_str(&body)
+            .map_err(|_| not_ours(&format!("what it serves at {STATUS_PATH} is not mteval's status"))),
+        404 => Err(not_ours(&format!("it serves no {STATUS_PATH}"))),
         _ => bail!("the scheduler at {url} could not give its status (HTTP {code}): {}", body.trim()),
     }
 }
@@ -230,17 +227,16 @@ fn dechunk(mut rest: &str) -> Option<String> {
     }
 }
 
-/// Waits until the scheduler at `url` has an executor, for at most `wait`;
-/// a scheduler that serves no mteval status is not waited for (its job
-/// may queue until an executor comes).
+/// Waits until the scheduler at `url` has an executor, for at most `wait`.
 ///
 /// # Errors
-/// No executor registered after `wait`; a scheduler that cannot be reached.
+/// No executor registered after `wait`; a scheduler that cannot be reached
+/// or is not `mteval scheduler` (see [`fetch`]).
 pub async fn wait_for_executors(url: &str, wait: Duration) -> Result<()> {
     let start = Instant::now();
     let mut told = false;
     loop {
-        let Some(status) = served(url).await? else { return Ok(()) };
+        let status = fetch(url).await?;
         if !status.executors.is_empty() {
             return Ok(());
         }

@@ -37,8 +37,20 @@ pub fn resolve(text_metrics: &[String], options: &[String], score_cols: &[String
     if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
         bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
+    // Each row of the JSON table keys the system's name as `system` and each
+    // metric by its name: a score named `system` would be a second key.
+    if let Some(m) = metrics.iter().find(|m| m.display() == SYSTEM_KEY) {
+        bail!(
+            "a score named '{}': compare's JSON rows hold the system's name under the key '{SYSTEM_KEY}', so the \
+             score would be a second key of that name; rename it",
+            m.display()
+        );
+    }
     Ok(metrics)
 }
+
+/// The key of the system's name in each row of [`Comparison::json`].
+const SYSTEM_KEY: &str = "system";
 
 /// The outcome of [`compare`]: per system (the baseline first) and metric,
 /// its result, with the metrics' display names and signatures.
@@ -115,7 +127,7 @@ impl Comparison {
             .iter()
             .zip(&self.results)
             .map(|(s, per)| {
-                let mut v = vec![("system".to_owned(), Json::from(s.as_str()))];
+                let mut v = vec![(SYSTEM_KEY.to_owned(), Json::from(s.as_str()))];
                 for ((name, sig), r) in self.names.iter().zip(&self.signatures).zip(per) {
                     let m = vec![
                         ("score".to_owned(), Json::from(r.score)),

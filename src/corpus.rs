@@ -529,7 +529,10 @@ pub fn corpus_of_batches(
             let ex =
                 extra.iter().map(|c| c.as_ref().and_then(|c| c.is_valid(i).then(|| c.value(i).to_owned()))).collect();
             let h = hyp.as_ref().map_or_else(String::new, |h| h.value(i).to_owned());
-            let g = gold.as_ref().and_then(|g| g.is_valid(i).then(|| g.value(i)).filter(|v| !v.is_nan()));
+            let g = gold.as_ref().and_then(|g| g.is_valid(i).then(|| g.value(i)));
+            if let Some(v) = g.filter(|v| !v.is_finite()) {
+                bail!("{}: the gold score is {v}; scores must be finite numbers: a missing one is NULL", at());
+            }
             rows.entry(name).or_default().push(Row { hyp: h, key, refs: rr, extra: ex, scores: sc, gold: g });
         }
         row_no += b.num_rows();

@@ -20,7 +20,7 @@ use datafusion::arrow::array::AsArray;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Float64Type};
 use mteval_kernels::meta::permutation::{Comparison, Measure, Params, Test, compare_metrics};
-use mteval_kernels::meta::{AverageBy, Statistic, Variant};
+use mteval_kernels::meta::{AverageBy, MAX_PAIRS, Statistic, Variant, pair_count};
 use mteval_kernels::py::legacy::RandomState;
 use mteval_kernels::py::numpy_mean;
 
@@ -108,7 +108,9 @@ impl Task {
     }
 }
 
-fn variant_name(v: Variant) -> &'static str {
+/// mt-metrics-eval's (and `--variant`'s) name of a tau variant.
+#[must_use]
+pub fn variant_name(v: Variant) -> &'static str {
     match v {
         Variant::B => "b",
         Variant::C => "c",
@@ -155,20 +157,86 @@ pub struct TaskResult {
     pub comparison: Comparison,
 }
 
-/// Runs each task from `np.random.seed(seed)` over the level it needs.
-///
-/// # Errors
-/// A level the data lacks, or a failing comparison (named by the task).
-pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32) -> Result<Vec<TaskResult>> {
-    let mut out = Vec::with_capacity(tasks.len());
-    for task in tasks {
-        let (level, what) = match task.level {
+/// A task's tie calibration over the limit of pairs ([`MAX_PAIRS`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverLimit {
+    /// The task's index.
+    pub task: usize,
+    /// The pairs its exact calibration compares.
+    pub pairs: usize,
+    /// The pairs a sampled one is expected to draw (`pairs` for the exact
+    /// search).
+    pub expected: f64,
+}
+
+impl Task {
+    /// The level's scores of `data`, or an error naming what is missing.
+    fn level<'a>(&self, data: &'a MetaData) -> Result<&'a LevelScores> {
+        let (level, what) = match self.level {
             Level::Sys => (data.sys.as_ref(), "system"),
             Level::Seg => (data.seg.as_ref(), "segment"),
         };
-        let Some(level) = level else {
-            bail!("{}: no {what}-level scores to evaluate", task.name());
-        };
+        level.with_context(|| format!("{}: no {what}-level scores to evaluate", self.name()))
+    }
+
+    /// The pairs this task's tie calibration compares on `data` with
+    /// averaging `by` (0 for a task without one).
+    #[must_use]
+    pub fn calibration_pairs(&self, data: &MetaData, by: AverageBy) -> usize {
+        let (Measure::TiesOpt { .. }, Ok(level)) = (self.measure, self.level(data)) else { return 0 };
+        pair_count(&level.gold, &by.groups(data.systems.len(), level.items))
+    }
+}
+
+/// The first task whose tie calibration is over the limit of pairs: the
+/// exact search over [`MAX_PAIRS`], or a sampled one expected within 1% of
+/// it (the kernel stops a sample when it passes the limit).
+#[must_use]
+pub fn over_limit(data: &MetaData, tasks: &[Task]) -> Option<OverLimit> {
+    tasks.iter().enumerate().find_map(|(i, t)| {
+        let Measure::TiesOpt { sample_rate, .. } = t.measure else { return None };
+        let pairs = t.calibration_pairs(data, t.params.average_by);
+        #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+        let expected = pairs as f64 * sample_rate;
+        #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+        let over = if sample_rate < 1.0 { expected > 0.99 * MAX_PAIRS as f64 } else { pairs > MAX_PAIRS };
+        over.then_some(OverLimit { task: i, pairs, expected })
+    })
+}
+
+impl OverLimit {
+    /// What is over the limit, in words.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+    pub fn describe(&self) -> String {
+        if self.expected < self.pairs as f64 {
+            format!(
+                "the tie calibration samples about {:.0} of {} pairs, too near the limit of {MAX_PAIRS}",
+                self.expected, self.pairs
+            )
+        } else {
+            format!("the tie calibration compares {} pairs, over the limit of {MAX_PAIRS}", self.pairs)
+        }
+    }
+}
+
+/// Runs each task from `np.random.seed(seed)` over the level it needs,
+/// after checking every task's level and limits (no work is done when one
+/// would fail).
+///
+/// # Errors
+/// A level the data lacks, a tie calibration over the limit of pairs, or a
+/// failing comparison (named by the task).
+pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32) -> Result<Vec<TaskResult>> {
+    for task in tasks {
+        task.level(data)?;
+    }
+    if let Some(o) = over_limit(data, tasks) {
+        bail!("{}: {}", tasks[o.task].name(), o.describe());
+    }
+    let mut out = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        let level = task.level(data)?;
         let mut rng = RandomState::seed(seed);
         let _progress = crate::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
         let comparison =
@@ -372,13 +440,15 @@ pub async fn read_table(ctx: &datafusion::prelude::SessionContext, spec: &TableS
 /// the metrics' scores.
 type Row = (Option<String>, Option<f64>, Vec<f64>);
 
-/// Each system's rows in input order (systems by name).
+/// Each system's rows in input order (systems by name), less the excluded
+/// ones. Rows are named counting from 0, as `mteval score` names them.
 fn collect_rows(
     batches: &[datafusion::arrow::array::RecordBatch],
     spec: &TableSpec<'_>,
     metric_cols: &[String],
 ) -> Result<BTreeMap<String, Vec<Row>>> {
     let mut rows: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    let mut excluded: BTreeSet<String> = BTreeSet::new();
     let mut row_no = 0usize;
     for b in batches {
         let text = |name: &str| -> Result<Vec<Option<String>>> {
@@ -394,20 +464,17 @@ fn collect_rows(
         let gold = number(spec.gold_col)?;
         let metrics: Vec<Vec<Option<f64>>> = metric_cols.iter().map(|c| number(c)).collect::<Result<_>>()?;
         for i in 0..b.num_rows() {
-            row_no += 1;
+            let at = format!("{}: row {} (counting from 0)", spec.input, row_no + i);
             let Some(system) = systems[i].clone() else {
-                bail!("{}: row {row_no}: the system ('{}') is NULL", spec.input, spec.system_col);
+                bail!("{at}: the system ('{}') is NULL", spec.system_col);
             };
             if spec.exclude.contains(&system) {
+                excluded.insert(system);
                 continue;
             }
             let seg = match &segs {
                 Some(s) => Some(s[i].clone().with_context(|| {
-                    format!(
-                        "{}: row {row_no}: the segment id ('{}') is NULL",
-                        spec.input,
-                        spec.segment_col.unwrap_or_default()
-                    )
+                    format!("{at}: the segment id ('{}') is NULL", spec.segment_col.unwrap_or_default())
                 })?),
                 None => None,
             };
@@ -415,20 +482,48 @@ fn collect_rows(
             for (c, m) in metric_cols.iter().zip(&metrics) {
                 match m[i] {
                     Some(v) if v.is_finite() => vals.push(v),
-                    Some(v) => bail!("{}: row {row_no}: metric '{c}' is {v}; scores must be finite", spec.input),
+                    Some(v) => bail!(
+                        "{at}: metric '{c}' is {v} (system {system}); scores must be finite numbers (a NULL gold score is a missing one)"
+                    ),
                     None => bail!(
-                        "{}: row {row_no}: metric '{c}' is NULL (system {system}); every metric scores every segment (a gold score may be NULL)",
-                        spec.input
+                        "{at}: metric '{c}' is NULL (system {system}); every metric scores every segment (a gold score may be NULL)"
                     ),
                 }
             }
-            rows.entry(system).or_default().push((seg, gold[i].filter(|g| !g.is_nan()), vals));
+            let g = match gold[i] {
+                Some(v) if !v.is_finite() => bail!(
+                    "{at}: the gold score ('{}') is {v} (system {system}); scores must be finite numbers: a missing one is NULL",
+                    spec.gold_col
+                ),
+                g => g,
+            };
+            rows.entry(system).or_default().push((seg, g, vals));
         }
+        row_no += b.num_rows();
     }
+    let known = || rows.keys().chain(&excluded).cloned().collect::<BTreeSet<String>>();
+    check_excluded(spec.exclude, &excluded, known, spec.input)?;
     if rows.is_empty() {
         bail!("{}: no rows", spec.input);
     }
     Ok(rows)
+}
+
+/// Refuses an `--exclude` name that is no system of the input, listing
+/// the systems there are (the first 20).
+fn check_excluded(
+    exclude: &[String],
+    found: &BTreeSet<String>,
+    known: impl FnOnce() -> BTreeSet<String>,
+    input: &str,
+) -> Result<()> {
+    let Some(name) = exclude.iter().find(|e| !found.contains(*e)) else { return Ok(()) };
+    let known = known();
+    let mut list: Vec<&str> = known.iter().take(20).map(String::as_str).collect();
+    if known.len() > 20 {
+        list.push("...");
+    }
+    bail!("--exclude {name}: {input} has no system of that name ({} systems: {})", known.len(), list.join(", "))
 }
 
 /// The systems' rows aligned by segment into packed scores.
@@ -545,11 +640,17 @@ fn read_score_file(path: &Path) -> Result<BTreeMap<String, Vec<Option<f64>>>> {
         let v = if score == "None" {
             None
         } else {
-            Some(
-                score
-                    .parse::<f64>()
-                    .with_context(|| format!("{}:{}: score {score:?} is not a number", path.display(), i + 1))?,
-            )
+            let v = score
+                .parse::<f64>()
+                .with_context(|| format!("{}:{}: score {score:?} is not a number", path.display(), i + 1))?;
+            if !v.is_finite() {
+                bail!(
+                    "{}:{}: score {score:?}: scores must be finite numbers (a missing one is None)",
+                    path.display(),
+                    i + 1
+                );
+            }
+            Some(v)
         };
         out.entry(sys.to_owned()).or_default().push(v);
     }
@@ -610,6 +711,13 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
             continue;
         }
         let gold_scores = read_score_file(&gold_path)?;
+        let found: BTreeSet<String> = spec.exclude.iter().filter(|e| gold_scores.contains_key(*e)).cloned().collect();
+        check_excluded(
+            spec.exclude,
+            &found,
+            || gold_scores.keys().cloned().collect(),
+            &gold_path.display().to_string(),
+        )?;
         let keep: Vec<String> = gold_scores
             .iter()
             .filter(|(s, v)| {
@@ -624,7 +732,10 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
         if *systems != keep {
             bail!("{}: the systems differ from the segment-level gold scores'", gold_path.display());
         }
-        let items = gold_scores[&keep[0]].len();
+        let Some(first) = keep.first() else {
+            bail!("{}: no system is left to evaluate (the references and --exclude left out)", gold_path.display());
+        };
+        let items = gold_scores[first].len();
         let mut level_scores = LevelScores { items, ..LevelScores::default() };
         for s in &keep {
             let v = &gold_scores[s];
@@ -653,7 +764,10 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
                 }
                 for (i, x) in v.iter().enumerate() {
                     vals.push(x.with_context(|| {
-                        format!("{}: system {s}, item {}: None (a metric scores every item)", path.display(), i + 1)
+                        format!(
+                            "{}: system {s}, item {i} (counting from 0): None (a metric scores every item)",
+                            path.display()
+                        )
                     })?);
                 }
             }
@@ -666,6 +780,7 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
     }
     data.systems =
         systems.with_context(|| format!("{}: no {}.{gold}.seg.score or .sys.score", human.display(), spec.lp))?;
+
     if data.systems.is_empty() {
         bail!("{}: no system has a gold score", human.display());
     }

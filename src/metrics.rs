@@ -164,7 +164,7 @@ pub fn resolve_compared(metrics: &[String], options: &[String], score_cols: &[St
         resolve_metrics(metrics, options)?
     };
     for c in score_cols {
-        let s = SegmentScore::from_flag(c).map_err(|e| anyhow::anyhow!("--score-col {e}"))?;
+        let s = crate::score_files::segment_score_flag("--score-col", c)?;
         let taken = |m: &&MetricChoice| m.display() == s.name || (m.score_column().is_none() && m.column() == s.name);
         if let Some(m) = out.iter().find(taken) {
             bail!("--score-col {c}: '{}' is already the name of {}", s.name, m.display());

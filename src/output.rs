@@ -210,6 +210,21 @@ impl AtomicFile {
     /// # Errors
     /// When the directory is missing or not writable.
     pub fn create(target: &Path) -> Result<(Self, File)> {
+        let reserved = Self::reserve(target)?;
+        let file = File::create(&reserved.temp).with_context(|| {
+            format!("cannot write {} (temporary file {})", reserved.target.display(), reserved.temp.display())
+        })?;
+        Ok((reserved, file))
+    }
+
+    /// Chooses the temporary path beside `target` without creating it, for
+    /// a writer that creates it itself (`COPY ... TO`); removed on drop
+    /// unless committed.
+    ///
+    /// # Errors
+    /// When `target` cannot be written (see [`write_target`]) or its
+    /// directory is missing.
+    pub fn reserve(target: &Path) -> Result<Self> {
         // A symbolic link is written through (the file it points to is
         // replaced, the link stays); a FIFO, a device, a socket or a
         // directory is refused, never replaced by a regular file.
@@ -229,10 +244,8 @@ impl AtomicFile {
         let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("out");
         remove_stale_temp_files(dir, name);
         let temp = dir.join(format!(".{name}.mteval-{}.tmp", std::process::id()));
-        let file = File::create(&temp)
-            .with_context(|| format!("cannot write {} (temporary file {})", target.display(), temp.display()))?;
         temp_files().push(temp.clone());
-        Ok((Self { target: target.to_owned(), temp, committed: false }, file))
+        Ok(Self { target: target.to_owned(), temp, committed: false })
     }
 
     /// The temporary path (removed on drop unless committed).
@@ -304,8 +317,9 @@ fn check_regular(path: &Path, meta: &std::fs::Metadata, via: Option<&Path>) -> R
     }
     bail!(
         "cannot write {shown}: it is {what}, not a regular file. Outputs are written whole under a temporary \
-         name and renamed into place, which would replace the {what} itself; give the path of a regular file \
-         (or leave out -o where the result can be printed)"
+         name and renamed into place, which would replace the {} itself; give the path of a regular file \
+         (or leave out -o where the result can be printed)",
+        what.trim_start_matches("a ")
     )
 }
 

@@ -37,7 +37,7 @@ impl ScoreFile {
         if files.is_empty() || name.trim().is_empty() {
             bail!("--score-file {flag}: expected NAME=FILE (comet-score's output) or NAME=SYS1.scores,SYS2.scores");
         }
-        let column = SegmentScore::from_flag(name.trim()).map_err(|e| anyhow::anyhow!("--score-file {e}"))?.name;
+        let column = segment_score_flag("--score-file", name.trim())?.name;
         Ok(Self { name: name.trim().to_owned(), column, files })
     }
 
@@ -83,6 +83,32 @@ impl ScoreFile {
     }
 }
 
+/// The options a score's name may carry after `:` (`NAME:lower`).
+const SCORE_OPTIONS: [&str; 2] = ["lower", "higher"];
+
+/// `value`, a score's `NAME` or `NAME:lower` (`NAME:higher`) as `flag`
+/// (`--score-col`, `--score-file`) takes it.
+///
+/// # Errors
+/// An empty name, or an option after `:` other than `lower` or `higher`,
+/// naming the flag, its value and the options known.
+pub(crate) fn segment_score_flag(flag: &str, value: &str) -> Result<SegmentScore> {
+    if let Some((name, opt)) = value.rsplit_once(':')
+        && !name.trim().is_empty()
+        && !SCORE_OPTIONS.contains(&opt.trim().to_ascii_lowercase().as_str())
+    {
+        let known = SCORE_OPTIONS.join(", ");
+        if opt.trim().is_empty() {
+            bail!("{flag} {value}: no option after ':' (known: {known}), or give the name alone");
+        }
+        bail!("{flag} {value}: unknown option '{opt}' (known: {known})");
+    }
+    SegmentScore::from_flag(value).map_err(|e| match e {
+        mteval_kernels::MetricError::InvalidOption { reason, .. } => anyhow::anyhow!("{flag} {reason}"),
+        other => anyhow::anyhow!("{flag} {value}: {other}"),
+    })
+}
+
 /// A finite number on line `i` (from 0) of `file`.
 fn number(file: &str, i: usize, s: &str) -> Result<f64> {
     match s.parse::<f64>() {
@@ -93,7 +119,8 @@ fn number(file: &str, i: usize, s: &str) -> Result<f64> {
 
 /// comet-score's lines `PATH<TAB>Segment I<TAB>score: X[<TAB>variance: V]`.
 fn comet_scores(file: &str, text: &str, systems: &[String], n: usize) -> Result<Vec<Vec<f64>>> {
-    let mut by_path: HashMap<&str, Vec<Option<f64>>> = HashMap::new();
+    // Per path, each segment's score and the line (from 0) that gave it.
+    let mut by_path: HashMap<&str, Vec<Option<(f64, usize)>>> = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split('\t').collect();
         let seg = fields.get(1).and_then(|f| f.strip_prefix("Segment ")).and_then(|k| k.parse::<usize>().ok());
@@ -104,7 +131,16 @@ fn comet_scores(file: &str, text: &str, systems: &[String], n: usize) -> Result<
                 if k >= v.len() {
                     v.resize(k + 1, None);
                 }
-                v[k] = Some(number(file, i, x.trim())?);
+                if let Some((_, first)) = v[k] {
+                    bail!(
+                        "{file}: line {}: segment {k} of {} is listed twice (first on line {}); comet-score prints \
+                         each segment once",
+                        i + 1,
+                        fields[0],
+                        first + 1
+                    );
+                }
+                v[k] = Some((number(file, i, x.trim())?, i));
             }
             // `PATH<TAB>score: X` (the system score) and comet's other messages.
             _ if fields.len() == 2 && fields[1].starts_with("score: ") => {}
@@ -125,7 +161,9 @@ fn comet_scores(file: &str, text: &str, systems: &[String], n: usize) -> Result<
             }
             v.iter()
                 .enumerate()
-                .map(|(k, x)| x.with_context(|| format!("{file} has no score for segment {k} of {sys}")))
+                .map(|(k, x)| {
+                    x.map(|(x, _)| x).with_context(|| format!("{file} has no score for segment {k} of {sys}"))
+                })
                 .collect()
         })
         .collect()
@@ -151,5 +189,31 @@ mod tests {
         assert_eq!((f.column(), f.files.len()), ("metricx", 2));
         assert_eq!(ScoreFile::parse("comet=out.txt").unwrap().column(), "comet");
         assert!(ScoreFile::parse("comet").is_err() && ScoreFile::parse("=x").is_err());
+    }
+
+    #[test]
+    fn a_segment_listed_twice_is_refused_with_both_lines() {
+        // Issue 56, item 3: the second score of segment 0 used to replace the
+        // first without a word (a.txt's mean became (0.9 + 0.4) / 2).
+        let out = "a.txt\tSegment 0\tscore: 0.8000\na.txt\tSegment 1\tscore: 0.4000\na.txt\tSegment 0\tscore: \
+                   0.9000\n";
+        let e = comet_scores("c.out", out, &["a.txt".to_owned()], 2).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "c.out: line 3: segment 0 of a.txt is listed twice (first on line 1); comet-score prints each segment once"
+        );
+    }
+
+    #[test]
+    fn score_flag_options_are_named_with_the_known_ones() {
+        let e = segment_score_flag("--score-col", "comet:upper").unwrap_err().to_string();
+        assert_eq!(e, "--score-col comet:upper: unknown option 'upper' (known: lower, higher)");
+        let e = ScoreFile::parse("comet:upper=a.out").unwrap_err().to_string();
+        assert_eq!(e, "--score-file comet:upper: unknown option 'upper' (known: lower, higher)");
+        let e = segment_score_flag("--score-col", "comet:").unwrap_err().to_string();
+        assert!(e.starts_with("--score-col comet:: no option after ':'"), "{e}");
+        let e = segment_score_flag("--score-col", ":lower").unwrap_err().to_string();
+        assert!(e.starts_with("--score-col ':lower': give a column name"), "{e}");
+        assert_eq!(segment_score_flag("--score-col", "metricx:Lower").unwrap().name, "metricx");
     }
 }

@@ -21,11 +21,113 @@ pub(crate) struct Planned {
     pub(crate) copy_to: Option<String>,
     /// Local JSON files the statement reads, to locate a JSON error in.
     pub(crate) json_files: Vec<String>,
+    /// For `COPY ... TO` a local file: the file it writes under a temporary
+    /// name, renamed onto the target when the statement succeeds.
+    pub(crate) atomic: Option<crate::output::AtomicFile>,
 }
 
-/// The statements of `sql` (several may be `;`-separated).
+/// The statements of `sql` (several may be `;`-separated), each nested at
+/// most [`MAX_NESTING`] expressions deep.
+///
+/// # Errors
+/// A syntax error, or a statement nested deeper.
 pub(crate) fn statements(sql: &str) -> Result<Vec<datafusion::sql::parser::Statement>> {
-    Ok(DFParser::parse_sql(sql).context("SQL syntax error")?.into_iter().collect())
+    let parsed: Vec<_> = DFParser::parse_sql(sql).context("SQL syntax error")?.into_iter().collect();
+    for (i, st) in parsed.iter().enumerate() {
+        if nesting_over(st, MAX_NESTING) {
+            let which = if parsed.len() > 1 { format!("statement {}", i + 1) } else { "the statement".to_owned() };
+            let e = anyhow::anyhow!(
+                "{which} nests expressions or set operations more than {MAX_NESTING} deep (a chain of that \
+                 many OR-ed conditions, + terms or UNIONs), beyond what mteval plans: write a long OR of \
+                 equalities as IN (...), or split the statement"
+            );
+            // A tree this deep is dropped one level per stack frame: it is
+            // left to the process rather than dropped here.
+            std::mem::forget(parsed);
+            return Err(e);
+        }
+    }
+    Ok(parsed)
+}
+
+/// The stack of the threads that parse, plan and run SQL statements (the
+/// CLI's `mteval sql` and Python's `mteval.sql`, their runtimes' workers
+/// included). Planning and running a statement recurses once per level of
+/// nesting (`a = 1 OR a = 2 OR ...` is a chain of nested ORs, `SELECT ...
+/// UNION ALL SELECT ...` one of set operations) beyond what `DataFusion`'s
+/// `recursive_protection` covers (dropping, cloning, comparing, displaying
+/// and evaluating expressions and plans recurse unprotected): about 3 KB a
+/// level of expressions and 15 KB a level of UNIONs, so tokio's 2 MiB
+/// worker stacks overflowed at a few hundred to a few thousand levels, and
+/// the main thread's 8 MiB at 10,000 terms. Only the pages a statement uses
+/// are allocated.
+pub const SQL_STACK: usize = 256 << 20;
+
+/// The deepest nesting of expressions, and the longest chain of set
+/// operations, a statement may have: what [`SQL_STACK`] holds (150 MB for
+/// 10,000 UNIONs) and `DataFusion` plans in minutes (its planning time
+/// grows with the square of the depth: 10,000 `+` terms take two minutes).
+pub const MAX_NESTING: usize = 10_000;
+
+/// Whether `st` nests expressions (subqueries included) more than `limit`
+/// deep, or chains more set operations. The walk is sqlparser's visitor,
+/// which grows its stack as it needs (`recursive_protection`), and stops
+/// at the limit.
+fn nesting_over(st: &datafusion::sql::parser::Statement, limit: usize) -> bool {
+    use datafusion::sql::parser::{CopyToSource, Statement};
+    use datafusion::sql::sqlparser::ast::{Expr, Query, SetExpr, Visit, Visitor};
+    use std::ops::ControlFlow;
+    struct Depth {
+        now: usize,
+        limit: usize,
+    }
+    impl Visitor for Depth {
+        type Break = ();
+        fn pre_visit_query(&mut self, q: &Query) -> ControlFlow<()> {
+            // `a UNION b UNION c` nests to the left.
+            let (mut chain, mut body) = (0, q.body.as_ref());
+            while let SetExpr::SetOperation { left, .. } = body {
+                chain += 1;
+                body = left;
+            }
+            if chain > self.limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+        fn pre_visit_expr(&mut self, _: &Expr) -> ControlFlow<()> {
+            self.now += 1;
+            if self.now > self.limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+        fn post_visit_expr(&mut self, _: &Expr) -> ControlFlow<()> {
+            self.now -= 1;
+            ControlFlow::Continue(())
+        }
+    }
+    let mut d = Depth { now: 0, limit };
+    match st {
+        Statement::Statement(s) => s.visit(&mut d).is_break(),
+        Statement::CopyTo(c) => match &c.source {
+            CopyToSource::Query(q) => q.visit(&mut d).is_break(),
+            CopyToSource::Relation(_) => false,
+        },
+        Statement::Explain(e) => nesting_over(&e.statement, limit),
+        Statement::CreateExternalTable(_) | Statement::Reset(_) => false,
+    }
+}
+
+/// Runs `f` on a thread with a [`SQL_STACK`] stack, the calling thread
+/// waiting (the CLI's `mteval sql`: its main thread has the 8 MiB the
+/// system gives).
+///
+/// # Errors
+/// When the thread cannot be started.
+pub fn on_sql_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
+    std::thread::scope(|s| {
+        let t = std::thread::Builder::new()
+            .name("mteval-sql".into())
+            .stack_size(SQL_STACK)
+            .spawn_scoped(s, f)
+            .context("cannot start the thread that runs the statements")?;
+        Ok(t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
 }
 
 /// Plans one statement. `partitions` is the session's partition count,
@@ -57,6 +159,7 @@ pub(crate) async fn plan_one(
         }
         _ => None,
     };
+    let (plan, atomic) = if on_cluster { (plan, None) } else { atomic_copy(plan)? };
     let json_files = json_files(&plan);
     let resets_partitions = is_partitions_reset(&plan);
     let mut df = ctx.execute_logical_plan(plan).await.map_err(|e| locate(e, &json_files))?;
@@ -70,7 +173,31 @@ pub(crate) async fn plan_one(
     }
     check_limits(ctx, &state)?;
     check_device_setting(ctx)?;
-    Ok(Planned { df, copy_to, json_files })
+    Ok(Planned { df, copy_to, json_files, atomic })
+}
+
+/// A `COPY ... TO` one local file rewritten to write a temporary file
+/// beside it (hidden, see `output::AtomicFile`), which [`collect`] renames
+/// onto the target when the statement succeeds: a failed or interrupted
+/// `COPY` leaves an existing target as it was, as `-o` does. A directory
+/// target (a trailing `/`, no extension, `PARTITIONED BY`), an object-store
+/// URL (whose uploads complete only whole) and a cluster's `COPY` (written
+/// by the executors) are left as they are.
+fn atomic_copy(plan: LogicalPlan) -> Result<(LogicalPlan, Option<crate::output::AtomicFile>)> {
+    use datafusion::logical_expr::dml::CopyTo;
+    let LogicalPlan::Copy(c) = plan else { return Ok((plan, None)) };
+    let target = std::path::Path::new(c.output_url.strip_prefix("file://").unwrap_or(&c.output_url));
+    if crate::session::is_url(&c.output_url)
+        || c.output_url.ends_with('/')
+        || !c.partition_by.is_empty()
+        || target.extension().is_none()
+        || target.is_dir()
+    {
+        return Ok((LogicalPlan::Copy(c), None));
+    }
+    let file = crate::output::AtomicFile::reserve(target).map_err(|e| copy_error(&e, &c.output_url))?;
+    let temp = file.temp_path().display().to_string();
+    Ok((LogicalPlan::Copy(CopyTo::new(c.input, temp, c.partition_by, c.file_type, c.options)), Some(file)))
 }
 
 /// Plans and prints every statement of `sql`, one after the other.
@@ -434,13 +561,18 @@ pub async fn collect_sql(
 
 /// The rows of a planned statement, its errors located as `print_df`'s.
 pub(crate) async fn collect(p: Planned) -> Result<Vec<RecordBatch>> {
-    p.df.collect().await.map_err(|e| {
-        let e = locate(e, &p.json_files);
-        match &p.copy_to {
+    let Planned { df, copy_to, json_files, atomic } = p;
+    let batches = df.collect().await.map_err(|e| {
+        let e = locate(e, &json_files);
+        match &copy_to {
             Some(url) => copy_error(&e, url),
             None => e,
         }
-    })
+    })?;
+    if let (Some(file), Some(url)) = (atomic, &copy_to) {
+        file.commit().map_err(|e| copy_error(&e, url))?;
+    }
+    Ok(batches)
 }
 
 /// Streams a result into a file, atomically.

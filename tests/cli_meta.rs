@@ -250,7 +250,7 @@ fn meta_prints_mt_metrics_evals_comparison_and_refuses_bad_input() {
     // A NULL metric score and a missing segment are named by row and system.
     let bad = write_file(dir.path(), "bad.csv", "system,seg,gold,m\na,0,1.0,0.5\na,1,2.0,\nb,0,1.5,0.2\nb,1,0.5,0.1\n");
     let o = mteval(&["meta", bad.to_str().unwrap(), "--segment-col", "seg"]);
-    assert!(stderr(&o).contains("row 2: metric 'm' is NULL (system a)"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("row 1 (counting from 0): metric 'm' is NULL (system a)"), "{}", stderr(&o));
     let gap = write_file(dir.path(), "gap.csv", "system,seg,gold,m\na,0,1.0,0.5\na,1,2.0,0.4\nb,0,1.5,0.2\n");
     let o = mteval(&["meta", gap.to_str().unwrap(), "--segment-col", "seg"]);
     assert!(stderr(&o).contains("system b has no row for segment 1"), "{}", stderr(&o));

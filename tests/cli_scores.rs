@@ -187,7 +187,10 @@ fn score_columns_refuse_nulls_text_and_text_files_by_name() {
         &["score column 'label' has type Utf8, expected numbers"],
     );
     fails_with(&["compare", t, "--score-col", "nope"], &["score column 'nope' not found (columns: "]);
-    fails_with(&["compare", t, "--score-col", "comet:best"], &["--score-col", "higher or lower"]);
+    fails_with(
+        &["compare", t, "--score-col", "comet:best"],
+        &["--score-col comet:best: unknown option 'best' (known: lower, higher)"],
+    );
     fails_with(
         &["compare", "ref.txt", "-i", "a.txt", "b.txt", "--score-col", "comet"],
         &["--score-col comet names a column of a table"],

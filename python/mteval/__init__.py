@@ -464,10 +464,21 @@ def _names(what: str, value: Any) -> list:
     return names
 
 
-def sql(query: str) -> Any:
+def sql(query: str, partitions: int = 1) -> Any:
     """Runs ``query`` as ``mteval sql`` does (every mteval function; files queryable by
-    path: ``FROM 'scores.parquet'``) and returns a ``pyarrow.Table``."""
-    return _table(_native.sql(query))
+    path: ``FROM 'scores.parquet'``) and returns a ``pyarrow.Table``.
+
+    ``partitions`` is ``mteval sql --partitions``: DataFusion's partitions
+    (``datafusion.execution.target_partitions``). The default, 1, is the CLI's: it keeps the
+    input order, so that an order-dependent result (``corpus_bootstrap`` and ``paired_test``
+    without ``ORDER BY``, corpus TER over 3 or more references, ``mbr_chrf`` means, float sums)
+    is the same on every call and equals the CLI's. More partitions parallelise scans, joins
+    and sorts; such results then need ``ORDER BY`` inside the aggregate to be reproducible."""
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a string, got {type(query).__name__}")
+    if isinstance(partitions, bool) or not isinstance(partitions, int):
+        raise TypeError(f"partitions must be an integer, got {type(partitions).__name__}")
+    return _table(_native.sql(query, partitions))
 
 
 def register(ctx: Any) -> None:

@@ -16,6 +16,7 @@ jiwer's transform classes).
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import List, Union
@@ -133,13 +134,97 @@ def _preset(reference_transform, hypothesis_transform) -> Preset:
     return reference_transform
 
 
+# jiwer 4.0.0's transforms, step by step, for inputs that are not a string or a list of strings: run only to
+# raise the error jiwer raises for them (or, for the few that pass, to learn that they do). `each` steps map
+# every string; the reductions are jiwer's `process_string` / `process_list` pair.
+def _contractions(s):
+    for pattern, by in ((r"won't", "will not"), (r"can\'t", "can not"), (r"let\'s", "let us"), (r"n\'t", " not"),
+                        (r"\'re", " are"), (r"\'s", " is"), (r"\'d", " would"), (r"\'ll", " will"),
+                        (r"\'t", " not"), (r"\'ve", " have"), (r"\'m", " am")):
+        s = re.sub(pattern, by, s)
+    return s
+
+
+def _whitespace(s):
+    for c in string.whitespace:
+        s = s.replace(c, " ")
+    return s
+
+
+def _words_of(s):
+    return [[w for w in s.split(" ") if len(w) >= 1]]
+
+
+def _chars_of(s):
+    return [[w for w in s]]
+
+
+def _single(xs):
+    kept = [i for i in xs if len(i) >= 1]
+    return [" ".join(kept)] if kept else []
+
+
+def _reduce(of):
+    def each_list(xs):
+        out = [of(s)[0] for s in xs]
+        return out if out else [[]]
+    return of, each_list
+
+
+_EACH = {
+    "spaces": lambda s: re.sub(r"\s\s+", " ", s),
+    "strip": lambda s: s.strip(),
+    "lower": lambda s: s.lower(),
+    "contractions": _contractions,
+    "kaldi": lambda s: re.sub(r"[<\[][^>\]]*[>\]]", "", s),
+    "whitespace": _whitespace,
+}
+_REDUCE = {"single": (lambda s: s, _single), "words": _reduce(_words_of), "chars": _reduce(_chars_of)}
+_STEPS = {
+    "wer_default": ["spaces", "strip", "words"],
+    "wer_standardize": ["lower", "contractions", "kaldi", "whitespace", "spaces", "strip", "words"],
+    "cer_default": ["strip", "chars"],
+    "wer_contiguous": ["spaces", "strip", "single", "words"],
+    "cer_contiguous": ["strip", "single", "chars"],
+}
+
+
+def _as_jiwer(sentences, preset: Preset, is_reference: bool) -> None:
+    """jiwer's `Compose` of `preset` over `sentences`, raising what jiwer raises (`ValueError` for an input that is
+    neither a string nor a list, jiwer's own `TypeError` or `AttributeError` for a list item that is no string)."""
+    text = sentences
+    for step in _STEPS[preset.name]:
+        one, many = _REDUCE[step] if step in _REDUCE else (_EACH[step], None)
+        if isinstance(text, str):
+            text = one(text)
+        elif isinstance(text, list):
+            text = many(text) if many else [one(s) for s in text]
+        else:
+            raise ValueError("input {} was expected to be a string or list of strings".format(text))
+    if not (isinstance(text, list) and all(isinstance(e, list) and all(isinstance(s, str) for s in e) for e in text)):
+        raise ValueError(
+            "After applying the transformation, each "
+            f"{'reference' if is_reference else 'hypothesis'} should be a "
+            "list of strings, with each string being a single word or character."
+            "Please ensure the given transformation reduces the input "
+            "to a list of list strings.")
+
+
+def _sentences(x, preset: Preset, is_reference: bool) -> list:
+    """One side as a list of strings, checked as jiwer checks it: a string is one sentence, a list (not a tuple or
+    another iterable) its sentences; anything else raises what jiwer raises."""
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, list) and all(isinstance(s, str) for s in x):
+        return list(x)
+    _as_jiwer(x, preset, is_reference)
+    # What jiwer's transforms let through besides strings (empty bytes: stripped to nothing) is an empty sentence.
+    return [s if isinstance(s, str) else "" for s in x]
+
+
 def _lists(reference, hypothesis, preset: Preset):
-    refs = [reference] if isinstance(reference, str) else list(reference)
-    hyps = [hypothesis] if isinstance(hypothesis, str) else list(hypothesis)
-    for what, xs in (("reference", refs), ("hypothesis", hyps)):
-        for i, x in enumerate(xs):
-            if not isinstance(x, str):
-                raise TypeError(f"{what} {i} is {type(x).__name__}, not str")
+    refs = _sentences(reference, preset, True)
+    hyps = _sentences(hypothesis, preset, False)
     if preset.contiguous:
         # The per-sentence steps (RemoveMultipleSpaces for words, Strip), then ReduceToSingleSentence: the
         # non-empty sentences joined by a space; always one sentence (jiwer's reduction to lists of tokens
@@ -148,6 +233,9 @@ def _lists(reference, hypothesis, preset: Preset):
             parts = [(x if preset.options else re.sub(r"\s\s+", " ", x)).strip() for x in xs]
             return [" ".join(p for p in parts if len(p) >= 1)]
         refs, hyps = join(refs), join(hyps)
+    else:
+        # jiwer's reduction to lists of tokens turns no sentence into one empty sentence.
+        refs, hyps = refs or [""], hyps or [""]
     return refs, hyps
 
 

@@ -111,6 +111,7 @@ pub fn score(
     terms: String,
     lemmas: String,
 ) -> PyResult<ArrowStream> {
+    crate::words::check_metrics(&metrics, &options, "mteval.score")?;
     let choices = mteval::metrics::resolve_metrics(&metrics, &options).map_err(|e| crate::value_error(&e))?;
     let uses_refs = choices.iter().any(MetricChoice::uses_refs);
     if uses_refs && refs.is_empty() {
@@ -175,13 +176,26 @@ pub fn score(
     Ok(ArrowStream::new(out_schema, out.map_err(PyValueError::new_err)?))
 }
 
+/// Column `name` of `b` as plain strings: a dictionary-encoded column
+/// (pandas' categoricals, pyarrow's `dictionary_encode()`) decoded to its
+/// values, as SQL and the CLI read it; any other column as it is.
+fn text_column(b: &RecordBatch, name: &str) -> Result<ArrayRef, String> {
+    let a = b.column_by_name(name).ok_or_else(|| format!("column '{name}' not found"))?;
+    match a.data_type() {
+        DataType::Dictionary(_, values) => {
+            arrow::compute::cast(a, values).map_err(|e| format!("column '{name}' cannot be decoded: {e}"))
+        }
+        _ => Ok(Arc::clone(a)),
+    }
+}
+
 /// The number of references of the scored rows (a hypothesis and at least
 /// one reference), as a signature's `nrefs`; `None` when no row is scored.
 fn observed_refs(batches: &[RecordBatch], c: &Columns) -> Option<mteval_kernels::NRefs> {
     let mut acc = None;
     for b in batches {
-        let Some(h) = b.column_by_name(&c.hyp) else { continue };
-        let refs: Vec<&ArrayRef> = c.refs.iter().filter_map(|r| b.column_by_name(r)).collect();
+        let Ok(h) = text_column(b, &c.hyp) else { continue };
+        let refs: Vec<ArrayRef> = c.refs.iter().filter_map(|r| text_column(b, r).ok()).collect();
         for i in 0..b.num_rows() {
             let n = refs.iter().filter(|r| r.is_valid(i)).count();
             if h.is_valid(i) && n > 0 {
@@ -194,15 +208,16 @@ fn observed_refs(batches: &[RecordBatch], c: &Columns) -> Option<mteval_kernels:
 
 /// The per-row scores of metric `m` over one batch, on all cores.
 fn score_column(b: &RecordBatch, m: &MetricChoice, c: &Columns, row_base: usize) -> Result<ArrayRef, String> {
-    let col = |name: &str| {
-        let a = b.column_by_name(name).ok_or_else(|| format!("column '{name}' not found"))?;
+    fn col<'a>(name: &str, a: &'a ArrayRef) -> Result<StrCol<'a>, String> {
         StrCol::from_array(name, a.as_ref()).map_err(|e| e.to_string())
-    };
-    let h = col(&c.hyp)?;
+    }
+    let h_array = text_column(b, &c.hyp)?;
+    let h = col(&c.hyp, &h_array)?;
     if let Some(lemmatized) = m.terms() {
         return term_column(b, &h, lemmatized, c, row_base);
     }
-    let rs = c.refs.iter().map(|r| col(r)).collect::<Result<Vec<_>, _>>()?;
+    let r_arrays = c.refs.iter().map(|r| text_column(b, r)).collect::<Result<Vec<_>, _>>()?;
+    let rs = c.refs.iter().zip(&r_arrays).map(|(r, a)| col(r, a)).collect::<Result<Vec<_>, _>>()?;
     let metric = m.metric();
     let scores: Vec<Option<f64>> = (0..b.num_rows())
         .into_par_iter()

@@ -52,8 +52,8 @@ pub fn compare(
     seed: Option<String>,
     options: Vec<String>,
 ) -> PyResult<String> {
-    let err = |e: anyhow::Error| crate::value_error(&e);
-    let text_metrics = mteval::compare::text_metrics(&metrics, &scores).map_err(err)?;
+    let err = |e: anyhow::Error| crate::words::value_error(&e, crate::words::COMPARE_WORDS);
+    let text_metrics = crate::words::check_compared(&metrics, &scores, &options)?;
     let chosen = mteval::compare::resolve(&text_metrics, &options, &scores).map_err(err)?;
     let test = paired_test(test.as_deref(), n, ar_confidence_n).map_err(err)?;
     let seed = mteval::paired::seed_of(seed.as_deref()).map_err(err)?;

@@ -18,6 +18,7 @@ mod arrow_io;
 mod compare;
 mod jiwer;
 mod metrics;
+mod words;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,7 +105,12 @@ fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
     if let Some(rt) = RT.get() {
         return Ok(rt);
     }
+    // Planning and running a deeply nested expression (thousands of OR-ed
+    // conditions) recurses once per level, beyond what DataFusion's
+    // `recursive_protection` covers; tokio's 2 MiB stacks would overflow
+    // and take the interpreter down.
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(mteval::statements::SQL_STACK)
         .enable_all()
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the query runtime: {e}")))?;
@@ -160,14 +166,23 @@ pub(crate) const CANCELLED: &str = "cancelled";
 
 /// Runs `query` in a session like `mteval sql`'s (every mteval function,
 /// files queryable by path, object stores from the environment, the CLI's
-/// checks of `COPY` targets) and returns the result as an Arrow stream object
-/// for `pyarrow.table`. Several `;`-separated statements run in order; the
-/// last one's rows are returned. Ctrl-C cancels the query.
+/// checks of `COPY` targets, its default of one partition, so that
+/// order-dependent results equal the CLI's on every call) and returns the
+/// result as an Arrow stream object for `pyarrow.table`. `partitions`: the
+/// CLI's `--partitions`. Several `;`-separated statements run in order;
+/// the last one's rows are returned. Ctrl-C cancels the query.
 #[pyfunction]
-fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
+#[pyo3(signature = (query, partitions = 1))]
+fn sql(py: Python<'_>, query: String, partitions: i64) -> PyResult<arrow_io::ArrowStream> {
+    let max = u16::MAX;
+    let partitions = usize::try_from(partitions)
+        .ok()
+        .filter(|p| (1..=usize::from(max)).contains(p))
+        .ok_or_else(|| PyValueError::new_err(format!("partitions must be from 1 to {max}, got {partitions}")))?;
     let rt = runtime()?;
+    let opts = mteval::session::SessionOptions { target_partitions: Some(partitions), ..Default::default() };
     let task = rt.spawn(async move {
-        let ctx = mteval::session::new_context(&mteval::session::SessionOptions::default())?;
+        let ctx = mteval::session::new_context(&opts)?;
         mteval::statements::collect_sql(&ctx, &query).await
     });
     let res = interruptible(py, move |cancel| {
@@ -185,7 +200,7 @@ fn sql(py: Python<'_>, query: String) -> PyResult<arrow_io::ArrowStream> {
     })?;
     match res {
         Some(Ok(Ok((schema, batches)))) => Ok(arrow_io::ArrowStream::new(schema, batches)),
-        Some(Ok(Err(e))) => Err(value_error(&e)),
+        Some(Ok(Err(e))) => Err(words::value_error(&e, words::SQL_WORDS)),
         Some(Err(e)) => Err(PyRuntimeError::new_err(format!("the query failed: {e}"))),
         None => Err(PyRuntimeError::new_err(CANCELLED)),
     }

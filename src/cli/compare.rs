@@ -207,11 +207,21 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
 
 pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let score_files: Vec<ScoreFile> = a.score_files.iter().map(|f| ScoreFile::parse(f)).collect::<Result<_>>()?;
+    if let (Some(c), Some(f)) = (a.score_cols.first(), score_files.first()) {
+        bail!(
+            "--score-col {c} names a column of a table and --score-file {} gives scores of text files (-i): use \
+             --score-col with a table, --score-file with -i",
+            f.name
+        );
+    }
     let mut score_cols = a.score_cols.clone();
     score_cols.extend(score_files.iter().map(|f| f.name.clone()));
     let text_metrics = compare::text_metrics(&a.metrics, &score_cols)?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
+    if !score_files.is_empty() {
+        check_score_file_names(&score_files, &compare::resolve(&text_metrics, &options, &[])?)?;
+    }
     let metrics = compare::resolve(&text_metrics, &options, &score_cols)?;
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
     let seed = a.paired.seed()?;
@@ -232,6 +242,16 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
                 "paired tests need two or more systems: every -i file is {} (a file given again as the baseline \
                  counts once, as in sacrebleu)",
                 a.systems[0].display()
+            );
+        }
+        if table_mode(a) {
+            let column = a.table.system_col.as_deref().unwrap_or("system");
+            let only = corpus.systems.first().map_or("", |(n, _)| n.strip_prefix(BASELINE_PREFIX).unwrap_or(n));
+            bail!(
+                "paired tests need two or more systems: {} has one, '{only}', in its system column '{column}'; \
+                 give a table with a row per system and segment (--system-col names the column of system names, \
+                 --baseline picks the baseline among them)",
+                a.inputs[0]
             );
         }
         bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
@@ -281,6 +301,38 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     };
     drop(progress);
     crate::output::write_stdout(out.as_bytes())
+}
+
+/// `--score-file`'s names: each given once, and none a text metric's.
+///
+/// # Errors
+/// The second use of a name, naming the flag that gave it.
+fn check_score_file_names(score_files: &[ScoreFile], text_metrics: &[MetricChoice]) -> Result<()> {
+    for (i, f) in score_files.iter().enumerate() {
+        let col = f.column();
+        if let Some(first) = score_files[..i].iter().find(|g| g.column() == col) {
+            bail!(
+                "--score-file {}: the name '{col}' is given twice to --score-file (also as {}); give each score \
+                 file its own name",
+                f.name,
+                first.name
+            );
+        }
+        if let Some(m) = text_metrics.iter().find(|m| m.display() == col || m.column() == col) {
+            bail!(
+                "--score-file {}: '{col}' is already the name of the metric {}; name the score otherwise",
+                f.name,
+                m.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Table mode: no -i, and the input is a table (not a reference file with
+/// the system on standard input).
+fn table_mode(a: &CompareArgs) -> bool {
+    a.systems.is_empty() && a.inputs.iter().any(|i| is_table(i))
 }
 
 /// The corpus of `compare`'s inputs: a table, or text files (the system on
@@ -386,8 +438,13 @@ fn single_report(
                     d.push(("verbose_score", Json::from(v.as_str())));
                 }
                 let mut obj: Vec<(String, Json)> = d.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                // sacrebleu spreads the signature's keys into the object. A
+                // key the object already has (a score column's `score:NAME`)
+                // would be a second key of that name: the signature keeps it.
                 for kv in sig.split('|') {
-                    if let Some((k, v)) = kv.split_once(':') {
+                    if let Some((k, v)) = kv.split_once(':')
+                        && !obj.iter().any(|(have, _)| have == k)
+                    {
                         obj.push((k.to_owned(), Json::from(v)));
                     }
                 }

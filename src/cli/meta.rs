@@ -1,11 +1,14 @@
 //! `mteval meta`: how well metrics agree with human judgements, ranked with
 //! significance clusters as mt-metrics-eval ranks them (`crate::meta`).
 
-use anyhow::{Result, bail};
-use mteval_kernels::meta::permutation::{Measure, Params, Test};
-use mteval_kernels::meta::{AverageBy, Statistic, Variant};
+use std::fmt::Write as _;
 
-use crate::meta::{Level, MtmeSpec, TableSpec, Task};
+use anyhow::{Result, bail};
+use clap::ValueEnum as _;
+use mteval_kernels::meta::permutation::{Measure, Params, Test};
+use mteval_kernels::meta::{AverageBy, MAX_PAIRS, Statistic, Variant, rate_within_limit};
+
+use crate::meta::{Level, MetaData, MtmeSpec, OverLimit, TableSpec, Task};
 use crate::session::{SessionOptions, new_context};
 
 /// The correlation of a single task (`--corr`).
@@ -100,12 +103,12 @@ pub struct MetaArgs {
     /// ties-opt].
     #[arg(long)]
     pub variant: Option<String>,
-    /// With --corr kendall: metric differences up to it are ties.
-    #[arg(long, default_value_t = 0.0)]
-    pub epsilon: f64,
-    /// With --corr ties-opt: the share of pairs the calibration samples.
-    #[arg(long, default_value_t = 1.0)]
-    pub sample_rate: f64,
+    /// With --corr kendall: metric differences up to it are ties [default: 0].
+    #[arg(long)]
+    pub epsilon: Option<f64>,
+    /// With --corr ties-opt: the share of pairs the calibration samples [default: 1].
+    #[arg(long)]
+    pub sample_rate: Option<f64>,
     /// With --corr: the permutation test [default: scores].
     #[arg(long, value_enum, default_value = "scores")]
     pub perm_test: TestArg,
@@ -181,6 +184,8 @@ impl MetaArgs {
                 ("--level", self.level.is_some()),
                 ("--average-by", self.average_by != AverageArg::None),
                 ("--variant", self.variant.is_some()),
+                ("--epsilon", self.epsilon.is_some()),
+                ("--sample-rate", self.sample_rate.is_some()),
                 ("--perm-test", self.perm_test != TestArg::Scores),
             ] {
                 if given {
@@ -189,6 +194,18 @@ impl MetaArgs {
             }
             return Ok(crate::meta::wmt23_tasks(&params));
         };
+        // The rule of meta_corr's options: variant and epsilon go with
+        // Kendall (the variant also with tie calibration, which samples).
+        let name = corr.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default();
+        let (variant_ok, epsilon_ok) = (matches!(corr, CorrArg::Kendall | CorrArg::TiesOpt), corr == CorrArg::Kendall);
+        if (self.variant.is_some() && !variant_ok) || (self.epsilon.is_some() && !epsilon_ok) {
+            bail!(
+                "--variant and --epsilon go with --corr kendall (--variant also with --corr ties-opt), not --corr {name}"
+            );
+        }
+        if self.sample_rate.is_some() && corr != CorrArg::TiesOpt {
+            bail!("--sample-rate goes with --corr ties-opt, not --corr {name}");
+        }
         let variant = |default: Variant| -> Result<Variant> {
             match &self.variant {
                 None => Ok(default),
@@ -202,7 +219,7 @@ impl MetaArgs {
             CorrArg::Spearman => Measure::Corr(Statistic::Spearman),
             CorrArg::Accuracy => Measure::Accuracy,
             CorrArg::Kendall => {
-                let (variant, epsilon) = (variant(Variant::B)?, self.epsilon);
+                let (variant, epsilon) = (variant(Variant::B)?, self.epsilon.unwrap_or(0.0));
                 if !(epsilon >= 0.0 && epsilon.is_finite()) || (variant == Variant::C && epsilon > 0.0) {
                     bail!("--epsilon {epsilon}: a number >= 0, and 0 with tau-c");
                 }
@@ -216,10 +233,11 @@ impl MetaArgs {
                         self.variant.as_deref().unwrap_or("")
                     );
                 }
-                if !(self.sample_rate > 0.0 && self.sample_rate <= 1.0) {
-                    bail!("--sample-rate {} must be in (0, 1]", self.sample_rate);
+                let sample_rate = self.sample_rate.unwrap_or(1.0);
+                if !(sample_rate > 0.0 && sample_rate <= 1.0) {
+                    bail!("--sample-rate {sample_rate} must be in (0, 1]");
                 }
-                Measure::TiesOpt { variant, sample_rate: self.sample_rate }
+                Measure::TiesOpt { variant, sample_rate }
             }
         };
         let level = self.level.unwrap_or(if corr == CorrArg::Accuracy { Level::Sys } else { Level::Seg });
@@ -291,10 +309,81 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
     } else {
         tasks
     };
+    // Limits before any work.
+    if let Some(o) = crate::meta::over_limit(&data, &tasks) {
+        bail!("{}", limit_advice(a, &data, &tasks, o));
+    }
     let results = crate::meta::run_tasks(&data, &tasks, a.seed)?;
     if a.json {
         crate::output::write_stdout(format!("{}\n", crate::meta::json(&results)).as_bytes())
     } else {
         crate::output::write_stdout(crate::meta::text(&results, a.probs).as_bytes())
     }
+}
+
+/// The flags of `mteval meta --corr ...` that run `task` alone (its
+/// averaging, test and sample rate; -k and the other shared flags aside).
+fn task_flags(task: &Task, sample_rate: Option<f64>) -> String {
+    let mut f = match task.measure {
+        Measure::Accuracy => "--corr accuracy".to_owned(),
+        Measure::Corr(Statistic::Pearson) => "--corr pearson".to_owned(),
+        Measure::Corr(Statistic::Spearman) => "--corr spearman".to_owned(),
+        Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
+            let mut k = format!("--corr kendall --variant {}", crate::meta::variant_name(variant));
+            if epsilon > 0.0 {
+                let _ = write!(k, " --epsilon {epsilon}");
+            }
+            k
+        }
+        Measure::TiesOpt { variant, .. } => {
+            format!("--corr ties-opt --variant {}", crate::meta::variant_name(variant))
+        }
+    };
+    let default_level = if task.measure == Measure::Accuracy { Level::Sys } else { Level::Seg };
+    if task.level != default_level {
+        f += if task.level == Level::Sys { " --level sys" } else { " --level seg" };
+    }
+    match task.params.average_by {
+        AverageBy::None => {}
+        AverageBy::Sys => f += " --average-by sys",
+        AverageBy::Item => f += " --average-by item",
+    }
+    if task.params.test == Test::Pairs {
+        f += " --perm-test pairs";
+    }
+    if let Some(r) = sample_rate {
+        let _ = write!(f, " --sample-rate {r}");
+    }
+    f
+}
+
+/// The error of a task over the limit of pairs, with what the command
+/// line can do about it: sample the pairs (`--sample-rate`, which the
+/// default tasks can only take run one at a time with `--corr`), average
+/// them by item or system where that is under the limit, or leave systems
+/// out.
+fn limit_advice(a: &MetaArgs, data: &MetaData, tasks: &[Task], o: OverLimit) -> String {
+    let task = &tasks[o.task];
+    let rate = rate_within_limit(o.pairs);
+    let mut ways = Vec::new();
+    if a.corr.is_none() {
+        let others: Vec<String> =
+            tasks.iter().enumerate().filter(|&(i, _)| i != o.task).map(|(_, t)| task_flags(t, None)).collect();
+        ways.push(format!(
+            "run that task alone on a sample of the pairs ({}) and the others one at a time ({}; each task's draws start from --seed, so their numbers do not change)",
+            task_flags(task, rate.parse().ok()),
+            others.join("; ")
+        ));
+    } else {
+        ways.push(format!("sample the pairs with --sample-rate {rate}"));
+        for (by, flag) in [(AverageBy::Item, "item"), (AverageBy::Sys, "sys")] {
+            let pairs = task.calibration_pairs(data, by);
+            if by != task.params.average_by && pairs <= MAX_PAIRS {
+                ways.push(format!("compare the pairs within each {flag} with --average-by {flag} ({pairs} pairs)"));
+            }
+        }
+    }
+    ways.push("leave systems out with --exclude NAME".to_owned());
+    let head = if tasks.len() > 1 { format!("task {} ({})", o.task + 1, task.name()) } else { task.name() };
+    format!("{head}: {}: {}", o.describe(), ways.join("; or "))
 }

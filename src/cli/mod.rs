@@ -80,14 +80,18 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<()> {
     let device = crate::device::requested(cli.device)?;
     crate::device::set(device)?;
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    // Deeply nested SQL expressions recurse once per level (see `SQL_STACK`).
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(crate::statements::SQL_STACK)
+        .enable_all()
+        .build()?;
     match cli.command {
         Command::Sql(a) => {
             if !a.commands.is_empty() || !a.files.is_empty() {
                 on_interrupt_remove_temp_files();
             }
             let cluster = a.cluster.clone();
-            rt.block_on(sql::run(a)).map_err(|e| on_cluster(e, cluster.as_deref()))
+            crate::statements::on_sql_stack(|| rt.block_on(sql::run(a)))?.map_err(|e| on_cluster(e, cluster.as_deref()))
         }
         Command::Score(a) => {
             on_interrupt_remove_temp_files();

@@ -7,7 +7,6 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use datafusion::error::DataFusionError;
 use datafusion::prelude::SessionContext;
-use datafusion::sql::parser::DFParser;
 
 use super::args::SqlArgs;
 use crate::output::{Format, note};
@@ -94,7 +93,7 @@ fn check_last_yields_rows(sources: &[String], path: &std::path::Path) -> Result<
     use datafusion::sql::sqlparser::ast::Statement as Sql;
     let mut last = None;
     for s in sources {
-        if let Some(st) = DFParser::parse_sql(s).context("SQL syntax error")?.pop_back() {
+        if let Some(st) = statements(s)?.pop() {
             last = Some(st);
         }
     }
@@ -196,18 +195,55 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
 }
 
 /// Where the prompt keeps its history: `MTEVAL_HISTORY`, else
-/// `~/.mteval_history`.
+/// `~/.mteval_history`; none when `MTEVAL_HISTORY` is set but empty (as an
+/// empty `HISTFILE` in bash), and none, with a note, when the path holds a
+/// file that is not a history file: the prompt never overwrites a data file
+/// named by mistake.
 fn history_path() -> Option<PathBuf> {
-    std::env::var_os("MTEVAL_HISTORY")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".mteval_history")))
+    let path = match std::env::var_os("MTEVAL_HISTORY") {
+        Some(p) if p.is_empty() => return None,
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(std::env::var_os("HOME")?).join(".mteval_history"),
+    };
+    if let Err(why) = check_history_file(&path) {
+        note!("note: the prompt keeps no history: {} {why}", path.display());
+        return None;
+    }
+    Some(path)
+}
+
+/// Whether `path` may be used as the prompt's history file: it does not
+/// exist yet, or it is a regular file that is empty or starts with the line
+/// rustyline writes at the top of its history files (`#V2`). The error says
+/// why not.
+fn check_history_file(path: &std::path::Path) -> std::result::Result<(), String> {
+    use std::io::Read;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot be read ({e})")),
+    };
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    let mut head = [0u8; 4];
+    let n =
+        std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).map_err(|e| format!("cannot be read ({e})"))?;
+    if n == 0 || (n >= 3 && head.starts_with(b"#V2")) {
+        return Ok(());
+    }
+    Err("is not a history file (it does not start with the '#V2' line of the prompt's history files); set \
+         MTEVAL_HISTORY to another path, or to nothing for no history"
+        .into())
 }
 
 /// The prompt at a terminal, as datafusion-cli's: line editing (arrows,
 /// Home/End, Ctrl-A/E/W/U), the statements' history (Up/Down, Ctrl-R;
 /// kept in [`history_path`]), Ctrl-C dropping the statement being typed,
 /// Ctrl-D (or `\q`, `quit`, `exit`) leaving. A statement runs at its `;`;
-/// an error is printed and the prompt goes on.
+/// an error is printed and the prompt goes on. A statement still being typed
+/// when the prompt is left is not run (as in psql and sqlite3): it is kept
+/// in the history, and a note says so.
 async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
     use rustyline::error::ReadlineError;
     let mut rl = rustyline::DefaultEditor::new().context("cannot start the prompt")?;
@@ -235,7 +271,7 @@ async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Resu
     }
     if let Some(rest) = gathered.rest() {
         let _ = rl.add_history_entry(rest.trim_end());
-        run_one(ctx, rest, partitions, format).await?;
+        note!("note: the unfinished statement (no ';' at its end) was not run; it is kept in the history");
     }
     if let Some(h) = &history
         && let Err(e) = rl.save_history(h)

@@ -87,10 +87,20 @@ pub(super) fn section(corpus: &Corpus, x: &Inputs<'_>) -> Result<Option<MetaSect
     let systems = order.iter().map(|&s| corpus.systems[s].0.clone()).collect();
     let has_seg = n_seg > 1 && !seg.metrics.is_empty();
     let data = MetaData { systems, seg: has_seg.then_some(seg), sys: Some(sys) };
-    let tasks: Vec<_> = wmt23_tasks(&Params { k: K, ..Params::default() })
+    let mut tasks: Vec<_> = wmt23_tasks(&Params { k: K, ..Params::default() })
         .into_iter()
         .filter(|t| has_seg || t.level == crate::meta::Level::Sys)
         .collect();
+    // A task over a limit is left out before any work (`mteval meta` can
+    // sample it).
+    while let Some(o) = crate::meta::over_limit(&data, &tasks) {
+        let t = tasks.remove(o.task);
+        notes.push(format!(
+            "{}: {}; left out (mteval meta --corr ties-opt --sample-rate R runs it on a sample of the pairs)",
+            t.name(),
+            o.describe()
+        ));
+    }
     let results = run_tasks(&data, &tasks, SEED)?;
     Ok(Some(render(x, &results, notes)))
 }

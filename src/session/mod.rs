@@ -93,6 +93,12 @@ pub fn session_config(base: SessionConfig, opts: &SessionOptions) -> SessionConf
     // column as that constant (apache/datafusion#25226). Scoring reads every
     // row anyway; statistics would only prune.
     cfg.options_mut().execution.collect_statistics = false;
+    // A dataset folder is every file below it, at any depth (DataFusion
+    // would skip the files of subfolders that are not `key=value`
+    // partitions, and the deeper folders of a partition); hidden files are
+    // left out by the object stores (see `stores::is_hidden_name`), and
+    // `path_tables::check_dataset` refuses what cannot be read as one table.
+    cfg.options_mut().execution.listing_table_ignore_subdirectory = false;
     cfg
 }
 

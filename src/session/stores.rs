@@ -78,13 +78,150 @@ impl ObjectStoreRegistry for EnvObjectStores {
 
     fn get_store(&self, url: &Url) -> datafusion::common::Result<Arc<dyn ObjectStore>> {
         if let Ok(s) = self.known.get_store(url) {
-            return Ok(s);
+            return Ok(SkipHidden::wrap(s));
         }
         if url.scheme() == "file" {
-            return self.known.get_store(url);
+            return self.known.get_store(url).map(SkipHidden::wrap);
         }
         let store = store_for_url(url).map_err(|e| DataFusionError::External(format!("{e:#}").into()))?;
         self.known.register_store(url, Arc::clone(&store));
-        Ok(store)
+        Ok(SkipHidden::wrap(store))
+    }
+}
+
+/// Whether a file or folder name is hidden from listings, as Spark and Hive
+/// hide it: a name starting with `.` (`.DS_Store`, the `.NAME.mteval-PID.tmp`
+/// a killed `-o` leaves) or with `_` (`_SUCCESS`, `_temporary/`), except a
+/// `_key=value` partition folder.
+#[must_use]
+pub fn is_hidden_name(name: &str) -> bool {
+    name.starts_with('.') || (name.starts_with('_') && !name.contains('='))
+}
+
+/// Whether `location`, listed below `prefix`, lies in or is a hidden file
+/// or folder ([`is_hidden_name`]); the folders of `prefix` itself are the
+/// user's choice and never hide anything.
+fn hidden_below(prefix: Option<&object_store::path::Path>, location: &object_store::path::Path) -> bool {
+    let rest = match prefix {
+        Some(p) if !p.as_ref().is_empty() => {
+            location.as_ref().strip_prefix(p.as_ref()).map_or("", |r| r.trim_start_matches('/'))
+        }
+        _ => location.as_ref(),
+    };
+    rest.split('/').any(is_hidden_name)
+}
+
+/// An object store whose listings leave out hidden files and folders
+/// ([`is_hidden_name`]), so that a dataset folder reads what Spark and
+/// Hive would read; every other operation (a file named directly, writes)
+/// goes to the store as it is.
+#[derive(Debug)]
+struct SkipHidden(Arc<dyn ObjectStore>);
+
+impl SkipHidden {
+    fn wrap(store: Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore> {
+        Arc::new(Self(store))
+    }
+}
+
+impl std::fmt::Display for SkipHidden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+#[async_trait::async_trait]
+impl ObjectStore for SkipHidden {
+    async fn put_opts(
+        &self,
+        location: &object_store::path::Path,
+        payload: object_store::PutPayload,
+        opts: object_store::PutOptions,
+    ) -> object_store::Result<object_store::PutResult> {
+        self.0.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &object_store::path::Path,
+        opts: object_store::PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        self.0.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &object_store::path::Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        self.0.get_opts(location, options).await
+    }
+
+    async fn get_ranges(
+        &self,
+        location: &object_store::path::Path,
+        ranges: &[std::ops::Range<u64>],
+    ) -> object_store::Result<Vec<bytes::Bytes>> {
+        self.0.get_ranges(location, ranges).await
+    }
+
+    fn delete_stream(
+        &self,
+        locations: futures::stream::BoxStream<'static, object_store::Result<object_store::path::Path>>,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::path::Path>> {
+        self.0.delete_stream(locations)
+    }
+
+    fn list(
+        &self,
+        prefix: Option<&object_store::path::Path>,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+        use futures::TryStreamExt;
+        let owned = prefix.cloned();
+        Box::pin(
+            self.0.list(prefix).try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))),
+        )
+    }
+
+    fn list_with_offset(
+        &self,
+        prefix: Option<&object_store::path::Path>,
+        offset: &object_store::path::Path,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+        use futures::TryStreamExt;
+        let owned = prefix.cloned();
+        Box::pin(
+            self.0
+                .list_with_offset(prefix, offset)
+                .try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))),
+        )
+    }
+
+    async fn list_with_delimiter(
+        &self,
+        prefix: Option<&object_store::path::Path>,
+    ) -> object_store::Result<object_store::ListResult> {
+        let mut listed = self.0.list_with_delimiter(prefix).await?;
+        listed.objects.retain(|m| !hidden_below(prefix, &m.location));
+        listed.common_prefixes.retain(|p| !hidden_below(prefix, p));
+        Ok(listed)
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &object_store::path::Path,
+        to: &object_store::path::Path,
+        options: object_store::CopyOptions,
+    ) -> object_store::Result<()> {
+        self.0.copy_opts(from, to, options).await
+    }
+
+    async fn rename_opts(
+        &self,
+        from: &object_store::path::Path,
+        to: &object_store::path::Path,
+        options: object_store::RenameOptions,
+    ) -> object_store::Result<()> {
+        self.0.rename_opts(from, to, options).await
     }
 }

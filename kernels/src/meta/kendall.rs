@@ -59,7 +59,9 @@ pub struct TauStats {
 
 impl TauStats {
     /// The counts of `gold` against `metric` (equal lengths) with metric
-    /// differences up to `epsilon` taken as ties.
+    /// differences up to `epsilon` taken as ties. The reference assumes no
+    /// NaN (see [`kendall`], which refuses a NaN gold score); a NaN here
+    /// is a value of its own above every number, tied with nothing.
     ///
     /// # Panics
     /// Vectors of different lengths.
@@ -69,9 +71,9 @@ impl TauStats {
         let n = gold.len();
         let total = pairs(n as u64);
         // Sorted by the metric; within equal metric values, by the gold.
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| cmp(metric[a], metric[b]).then(cmp(gold[a], gold[b])));
         let gold_rank = dense_ranks(gold);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| cmp(metric[a], metric[b]).then(gold_rank[a].cmp(&gold_rank[b])));
         let ranks = gold_rank.iter().max().map_or(0, |&r| r + 1);
         // For each j (in metric order), the pairs (i, j) with i before the
         // window of values within epsilon of m_j are untied in the metric:
@@ -93,13 +95,14 @@ impl TauStats {
         // Pairs tied in both: equal gold, metric within epsilon (the same
         // window, within each gold value).
         let mut by_gold = order.clone();
-        by_gold.sort_by(|&a, &b| cmp(gold[a], gold[b]).then(cmp(metric[a], metric[b])));
+        by_gold.sort_by(|&a, &b| gold_rank[a].cmp(&gold_rank[b]).then(cmp(metric[a], metric[b])));
         let mut both_ties = 0u64;
         let mut gold_tied = 0u64;
         let mut start = 0;
         while start < n {
-            let mut end = start;
-            while end < n && gold[by_gold[end]] == gold[by_gold[start]] {
+            // A run of equal gold values (one rank): at least one value.
+            let mut end = start + 1;
+            while end < n && gold_rank[by_gold[end]] == gold_rank[by_gold[start]] {
                 end += 1;
             }
             gold_tied += pairs((end - start) as u64);
@@ -165,8 +168,11 @@ impl TauStats {
 /// `KendallVariants(gold, metric, variant, epsilon)[0]`.
 ///
 /// # Errors
-/// A negative epsilon, or a non-zero one with tau-c (as the reference).
+/// A negative epsilon, or a non-zero one with tau-c (as the reference); a
+/// NaN gold score (`KendallVariants` assumes there is none; a missing score
+/// is left out before, as mt-metrics-eval filters `None`).
 pub fn kendall(gold: &[f64], metric: &[f64], variant: Variant, epsilon: f64) -> Result<f64, String> {
+    super::check_gold(gold)?;
     if epsilon.is_nan() || epsilon < 0.0 {
         return Err(format!("epsilon must be non-negative (got {epsilon})"));
     }
@@ -182,18 +188,27 @@ const fn pairs(n: u64) -> u64 {
     n * n.saturating_sub(1) / 2
 }
 
-/// numpy's order of float64 values (no NaN in the inputs).
+/// numpy's order of float64 values, NaN after every number (a total
+/// order: sorting never meets an inconsistent comparison).
 fn cmp(a: f64, b: f64) -> Ordering {
-    a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+    a.partial_cmp(&b).unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
 }
 
-/// Ranks 0.. of the distinct values (equal values, `-0.0 == 0.0` too, share
-/// one).
+/// Ranks 0.. of the values in increasing order: equal values (`-0.0 == 0.0`
+/// too) share one; each NaN, equal to nothing, has its own, above every
+/// number.
 fn dense_ranks(v: &[f64]) -> Vec<usize> {
-    let mut sorted: Vec<f64> = v.to_vec();
-    sorted.sort_by(|a, b| cmp(*a, *b));
-    sorted.dedup_by(|a, b| a == b);
-    v.iter().map(|x| sorted.partition_point(|s| s < x)).collect()
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&a, &b| cmp(v[a], v[b]));
+    let mut ranks = vec![0; v.len()];
+    let mut rank = 0;
+    for k in 1..order.len() {
+        if v[order[k]] != v[order[k - 1]] {
+            rank += 1;
+        }
+        ranks[order[k]] = rank;
+    }
+    ranks
 }
 
 /// Python's `len(set(v))` for float64 values.
@@ -284,5 +299,26 @@ mod tests {
         assert!(kendall(&[1.0, 1.0], &[1.0, 2.0], Variant::B, 0.0).unwrap().is_nan());
         assert!(kendall(&g, &m, Variant::C, 0.5).is_err());
         assert!(kendall(&g, &m, Variant::B, -1.0).is_err());
+    }
+
+    #[test]
+    fn a_nan_gold_score_is_refused_and_never_hangs() {
+        // The case: the run of equal gold values never advanced past
+        // a NaN. Run in a thread, so that a hang fails the test.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let (g, m) = ([1.0, f64::NAN, 3.0, 2.0], [0.1, 0.2, 0.3, 0.4]);
+            let stats = TauStats::of(&g, &m, 0.0);
+            let eps = TauStats::of(&g, &m, 0.15);
+            tx.send((stats, eps, kendall(&g, &m, Variant::B, 0.0))).unwrap();
+        });
+        let (stats, eps, tau) =
+            rx.recv_timeout(std::time::Duration::from_secs(20)).expect("TauStats::of hangs on a NaN");
+        // Every pair counted once; the NaN tied with nothing in the gold.
+        for s in [stats, eps] {
+            assert_eq!((s.total(), s.gold_ties, s.both_ties), (6, 0, 0), "{s:?}");
+        }
+        let e = tau.unwrap_err();
+        assert!(e.contains("NaN"), "{e}");
     }
 }

@@ -9,6 +9,17 @@
 //! vector of `num_sys` consecutive rows of `num_items` scores. A gold score
 //! may be missing (`None`, which the reference filters out in tandem with
 //! the metric's score).
+//!
+//! NaN is not a missing score, and the reference has no rule for it:
+//! `filter_gold_nones` keeps it, scipy's `pearsonr` and `spearmanr` turn the
+//! vector's correlation into NaN, which `AverageCorrelation` then leaves out
+//! of the average without a word, and `KendallVariants` and
+//! `KendallWithTiesOpt` assume there is none (their counts then depend on
+//! where it sits). The statistics here refuse a NaN gold score; the SQL
+//! functions and `mteval meta` refuse any score that is not a finite number,
+//! naming its row. (A NaN metric score still reaches the statistics in one
+//! place, as in the reference: the permutation test's z-scores of a
+//! constant metric.)
 
 pub mod kendall;
 pub mod linear;
@@ -18,7 +29,7 @@ pub mod tie_opt;
 pub use kendall::{TauStats, Variant, kendall};
 pub use linear::{pearson, spearman};
 pub use permutation::{Comparison, Measure, compare_metrics};
-pub use tie_opt::{TieOpt, tie_optimization, tie_optimization_rows};
+pub use tie_opt::{MAX_PAIRS, TieOpt, pair_count, rate_within_limit, tie_optimization, tie_optimization_rows};
 
 /// A correlation statistic of two vectors.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,13 +53,28 @@ impl Statistic {
     /// mt-metrics-eval sets it).
     ///
     /// # Errors
-    /// A bad epsilon (see [`kendall`]).
+    /// A NaN gold score, a bad epsilon (see [`kendall`]).
     pub fn of(&self, gold: &[f64], metric: &[f64]) -> Result<f64, String> {
+        check_gold(gold)?;
         match *self {
             Self::Pearson => Ok(pearson(gold, metric)),
             Self::Spearman => Ok(spearman(gold, metric)),
             Self::Kendall { variant, epsilon } => kendall(gold, metric, variant, epsilon),
         }
+    }
+}
+
+/// Refuses a NaN gold score: the reference has no rule for one (see the
+/// module's documentation); a missing score is left out before.
+///
+/// # Errors
+/// The first NaN, by its index.
+pub(crate) fn check_gold(gold: &[f64]) -> Result<(), String> {
+    match gold.iter().position(|g| g.is_nan()) {
+        Some(i) => Err(format!(
+            "gold score {i} (counting from 0) is NaN: a missing score is left out (NULL, mt-metrics-eval's None); a NaN has no meaning in the reference"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -218,7 +244,8 @@ impl AverageBy {
 
     /// The index lists of the vectors of a packed `num_sys` x `items`
     /// matrix.
-    fn groups(self, num_sys: usize, items: usize) -> Vec<Vec<usize>> {
+    #[must_use]
+    pub fn groups(self, num_sys: usize, items: usize) -> Vec<Vec<usize>> {
         match self {
             Self::None => vec![(0..num_sys * items).collect()],
             Self::Sys => (0..num_sys).map(|s| (s * items..(s + 1) * items).collect()).collect(),
@@ -342,6 +369,25 @@ mod tests {
         ] {
             let e = Statistic::parse(bad).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_nan_gold_score_is_refused_by_every_statistic() {
+        // scipy: pearsonr and spearmanr with [1, nan, 3, 2] are nan;
+        // KendallVariants([1, nan, 3, 2], [0.1, 0.2, 0.3, 0.5]) is 0.0 (tau-b),
+        // a number only where the NaN happens to sit.
+        let (gold, metric) = ([1.0, f64::NAN, 3.0, 2.0], [0.1, 0.2, 0.3, 0.5]);
+        for stat in [
+            Statistic::Pearson,
+            Statistic::Spearman,
+            Statistic::Kendall { variant: Variant::B, epsilon: 0.0 },
+            Statistic::Kendall { variant: Variant::Acc23, epsilon: 0.1 },
+        ] {
+            let e = stat.of(&gold, &metric).unwrap_err();
+            assert!(e.contains("gold score 1 (counting from 0) is NaN"), "{stat:?}: {e}");
+            let packed: Vec<Option<f64>> = gold.iter().copied().map(Some).collect();
+            assert!(average_correlation(stat, &packed, &metric, 1, AverageBy::None, false).is_err(), "{stat:?}");
         }
     }
 

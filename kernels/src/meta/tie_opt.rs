@@ -69,14 +69,45 @@ fn tau_of(c: &Counts, variant: Variant) -> f64 {
     num as f64 / total as f64
 }
 
+/// The pairs the exact search enumerates over `groups` (index lists into
+/// `gold`): within each, the pairs of present gold scores.
+#[must_use]
+pub fn pair_count(gold: &[Option<f64>], groups: &[Vec<usize>]) -> usize {
+    groups
+        .iter()
+        .map(|g| {
+            let n = g.iter().filter(|&&i| gold[i].is_some()).count();
+            n * n.saturating_sub(1) / 2
+        })
+        .sum()
+}
+
+/// A sample rate (`sample_rate`, two significant digits) whose expected
+/// sample of `pairs` pairs is 1% under [`MAX_PAIRS`]: the rate to advise
+/// when the exact search is over the limit.
+#[must_use]
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    reason = "pair counts far below 2^53; the exponent of a rate in (0, 1) is small"
+)]
+pub fn rate_within_limit(pairs: usize) -> String {
+    let rate = (0.99 * MAX_PAIRS as f64 / pairs.max(1) as f64).min(1.0);
+    // The digits after the point that give two significant ones.
+    let decimals = (1 - rate.log10().floor() as i32).max(1);
+    let scale = 10f64.powi(decimals);
+    format!("{:.*}", decimals.unsigned_abs() as usize, (rate * scale).floor() / scale)
+}
+
 /// `KendallWithTiesOpt(gold, metric, variant, num_sys, average_by,
 /// sample_rate)[:2]`; `None` when no row has a pair (the reference divides
 /// by zero).
 ///
 /// # Errors
 /// A variant other than tau-23 / acc-23, a sample rate outside (0, 1], a
-/// sampled search without a random state, a non-finite metric score, more
-/// than [`MAX_PAIRS`] pairs, or vectors that are not `num_sys` rows.
+/// sampled search without a random state, a score that is not a finite
+/// number, more than [`MAX_PAIRS`] pairs, or vectors that are not `num_sys`
+/// rows.
 pub fn tie_optimization(
     gold: &[Option<f64>],
     metric: &[f64],
@@ -114,18 +145,13 @@ pub fn tie_optimization_rows(
     if let Some(m) = metric.iter().find(|m| !m.is_finite()) {
         return Err(format!("tie calibration needs finite metric scores, not {m}"));
     }
+    if let Some(g) = gold.iter().flatten().find(|g| !g.is_finite()) {
+        return Err(format!("tie calibration needs finite gold scores (a missing one is None), not {g}"));
+    }
     if sample.is_none() {
-        let pairs: usize = groups
-            .iter()
-            .map(|g| {
-                let n = g.iter().filter(|&&i| gold[i].is_some()).count();
-                n * n.saturating_sub(1) / 2
-            })
-            .sum();
+        let pairs = pair_count(gold, groups);
         if pairs > MAX_PAIRS {
-            return Err(format!(
-                "tie calibration over {pairs} pairs is over the limit of {MAX_PAIRS}: average by item or system, or sample the pairs"
-            ));
+            return Err(format!("tie calibration over {pairs} pairs is over the limit of {MAX_PAIRS}"));
         }
     }
     let mut pairs: Vec<Pair> = Vec::new();
@@ -156,9 +182,7 @@ pub fn tie_optimization_rows(
                 pairs.push(Pair { diff: (m1 - m2).abs(), row: row as u32, kind });
                 rows_added.push(row);
                 if pairs.len() > MAX_PAIRS {
-                    return Err(format!(
-                        "tie calibration over more than {MAX_PAIRS} pairs: average by item or system, or sample fewer pairs"
-                    ));
+                    return Err(format!("tie calibration sampled more than the limit of {MAX_PAIRS} pairs"));
                 }
             }
         }
@@ -199,4 +223,31 @@ pub fn tie_optimization_rows(
     }
     keep(last_tau, last_eps);
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_score_that_is_not_a_number_is_refused() {
+        // The issue: a NaN metric score was refused, a NaN gold score scored.
+        let metric = [0.1, 0.2, 0.3, 0.5];
+        for g in [f64::NAN, f64::INFINITY] {
+            let gold = [Some(1.0), Some(g), Some(3.0), Some(2.0)];
+            let e = tie_optimization(&gold, &metric, 1, AverageBy::None, Variant::Acc23, None).unwrap_err();
+            assert!(e.contains(&format!("finite gold scores (a missing one is None), not {g}")), "{e}");
+        }
+        let gold = [Some(1.0), None, Some(3.0), Some(2.0)];
+        assert!(tie_optimization(&gold, &metric, 1, AverageBy::None, Variant::Acc23, None).unwrap().is_some());
+        assert_eq!(pair_count(&gold, &[vec![0, 1, 2, 3]]), 3);
+    }
+
+    #[test]
+    fn the_advised_rate_keeps_the_sample_under_the_limit() {
+        // 10,000 systems x 3 items, by item: 3 x 49,995,000 pairs.
+        assert_eq!(rate_within_limit(149_985_000), "0.66");
+        assert_eq!(rate_within_limit(5_000_000_000), "0.019");
+        assert_eq!(rate_within_limit(100_000_001), "0.98");
+    }
 }

@@ -200,3 +200,54 @@ fn progress_hook_counts_every_segment_draw() {
     confidence(&cfg, &s, 10, Some(1)).unwrap();
     assert_eq!(take(), 0, "cleared");
 }
+
+/// Segment scores as the README's `[score, 1]` metric (`SegmentScore`).
+fn score_stats(values: &[f64]) -> SegmentStats {
+    let mut s = SegmentStats::new(2);
+    for &v in values {
+        s.push(&crate::metric::segment_score::stats(v));
+    }
+    s
+}
+
+#[test]
+fn randomization_on_few_float_scores_sums_as_numpy_and_ties_the_all_swapped_trial() {
+    // sacrebleu 2.6.0's PairedTest(test_type='ar', n_samples=10000) with
+    // SACREBLEU_SEED=12345 over the README's [score, 1] metric (the
+    // ScoreColumn class of scripts/make_significance_golden.py), numpy
+    // 2.4.6; the tables are numpy's default_rng(2026) draws:
+    //   ps = PairedTest([("base", hb), ("sys", hs)], {"comet": ScoreColumn("comet",
+    //        {id(hb): base, id(hs): sys})}, references=None, test_type="ar", n_samples=10000)
+    //   _, scores = ps(); p = scores["comet"][1].p_value
+    // With 2 to 5 segments, a trial that swaps every segment (or none) is
+    // common; its difference equals the real one exactly in sacrebleu's
+    // arithmetic, so it never counts (issue 56, item 6).
+    #[rustfmt::skip]
+    let cases: &[(&[f64], &[f64], f64)] = &[
+        (&[0.956, 0.948], &[0.057, 0.085], 9.999000099990002e-05),
+        (&[0.9198501605372782, 0.6358708041446514], &[0.7527320970790866, 0.5151536963223518], 9.999000099990002e-05),
+        (&[0.947, 0.563], &[0.433, 0.9], 0.49975002499750026),
+        (&[0.012857887744930352, 0.6043157467736379, 0.4914833323409261],
+         &[0.6013821213404011, 0.5640238638655345, 0.89045910829968], 0.24777522247775222),
+        (&[0.9172632996428407, 0.23326320620013874, 0.5993159922695809, 0.8142430618716505, 0.13476145162112996],
+         &[0.615508274358867, 0.40283347552957394, 0.7660363414662829, 0.06771436062054059, 0.6068143810342034],
+         0.8135186481351865),
+        (&[0.08390938896269085, 0.5547696198165065, 0.23169822139230722, 0.5160825876377318, 0.659569533072841],
+         &[0.8811861793495235, 0.35506101458853867, 0.31867896643874516, 0.313666741563808, 0.11784964452439528],
+         0.938006199380062),
+        (&[0.8894983573045284, 0.2157905760841189, 0.6501660583206906, 0.7173945053263936],
+         &[0.8422279297235258, 0.34378554600189437, 0.6887947057130477, 0.6044006058026058], 0.8747125287471252),
+        (&[0.289, 0.356, 0.774, 0.652], &[0.206, 0.744, 0.772, 0.77], 0.3762623737626237),
+        (&[0.551, 0.263, 0.416], &[0.021, 0.282, 0.271], 0.24777522247775222),
+        (&[0.679, 0.366, 0.435], &[0.777, 0.946, 0.994], 9.999000099990002e-05),
+        (&[0.64, 0.467, 0.371, 0.355, 0.791], &[0.905, 0.177, 0.653, 0.298, 0.967], 0.5632436756324367),
+        (&[0.82, 0.473, 0.558], &[0.958, 0.699, 0.745], 9.999000099990002e-05),
+    ];
+    let m = crate::metric::segment_score::SegmentScore::new("comet");
+    let metrics: [&dyn Resample; 1] = [&m];
+    for (k, &(base, sys, want)) in cases.iter().enumerate() {
+        let (b, s) = (score_stats(base), score_stats(sys));
+        let r = paired(&metrics, &[b], &[s], PairedTest::Randomization(10_000, None), Some(12345)).unwrap();
+        assert_eq!(r[0].p_value, Some(want), "table {k}: {base:?} vs {sys:?}");
+    }
+}

@@ -4,10 +4,12 @@
 //! `stat:kendall` with `variant:b|c|23|acc23` and `epsilon:E`
 //! (mt-metrics-eval's `KendallVariants`). A row whose gold or metric score
 //! is NULL is skipped, as mt-metrics-eval filters a missing gold score; a
-//! group with fewer than two pairs, or whose correlation is NaN in the
-//! reference (a constant vector), gives NULL. State: the pairs, in the order
-//! the rows arrive (the input order on one partition; Pearson's and
-//! Spearman's means are summed in that order).
+//! score that is NaN or infinite is refused, naming its row (the reference
+//! has no rule for it); a group with fewer than two pairs, or whose
+//! correlation is NaN in the reference (a constant vector), gives NULL.
+//! State: the pairs, in the order the rows arrive; every statistic is the
+//! same in any order (Pearson's and Spearman's sums are exact, see kernels'
+//! `meta::linear`), so the partitions do not change it.
 
 use std::sync::Arc;
 
@@ -83,6 +85,7 @@ struct MetaCorrAccumulator {
 impl Accumulator for MetaCorrAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
+        super::check_scores(MetaCorrFn::NAME, m, g)?;
         for (m, g) in m.iter().zip(g.iter()) {
             if let (Some(m), Some(g)) = (m, g) {
                 self.metric.push(m);

@@ -8,8 +8,8 @@
 //! `'sys'`. The values are taken in ascending order (numerically when all
 //! are integers); the rows within a value in the order they arrive.
 //! `sample:R|seed:S` samples the pairs as the reference does after
-//! `np.random.seed(S)`. Rows with a NULL score are skipped; no pair gives
-//! NULL.
+//! `np.random.seed(S)`. Rows with a NULL score are skipped; a score that is
+//! NaN or infinite is refused, naming its row; no pair gives NULL.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,7 +21,7 @@ use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
-use mteval_kernels::meta::{TieOptOptions, tie_optimization_rows};
+use mteval_kernels::meta::{MAX_PAIRS, TieOptOptions, pair_count, rate_within_limit, tie_optimization_rows};
 use mteval_kernels::py::legacy::RandomState;
 
 use crate::common::{constant_options, metric_err};
@@ -117,6 +117,7 @@ impl Accumulator for TieOptAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
         let keys = values.get(3).map(AsArray::as_string::<i32>);
+        super::check_scores(MetaTieOptFn::NAME, m, g)?;
         for i in 0..m.len() {
             if m.is_null(i) || g.is_null(i) {
                 continue;
@@ -135,9 +136,30 @@ impl Accumulator for TieOptAccumulator {
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         let gold: Vec<Option<f64>> = self.gold.iter().copied().map(Some).collect();
+        let rows = self.rows();
+        let pairs = pair_count(&gold, &rows);
+        // The exact search over the limit, or a sample expected near it.
+        #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+        let sampled = pairs as f64 * self.options.sample_rate;
+        #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+        let over = if self.options.sample_rate >= 1.0 { pairs > MAX_PAIRS } else { sampled > 0.99 * MAX_PAIRS as f64 };
+        if over {
+            let within = if rows.len() > 1 {
+                String::new()
+            } else {
+                " compare them within each segment with a fourth argument, the segment id (average_by 'item'), or"
+                    .to_owned()
+            };
+            let rate = self.options.sample_rate;
+            let sampled = if rate < 1.0 { format!(" (about {sampled:.0} at sample:{rate})") } else { String::new() };
+            return Err(exec_datafusion_err!(
+                "meta_tie_opt: the calibration compares {pairs} pairs{sampled}, over the limit of {MAX_PAIRS}:{within} sample them with the options 'sample:{}|seed:S'",
+                rate_within_limit(pairs)
+            ));
+        }
         let mut rng = self.options.seed.map(RandomState::seed);
         let sample = rng.as_mut().map(|r| (self.options.sample_rate, r));
-        let opt = tie_optimization_rows(&gold, &self.metric, &self.rows(), self.options.variant, sample)
+        let opt = tie_optimization_rows(&gold, &self.metric, &rows, self.options.variant, sample)
             .map_err(|e| exec_datafusion_err!("meta_tie_opt: {e}"))?;
         let (tau, eps) = opt.map_or((None, None), |o| (Some(o.tau), Some(o.epsilon)));
         let cols: Vec<ArrayRef> =

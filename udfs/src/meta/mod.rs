@@ -9,8 +9,36 @@
 pub mod meta_corr;
 pub mod meta_tie_opt;
 
+use datafusion::arrow::array::{Array, Float64Array};
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, plan_err};
+use datafusion::common::{Result, exec_err, plan_err};
+
+use crate::common::ROW_IN_BATCH;
+
+/// Refuses a score that is not a finite number, naming its row in the batch
+/// and its argument: NULL is a missing score (mt-metrics-eval's `None`,
+/// skipped); the reference has no rule for NaN (scipy turns the vector's
+/// correlation into NaN, `KendallVariants` assumes there is none), so no
+/// NaN (nor infinity) is guessed at.
+fn check_scores(name: &str, metric: &Float64Array, gold: &Float64Array) -> Result<()> {
+    for (what, col, other, other_col) in [
+        ("metric score (first argument)", metric, "gold", gold),
+        ("gold score (second argument)", gold, "metric", metric),
+    ] {
+        if col.null_count() == 0 && col.values().iter().all(|v| v.is_finite()) {
+            continue;
+        }
+        for (i, v) in col.iter().enumerate() {
+            if let Some(v) = v.filter(|v| !v.is_finite()) {
+                let o = if other_col.is_null(i) { "NULL".to_owned() } else { other_col.value(i).to_string() };
+                return exec_err!(
+                    "{name}: row {i}{ROW_IN_BATCH}: the {what} is {v} ({other} score {o}): scores must be finite numbers; a missing score is NULL, which is skipped"
+                );
+            }
+        }
+    }
+    Ok(())
+}
 
 /// `(metric: number, gold: number [, options: string] ...)`: the scores as
 /// float64, the options as text; `rest` coerces the arguments after them.

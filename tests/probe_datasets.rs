@@ -1,0 +1,323 @@
+//! Issue 56's findings on datasets, `COPY`, the SQL prompt, output paths and
+//! cluster addresses: rows read into the wrong columns, dropped or merged
+//! into NULLs; a failed `COPY` replacing its target; a history file
+//! overwriting data; messages that named the wrong thing.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::cli::{fails_with, mteval, mteval_ok, stderr, wait_within};
+
+/// `mteval sql -c SQL --format csv`, which must succeed: its rows, header
+/// first.
+fn sql_rows(sql: &str) -> Vec<String> {
+    mteval_ok(&["sql", "--format", "csv", "-c", sql]).lines().map(str::to_owned).collect()
+}
+
+/// Writes `text` to `dir/name`, creating the folders on the way.
+fn put(dir: &Path, name: &str, text: &str) {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Ten JSON lines `{"system": SYS, "hyp": ..., "ref": ...}`, hypothesis
+/// equal to reference in the even rows.
+fn jsonl(system: &str) -> String {
+    let mut text = String::new();
+    for i in 0..10 {
+        let hyp = if i % 2 == 0 { "the cat sat" } else { "a dog ran" };
+        let _ = writeln!(text, "{{\"system\": \"{system}\", \"hyp\": \"{hyp}\", \"ref\": \"the cat sat\"}}");
+    }
+    text
+}
+
+/// [`jsonl`] without the system, which a partition folder gives.
+fn jsonl_pairs() -> String {
+    jsonl("-").replace("\"system\": \"-\", ", "")
+}
+
+/// `SELECT count(*) FROM 'PATH'`.
+fn count(path: &str) -> String {
+    sql_rows(&format!("SELECT count(*) AS n FROM '{path}'"))[1].clone()
+}
+
+#[test]
+fn csv_files_listing_columns_in_another_order_are_refused_not_read_by_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    put(&d, "a.csv", "hyp,ref\nthe cat,the cat sat\n");
+    put(&d, "b.csv", "ref,hyp\nthe cat sat,the cat\n");
+    let path = format!("{}/", d.display());
+    // Read by position, b.csv's hypothesis was the reference: TER 100 where
+    // both files hold the same pair (TER 33.3).
+    let e = fails_with(&["score", &path, "-m", "ter"], &["b.csv", "(ref, hyp)", "(hyp, ref)", "same order"]);
+    assert!(e.contains("a.csv"), "{e}");
+    let o = mteval(&["sql", "-c", &format!("SELECT * FROM '{path}'")]);
+    assert!(!o.status.success() && stderr(&o).contains("same order"), "{}", stderr(&o));
+    // The same columns in the same order are read.
+    put(&d, "b.csv", "hyp,ref\nthe cat,the cat sat\n");
+    assert_eq!(count(&path), "2");
+}
+
+#[test]
+fn a_folder_of_two_formats_is_refused_naming_files_of_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    put(&d, "a.jsonl", &jsonl("A"));
+    put(&d, "b.csv", "system,hyp,ref\nB,x,y\n");
+    let path = format!("{}/", d.display());
+    fails_with(&["score", &path, "-m", "ter"], &["2 formats", ".csv: ", "b.csv", ".jsonl: ", "a.jsonl"]);
+    let o = mteval(&["sql", "-c", &format!("SELECT count(*) FROM '{path}'")]);
+    assert!(stderr(&o).contains("2 formats"), "{}", stderr(&o));
+    // A glob picks one format.
+    assert_eq!(count(&format!("{}/*.jsonl", d.display())), "10");
+}
+
+#[test]
+fn files_in_subfolders_are_read_at_any_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    put(&d, "top.jsonl", &jsonl("A"));
+    put(&d, "sub/x.jsonl", &jsonl("B"));
+    put(&d, "sub/deeper/y.jsonl", &jsonl("C"));
+    assert_eq!(count(&format!("{}/", d.display())), "30");
+    // A glob with ** reaches them too, and a folder whose only files are in
+    // a subfolder is read (it was "No files for table ... a bug in DataFusion").
+    assert_eq!(count(&format!("{}/**/*.jsonl", d.display())), "30");
+    let only = dir.path().join("only");
+    put(&only, "sub/x.jsonl", &jsonl("B"));
+    assert_eq!(count(&format!("{}/", only.display())), "10");
+    assert_eq!(count(&format!("{}/**/*.jsonl", only.display())), "10");
+    // score reads every row.
+    let out = dir.path().join("scored.parquet");
+    mteval_ok(&["score", &format!("{}/", d.display()), "-m", "ter", "-o", out.to_str().unwrap()]);
+    assert_eq!(crate::cli::parquet_f64s(&out, "ter").len(), 30);
+}
+
+#[test]
+fn a_partition_folder_with_a_deeper_folder_keeps_its_rows_and_stray_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("hive");
+    put(&d, "system=A/part.jsonl", &jsonl_pairs());
+    put(&d, "system=D/2025/part.jsonl", &jsonl_pairs());
+    let rows =
+        sql_rows(&format!("SELECT system, count(*) AS n FROM '{}/' GROUP BY system ORDER BY system", d.display()));
+    assert_eq!(rows, ["system,n", "A,10", "D,10"]);
+    // A file beside the partition folders has no system: refused, named.
+    put(&d, "stray.jsonl", &jsonl_pairs());
+    let e = fails_with(
+        &["score", &format!("{}/", d.display()), "-m", "ter", "--group-by", "system"],
+        &["stray.jsonl", "system=..."],
+    );
+    assert!(!e.contains("system=A/part.jsonl do not"), "{e}");
+    // A file column named as a partition key: refused, named.
+    std::fs::remove_file(d.join("stray.jsonl")).unwrap();
+    put(&d, "system=A/part.jsonl", &jsonl("A"));
+    fails_with(&["score", &format!("{}/", d.display()), "-m", "ter"], &["system=A/part.jsonl", "column 'system'"]);
+}
+
+#[test]
+fn files_with_other_columns_are_refused_naming_files_and_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    std::fs::create_dir_all(&d).unwrap();
+    let src = dir.path().join("src.jsonl");
+    std::fs::write(&src, jsonl("A")).unwrap();
+    let s = src.display();
+    let a = d.join("a.parquet");
+    let b = d.join("b.parquet");
+    mteval_ok(&["sql", "-c", &format!("COPY (SELECT system, hyp, ref FROM '{s}') TO '{}'", a.display())]);
+    mteval_ok(&["sql", "-c", &format!("COPY (SELECT system, hyp AS hypothesis, ref FROM '{s}') TO '{}'", b.display())]);
+    let path = format!("{}/", d.display());
+    fails_with(&["score", &path, "-m", "ter"], &["a.parquet", "b.parquet", "lacks 'hyp'", "'hypothesis' in addition"]);
+    // Parquet files with the same columns in another order are read by name.
+    mteval_ok(&["sql", "-c", &format!("COPY (SELECT ref, hyp, system FROM '{s}') TO '{}'", b.display())]);
+    let rows =
+        sql_rows(&format!("SELECT count(*) AS n, sum(CASE WHEN hyp = ref THEN 1 ELSE 0 END) AS same FROM '{path}'"));
+    assert_eq!(rows[1], "20,10");
+    // CSV files of 3 and 4 columns: both named (it was "incorrect number of
+    // fields for line 1", naming no file).
+    let c = dir.path().join("c");
+    put(&c, "a.csv", "system,hyp,ref\nA,x,y\n");
+    put(&c, "b.csv", "system,hyp,ref,extra\nA,x,y,z\n");
+    fails_with(&["score", &format!("{}/", c.display()), "-m", "ter"], &["a.csv", "b.csv", "'extra' in addition"]);
+    // A column of numbers in one file and of text in another: both named.
+    let t = dir.path().join("t");
+    put(&t, "a.jsonl", "{\"hyp\": \"a\", \"ref\": \"b\", \"n\": 1}\n");
+    put(&t, "b.jsonl", "{\"hyp\": \"a\", \"ref\": \"b\", \"n\": \"x\"}\n");
+    fails_with(
+        &["score", &format!("{}/", t.display()), "-m", "ter"],
+        &["column 'n' different types", "a.jsonl has Int64", "b.jsonl has Utf8"],
+    );
+}
+
+#[test]
+fn hidden_files_are_skipped_and_never_decide_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    put(&d, "a.jsonl", &jsonl("A"));
+    put(&d, ".b.jsonl", &jsonl("B"));
+    put(&d, "_c.jsonl", &jsonl("C"));
+    put(&d, "_temporary/x.jsonl", &jsonl("T"));
+    put(&d, ".cache/y.jsonl", &jsonl("Y"));
+    // What a killed `-o` leaves, sorting before every data file.
+    put(&d, ".a.parquet.mteval-99999.tmp", "PAR1 partial");
+    put(&d, "_SUCCESS", "");
+    assert_eq!(count(&format!("{}/", d.display())), "10");
+    let rows = sql_rows(&format!("SELECT DISTINCT system FROM '{}/'", d.display()));
+    assert_eq!(rows, ["system", "A"]);
+    // A `_key=value` folder is a partition, not hidden.
+    let h = dir.path().join("h");
+    put(&h, "_part=1/a.jsonl", &jsonl_pairs());
+    assert_eq!(count(&format!("{}/", h.display())), "10");
+    // Only hidden files: the folder holds nothing to read, and says why.
+    let e = dir.path().join("e");
+    put(&e, ".x.jsonl", &jsonl("A"));
+    let o = mteval(&["sql", "-c", &format!("SELECT * FROM '{}/'", e.display())]);
+    assert!(stderr(&o).contains("skipped"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_failed_copy_leaves_the_existing_target_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.csv");
+    // The cast fails at the last row, after the first batch was written.
+    let mut text = String::from("n\n");
+    for i in 0..20_000 {
+        let _ = writeln!(text, "{i}");
+    }
+    text.push_str("oops\n");
+    std::fs::write(&input, text).unwrap();
+    let target = dir.path().join("target.parquet");
+    std::fs::write(&target, b"the old contents").unwrap();
+    let q = format!("COPY (SELECT arrow_cast(n, 'Int64') AS n FROM '{}') TO '{}'", input.display(), target.display());
+    let o = mteval(&["sql", "--batch-size", "1024", "-c", &q]);
+    assert!(!o.status.success(), "the COPY must fail");
+    assert!(stderr(&o).contains("COPY cannot write"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&target).unwrap(), b"the old contents");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+    // A COPY that succeeds replaces it.
+    let q = format!("COPY (SELECT 1 AS n) TO '{}'", target.display());
+    mteval_ok(&["sql", "-c", &q]);
+    assert_eq!(sql_rows(&format!("SELECT n FROM '{}'", target.display())), ["n", "1"]);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+}
+
+/// The SQL prompt in a pseudo-terminal (util-linux's `script`) with
+/// `MTEVAL_HISTORY` set to `history`, in `dir`: `keys` are typed once the
+/// prompt shows, then, once the terminal shows `until`, Ctrl-D; returns
+/// everything the terminal showed.
+fn prompt_session(dir: &Path, history: &std::ffi::OsStr, keys: &str, until: &str) -> String {
+    use std::io::{Read, Write};
+    let cmd = format!("{} sql", env!("CARGO_BIN_EXE_mteval"));
+    let mut child = Command::new("script")
+        .args(["-qefc", &cmd, "/dev/null"])
+        .current_dir(dir)
+        .env("TERM", "xterm")
+        .env("MTEVAL_HISTORY", history)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("util-linux's script runs the prompt in a pseudo-terminal");
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut out = child.stdout.take().unwrap();
+    let reader = {
+        let seen = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut b = [0u8; 4096];
+            while let Ok(n) = out.read(&mut b) {
+                if n == 0 {
+                    break;
+                }
+                seen.lock().unwrap().push_str(&String::from_utf8_lossy(&b[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let start = std::time::Instant::now();
+    let wait = |done: &dyn Fn(&str) -> bool| {
+        while !done(&seen.lock().unwrap()) {
+            assert!(start.elapsed().as_secs() < 30, "the prompt: {}", seen.lock().unwrap());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    wait(&|t: &str| t.contains("mteval> "));
+    stdin.write_all(keys.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    wait(&|t: &str| t.contains(until));
+    stdin.write_all(b"\x04").unwrap();
+    stdin.flush().unwrap();
+    let status = wait_within(child, 30, "the prompt after Ctrl-D").status;
+    reader.join().unwrap();
+    let text = seen.lock().unwrap().clone();
+    assert!(status.success(), "{text}");
+    text
+}
+
+#[test]
+fn the_prompt_never_overwrites_a_data_file_named_as_its_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.parquet");
+    mteval_ok(&["sql", "-c", &format!("COPY (SELECT 1 AS a) TO '{}'", data.display())]);
+    let before = std::fs::read(&data).unwrap();
+    let text = prompt_session(dir.path(), data.as_os_str(), "SELECT 40 + 2 AS answer;\r", "| 42 ");
+    assert!(text.contains("| 42 "), "{text}");
+    assert!(text.contains("not a history file"), "{text}");
+    assert_eq!(std::fs::read(&data).unwrap(), before, "the data file is unchanged");
+    // An empty MTEVAL_HISTORY keeps no history, without a complaint.
+    let text = prompt_session(dir.path(), std::ffi::OsStr::new(""), "SELECT 7 AS seven;\r", "| 7 ");
+    assert!(text.contains("| 7 "), "{text}");
+    assert!(!text.contains("not saved"), "{text}");
+}
+
+#[test]
+fn ctrl_d_on_an_unfinished_statement_does_not_run_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history");
+    // Ctrl-D leaves on an empty line: here the statement's second line.
+    let text = prompt_session(dir.path(), history.as_os_str(), "COPY (SELECT 1 AS a) TO 'written.csv'\r", "     -> ");
+    assert!(text.contains("was not run"), "{text}");
+    assert!(!dir.path().join("written.csv").exists(), "the COPY ran: {text}");
+    let kept = std::fs::read_to_string(&history).unwrap();
+    assert!(kept.contains("TO 'written.csv'"), "kept in the history: {kept}");
+}
+
+#[test]
+fn an_output_on_a_device_is_refused_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, jsonl("A")).unwrap();
+    let e = fails_with(&["score", input.to_str().unwrap(), "-m", "ter", "-o", "/dev/null"], &["a character device"]);
+    assert!(e.contains("replace the character device itself"), "{e}");
+    assert!(!e.contains("the a "), "{e}");
+}
+
+#[test]
+fn a_cluster_address_that_is_no_mteval_scheduler_is_said_in_words() {
+    fails_with(&["sql", "--cluster", "", "-c", "SELECT 1"], &["--cluster needs the scheduler's address"]);
+    fails_with(&["sql", "--cluster", "df://127.0.0.1:50050/path", "-c", "SELECT 1"], &["without the path /path"]);
+    fails_with(&["sql", "--cluster", "df://user@127.0.0.1:50050", "-c", "SELECT 1"], &["no user name"]);
+    // An HTTP server of another kind answers 404 to everything.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        listener.set_nonblocking(false).unwrap();
+        if let Ok((mut s, _)) = listener.accept() {
+            let mut b = [0u8; 1024];
+            let _ = s.read(&mut b);
+            let _ = s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found");
+        }
+    });
+    let url = format!("df://127.0.0.1:{port}");
+    fails_with(
+        &["sql", "--cluster", &url, "-c", "SELECT 1"],
+        &["is not an mteval scheduler", "serves no /mteval/status"],
+    );
+    server.join().unwrap();
+}
