@@ -42,6 +42,79 @@ pub(crate) fn wait_within(mut child: Child, secs: u64, what: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `mteval ARGS` in a pseudo-terminal (util-linux's `script`), with `envs`
+/// set and in `dir`: what a person at a terminal sees and types.
+pub(crate) struct Terminal {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    seen: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Terminal {
+    pub(crate) fn start(args: &str, dir: &Path, envs: &[(&str, &std::ffi::OsStr)]) -> Self {
+        use std::io::Read;
+        let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_mteval"));
+        let mut child = Command::new("script")
+            .args(["-qefc", &cmd, "/dev/null"])
+            .current_dir(dir)
+            .env("TERM", "xterm")
+            .envs(envs.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("util-linux's script runs the binary in a pseudo-terminal");
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut out = child.stdout.take().unwrap();
+        let reader = {
+            let seen = std::sync::Arc::clone(&seen);
+            std::thread::spawn(move || {
+                let mut b = [0u8; 4096];
+                while let Ok(n) = out.read(&mut b) {
+                    if n == 0 {
+                        break;
+                    }
+                    seen.lock().unwrap().push_str(&String::from_utf8_lossy(&b[..n]));
+                }
+            })
+        };
+        let stdin = child.stdin.take().unwrap();
+        Self { child, stdin, seen, reader }
+    }
+
+    /// Everything the terminal has shown so far.
+    pub(crate) fn text(&self) -> String {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// Waits until what the terminal shows satisfies `done` (30 s at most;
+    /// `what` is named in the panic).
+    pub(crate) fn wait(&self, what: &str, done: &dyn Fn(&str) -> bool) {
+        let start = Instant::now();
+        while !done(&self.seen.lock().unwrap()) {
+            assert!(start.elapsed().as_secs() < 30, "waiting for {what}: {}", self.text());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `keys`.
+    pub(crate) fn send(&mut self, keys: &str) {
+        use std::io::Write;
+        self.stdin.write_all(keys.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Waits for the process to end (30 s at most): its exit status and
+    /// everything the terminal showed.
+    pub(crate) fn finish(self, what: &str) -> (std::process::ExitStatus, String) {
+        let status = wait_within(self.child, 30, what).status;
+        self.reader.join().unwrap();
+        let text = self.seen.lock().unwrap().clone();
+        (status, text)
+    }
+}
+
 /// Runs the binary with `input` piped to its standard input.
 pub(crate) fn mteval_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;

@@ -251,6 +251,18 @@ fn score_and_sql_read_and_write_s3_and_http_urls() {
     assert!(o.status.success(), "prefix: {:?}", text(&o));
     assert_eq!(text(&o).0, text(&local).0, "prefix: corpus lines differ from the local run");
     assert_eq!(ter_column(server.get("out/ds.parquet").expect("uploaded output")).0, want, "prefix: the rows in order");
+    // Objects below sub-prefixes are read, hidden ones are not (issue 56).
+    let keys = ["ds2/a-part-0.jsonl", "ds2/b/part-1.jsonl", "ds2/c/d/part-2.jsonl"];
+    for (key, part) in keys.iter().zip(lines.chunks(600)) {
+        server.put(key, format!("{}\n", part.join("\n")).into_bytes());
+    }
+    for hidden in ["ds2/.a-part-0.jsonl", "ds2/_SUCCESS", "ds2/_temporary/x.jsonl", "ds2/b/.x.mteval-1.tmp"] {
+        server.put(hidden, b"not data".to_vec());
+    }
+    let o = run(args("s3://mteval/ds2/", &format!("s3://{BUCKET}/out/ds2.parquet")));
+    assert!(o.status.success(), "nested prefix: {:?}", text(&o));
+    assert_eq!(text(&o).0, text(&local).0, "nested prefix: corpus lines differ from the local run");
+    assert_eq!(ter_column(server.get("out/ds2.parquet").expect("uploaded output")).0, want, "nested: rows in order");
     // No staging file is left in the temporary directory.
     let staged: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .unwrap()

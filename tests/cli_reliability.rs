@@ -356,70 +356,30 @@ fn sql_errors_name_the_file_and_the_real_cause() {
 /// mode (in the line discipline's mode, Ctrl-C would be a SIGINT).
 #[test]
 fn the_sql_prompt_edits_lines_keeps_history_and_ctrl_c_clears_the_statement() {
-    use std::io::{Read, Write};
-    use std::sync::{Arc, Mutex};
     let dir = tempfile::tempdir().unwrap();
     let history = dir.path().join("history");
-    let cmd = format!("{} sql", env!("CARGO_BIN_EXE_mteval"));
-    let mut child = Command::new("script")
-        .args(["-qefc", &cmd, "/dev/null"])
-        .env("TERM", "xterm")
-        .env("MTEVAL_HISTORY", &history)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("util-linux's script runs the prompt in a pseudo-terminal");
-    let seen = Arc::new(Mutex::new(String::new()));
-    let mut out = child.stdout.take().unwrap();
-    let reader = {
-        let seen = Arc::clone(&seen);
-        std::thread::spawn(move || {
-            let mut b = [0u8; 4096];
-            while let Ok(n) = out.read(&mut b) {
-                if n == 0 {
-                    break;
-                }
-                seen.lock().unwrap().push_str(&String::from_utf8_lossy(&b[..n]));
-            }
-        })
-    };
-    let mut stdin = child.stdin.take().unwrap();
-    // Waits until the output so far satisfies `done`.
-    let wait = |what: &str, done: &dyn Fn(&str) -> bool| {
-        let start = std::time::Instant::now();
-        while !done(&seen.lock().unwrap()) {
-            assert!(start.elapsed().as_secs() < 30, "waiting for {what}: {}", seen.lock().unwrap());
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    };
+    let mut t = crate::cli::Terminal::start("sql", dir.path(), &[("MTEVAL_HISTORY", history.as_os_str())]);
     // A prompt printed after the last `needle` (which appears `n` times).
-    let prompt_after = |needle: &str, n: usize| {
-        wait(needle, &|t: &str| {
-            t.matches(needle).count() >= n && t.rsplit(needle).next().unwrap().contains("mteval> ")
+    let prompt_after = |t: &crate::cli::Terminal, needle: &str, n: usize| {
+        t.wait(needle, &|s: &str| {
+            s.matches(needle).count() >= n && s.rsplit(needle).next().unwrap().contains("mteval> ")
         });
     };
-    let mut send = |keys: &str| {
-        stdin.write_all(keys.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    };
-    wait("the prompt", &|t: &str| t.contains("mteval> "));
-    send("SELECT 40 + 2 AS answer;\r");
-    prompt_after("| 42 ", 1);
-    send("\x1b[A"); // Up: the last statement again
-    wait("the recalled statement", &|t: &str| t.contains("mteval> SELECT 40 + 2 AS answer;"));
-    send("\r");
-    prompt_after("| 42 ", 2);
-    send("SELECT 'never run' AS dropped");
-    wait("the typed statement", &|t: &str| t.contains("AS dropped"));
-    send("\x03"); // Ctrl-C: the statement is dropped, the prompt stays
-    prompt_after("AS dropped", 1);
-    send("SELECT 7 AS seven;\r");
-    prompt_after("| 7 ", 1);
-    send("\x04"); // Ctrl-D: leave
-    let status = wait_within(child, 30, "the prompt after Ctrl-D").status;
-    reader.join().unwrap();
-    let text = seen.lock().unwrap().clone();
+    t.wait("the prompt", &|s: &str| s.contains("mteval> "));
+    t.send("SELECT 40 + 2 AS answer;\r");
+    prompt_after(&t, "| 42 ", 1);
+    t.send("\x1b[A"); // Up: the last statement again
+    t.wait("the recalled statement", &|s: &str| s.contains("mteval> SELECT 40 + 2 AS answer;"));
+    t.send("\r");
+    prompt_after(&t, "| 42 ", 2);
+    t.send("SELECT 'never run' AS dropped");
+    t.wait("the typed statement", &|s: &str| s.contains("AS dropped"));
+    t.send("\x03"); // Ctrl-C: the statement is dropped, the prompt stays
+    prompt_after(&t, "AS dropped", 1);
+    t.send("SELECT 7 AS seven;\r");
+    prompt_after(&t, "| 7 ", 1);
+    t.send("\x04"); // Ctrl-D: leave
+    let (status, text) = t.finish("the prompt after Ctrl-D");
     assert!(status.success(), "{text}");
     // The answer printed twice (typed, then recalled with Up), the dropped
     // statement never run, the next one run.

@@ -3,11 +3,9 @@
 //! into NULLs; a failed `COPY` replacing its target; a history file
 //! overwriting data; messages that named the wrong thing.
 
+use crate::cli::{Terminal, fails_with, mteval, mteval_ok, stderr};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-use crate::cli::{fails_with, mteval, mteval_ok, stderr, wait_within};
 
 /// `mteval sql -c SQL --format csv`, which must succeed: its rows, header
 /// first.
@@ -212,49 +210,12 @@ fn a_failed_copy_leaves_the_existing_target_as_it_was() {
 /// prompt shows, then, once the terminal shows `until`, Ctrl-D; returns
 /// everything the terminal showed.
 fn prompt_session(dir: &Path, history: &std::ffi::OsStr, keys: &str, until: &str) -> String {
-    use std::io::{Read, Write};
-    let cmd = format!("{} sql", env!("CARGO_BIN_EXE_mteval"));
-    let mut child = Command::new("script")
-        .args(["-qefc", &cmd, "/dev/null"])
-        .current_dir(dir)
-        .env("TERM", "xterm")
-        .env("MTEVAL_HISTORY", history)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("util-linux's script runs the prompt in a pseudo-terminal");
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let mut out = child.stdout.take().unwrap();
-    let reader = {
-        let seen = std::sync::Arc::clone(&seen);
-        std::thread::spawn(move || {
-            let mut b = [0u8; 4096];
-            while let Ok(n) = out.read(&mut b) {
-                if n == 0 {
-                    break;
-                }
-                seen.lock().unwrap().push_str(&String::from_utf8_lossy(&b[..n]));
-            }
-        })
-    };
-    let mut stdin = child.stdin.take().unwrap();
-    let start = std::time::Instant::now();
-    let wait = |done: &dyn Fn(&str) -> bool| {
-        while !done(&seen.lock().unwrap()) {
-            assert!(start.elapsed().as_secs() < 30, "the prompt: {}", seen.lock().unwrap());
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    };
-    wait(&|t: &str| t.contains("mteval> "));
-    stdin.write_all(keys.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    wait(&|t: &str| t.contains(until));
-    stdin.write_all(b"\x04").unwrap();
-    stdin.flush().unwrap();
-    let status = wait_within(child, 30, "the prompt after Ctrl-D").status;
-    reader.join().unwrap();
-    let text = seen.lock().unwrap().clone();
+    let mut t = Terminal::start("sql", dir, &[("MTEVAL_HISTORY", history)]);
+    t.wait("the prompt", &|t: &str| t.contains("mteval> "));
+    t.send(keys);
+    t.wait(until, &|t: &str| t.contains(until));
+    t.send("\x04");
+    let (status, text) = t.finish("the prompt after Ctrl-D");
     assert!(status.success(), "{text}");
     text
 }

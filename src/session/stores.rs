@@ -118,6 +118,16 @@ fn hidden_below(prefix: Option<&object_store::path::Path>, location: &object_sto
 #[derive(Debug)]
 struct SkipHidden(Arc<dyn ObjectStore>);
 
+/// The entries of `listed` (a listing below `prefix`) that are not hidden.
+fn visible(
+    prefix: Option<&object_store::path::Path>,
+    listed: futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>,
+) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+    use futures::TryStreamExt;
+    let owned = prefix.cloned();
+    Box::pin(listed.try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))))
+}
+
 impl SkipHidden {
     fn wrap(store: Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore> {
         Arc::new(Self(store))
@@ -176,11 +186,7 @@ impl ObjectStore for SkipHidden {
         &self,
         prefix: Option<&object_store::path::Path>,
     ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
-        use futures::TryStreamExt;
-        let owned = prefix.cloned();
-        Box::pin(
-            self.0.list(prefix).try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))),
-        )
+        visible(prefix, self.0.list(prefix))
     }
 
     fn list_with_offset(
@@ -188,13 +194,7 @@ impl ObjectStore for SkipHidden {
         prefix: Option<&object_store::path::Path>,
         offset: &object_store::path::Path,
     ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
-        use futures::TryStreamExt;
-        let owned = prefix.cloned();
-        Box::pin(
-            self.0
-                .list_with_offset(prefix, offset)
-                .try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))),
-        )
+        visible(prefix, self.0.list_with_offset(prefix, offset))
     }
 
     async fn list_with_delimiter(
