@@ -266,13 +266,21 @@ fn a_cluster_address_that_is_no_mteval_scheduler_is_said_in_words() {
     // An HTTP server of another kind answers 404 to everything.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    // It answers the first request, and gives up after 20 s without one.
     let server = std::thread::spawn(move || {
         use std::io::{Read, Write};
-        listener.set_nonblocking(false).unwrap();
-        if let Ok((mut s, _)) = listener.accept() {
-            let mut b = [0u8; 1024];
-            let _ = s.read(&mut b);
-            let _ = s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found");
+        listener.set_nonblocking(true).unwrap();
+        let start = std::time::Instant::now();
+        while start.elapsed().as_secs() < 20 {
+            if let Ok((mut s, _)) = listener.accept() {
+                s.set_nonblocking(false).unwrap();
+                let mut b = [0u8; 1024];
+                let _ = s.read(&mut b);
+                let _ =
+                    s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found");
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
     });
     let url = format!("df://127.0.0.1:{port}");
