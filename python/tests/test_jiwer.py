@@ -1,7 +1,7 @@
 """`mteval.jiwer` against jiwer 4.0.0 itself: every function, every preset, on the shared WMT rows and on
 random sentences built for ties, odd whitespace, contractions and Kaldi non-words; outputs compared field by
 field (tokens, chunks, counts, measures bit for bit) and visualize_alignment's text character for character.
-jiwer's own tests run against mteval.jiwer in vendor/jiwer_upstream/."""
+jiwer's own tests run against mteval.jiwer from jiwer's source distribution (scripts/test-python.sh)."""
 import json
 import os
 import random
