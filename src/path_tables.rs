@@ -91,20 +91,17 @@ pub(crate) async fn listing_config(state: &SessionState, url: ListingTableUrl) -
 /// files give column X different types, with two files that disagree named
 /// (each file's schema inferred on its own; only on this error).
 async fn name_type_clash(state: &SessionState, cfg: &ListingTableConfig, e: DataFusionError) -> DataFusionError {
-    use futures::TryStreamExt;
     let msg = e.message().into_owned();
     let (Some(url), Some(options)) = (cfg.table_paths.first(), cfg.options.as_ref()) else { return e };
     let Some(field) = msg.split('\'').nth(1) else { return e };
     let Ok(store) = state.runtime_env().object_store(url) else { return e };
-    let Ok(listed) = url.list_all_files(state, store.as_ref(), &options.file_extension).await else { return e };
-    let Ok(mut files) = listed.try_collect::<Vec<_>>().await else { return e };
-    files.sort_by(|a, b| a.location.cmp(&b.location));
-    let root = if url.scheme() == "file" { "/".to_owned() } else { url.object_store().as_str().to_owned() };
+    let Ok(files) = listed_files(state, url, &store, &options.file_extension).await else { return e };
+    let named = Named::of(url);
     let mut first: Option<(String, String)> = None;
-    for m in files.iter().filter(|m| m.size > 0) {
+    for m in &files {
         let Ok(schema) = options.format.infer_schema(state, &store, std::slice::from_ref(m)).await else { continue };
         let Ok(f) = schema.field_with_name(field) else { continue };
-        let (file, ty) = (format!("{root}{}", m.location), f.data_type().to_string());
+        let (file, ty) = (named.shown(m), f.data_type().to_string());
         match &first {
             None => first = Some((file, ty)),
             Some((at, was)) if *was != ty => {
@@ -135,24 +132,15 @@ const NAMED_FILES: usize = 3;
 /// Hidden files are not listed at all (see `session::stores`); a single
 /// file passes unchecked.
 async fn check_dataset(state: &SessionState, cfg: &ListingTableConfig) -> Result<()> {
-    use futures::TryStreamExt;
-
     let (Some(url), Some(options)) = (cfg.table_paths.first(), cfg.options.as_ref()) else { return Ok(()) };
     let store = state.runtime_env().object_store(url)?;
-    let mut files: Vec<object_store::ObjectMeta> = url
-        .list_all_files(state, store.as_ref(), "")
-        .await?
-        .try_filter(|m| std::future::ready(m.size > 0))
-        .try_collect()
-        .await?;
-    files.sort_by(|a, b| a.location.cmp(&b.location));
+    let files = listed_files(state, url, &store, "").await?;
     let first_keys = files.first().map(|m| partition_keys(url, m)).unwrap_or_default();
     let cols: Vec<&str> = first_keys.iter().map(String::as_str).collect();
     if files.len() < 2 && cols.is_empty() {
         return Ok(());
     }
-    let named =
-        Named { root: if url.scheme() == "file" { "/".to_owned() } else { url.object_store().as_str().to_owned() } };
+    let named = Named::of(url);
     check_one_format(&named, &files)?;
     check_one_layout(&named, url, &files, &cols)?;
     check_columns(state, &store, options, &named, &files, &cols).await
@@ -164,6 +152,11 @@ struct Named {
 }
 
 impl Named {
+    /// Files of the dataset `url`: local ones by path, others by URL.
+    fn of(url: &ListingTableUrl) -> Self {
+        Self { root: if url.scheme() == "file" { "/".to_owned() } else { url.object_store().as_str().to_owned() } }
+    }
+
     fn shown(&self, m: &object_store::ObjectMeta) -> String {
         format!("{}{}", self.root, m.location)
     }
@@ -176,6 +169,26 @@ impl Named {
         }
         names.join(", ")
     }
+}
+
+/// The files of the dataset `url` whose names end with `ext` (`""`: all),
+/// as `DataFusion` lists them (hidden ones left out by the store, empty ones
+/// skipped), in path order.
+async fn listed_files(
+    state: &SessionState,
+    url: &ListingTableUrl,
+    store: &Arc<dyn object_store::ObjectStore>,
+    ext: &str,
+) -> Result<Vec<object_store::ObjectMeta>> {
+    use futures::TryStreamExt;
+    let mut files: Vec<object_store::ObjectMeta> = url
+        .list_all_files(state, store.as_ref(), ext)
+        .await?
+        .try_filter(|m| std::future::ready(m.size > 0))
+        .try_collect()
+        .await?;
+    files.sort_by(|a, b| a.location.cmp(&b.location));
+    Ok(files)
 }
 
 /// The `key=value` folders above the file `m` of the dataset `url`, in order.

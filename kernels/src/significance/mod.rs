@@ -586,6 +586,10 @@ pub fn paired(
     }
 }
 
+/// For integer statistics: per segment `base − sys`, and the system's and
+/// the baseline's sums.
+type IntegerTrials = (Vec<f64>, Vec<f64>, Vec<f64>);
+
 /// `acc += row`, element by element.
 fn add_to(acc: &mut [f64], row: &[f64]) {
     for (x, &y) in acc.iter_mut().zip(row) {
@@ -598,7 +602,9 @@ fn add_to(acc: &mut [f64], row: &[f64]) {
 /// as numpy's `pos_sel @ bl_stats + neg_sel @ sys_stats` (see the module):
 /// the selected baseline rows and the unselected system rows, each in
 /// segment order from 0, then their two sums added; so a trial that swaps
-/// every segment (or none) scores exactly the real systems.
+/// every segment (or none) scores exactly the real systems. Integer
+/// statistics (BLEU's, chrF's, TER's with one reference) take half the
+/// additions: any order sums them exactly.
 fn randomization_counts(
     rng: &mut Generator,
     metrics: &[&dyn Resample],
@@ -616,6 +622,20 @@ fn randomization_counts(
     if trials == 0 {
         return exceed;
     }
+    // Integer statistics whose absolute values sum below 2^53 add up
+    // exactly in any order: for them a trial is Σ sys + Σ_selected (base −
+    // sys) and Σ base − Σ_selected (base − sys), one sum over the selected
+    // segments, equal to numpy's two products bit for bit.
+    let diffs: Vec<Option<IntegerTrials>> = base
+        .iter()
+        .zip(sys)
+        .map(|(b, s)| {
+            let all = b.data.iter().chain(&s.data);
+            let exact =
+                all.clone().all(|x| x.fract() == 0.0) && all.map(|x| x.abs()).sum::<f64>() < 9.007_199_254_740_992e15;
+            exact.then(|| (b.data.iter().zip(&s.data).map(|(x, y)| x - y).collect(), s.sums(), b.sums()))
+        })
+        .collect();
     // Chunks of whole 32-bit draws, so that chunked fills equal numpy's one call.
     let rows = ((CHUNK_DRAWS / n.max(1)).max(32) / 32) * 32;
     let mut sel = vec![false; rows.min(trials) * n];
@@ -627,37 +647,62 @@ fn randomization_counts(
         progress(r * n);
         for (k, m) in metrics.iter().enumerate() {
             let (w, b_rows, s_rows) = (m.width(), &base[k].data, &sys[k].data);
-            exceed[k] += sel
-                .par_chunks(n.max(1))
-                .map_init(
-                    || vec![0.0f64; 6 * w],
-                    |buf, row| {
-                        buf.fill(0.0);
-                        // A's baseline and system parts, B's, then A and B.
-                        let (a_base, rest) = buf.split_at_mut(w);
-                        let (a_sys, rest) = rest.split_at_mut(w);
-                        let (b_base, rest) = rest.split_at_mut(w);
-                        let (b_sys, rest) = rest.split_at_mut(w);
-                        let (a, b) = rest.split_at_mut(w);
-                        let segments = row.iter().zip(b_rows.chunks_exact(w)).zip(s_rows.chunks_exact(w));
-                        for ((&pick, bl), sy) in segments {
-                            if pick {
-                                add_to(a_base, bl);
-                                add_to(b_sys, sy);
-                            } else {
-                                add_to(a_sys, sy);
-                                add_to(b_base, bl);
+            let beats = |a: &[f64], b: &[f64]| (m.score_ar(a) - m.score_ar(b)).abs() > real[k];
+            exceed[k] += match &diffs[k] {
+                // Integers: every order of summation gives numpy's sums, so
+                // one sum of the selected differences makes both systems.
+                Some((d, s_sys, s_base)) => sel
+                    .par_chunks(n.max(1))
+                    .map_init(
+                        || vec![0.0f64; 3 * w],
+                        |buf, row| {
+                            let (acc, rest) = buf.split_at_mut(w);
+                            let (a, b) = rest.split_at_mut(w);
+                            acc.fill(0.0);
+                            for (_, di) in row.iter().zip(d.chunks_exact(w)).filter(|(pick, _)| **pick) {
+                                add_to(acc, di);
                             }
-                        }
-                        for j in 0..w {
-                            a[j] = a_base[j] + a_sys[j];
-                            b[j] = b_base[j] + b_sys[j];
-                        }
-                        (m.score_ar(a) - m.score_ar(b)).abs() > real[k]
-                    },
-                )
-                .filter(|&x| x)
-                .count();
+                            for j in 0..w {
+                                a[j] = s_sys[j] + acc[j];
+                                b[j] = s_base[j] - acc[j];
+                            }
+                            beats(a, b)
+                        },
+                    )
+                    .filter(|&x| x)
+                    .count(),
+                None => sel
+                    .par_chunks(n.max(1))
+                    .map_init(
+                        || vec![0.0f64; 6 * w],
+                        |buf, row| {
+                            buf.fill(0.0);
+                            // A's baseline and system parts, B's, then A and B.
+                            let (a_base, rest) = buf.split_at_mut(w);
+                            let (a_sys, rest) = rest.split_at_mut(w);
+                            let (b_base, rest) = rest.split_at_mut(w);
+                            let (b_sys, rest) = rest.split_at_mut(w);
+                            let (a, b) = rest.split_at_mut(w);
+                            let segments = row.iter().zip(b_rows.chunks_exact(w)).zip(s_rows.chunks_exact(w));
+                            for ((&pick, bl), sy) in segments {
+                                if pick {
+                                    add_to(a_base, bl);
+                                    add_to(b_sys, sy);
+                                } else {
+                                    add_to(a_sys, sy);
+                                    add_to(b_base, bl);
+                                }
+                            }
+                            for j in 0..w {
+                                a[j] = a_base[j] + a_sys[j];
+                                b[j] = b_base[j] + b_sys[j];
+                            }
+                            beats(a, b)
+                        },
+                    )
+                    .filter(|&x| x)
+                    .count(),
+            };
         }
         start += r;
     }
