@@ -290,3 +290,34 @@ fn a_cluster_address_that_is_no_mteval_scheduler_is_said_in_words() {
     );
     server.join().unwrap();
 }
+
+#[test]
+fn a_very_long_line_typed_at_the_prompt_is_cut_short_not_redrawn_at_every_wrap() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history");
+    // 60,000 characters typed one by one (a terminal without bracketed
+    // paste): redrawn at each wrap, that is about 22 MB of terminal output;
+    // cut at the prompt's limit, a small part of it.
+    let long = format!("SELECT length('{}') AS n;\r", "x".repeat(60_000));
+    let mut t = Terminal::start("sql", dir.path(), &[("MTEVAL_HISTORY", history.as_os_str())]);
+    t.wait("the prompt", &|t: &str| t.contains("mteval> "));
+    t.send(&long);
+    t.wait("the refusal", &|t: &str| t.contains("was not run"));
+    // An over-long line that does not end the statement: the statement is
+    // refused where it ends, on a later line.
+    t.send(&format!("SELECT length('{}')\r", "y".repeat(20_000)));
+    t.wait("the warning", &|t: &str| t.contains("will not be run when it ends"));
+    t.send("AS m;\r");
+    t.wait("the refusal", &|t: &str| t.contains("the statement with the over-long line was not run"));
+    // The prompt goes on, and the next statement runs.
+    t.send("SELECT 6 * 7 AS answer;\r");
+    t.wait("the next statement", &|t: &str| t.contains("| 42 "));
+    t.send("\x04");
+    let (status, text) = t.finish("the prompt after Ctrl-D");
+    assert!(status.success(), "{text}");
+    assert!(text.contains("holds at most 16384 bytes"), "{}", &text[text.len().saturating_sub(2000)..]);
+    assert!(text.contains("mteval sql -f FILE"), "{}", &text[text.len().saturating_sub(2000)..]);
+    assert!(!text.contains("| 60000") && !text.contains("| 20000"), "the long statements must not run");
+    // Two lines cut at 16 KiB redraw about 1.8 MB each at 80 columns.
+    assert!(text.len() < 8_000_000, "{} bytes of terminal output", text.len());
+}

@@ -127,13 +127,21 @@ fn check_last_yields_rows(sources: &[String], path: &std::path::Path) -> Result<
 /// a statement ends at a line ending in `;`; `\q`, `quit` or `exit` on a
 /// line of its own between statements leaves.
 #[derive(Default)]
-struct Gathered(String);
+struct Gathered {
+    text: String,
+    /// The statement holds a prompt line longer than [`MAX_PROMPT_LINE`]:
+    /// it is refused when it ends.
+    overlong: bool,
+}
 
 enum Line {
     /// Leave.
     Quit,
     /// The statement the line completes.
     Statement(String),
+    /// The statement the line completes holds a line longer than
+    /// [`MAX_PROMPT_LINE`]: it is not run.
+    Overlong,
     /// The statement goes on.
     More,
 }
@@ -141,17 +149,34 @@ enum Line {
 impl Gathered {
     fn push(&mut self, line: &str) -> Line {
         let t = line.trim();
-        if self.0.is_empty() && (t == "\\q" || t == "quit" || t == "exit") {
+        if self.text.is_empty() && !self.overlong && (t == "\\q" || t == "quit" || t == "exit") {
             return Line::Quit;
         }
-        self.0.push_str(line);
-        self.0.push('\n');
-        if t.ends_with(';') { Line::Statement(std::mem::take(&mut self.0)) } else { Line::More }
+        self.text.push_str(line);
+        self.text.push('\n');
+        if t.ends_with(';') { self.end() } else { Line::More }
+    }
+
+    /// A prompt line longer than [`MAX_PROMPT_LINE`], which ended in `;` or
+    /// not (`ends`): its statement will be refused.
+    fn push_overlong(&mut self, ends: bool) -> Line {
+        self.overlong = true;
+        if ends { self.end() } else { Line::More }
+    }
+
+    fn end(&mut self) -> Line {
+        let text = std::mem::take(&mut self.text);
+        if std::mem::take(&mut self.overlong) { Line::Overlong } else { Line::Statement(text) }
+    }
+
+    /// Whether no statement is being gathered.
+    fn is_empty(&self) -> bool {
+        self.text.trim().is_empty() && !self.overlong
     }
 
     /// The unfinished statement, if any.
     fn rest(&self) -> Option<&str> {
-        (!self.0.trim().is_empty()).then_some(self.0.as_str())
+        (!self.text.trim().is_empty()).then_some(self.text.as_str())
     }
 }
 
@@ -182,7 +207,7 @@ async fn repl(ctx: &SessionContext, format: Format, partitions: usize) -> Result
             // Piped input exits with status 1 at the end if a statement
             // failed, so a script's failure shows.
             Line::Statement(sql) => failed += usize::from(!run_one(ctx, &sql, partitions, format).await?),
-            Line::More => {}
+            Line::More | Line::Overlong => {}
         }
     }
     if let Some(rest) = gathered.rest() {
@@ -237,16 +262,64 @@ fn check_history_file(path: &std::path::Path) -> std::result::Result<(), String>
         .into())
 }
 
+/// The longest line the prompt takes, in bytes. Typed keys past it are
+/// dropped without being echoed, and the line's statement is refused when it
+/// ends: the line editor redraws a whole line at each wrap, so a long line
+/// typed (or pasted by a terminal without bracketed paste) would cost time
+/// and terminal output growing with the square of its length. Long
+/// statements are read from a file (`-f`) or piped in.
+const MAX_PROMPT_LINE: usize = 16 * 1024;
+
+/// What [`LineCap`] dropped from the line being edited.
+#[derive(Default)]
+struct Dropped {
+    any: bool,
+    /// The last non-blank character dropped: the line's real last one.
+    last: Option<char>,
+}
+
+/// The prompt's key handler enforcing [`MAX_PROMPT_LINE`]: a character
+/// typed on a line that long is dropped (no redraw) and remembered.
+struct LineCap(std::sync::Arc<std::sync::Mutex<Dropped>>);
+
+impl rustyline::ConditionalEventHandler for LineCap {
+    fn handle(
+        &self,
+        evt: &rustyline::Event,
+        _n: rustyline::RepeatCount,
+        _positive: bool,
+        ctx: &rustyline::EventContext,
+    ) -> Option<rustyline::Cmd> {
+        use rustyline::{KeyCode, KeyEvent, Modifiers};
+        let Some(&KeyEvent(KeyCode::Char(c), m)) = evt.get(0) else { return None };
+        if !(m == Modifiers::NONE || m == Modifiers::SHIFT) || ctx.line().len() < MAX_PROMPT_LINE {
+            return None;
+        }
+        let mut d = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        d.any = true;
+        if !c.is_whitespace() {
+            d.last = Some(c);
+        }
+        Some(rustyline::Cmd::Noop)
+    }
+}
+
 /// The prompt at a terminal, as datafusion-cli's: line editing (arrows,
 /// Home/End, Ctrl-A/E/W/U), the statements' history (Up/Down, Ctrl-R;
 /// kept in [`history_path`]), Ctrl-C dropping the statement being typed,
 /// Ctrl-D (or `\q`, `quit`, `exit`) leaving. A statement runs at its `;`;
 /// an error is printed and the prompt goes on. A statement still being typed
 /// when the prompt is left is not run (as in psql and sqlite3): it is kept
-/// in the history, and a note says so.
+/// in the history, and a note says so. A line longer than
+/// [`MAX_PROMPT_LINE`] is refused with its statement.
 async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Result<()> {
     use rustyline::error::ReadlineError;
     let mut rl = rustyline::DefaultEditor::new().context("cannot start the prompt")?;
+    let dropped = std::sync::Arc::new(std::sync::Mutex::new(Dropped::default()));
+    rl.bind_sequence(
+        rustyline::Event::Any,
+        rustyline::EventHandler::Conditional(Box::new(LineCap(std::sync::Arc::clone(&dropped)))),
+    );
     let history = history_path();
     if let Some(h) = &history {
         // A missing or unreadable history starts empty.
@@ -254,15 +327,36 @@ async fn prompt(ctx: &SessionContext, format: Format, partitions: usize) -> Resu
     }
     let mut gathered = Gathered::default();
     loop {
-        match rl.readline(if gathered.rest().is_none() { "mteval> " } else { "     -> " }) {
-            Ok(line) => match gathered.push(&line) {
-                Line::Quit => break,
-                Line::Statement(sql) => {
-                    let _ = rl.add_history_entry(sql.trim_end());
-                    run_one(ctx, &sql, partitions, format).await?;
+        let read = rl.readline(if gathered.is_empty() { "mteval> " } else { "     -> " });
+        let cut = std::mem::take(&mut *dropped.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        match read {
+            Ok(line) => {
+                let mut told = false;
+                let pushed = if cut.any || line.len() > MAX_PROMPT_LINE {
+                    let ends = cut.last.or_else(|| line.trim_end().chars().next_back()) == Some(';');
+                    if !gathered.overlong {
+                        told = true;
+                        note!(
+                            "error: a line typed at the prompt holds at most {MAX_PROMPT_LINE} bytes; this one is \
+                             longer (keys past the limit are not shown), so its statement {}. Read long statements \
+                             from a file (mteval sql -f FILE) or pipe them in",
+                            if ends { "was not run" } else { "will not be run when it ends" }
+                        );
+                    }
+                    gathered.push_overlong(ends)
+                } else {
+                    gathered.push(&line)
+                };
+                match pushed {
+                    Line::Quit => break,
+                    Line::Statement(sql) => {
+                        let _ = rl.add_history_entry(sql.trim_end());
+                        run_one(ctx, &sql, partitions, format).await?;
+                    }
+                    Line::Overlong if !told => note!("error: the statement with the over-long line was not run"),
+                    Line::Overlong | Line::More => {}
                 }
-                Line::More => {}
-            },
+            }
             // Ctrl-C: the statement being typed is dropped.
             Err(ReadlineError::Interrupted) => gathered = Gathered::default(),
             Err(ReadlineError::Eof) => break,
