@@ -203,3 +203,18 @@ fn mbr_with_a_wer_utility_picks_jiwers_lowest_mean() {
     let e = stderr(&o);
     assert!(!o.status.success() && e.contains("unknown key 'nc'") && e.contains("self"), "{e}");
 }
+
+#[test]
+fn cer_is_refused_as_ambiguous_naming_jiwers_cer_and_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, "{\"hyp\": \"a b\", \"ref\": \"a c\"}\n").unwrap();
+    let input = input.to_str().unwrap();
+    for args in [vec!["score", input, "-m", "cer"], vec!["score", input, "-m", "CER", "-m", "wer"]] {
+        let e = crate::cli::fails_with(&args, &["is ambiguous", "did you mean char_error_rate (jiwer's CER"]);
+        assert!(e.contains("charac_ter (or characTER)"), "{e}");
+    }
+    // Both metrics by their names.
+    let out = mteval_ok(&["score", input, "-m", "char_error_rate", "-m", "charac_ter"]);
+    assert!(out.contains("CER|") && out.contains("CharacTER|"), "{out}");
+}

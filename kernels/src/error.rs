@@ -21,6 +21,14 @@ pub enum MetricError {
         /// Every accepted name.
         known: String,
     },
+    /// A name that two metrics go by in the tools mteval replaces.
+    #[error("metric name '{name}' is ambiguous: {meaning}")]
+    AmbiguousMetric {
+        /// The name given.
+        name: String,
+        /// The metrics it may mean, and how to name each.
+        meaning: &'static str,
+    },
     /// An input the reference implementation rejects too (for example an
     /// empty reference in the seed-style TER).
     #[error("invalid input for {metric}: {reason}")]

@@ -62,7 +62,7 @@ fn cases() -> Vec<Case> {
 fn reason(e: &MetricError) -> &str {
     match e {
         MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. } => reason,
-        MetricError::UnknownMetric { name, .. } => name,
+        MetricError::UnknownMetric { name, .. } | MetricError::AmbiguousMetric { name, .. } => name,
     }
 }
 

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
+use mteval_kernels::wer::compose::{self, Step, Text};
 use mteval_kernels::wer::{AlignmentChunk, ChunkKind, VisualizeOptions, WerAlignment, WerConfig, WerCounts};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,11 +19,82 @@ type Chunk = (String, usize, usize, usize, usize);
 /// One sentence pair: the reference's tokens, the hypothesis' and the chunks.
 type Sentence = (Vec<String>, Vec<String>, Vec<Chunk>);
 
-fn config(options: &str) -> PyResult<WerConfig> {
-    WerConfig::parse(options).map_err(|e| PyValueError::new_err(e.to_string()))
+/// A step list as the Python half gives it: `(name, argument)` tuples.
+fn steps(spec: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
+    let mut out = Vec::new();
+    for item in spec.try_iter()? {
+        let (name, arg): (String, Bound<'_, PyAny>) = item?.extract()?;
+        out.push(match name.as_str() {
+            "lower" => Step::Lower,
+            "upper" => Step::Upper,
+            "punctuation" => Step::RemovePunctuation,
+            "spaces" => Step::RemoveMultipleSpaces,
+            "whitespace" => Step::RemoveWhiteSpace { by_space: arg.extract()? },
+            "strip" => Step::Strip,
+            "empty" => Step::RemoveEmptyStrings,
+            "kaldi" => Step::RemoveKaldiNonWords,
+            "contractions" => Step::ExpandContractions,
+            "words_sub" => Step::SubstituteWords(arg.extract()?),
+            "single" => Step::Single(arg.extract()?),
+            "words" => Step::Words(arg.extract()?),
+            "chars" => Step::Chars,
+            other => return Err(PyValueError::new_err(format!("unknown transform step {other:?}"))),
+        });
+    }
+    compose::check(&out).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(out)
 }
 
-fn pairs(references: Vec<String>, hypotheses: Vec<String>) -> PyResult<Vec<(String, String)>> {
+/// A `str` or a `list` of `str`.
+#[derive(FromPyObject)]
+pub enum TextIn {
+    One(String),
+    List(Vec<String>),
+}
+
+impl From<TextIn> for Text {
+    fn from(t: TextIn) -> Self {
+        match t {
+            TextIn::One(s) => Self::One(s),
+            TextIn::List(v) => Self::List(v),
+        }
+    }
+}
+
+/// A step list (checked by the Python half) applied to a string or a list
+/// of strings: a `str`, a `list` of `str` or a `list` of lists of `str`.
+#[pyfunction]
+pub fn jiwer_apply(py: Python<'_>, spec: &Bound<'_, PyAny>, text: TextIn) -> PyResult<Py<PyAny>> {
+    let program = steps(spec)?;
+    let out = crate::interruptible(py, move |_| compose::apply(&program, text.into()))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(match out {
+        Text::One(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Text::List(v) => v.into_pyobject(py)?.into_any().unbind(),
+        Text::Tokens(v) => v.into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+/// jiwer's `_apply_transform`: the tokens of each sentence, or jiwer's
+/// error when the transform does not end in lists of tokens.
+fn transformed(program: &[Step], sentences: Vec<String>, is_reference: bool) -> PyResult<Vec<Vec<String>>> {
+    match compose::apply(program, Text::List(sentences)).map_err(|e| PyValueError::new_err(e.to_string()))? {
+        Text::Tokens(v) => Ok(v),
+        // An empty list passes jiwer's check (it has no element to fail it).
+        Text::List(v) if v.is_empty() => Ok(Vec::new()),
+        _ => Err(not_tokens(is_reference)),
+    }
+}
+
+fn not_tokens(is_reference: bool) -> PyErr {
+    PyValueError::new_err(format!(
+        "After applying the transformation, each {} should be a list of strings, with each string being a single \
+         word or character.Please ensure the given transformation reduces the input to a list of list strings.",
+        if is_reference { "reference" } else { "hypothesis" }
+    ))
+}
+
+fn same_length<A, B>(references: &[A], hypotheses: &[B]) -> PyResult<()> {
     if references.len() != hypotheses.len() {
         return Err(PyValueError::new_err(format!(
             "After applying the transforms on the reference and hypothesis sentences, their lengths must match. \
@@ -31,68 +103,114 @@ fn pairs(references: Vec<String>, hypotheses: Vec<String>) -> PyResult<Vec<(Stri
             hypotheses.len()
         )));
     }
-    Ok(references.into_iter().zip(hypotheses).collect())
+    Ok(())
 }
 
-/// Runs `f` over the pairs on all cores, in order, interruptibly.
-fn over_pairs<T: Send + 'static>(
+/// Both sides through their programs, then `f` of each pair of token lists
+/// on all cores, in order, interruptibly.
+fn over_transformed<T: Send + 'static>(
     py: Python<'_>,
-    pairs: Vec<(String, String)>,
-    f: impl Fn(&str, &str) -> T + Send + Sync + 'static,
+    sides: [(&Bound<'_, PyAny>, Vec<String>); 2],
+    f: impl Fn(&[String], &[String]) -> T + Send + Sync + 'static,
 ) -> PyResult<Vec<T>> {
+    let [(ref_spec, references), (hyp_spec, hypotheses)] = sides;
+    let (ref_program, hyp_program) = (steps(ref_spec)?, steps(hyp_spec)?);
     crate::interruptible(py, move |cancel| {
-        let mut out = Vec::with_capacity(pairs.len());
-        for part in pairs.chunks(CHUNK) {
-            if cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            out.par_extend(part.par_iter().with_min_len(16).map(|(r, h)| f(r, h)));
-        }
-        out
-    })
+        let r = transformed(&ref_program, references, true)?;
+        let h = transformed(&hyp_program, hypotheses, false)?;
+        same_length(&r, &h)?;
+        Ok(over_token_pairs(cancel, &r, &h, &f))
+    })?
 }
 
-/// jiwer's `process_words` alignment of each `(reference, hypothesis)` pair
-/// under `options` (`unit:char`, `transform:standardize`): the tokens after
-/// the transform and the chunks, as `_word2int` and rapidfuzz's opcodes give
-/// them.
+fn over_token_pairs<T: Send>(
+    cancel: &std::sync::atomic::AtomicBool,
+    r: &[Vec<String>],
+    h: &[Vec<String>],
+    f: &(impl Fn(&[String], &[String]) -> T + Sync),
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(r.len());
+    for (rs, hs) in r.chunks(CHUNK).zip(h.chunks(CHUNK)) {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        out.par_extend(rs.par_iter().zip(hs.par_iter()).with_min_len(16).map(|(a, b)| f(a, b)));
+    }
+    out
+}
+
+fn chunk_tuple(c: &AlignmentChunk) -> Chunk {
+    (c.kind.name().to_owned(), c.ref_start, c.ref_end, c.hyp_start, c.hyp_end)
+}
+
+fn summed(all: &[WerCounts]) -> (u64, u64, u64, u64, u64, u64) {
+    let mut c = WerCounts::default();
+    for x in all {
+        c.add(x);
+    }
+    (c.hits, c.substitutions, c.deletions, c.insertions, c.ref_len, c.hyp_len)
+}
+
+/// jiwer's `process_words` with transforms that run here (step lists):
+/// each pair's tokens and chunks.
 #[pyfunction]
-pub fn wer_align(
+pub fn jiwer_align(
     py: Python<'_>,
+    reference_steps: &Bound<'_, PyAny>,
+    hypothesis_steps: &Bound<'_, PyAny>,
     references: Vec<String>,
     hypotheses: Vec<String>,
-    options: &str,
 ) -> PyResult<Vec<Sentence>> {
-    let cfg = config(options)?;
-    over_pairs(py, pairs(references, hypotheses)?, move |r, h| {
-        // `alignment` is `None` only without references; one is always given.
-        let Some(a) = cfg.alignment(h, &[r]) else { return (Vec::new(), Vec::new(), Vec::new()) };
-        let chunks = a
-            .chunks
-            .iter()
-            .map(|c| (c.kind.name().to_owned(), c.ref_start, c.ref_end, c.hyp_start, c.hyp_end))
-            .collect();
-        (a.reference, a.hypothesis, chunks)
+    over_transformed(py, [(reference_steps, references), (hypothesis_steps, hypotheses)], |r, h| {
+        let (_, chunks) = WerConfig::align_tokens(r, h);
+        (r.to_vec(), h.to_vec(), chunks.iter().map(chunk_tuple).collect())
     })
 }
 
 /// The counts `(hits, substitutions, deletions, insertions, ref_len,
-/// hyp_len)` summed over the pairs (what `wer`, `mer`, `wil`, `wip` and `cer`
-/// need, without building the alignment objects).
+/// hyp_len)` summed over the pairs, with transforms that run here.
 #[pyfunction]
-pub fn wer_counts(
+pub fn jiwer_counts(
     py: Python<'_>,
+    reference_steps: &Bound<'_, PyAny>,
+    hypothesis_steps: &Bound<'_, PyAny>,
     references: Vec<String>,
     hypotheses: Vec<String>,
-    options: &str,
 ) -> PyResult<(u64, u64, u64, u64, u64, u64)> {
-    let cfg = config(options)?;
-    let all = over_pairs(py, pairs(references, hypotheses)?, move |r, h| cfg.counts(h, r))?;
-    let mut c = WerCounts::default();
-    for x in &all {
-        c.add(x);
-    }
-    Ok((c.hits, c.substitutions, c.deletions, c.insertions, c.ref_len, c.hyp_len))
+    let all = over_transformed(py, [(reference_steps, references), (hypothesis_steps, hypotheses)], |r, h| {
+        WerConfig::align_tokens(r, h).0
+    })?;
+    Ok(summed(&all))
+}
+
+/// The chunks of sentences already reduced to tokens (transforms applied in
+/// Python).
+#[pyfunction]
+pub fn tokens_align(
+    py: Python<'_>,
+    references: Vec<Vec<String>>,
+    hypotheses: Vec<Vec<String>>,
+) -> PyResult<Vec<Vec<Chunk>>> {
+    same_length(&references, &hypotheses)?;
+    crate::interruptible(py, move |cancel| {
+        over_token_pairs(cancel, &references, &hypotheses, &|r, h| {
+            WerConfig::align_tokens(r, h).1.iter().map(chunk_tuple).collect()
+        })
+    })
+}
+
+/// [`jiwer_counts`] of sentences already reduced to tokens.
+#[pyfunction]
+pub fn tokens_counts(
+    py: Python<'_>,
+    references: Vec<Vec<String>>,
+    hypotheses: Vec<Vec<String>>,
+) -> PyResult<(u64, u64, u64, u64, u64, u64)> {
+    same_length(&references, &hypotheses)?;
+    let all = crate::interruptible(py, move |cancel| {
+        over_token_pairs(cancel, &references, &hypotheses, &|r, h| WerConfig::align_tokens(r, h).0)
+    })?;
+    Ok(summed(&all))
 }
 
 /// jiwer's `visualize_alignment` of sentences given as [`wer_align`] returns

@@ -221,8 +221,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::wer_align, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::wer_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::jiwer_apply, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::jiwer_align, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::jiwer_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::tokens_align, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::tokens_counts, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::wer_visualize, m)?)?;
     Ok(())
 }

@@ -12,7 +12,9 @@ use crate::{MetricError, NRefs, Signature};
 pub static INFO: MetricInfo = MetricInfo {
     name: "charac_ter",
     display: "CharacTER",
-    aliases: &["characTER", "cer"],
+    // Not `cer`: to a speech user that is jiwer's character error rate
+    // (`char_error_rate`); the name is refused as ambiguous.
+    aliases: &["characTER"],
     column: Some("charac_ter"),
     functions: &["charac_ter", "corpus_charac_ter"],
     reference: "cer 1.2.0 / rwth-i6 CharacTER",

@@ -582,13 +582,26 @@ pub fn known_names() -> String {
         .join(", ")
 }
 
+/// Names that mean two metrics to the people who use them, refused rather
+/// than guessed: "CER" is jiwer's character error rate to a speech user and
+/// `CharacTER` to a user of the `cer` package.
+const AMBIGUOUS: &[(&str, &str)] = &[(
+    "cer",
+    "did you mean char_error_rate (jiwer's CER: character edit operations over reference characters)? The `cer` \
+     package's metric is CharacTER: charac_ter (or characTER). Name one of them",
+)];
+
 /// The metric named `name` (canonical or alias, any case, surrounding
 /// spaces ignored).
 ///
 /// # Errors
-/// [`MetricError::UnknownMetric`] listing every name.
+/// [`MetricError::UnknownMetric`] listing every name;
+/// [`MetricError::AmbiguousMetric`] for a name of two metrics (`cer`).
 pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
     let n = name.trim();
+    if let Some(&(_, meaning)) = AMBIGUOUS.iter().find(|(a, _)| a.eq_ignore_ascii_case(n)) {
+        return Err(MetricError::AmbiguousMetric { name: n.to_owned(), meaning });
+    }
     METRICS
         .iter()
         .copied()
@@ -660,7 +673,10 @@ mod tests {
             assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
         }
         let e = lookup("bleurt").unwrap_err().to_string();
-        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER, cer)"), "{e}");
+        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER)"), "{e}");
+        let e = lookup("CER").unwrap_err().to_string();
+        assert!(e.contains("'CER' is ambiguous: did you mean char_error_rate (jiwer's CER"), "{e}");
+        assert!(e.contains("charac_ter (or characTER)"), "{e}");
         assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
         assert_eq!(lookup("chrf").unwrap().configure("nc:4|beta:1").unwrap().display(), "chrF1");
         assert_eq!(lookup("wer").unwrap().configure("unit:char").unwrap().display(), "CER");
@@ -690,7 +706,7 @@ mod tests {
             assert_eq!(c.segment("a", &[]).unwrap(), None, "{}: no reference, no statistics", m.name);
         }
         let ter = lookup("ter").unwrap().configure("").unwrap();
-        let cer = lookup("cer").unwrap().configure("").unwrap();
+        let cer = lookup("charac_ter").unwrap().configure("").unwrap();
         assert!(ter.corpus().unwrap().merge(cer.corpus().unwrap().as_ref()).is_err());
         let terms = lookup("term-acc").unwrap().configure("").unwrap();
         assert!(terms.segment("a", &["a"]).unwrap_err().to_string().contains("term list"));

@@ -2,8 +2,9 @@
 //! on them: one room for every helper whose job is to behave as `CPython`
 //! 3.11 or numpy 2 does, bit for bit.
 //!
-//! * [`text`]: `str` methods (`isspace`, `split`, `strip`, `lower`) and
-//!   `repr` of a float;
+//! * [`text`]: `str` methods (`isspace`, `split`, `strip`, `lower`,
+//!   `upper`, `isalnum`), `unicodedata` categories and `repr` of a float
+//!   (tables: `unicode14`, generated from `CPython` 3.11);
 //! * [`re`]: the `re` module's case tables and the one pattern shape the
 //!   terminology reference matches;
 //! * [`number`]: numpy 2's `float32` promotions ([`Py`]), its pairwise sum
@@ -21,5 +22,6 @@ pub mod random;
 pub mod re;
 pub mod set;
 pub mod text;
+pub(crate) mod unicode14;
 
 pub use number::{Py, numpy_mean, numpy_sum};

@@ -260,6 +260,71 @@ fn lower_with_sigma(s: &str) -> String {
     masked.to_lowercase().chars().map(|c| if is_stand_in(c) { originals.next().unwrap_or(c) } else { c }).collect()
 }
 
+/// Lower-case letters whose upper case is new after Unicode 14.0 (their
+/// capitals were added later): `CPython` 3.11 leaves them as they are.
+/// Found by comparing `str.upper()` with this function on every code point
+/// (`python/tests/test_jiwer_transforms.py` does at every run).
+const UPPER_NEW_AFTER_PY14: [char; 4] = ['\u{019B}', '\u{0264}', '\u{A7D3}', '\u{A7D5}'];
+
+/// Python `s.upper()`: full Unicode upper-casing (`ß` → `SS`), as `CPython`
+/// 3.11's Unicode 14.0 tables give it: the characters of [`PY14_OVERRIDES`]
+/// (assigned or cased only in newer tables) and [`UPPER_NEW_AFTER_PY14`]
+/// stay as they are.
+#[must_use]
+pub fn py_upper(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_uppercase();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_uppercase());
+        } else if is_caseless_block(c) || py14_override(c).is_some() || UPPER_NEW_AFTER_PY14.contains(&c) {
+            out.push(c);
+        } else {
+            out.extend(c.to_uppercase());
+        }
+    }
+    out
+}
+
+fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+    let cp = u32::from(c);
+    let i = table.partition_point(|&(_, hi)| hi < cp);
+    table.get(i).is_some_and(|&(lo, _)| lo <= cp)
+}
+
+/// `unicodedata.category(c).startswith("P")` of `CPython` 3.11.
+#[must_use]
+pub fn is_py_punctuation(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_punctuation() && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~');
+    }
+    in_ranges(super::unicode14::PUNCTUATION, c)
+}
+
+/// `c.isalnum() or c == "_"` of `CPython` 3.11: a character of `re`'s `\w`
+/// for `str` patterns, which decides where `\b` holds.
+#[must_use]
+pub fn is_py_word(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    in_ranges(super::unicode14::WORD, c)
+}
+
+/// A category M*, S* or P* character of `CPython` 3.11's `unicodedata`.
+#[must_use]
+pub fn is_py_mark_symbol_punct(c: char) -> bool {
+    in_ranges(super::unicode14::MARK_SYMBOL_PUNCT, c)
+}
+
+/// A category Mn (non-spacing mark) character of `CPython` 3.11's `unicodedata`.
+#[must_use]
+pub fn is_py_nonspacing_mark(c: char) -> bool {
+    in_ranges(super::unicode14::NONSPACING_MARK, c)
+}
+
 /// The CJK symbols, kana, CJK ideographs and Hangul syllables: no character
 /// here has a lower-case mapping (checked for every one in the tests).
 const fn is_caseless_block(c: char) -> bool {

@@ -33,6 +33,7 @@
 //!   used, the first one on ties; its counts are the row's.
 //! * Signature: `nrefs:1|unit:word|transform:default|version:jiwer-4.0.0|impl:mteval-X`.
 
+pub mod compose;
 pub mod editops;
 pub mod metric;
 #[cfg(test)]
@@ -543,6 +544,26 @@ impl WerConfig {
                 t.into_iter().map(str::to_owned).collect::<Vec<_>>()
             };
             WerAlignment { ref_index: k, reference: owned(refs[k]), hypothesis: owned(hyp), chunks, counts }
+        })
+    }
+
+    /// The counts and chunks of already tokenised sentences (jiwer's
+    /// `process_words` after its transforms: equal strings are equal tokens).
+    #[must_use]
+    pub fn align_tokens<S: AsRef<str>>(reference: &[S], hypothesis: &[S]) -> (WerCounts, Vec<AlignmentChunk>) {
+        SCRATCH.with(|s| {
+            let mut sc = s.borrow_mut();
+            let sc = &mut *sc;
+            sc.ids.clear();
+            let mut map: FastMap<&str, u32> = FastMap::default();
+            for w in hypothesis.iter().chain(reference) {
+                let next = u32::try_from(map.len()).unwrap_or(u32::MAX);
+                sc.ids.push(*map.entry(w.as_ref()).or_insert(next));
+            }
+            let (hyp, refs) = sc.ids.split_at(hypothesis.len());
+            sc.aligner.editops(refs, hyp, &mut sc.ops);
+            let (n, m) = (reference.len(), hypothesis.len());
+            (Self::counts_of(&sc.ops, n, m), chunks(&sc.ops, n, m))
         })
     }
 

@@ -85,7 +85,7 @@ pub fn remove_multiple_spaces(s: &str) -> Cow<'_, str> {
 
 /// `ExpandCommonEnglishContractions`'s substitutions, in its order (plain
 /// substrings, case-sensitive, ASCII apostrophe).
-const CONTRACTIONS: [(&str, &str); 11] = [
+pub(super) const CONTRACTIONS: [(&str, &str); 11] = [
     ("won't", "will not"),
     ("can't", "can not"),
     ("let's", "let us"),
@@ -102,7 +102,7 @@ const CONTRACTIONS: [(&str, &str); 11] = [
 /// `RemoveKaldiNonWords`: `re.sub(r"[<\[][^>\]]*[>\]]", "", s)`: from each
 /// `<` or `[` to the next `>` or `]` (spaces and newlines included), left to
 /// right, non-overlapping; an opener with no closer after it stays.
-fn remove_kaldi_non_words(s: &str) -> Cow<'_, str> {
+pub(super) fn remove_kaldi_non_words(s: &str) -> Cow<'_, str> {
     let b = s.as_bytes();
     let mut out = String::new();
     let (mut i, mut last) = (0, 0);

@@ -39,7 +39,8 @@ impl ScalarSpec for CharacTerFn {
     const DOC: FunctionDoc = FunctionDoc {
         description: "Sentence CharacTER in [0, 1] (cer 1.2.0's scale): character edit distance after word \
                       shifts, over the hypothesis length. With a list of references, the lowest score. \
-                      (`character` is an SQL keyword, hence the underscore.) NULL in gives NULL out.",
+                      (`character` is an SQL keyword, hence the underscore.) NULL in gives NULL out. Not \
+                      jiwer's character error rate (CER): did you mean char_error_rate?",
         syntax: "charac_ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
         arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
         example: "SELECT charac_ter('the cat sat', 'the cat sat down');",
