@@ -27,6 +27,7 @@ pub mod ter;
 pub mod terms;
 pub mod tokenize;
 pub mod wer;
+pub mod whisper;
 
 #[cfg(test)]
 mod testutil;

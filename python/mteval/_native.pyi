@@ -63,6 +63,10 @@ def calculate_cer(hyp_words: Sequence[str], ref_words: Sequence[str]) -> float:
     """cer's ``calculate_cer``: CharacTER of one sentence given as words."""
 def calculate_cer_corpus(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) -> dict[str, Any]:
     """cer's ``calculate_cer_corpus``: count, mean, median, std, min, max, cer_scores."""
+def whisper_basic(texts: Sequence[str], remove_diacritics: bool, preserve_marks: bool) -> list[str]:
+    """whisper-normalizer's ``BasicTextNormalizer`` of each text (without ``split_letters``)."""
+def unicode_normalize(form: str, texts: Sequence[str]) -> list[str]:
+    """``unicodedata.normalize(form, text)`` of CPython 3.11 for each text."""
 Step = tuple[str, Any]
 Chunk = tuple[str, int, int, int, int]
 def jiwer_apply(steps: Sequence[Step], text: Union[str, list[str]]) -> Union[str, list[str], list[list[str]]]:

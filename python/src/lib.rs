@@ -18,6 +18,7 @@ mod arrow_io;
 mod compare;
 mod jiwer;
 mod metrics;
+mod whisper;
 mod words;
 
 use std::sync::Arc;
@@ -221,6 +222,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::whisper_basic, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::unicode_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_apply, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_align, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_counts, m)?)?;

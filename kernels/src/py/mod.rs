@@ -5,6 +5,8 @@
 //! * [`text`]: `str` methods (`isspace`, `split`, `strip`, `lower`,
 //!   `upper`, `isalnum`), `unicodedata` categories and `repr` of a float
 //!   (tables: `unicode14`, generated from `CPython` 3.11);
+//! * [`normalize`]: `unicodedata.normalize` (NFC, NFD, NFKC, NFKD) over
+//!   `CPython` 3.11's Unicode 14.0 data (`normalization14`, generated);
 //! * [`re`]: the `re` module's case tables and the one pattern shape the
 //!   terminology reference matches;
 //! * [`number`]: numpy 2's `float32` promotions ([`Py`]), its pairwise sum
@@ -17,6 +19,8 @@
 //! * [`set`]: the iteration order of a `set` of `int`s.
 
 pub mod legacy;
+pub(crate) mod normalization14;
+pub mod normalize;
 pub mod number;
 pub mod random;
 pub mod re;

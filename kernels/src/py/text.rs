@@ -319,6 +319,12 @@ pub fn is_py_mark_symbol_punct(c: char) -> bool {
     in_ranges(super::unicode14::MARK_SYMBOL_PUNCT, c)
 }
 
+/// A category M* (mark) character of `CPython` 3.11's `unicodedata`.
+#[must_use]
+pub fn is_py_mark(c: char) -> bool {
+    in_ranges(super::unicode14::MARK, c)
+}
+
 /// A category Mn (non-spacing mark) character of `CPython` 3.11's `unicodedata`.
 #[must_use]
 pub fn is_py_nonspacing_mark(c: char) -> bool {

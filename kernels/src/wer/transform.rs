@@ -102,7 +102,7 @@ pub(super) const CONTRACTIONS: [(&str, &str); 11] = [
 /// `RemoveKaldiNonWords`: `re.sub(r"[<\[][^>\]]*[>\]]", "", s)`: from each
 /// `<` or `[` to the next `>` or `]` (spaces and newlines included), left to
 /// right, non-overlapping; an opener with no closer after it stays.
-pub(super) fn remove_kaldi_non_words(s: &str) -> Cow<'_, str> {
+pub(crate) fn remove_kaldi_non_words(s: &str) -> Cow<'_, str> {
     let b = s.as_bytes();
     let mut out = String::new();
     let (mut i, mut last) = (0, 0);

@@ -1,0 +1,152 @@
+//! whisper-normalizer 0.1.15's `BasicTextNormalizer`, step for step:
+//!
+//! ```text
+//! s = s.lower()
+//! s = re.sub(r"[<\[][^>\]]*[>\]]", "", s)     # [...] and <...>
+//! s = re.sub(r"\(([^)]+?)\)", "", s)          # (...) with something inside
+//! s = clean(s).lower()
+//! s = re.sub(r"\s+", " ", s)
+//! ```
+//!
+//! where `clean` is `remove_symbols` (NFKC, then every character of a
+//! category M*, S* or P* becomes a space; S* and P* only with
+//! `preserve_marks`) or, with `remove_diacritics`, `remove_symbols_and_diacritics`
+//! (NFKD, then the letters NFKD does not separate spelled out (`æ` → `ae`),
+//! category Mn dropped, M*, S* and P* to a space). Categories, case and
+//! normalisation are `CPython` 3.11's (Unicode 14.0). `split_letters` (the
+//! `regex` module's grapheme clusters) is not done here.
+
+use crate::py::normalize::{Form, normalize};
+use crate::py::text::{is_py_mark, is_py_mark_symbol_punct, is_py_nonspacing_mark, is_py_space, py_lower};
+use crate::wer::transform::remove_kaldi_non_words;
+
+/// `BasicTextNormalizer`'s options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BasicOptions {
+    /// `remove_diacritics=True`.
+    pub remove_diacritics: bool,
+    /// `preserve_marks=True` (not with `remove_diacritics`).
+    pub preserve_marks: bool,
+}
+
+/// Letters NFKD leaves whole, spelled out by `remove_symbols_and_diacritics`
+/// (`ADDITIONAL_DIACRITICS`).
+const ADDITIONAL_DIACRITICS: [(char, &str); 16] = [
+    ('œ', "oe"),
+    ('Œ', "OE"),
+    ('ø', "o"),
+    ('Ø', "O"),
+    ('æ', "ae"),
+    ('Æ', "AE"),
+    ('ß', "ss"),
+    ('ẞ', "SS"),
+    ('đ', "d"),
+    ('Đ', "D"),
+    ('ð', "d"),
+    ('Ð', "D"),
+    ('þ', "th"),
+    ('Þ', "th"),
+    ('ł', "l"),
+    ('Ł', "L"),
+];
+
+/// `remove_symbols(s, preserve_marks)`.
+#[must_use]
+pub fn remove_symbols(s: &str, preserve_marks: bool) -> String {
+    normalize(Form::Nfkc, s)
+        .chars()
+        .map(|c| if is_py_mark_symbol_punct(c) && !(preserve_marks && is_py_mark(c)) { ' ' } else { c })
+        .collect()
+}
+
+/// `remove_symbols_and_diacritics(s)` (with no `keep` characters).
+#[must_use]
+pub fn remove_symbols_and_diacritics(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in normalize(Form::Nfkd, s).chars() {
+        if let Some(&(_, by)) = ADDITIONAL_DIACRITICS.iter().find(|(d, _)| *d == c) {
+            out.push_str(by);
+        } else if is_py_nonspacing_mark(c) {
+        } else if is_py_mark_symbol_punct(c) {
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `re.sub(r"\(([^)]+?)\)", "", s)`: from each `(` to the next `)` when at
+/// least one character lies between (a `(` inside counts as one), left to
+/// right, not overlapping.
+fn remove_parenthesised(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        if b[i] == b'(' {
+            match b[i + 1..].iter().position(|&c| c == b')') {
+                Some(k) if k > 0 => {
+                    out.push_str(&s[last..i]);
+                    i += k + 2;
+                    last = i;
+                    continue;
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+/// `re.sub(r"\s+", " ", s)`.
+fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_space = false;
+    for c in s.chars() {
+        if is_py_space(c) {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            out.push(c);
+            in_space = false;
+        }
+    }
+    out
+}
+
+/// `BasicTextNormalizer(remove_diacritics, preserve_marks=...)(s)`.
+#[must_use]
+pub fn basic(s: &str, o: BasicOptions) -> String {
+    let s = py_lower(s);
+    let s = remove_kaldi_non_words(&s);
+    let s = remove_parenthesised(&s);
+    let s = if o.remove_diacritics { remove_symbols_and_diacritics(&s) } else { remove_symbols(&s, o.preserve_marks) };
+    collapse_whitespace(&py_lower(&s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Expected values: whisper-normalizer 0.1.15 on CPython 3.11.
+
+    #[test]
+    fn basic_as_whisper_normalizer() {
+        let b = |s: &str| basic(s, BasicOptions::default());
+        assert_eq!(b("Hello, World! [noise] (laughs) <unk>"), "hello world ");
+        assert_eq!(b("Ça coûte 5€ — d'accord?"), "ça coûte 5 d accord ");
+        assert_eq!(b("()a(b)c"), " ac");
+        assert_eq!(b("ﬁ ½ Ｈｅｌｌｏ"), "fi 1 2 hello");
+        let d = |s: &str| basic(s, BasicOptions { remove_diacritics: true, ..BasicOptions::default() });
+        assert_eq!(d("Ça coûte Æsir Łódź straße"), "ca coute aesir lodz strasse");
+        let m = |s: &str| basic(s, BasicOptions { preserve_marks: true, ..BasicOptions::default() });
+        assert_eq!(m("नमस्ते, दुनिया!"), "नमस्ते दुनिया ");
+        assert_eq!(b("नमस्ते"), "नमस त ");
+    }
+}

@@ -1,0 +1,71 @@
+"""`mteval.normalizers` against whisper-normalizer 0.1.15, and the Unicode normalisation under it against
+CPython's `unicodedata`: every code point in the four forms, fresh random combining sequences, the shared WMT
+sides and random multilingual text with brackets, symbols, marks and diacritics, under each option."""
+import json
+import os
+import random
+import sys
+import unicodedata
+
+import pytest
+from whisper_normalizer.basic import BasicTextNormalizer as TheirBasic
+
+from mteval import _native
+from mteval import jiwer as mj
+from mteval.normalizers import BasicTextNormalizer
+
+SHARED = os.environ.get("MTEVAL_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
+CHARS = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
+
+
+@pytest.mark.skipif(unicodedata.unidata_version != "14.0.0", reason="the tables are CPython 3.11's")
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_unicode_normalize_on_every_code_point_and_random_sequences(form):
+    assert _native.unicode_normalize(form, CHARS) == [unicodedata.normalize(form, c) for c in CHARS]
+    # Sequences of starters, composable letters, Hangul jamo and combining marks of many classes, in any order.
+    pool = ([chr(c) for c in range(0x41, 0x7B)] + [chr(c) for c in range(0x300, 0x370)] + list("ÅåÇçĳﬁ½한글") +
+            [chr(c) for c in range(0x1100, 0x1113)] + [chr(c) for c in range(0x1161, 0x1176)] +
+            [chr(c) for c in range(0x11A8, 0x11C3)] + ["\u0b47", "\u0b3e", "\u0b57", "\u0591", "\u05b0", "\u0f71",
+                                                         "\u0f72", "\u0f80", "\u1e0a", "\u0323", "\u0307", "ｶ", "ﾞ"])
+    rng = random.Random()
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
+    assert _native.unicode_normalize(form, texts) == [unicodedata.normalize(form, t) for t in texts]
+
+
+PIECES = ["Hello", "WORLD", "[noise]", "<unk>", "(laughs)", "()", "(a(b)", "ça", "coûte", "5€", "—", "d'accord?",
+          "Æsir", "Łódź", "straße", "ﬁ", "½", "Ｈｅｌｌｏ", "नमस्ते", "दुनिया!", "東京。", "שָׁלוֹם", "مرحبا،", "한국어",
+          "ΣΑΣ", "İ", "e\u0301", "\u0301", "$", "+", "@", "#tag", "x_y", "\t", "\n", "\u00a0", "  ", "\u3000",
+          "\U0001F600", "\U0001E030", "ǅ", "Ø", "þ", "ð", "\r\n"]
+
+
+def random_text(rng):
+    return " ".join(rng.choice(PIECES) for _ in range(rng.randint(0, 10)))
+
+
+@pytest.mark.parametrize("options", [{}, {"remove_diacritics": True}, {"preserve_marks": True},
+                                     {"split_letters": True}, {"remove_diacritics": True, "split_letters": True}])
+def test_basic_normalizer_as_whisper_normalizer(options):
+    theirs, ours = TheirBasic(**options), BasicTextNormalizer(**options)
+    rng = random.Random()
+    texts = [random_text(rng) for _ in range(3000)]
+    for pair in ["en-de", "zh-en", "en-ja", "de-en", "en-zh"]:
+        path = os.path.join(SHARED, "data", "wmt", f"{pair}.jsonl")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                for line in list(f)[:300]:
+                    r = json.loads(line)
+                    texts += [r["hyp"], r["ref"]]
+    want = [theirs(t) for t in texts]
+    assert ours(texts) == want
+    assert [ours(t) for t in texts[:200]] == want[:200]
+
+
+def test_basic_normalizer_in_a_compose_and_its_errors():
+    n = BasicTextNormalizer()
+    t = mj.Compose([n, mj.ReduceToListOfListOfWords()])
+    refs, hyps = ["Hello, World! (applause)", "[noise] Good-bye"], ["hello world", "good bye"]
+    assert mj.wer(refs, hyps, t, t) == 0.0
+    with pytest.raises(ValueError, match="preserve_marks cannot be used with remove_diacritics=True"):
+        BasicTextNormalizer(remove_diacritics=True, preserve_marks=True)
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'lower'"):
+        n(3)
