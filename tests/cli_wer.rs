@@ -218,3 +218,34 @@ fn cer_is_refused_as_ambiguous_naming_jiwers_cer_and_characters() {
     let out = mteval_ok(&["score", input, "-m", "char_error_rate", "-m", "charac_ter"]);
     assert!(out.contains("CER|") && out.contains("CharacTER|"), "{out}");
 }
+
+#[test]
+fn whisper_normalize_in_sql_gives_whisper_normalizers_basic_text() {
+    // Expected values: whisper-normalizer 0.1.15's BasicTextNormalizer (random
+    // texts are compared with it in python/tests/test_whisper.py).
+    let q = "SELECT whisper_normalize(t, 'basic') AS n, whisper_normalize(t, 'basic|remove_diacritics:yes') AS d \
+             FROM (VALUES ('Hello, World! [noise] (laughs) <unk>'), ('Ça coûte 5€ — Æsir straße'), \
+             ('ﬁ ½ Ｈｅｌｌｏ'), (NULL)) AS v(t)";
+    let out = mteval_ok(&["sql", "--format", "ndjson", "-c", q]);
+    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let got: Vec<(Value, Value)> = rows.iter().map(|r| (r["n"].clone(), r["d"].clone())).collect();
+    let s = |x: &str| Value::String(x.into());
+    assert_eq!(
+        got,
+        [
+            (s("hello world "), s("hello world ")),
+            (s("ça coûte 5 æsir straße"), s("ca coute 5 aesir strasse")),
+            (s("fi 1 2 hello"), s("fi 1 2 hello")),
+            (Value::Null, Value::Null),
+        ]
+    );
+    for (spec, needle) in [
+        ("english", "not available yet"),
+        ("basic|preserve_marks:yes|remove_diacritics:yes", "cannot be used with"),
+        ("basic|lower:no", "unknown option 'lower'"),
+        ("whisper", "unknown normaliser 'whisper'"),
+    ] {
+        let q = format!("SELECT whisper_normalize('a', '{spec}')");
+        crate::cli::fails_with(&["sql", "-c", &q], &["whisper_normalize", needle]);
+    }
+}

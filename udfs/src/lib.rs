@@ -56,6 +56,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(wer::measures::WipUdf::default())),
         Arc::new(ScalarUDF::from(wer::wer_stats::WerStatsUdf::default())),
         Arc::new(ScalarUDF::from(wer::wer_alignment::WerAlignmentUdf::default())),
+        Arc::new(ScalarUDF::from(wer::whisper_normalize::WhisperNormalizeUdf::default())),
         Arc::new(ScalarUDF::from(metric_table::segment_stats::SegmentStatsUdf::default())),
         Arc::new(ScalarUDF::from(charac_ter::EditDistanceUdf::default())),
         Arc::new(ScalarUDF::from(charac_ter::WordEditDistanceUdf::default())),

@@ -8,3 +8,72 @@
 //!   whitespace.
 
 pub mod basic;
+
+use crate::MetricError;
+
+/// A normaliser named as SQL and the CLI name it: `basic`, with options
+/// `remove_diacritics:yes`, `preserve_marks:yes` (`|`-separated after the
+/// name, e.g. `basic|remove_diacritics:yes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Normalizer {
+    /// `BasicTextNormalizer`.
+    Basic(basic::BasicOptions),
+}
+
+impl Normalizer {
+    /// Parses `name[|key:yes|no...]`.
+    ///
+    /// # Errors
+    /// An unknown name, key or value, or options that do not go together.
+    pub fn parse(spec: &str) -> Result<Self, MetricError> {
+        let bad = |reason: String| MetricError::InvalidOption { metric: "whisper_normalize", reason };
+        let mut parts = spec.split('|').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        match name {
+            "basic" => {}
+            "english" => {
+                return Err(bad("the English normaliser (EnglishTextNormalizer) is not available yet; 'basic' is \
+                                (whisper-normalizer's BasicTextNormalizer)"
+                    .into()));
+            }
+            other => return Err(bad(format!("unknown normaliser '{other}': give 'basic'"))),
+        }
+        let mut o = basic::BasicOptions::default();
+        for p in parts.filter(|p| !p.is_empty()) {
+            let (k, v) = p.split_once(':').ok_or_else(|| bad(format!("'{p}' is not key:value")))?;
+            let v = match v.trim() {
+                "yes" | "true" => true,
+                "no" | "false" => false,
+                other => return Err(bad(format!("{k}: '{other}' is not yes or no"))),
+            };
+            match k.trim() {
+                "remove_diacritics" => o.remove_diacritics = v,
+                "preserve_marks" => o.preserve_marks = v,
+                "split_letters" => {
+                    if v {
+                        return Err(bad("split_letters (grapheme clusters) is only in Python's \
+                                        mteval.normalizers.BasicTextNormalizer"
+                            .into()));
+                    }
+                }
+                other => {
+                    return Err(bad(format!(
+                        "unknown option '{other}' (known: remove_diacritics, preserve_marks, split_letters)"
+                    )));
+                }
+            }
+        }
+        if o.remove_diacritics && o.preserve_marks {
+            return Err(bad("preserve_marks cannot be used with remove_diacritics".into()));
+        }
+        Ok(Self::Basic(o))
+    }
+
+    /// The normalised text.
+    #[must_use]
+    pub fn apply(&self, s: &str) -> String {
+        match self {
+            Self::Basic(o) => basic::basic(s, *o),
+        }
+    }
+}

@@ -11,3 +11,4 @@ mod eval;
 pub mod measures;
 pub mod wer_alignment;
 pub mod wer_stats;
+pub mod whisper_normalize;

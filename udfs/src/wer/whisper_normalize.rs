@@ -1,0 +1,58 @@
+//! `whisper_normalize(text, normalizer) -> Utf8`: Whisper's text
+//! normalisation (whisper-normalizer 0.1.15), as ASR evaluations apply it to
+//! both sides before WER.
+
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{Result, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
+use mteval_kernels::whisper::Normalizer;
+
+use crate::common::{StrCol, coerce_options, coerce_string, exec_parse, plan_parse, utf8_value};
+use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+
+/// The `whisper_normalize` scalar function.
+#[derive(Debug)]
+pub struct WhisperNormalizeFn;
+
+/// The `whisper_normalize` scalar UDF.
+pub type WhisperNormalizeUdf = Scalar<WhisperNormalizeFn>;
+
+impl ScalarSpec for WhisperNormalizeFn {
+    const NAME: &'static str = "whisper_normalize";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Whisper's text normalisation, as whisper-normalizer 0.1.15 gives it: `'basic'` is \
+                      `BasicTextNormalizer()` (lower-case; `[...]`, `<...>`, `(...)` removed; marks, symbols \
+                      and punctuation to spaces after NFKC; whitespace collapsed), with \
+                      `'basic|remove_diacritics:yes'` or `'basic|preserve_marks:yes'`. Unicode rules are \
+                      CPython 3.11's. NULL in gives NULL out.",
+        syntax: "whisper_normalize(text: str, normalizer: str) -> str",
+        arguments: &[
+            ("text", "A string."),
+            ("normalizer", "A constant: `basic`, optionally `|remove_diacritics:yes` or `|preserve_marks:yes`."),
+        ],
+        example: "SELECT whisper_normalize('Hello, World! [noise]', 'basic');",
+        related: &["wer", "char_error_rate"],
+    };
+
+    const COERCE: Coerce = |name, t| {
+        let [s, o] = t else {
+            return plan_err!("{name} takes (text, normalizer), e.g. whisper_normalize(ref, 'basic')");
+        };
+        Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?])
+    };
+
+    const OUTPUT: Output = || DataType::Utf8;
+
+    fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
+        plan_parse(Self::NAME, args, 1, Normalizer::parse).map(drop)
+    }
+
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
+        let normalizer = exec_parse(name, &args.args, 1, Normalizer::parse)?;
+        let text = StrCol::new(name, &args.args[0])?;
+        let single = text.is_scalar();
+        let n = if single { 1 } else { args.number_rows };
+        Ok(utf8_value((0..n).map(|i| text.get(i).map(|s| normalizer.apply(s))).collect(), single))
+    }
+}
