@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """mteval.jiwer against jiwer 4.0.0 with transforms, same calls, same data, same process: `wer`,
 `process_words` and `visualize_error_counts` with a typical Compose (lower-case, remove punctuation, collapse
-spaces, strip, reduce to words) on both sides, and with `wer_standardize`. Checks the results are equal,
-prints seconds and ratios.
+spaces, strip, reduce to words) on both sides, and with `wer_standardize`; then Whisper's BasicTextNormalizer
+(whisper-normalizer 0.1.15, one call per text) against mteval.normalizers' (one call on the list). Checks the
+results are equal, prints seconds and ratios.
 
 Data: the shared WMT rows (hypothesis and reference, 5 pairs x 3 systems), repeated to --rows pairs.
 
@@ -47,7 +48,13 @@ def main():
         (f"visualize_error_counts, typical Compose, {len(rows):,} pairs",
          lambda m: m.visualize_error_counts(m.process_words(refs, hyps, typical(m), typical(m)))),
     ]
-    print(f"{'case':<58} {'jiwer s':>9} {'mteval s':>9} {'ratio':>7}")
+    from mteval.normalizers import BasicTextNormalizer
+    from whisper_normalizer.basic import BasicTextNormalizer as TheirBasic
+    texts = refs + hyps
+    whisper = {jiwer: TheirBasic(), mj: BasicTextNormalizer()}
+    cases.append((f"BasicTextNormalizer, {len(texts):,} texts",
+                  lambda m: [whisper[m](t) for t in texts] if m is jiwer else whisper[m](texts)))
+    print(f"{'case':<58} {'peer s':>9} {'mteval s':>9} {'ratio':>7}")
     for name, f in cases:
         t_ref, a = best(lambda: f(jiwer), args.repeats)
         t_ours, b = best(lambda: f(mj), args.repeats)

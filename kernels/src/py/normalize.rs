@@ -88,12 +88,82 @@ fn compose_pair(a: char, b: char) -> Option<char> {
     COMPOSITIONS.binary_search_by_key(&(a, b), |&(x, y, _)| (x, y)).ok().and_then(|i| char::from_u32(COMPOSITIONS[i].2))
 }
 
+/// The characters normalisation may change or combine, one bit each: those
+/// with a decomposition (canonical only, or compatibility too), a non-zero
+/// combining class, or a place as the second of a composition (Hangul
+/// vowels and trailing consonants included). Any other character is a
+/// boundary: nothing before it interacts with it or with what follows.
+struct Unstable {
+    canonical: Vec<u64>,
+    compatibility: Vec<u64>,
+}
+
+fn unstable() -> &'static Unstable {
+    static TABLES: std::sync::OnceLock<Unstable> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let words = (0x11_0000 / 64) + 1;
+        let mut t = Unstable { canonical: vec![0; words], compatibility: vec![0; words] };
+        let mut set = |cp: u32, both: bool| {
+            let (w, b) = ((cp / 64) as usize, cp % 64);
+            t.compatibility[w] |= 1 << b;
+            if both {
+                t.canonical[w] |= 1 << b;
+            }
+        };
+        for &(cp, canonical, _) in DECOMPOSITIONS {
+            set(cp, !canonical.is_empty());
+        }
+        for &(lo, hi, _) in COMBINING_CLASSES {
+            (lo..=hi).for_each(|cp| set(cp, true));
+        }
+        for &(_, second, _) in COMPOSITIONS {
+            set(second, true);
+        }
+        (V_BASE..V_BASE + V_COUNT).chain(T_BASE + 1..T_BASE + T_COUNT).chain(S_BASE..S_BASE + S_COUNT).for_each(|cp| {
+            set(cp, true);
+        });
+        t
+    })
+}
+
 /// `unicodedata.normalize(form, s)`.
 #[must_use]
 pub fn normalize(form: Form, s: &str) -> String {
     if s.is_ascii() {
         return s.to_owned();
     }
+    let bits = if matches!(form, Form::Nfkd | Form::Nfkc) { &unstable().compatibility } else { &unstable().canonical };
+    let is_unstable = |c: char| {
+        let cp = u32::from(c);
+        cp >= 0xA0 && bits[(cp / 64) as usize] & (1 << (cp % 64)) != 0
+    };
+    // Segments that start at a stable character: each is normalised on its
+    // own, and one with no unstable character is copied.
+    let mut out = String::with_capacity(s.len());
+    let (mut start, mut touched) = (0, false);
+    for (i, c) in s.char_indices() {
+        if is_unstable(c) {
+            touched = true;
+        } else if i > start {
+            if touched {
+                out.push_str(&normalize_segment(form, &s[start..i]))
+            } else {
+                out.push_str(&s[start..i])
+            }
+            start = i;
+            touched = false;
+        }
+    }
+    if touched {
+        out.push_str(&normalize_segment(form, &s[start..]))
+    } else {
+        out.push_str(&s[start..])
+    }
+    out
+}
+
+/// UAX #15 on one segment: decomposition, canonical ordering, composition.
+fn normalize_segment(form: Form, s: &str) -> String {
     let compat = matches!(form, Form::Nfkd | Form::Nfkc);
     let mut chars = Vec::with_capacity(s.len());
     for c in s.chars() {
