@@ -31,7 +31,7 @@ impl ScalarSpec for WhisperNormalizeFn {
             ("normalizer", "A constant: `basic`, optionally `|remove_diacritics:yes` or `|preserve_marks:yes`."),
         ],
         example: "SELECT whisper_normalize('Hello, World! [noise]', 'basic');",
-        related: &["wer", "char_error_rate"],
+        related: &["wer", "wer_alignment", "corpus_wer"],
     };
 
     const COERCE: Coerce = |name, t| {
