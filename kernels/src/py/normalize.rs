@@ -146,18 +146,18 @@ pub fn normalize(form: Form, s: &str) -> String {
             touched = true;
         } else if i > start {
             if touched {
-                out.push_str(&normalize_segment(form, &s[start..i]))
+                out.push_str(&normalize_segment(form, &s[start..i]));
             } else {
-                out.push_str(&s[start..i])
+                out.push_str(&s[start..i]);
             }
             start = i;
             touched = false;
         }
     }
     if touched {
-        out.push_str(&normalize_segment(form, &s[start..]))
+        out.push_str(&normalize_segment(form, &s[start..]));
     } else {
-        out.push_str(&s[start..])
+        out.push_str(&s[start..]);
     }
     out
 }
