@@ -17,6 +17,16 @@ WMT_PAIRS = ["en-de", "de-en", "zh-en", "en-zh", "en-ja"]
 
 # Arguments.
 
+def best_call(f, repeats):
+    """The shortest of `repeats` timings of the in-process call `f()` (seconds), and its last result."""
+    times, out = [], None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = f()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
 def options(**opts):
     """An ArgumentParser with an option --NAME (underscores as dashes) for each NAME=default or
     NAME=(default, help), in order: a flag (store_true) where the default is a bool, else of the default's type."""

@@ -12,19 +12,9 @@ Usage (the venv of scripts/test-python.sh, which has the wheel and jiwer):
 """
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import load_wmt_rows, options  # noqa: E402
-
-
-def best(f, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = f()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+from _common import best_call, load_wmt_rows, options  # noqa: E402
 
 
 def main():
@@ -56,8 +46,8 @@ def main():
                   lambda m: [whisper[m](t) for t in texts] if m is jiwer else whisper[m](texts)))
     print(f"{'case':<58} {'peer s':>9} {'mteval s':>9} {'ratio':>7}")
     for name, f in cases:
-        t_ref, a = best(lambda: f(jiwer), args.repeats)
-        t_ours, b = best(lambda: f(mj), args.repeats)
+        t_ref, a = best_call(lambda: f(jiwer), args.repeats)
+        t_ours, b = best_call(lambda: f(mj), args.repeats)
         # Outputs compared outside the timings (jiwer's and mteval's classes differ, their fields must not).
         assert (repr(a) if hasattr(a, "wer") else a) == (repr(b) if hasattr(b, "wer") else b), name
         print(f"{name:<58} {t_ref:9.3f} {t_ours:9.3f} {t_ref / t_ours:6.1f}x", flush=True)

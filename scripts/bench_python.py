@@ -10,19 +10,10 @@ MBR-sized groups (--mbr-groups x --mbr-n consecutive WMT hypotheses, every sampl
 Usage (the venv of scripts/test-python.sh, which has the wheel and the tools):
     target/pyvenv/bin/python scripts/bench_python.py [--repeats 3] [--ter-rows 2000] [--mbr-n 256] [--mbr-groups 8]
 """
-import json, os, sys, time
+import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHARED, load_wmt_rows, options  # noqa: E402
-
-
-def best(f, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = f()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+from _common import SHARED, best_call, load_wmt_rows, options  # noqa: E402
 
 
 def main():
@@ -61,8 +52,8 @@ def main():
     print(f"{'call':55s} {'tool s':>9s} {'mteval s':>9s} {'ratio':>8s}")
     bad = 0
     for name, theirs, ours in cases:
-        t1, a = best(theirs, 1 if "TER" in name else args.repeats)
-        t2, b = best(ours, args.repeats)
+        t1, a = best_call(theirs, 1 if "TER" in name else args.repeats)
+        t2, b = best_call(ours, args.repeats)
         same = a == b
         bad += not same
         print(f"{name:55s} {t1:9.3f} {t2:9.3f} {t1 / t2:7.1f}x{'' if same else '  DIFFERENT'}")
