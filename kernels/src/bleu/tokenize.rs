@@ -32,7 +32,7 @@
 //!   Unicode tables ([`super::unicode`]), not `CPython`'s.
 
 use crate::MetricError;
-use crate::py::text::{pad_chars, py_split, py_strip};
+use crate::py::text::{in_ranges, pad_chars, py_split, py_strip};
 
 use super::unicode;
 
@@ -444,12 +444,6 @@ pub const fn is_zh_char(c: char) -> bool {
             | '\u{FE30}'..='\u{FE4F}'
             | '\u{FF00}'..='\u{FFEF}'
     )
-}
-
-fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
-    let cp = u32::from(c);
-    let i = table.partition_point(|&(_, hi)| hi < cp);
-    table.get(i).is_some_and(|&(lo, _)| lo <= cp)
 }
 
 /// `regex`'s `\p{N}`.

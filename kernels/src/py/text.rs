@@ -288,7 +288,9 @@ pub fn py_upper(s: &str) -> String {
     out
 }
 
-fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+/// Whether `c` lies in one of `table`'s sorted, disjoint, inclusive
+/// code-point ranges (the generated Unicode tables' form).
+pub(crate) fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
     let cp = u32::from(c);
     let i = table.partition_point(|&(_, hi)| hi < cp);
     table.get(i).is_some_and(|&(lo, _)| lo <= cp)
