@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """mteval.jiwer against jiwer 4.0.0 with transforms, same calls, same data, same process: `wer`,
 `process_words` and `visualize_error_counts` with a typical Compose (lower-case, remove punctuation, collapse
-spaces, strip, reduce to words) on both sides, and with `wer_standardize`; then Whisper's BasicTextNormalizer
-(whisper-normalizer 0.1.15, one call per text) against mteval.normalizers' (one call on the list). Checks the
+spaces, strip, reduce to words) on both sides, and with `wer_standardize`; then Whisper's BasicTextNormalizer and
+EnglishTextNormalizer (whisper-normalizer 0.1.15, one call per text) against mteval.normalizers' (one call on the
+list), and WER after the English normaliser. Checks the
 results are equal, prints seconds and ratios.
 
 Data: the shared WMT rows (hypothesis and reference, 5 pairs x 3 systems), repeated to --rows pairs.
@@ -44,6 +45,21 @@ def main():
     whisper = {jiwer: TheirBasic(), mj: BasicTextNormalizer()}
     cases.append((f"BasicTextNormalizer, {len(texts):,} texts",
                   lambda m: [whisper[m](t) for t in texts] if m is jiwer else whisper[m](texts)))
+    from mteval.normalizers import EnglishTextNormalizer
+    from whisper_normalizer.english import EnglishTextNormalizer as TheirEnglish
+    english = {jiwer: TheirEnglish(), mj: EnglishTextNormalizer()}
+    cases.append((f"EnglishTextNormalizer, {len(texts):,} texts",
+                  lambda m: [english[m](t) for t in texts] if m is jiwer else english[m](texts)))
+
+    def asr(m):
+        # What an ASR evaluation runs: Whisper's English normaliser on both sides, then WER. With jiwer the
+        # normaliser is called per text first (it takes one string); mteval's stands in the Compose.
+        if m is jiwer:
+            return jiwer.wer([english[m](t) for t in refs], [english[m](t) for t in hyps])
+        c = mj.Compose([EnglishTextNormalizer(), mj.RemoveMultipleSpaces(), mj.Strip(),
+                        mj.ReduceToListOfListOfWords()])
+        return mj.wer(refs, hyps, reference_transform=c, hypothesis_transform=c)
+    cases.append((f"wer after EnglishTextNormalizer, {len(rows):,} pairs", asr))
     print(f"{'case':<58} {'peer s':>9} {'mteval s':>9} {'ratio':>7}")
     for name, f in cases:
         t_ref, a = best_call(lambda: f(jiwer), args.repeats)

@@ -28,7 +28,16 @@ CLASSES = [
      lambda c: unicodedata.category(c) == "Mn"),
     ("MARK", "categories M*: kept by Whisper's `remove_symbols` with `preserve_marks`",
      lambda c: unicodedata.category(c)[0] == "M"),
+    ("DECIMAL", "`c.isdecimal()`: `re`'s `\\d` on `str` patterns, the digits `int()` and `Fraction()` read; each range "
+     "is whole runs of ten, 0 to 9",
+     lambda c: c.isdecimal()),
 ]
+
+
+def check_decimal_runs(rs):
+    for a, b in rs:
+        for cp in range(a, b + 1):
+            assert unicodedata.decimal(chr(cp)) == (cp - a) % 10, hex(cp)
 
 
 def ranges(pred):
@@ -62,6 +71,8 @@ def classes_file(out):
     p("//! Surrogates are excluded (a Rust `char` is never one).")
     for name, doc, pred in CLASSES:
         rs = ranges(pred)
+        if name == "DECIMAL":
+            check_decimal_runs(rs)
         p()
         p(f"/// {doc}: {len(rs)} ranges, {sum(b - a + 1 for a, b in rs)} code points.")
         p(f"pub(crate) const {name}: &[(u32, u32)] = &[")

@@ -66,6 +66,32 @@ fn mteval_jiwer_prints_what_jiwers_command_line_prints() {
     assert!(msg.contains("Number of reference sentences (2 in") && msg.contains("--global"), "{msg}");
 }
 
+/// Whisper's English normaliser before WER: `mteval jiwer --normalize
+/// whisper-english` and `score --options wer=transform:whisper_english`.
+/// The references below normalise to the hypotheses (whisper-normalizer
+/// 0.1.15), so WER is 0 with the normaliser and not without.
+#[test]
+fn whisper_english_normalisation_before_wer_on_the_cli() {
+    let refs = "Mr. Smith paid twenty five dollars, um, for the colour TV\nIt's two thousand and twenty [noise]\n";
+    let hyps = "mister smith paid $25 for the color tv\nit is 2020\n";
+    let (dir, h, r) = hyp_ref_files(hyps, refs);
+    assert_eq!(mteval_ok(&["jiwer", "-r", &r, "-h", &h, "--normalize", "whisper-english"]), "0.0\n");
+    assert_eq!(mteval_ok(&["jiwer", "-r", &r, "-h", &h, "--normalize", "whisper-english", "-g", "-c"]), "0.0\n");
+    assert_ne!(mteval_ok(&["jiwer", "-r", &r, "-h", &h]), "0.0\n");
+    let mut rows = String::new();
+    for (r, h) in refs.lines().zip(hyps.lines()) {
+        rows += &serde_json::json!({"system": "a", "hyp": h, "ref": r}).to_string();
+        rows.push('\n');
+    }
+    let input = write_file(dir.path(), "in.jsonl", rows);
+    let input = input.to_str().unwrap();
+    let lines = ndjson(&mteval(&["score", input, "-m", "wer", "--options", "wer=transform:whisper_english", "--json"]));
+    assert_eq!(lines[0]["score"].as_f64(), Some(0.0), "{lines:?}");
+    assert!(lines[0]["signature"].as_str().unwrap().contains("transform:whisper_english"));
+    let plain = ndjson(&mteval(&["score", input, "-m", "wer", "--json"]));
+    assert!(plain[0]["score"].as_f64().unwrap() > 0.0, "{plain:?}");
+}
+
 /// `score -m wer mer wil wip char_error_rate --group-by system`: jiwer's
 /// corpus values per system, with the signature.
 #[test]
@@ -239,8 +265,25 @@ fn whisper_normalize_in_sql_gives_whisper_normalizers_basic_text() {
             (Value::Null, Value::Null),
         ]
     );
+    // The English normaliser (whisper-normalizer 0.1.15's EnglishTextNormalizer; random WMT sentences with
+    // injected numbers are compared with it in python/tests/test_whisper.py), in SQL and as a WER transform.
+    let q = "SELECT whisper_normalize(t, 'english') AS n, wer(h, t, 'transform:whisper_english') AS w FROM \
+             (VALUES ('Mr. Smith paid twenty five dollars, um, for the colour TV [noise]', \
+             'mister smith paid $25 for the color tv'), (NULL, 'a')) AS v(t, h)";
+    let out = mteval_ok(&["sql", "--format", "ndjson", "-c", q]);
+    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["n"], s("mister smith paid $25 for the color tv"));
+    assert_eq!(rows[0]["w"], Value::from(0.0));
+    assert_eq!(rows[1]["n"], Value::Null);
+    // split_letters: grapheme clusters as the `regex` module's \X (whisper-normalizer 0.1.15's output).
+    let q = "SELECT whisper_normalize('नमस्ते, दुनिया!', 'basic|preserve_marks:yes|split_letters:yes') AS a, \
+             whisper_normalize('Hello, 한국어!', 'basic|split_letters:yes') AS b";
+    let out = mteval_ok(&["sql", "--format", "ndjson", "-c", q]);
+    let row: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(row["a"], s("न म स्ते दु नि या "));
+    assert_eq!(row["b"], s("h e l l o 한 국 어 "));
     for (spec, needle) in [
-        ("english", "not available yet"),
+        ("english|x:yes", "takes no options"),
         ("basic|preserve_marks:yes|remove_diacritics:yes", "cannot be used with"),
         ("basic|lower:no", "unknown option 'lower'"),
         ("whisper", "unknown normaliser 'whisper'"),

@@ -63,8 +63,17 @@ def calculate_cer(hyp_words: Sequence[str], ref_words: Sequence[str]) -> float:
     """cer's ``calculate_cer``: CharacTER of one sentence given as words."""
 def calculate_cer_corpus(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) -> dict[str, Any]:
     """cer's ``calculate_cer_corpus``: count, mean, median, std, min, max, cer_scores."""
-def whisper_basic(texts: Sequence[str], remove_diacritics: bool, preserve_marks: bool) -> list[str]:
-    """whisper-normalizer's ``BasicTextNormalizer`` of each text (without ``split_letters``)."""
+def whisper_basic(texts: Sequence[str], remove_diacritics: bool, preserve_marks: bool,
+                  split_letters: bool) -> list[str]:
+    """whisper-normalizer's ``BasicTextNormalizer`` of each text."""
+def whisper_english(texts: Sequence[str]) -> list[str]:
+    """whisper-normalizer's ``EnglishTextNormalizer`` of each text."""
+def whisper_english_numbers(texts: Sequence[str]) -> list[str]:
+    """whisper-normalizer's ``EnglishNumberNormalizer`` of each text."""
+def whisper_english_spellings(texts: Sequence[str]) -> list[str]:
+    """whisper-normalizer's ``EnglishSpellingNormalizer`` of each text."""
+def join_graphemes(texts: Sequence[str]) -> list[str]:
+    """``" ".join(regex.findall(r"\\X", text))`` of each text (regex 2026.11.15's grapheme clusters)."""
 def unicode_normalize(form: str, texts: Sequence[str]) -> list[str]:
     """``unicodedata.normalize(form, text)`` of CPython 3.11 for each text."""
 Step = tuple[str, Any]

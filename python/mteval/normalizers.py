@@ -1,28 +1,51 @@
 """Whisper's text normalisers (whisper-normalizer 0.1.15, from OpenAI Whisper's `whisper/normalizers`), in Rust.
 
-    from mteval.normalizers import BasicTextNormalizer
-    normalize = BasicTextNormalizer()
-    normalize("Hello, World! [noise]")            # 'hello world '
+    from mteval.normalizers import EnglishTextNormalizer, BasicTextNormalizer
+    normalize = EnglishTextNormalizer()
+    normalize("Mr. Smith paid twenty dollars, um, for the colour [noise]")   # 'mister smith paid $20 for the color'
     normalize(["one text", "another"])            # a list gives a list, on all cores
 
-`BasicTextNormalizer(remove_diacritics=False, split_letters=False, preserve_marks=False)` gives
-whisper-normalizer's results exactly: case, categories and Unicode normalisation are CPython 3.11's (Unicode
-14.0), whatever Python runs this. Called on a list it normalises every text (whisper-normalizer takes one string),
-so it can stand in a `mteval.jiwer.Compose` before the reduction to words. `split_letters=True` splits into
-grapheme clusters with the `regex` module's `\\X`, as whisper-normalizer does (it needs `regex` installed).
+The classes give whisper-normalizer's results exactly: case, categories, `\\d`, `\\s`, `\\b` and Unicode
+normalisation are CPython 3.11's (Unicode 14.0), whatever Python runs this. Called on a list they normalise every
+text (whisper-normalizer takes one string), so they can stand in a `mteval.jiwer.Compose` before the reduction to
+words, where they run in Rust with the steps around them.
+
+* `EnglishTextNormalizer()`: lower-case; remove `[...]`, `<...>`, `(...)` and the fillers hmm, mm, mhm, mmm, uh,
+  um; spell out contractions and titles; spoken numbers, currencies and percentages to digits
+  (`EnglishNumberNormalizer`); British spellings to American (`EnglishSpellingNormalizer`, Whisper's table);
+  remove the remaining symbols; collapse whitespace.
+* `BasicTextNormalizer(remove_diacritics=False, split_letters=False, preserve_marks=False)`: any language.
+  `split_letters=True` puts a space between grapheme clusters as the `regex` module's `\\X` finds them (its
+  properties are those of regex 2026.11.15; `regex` need not be installed).
 """
 
 from __future__ import annotations
 
-import re
-from typing import List, Union
+from typing import List, Optional, Union
 
 from . import _native
 
-__all__ = ["BasicTextNormalizer"]
+__all__ = ["BasicTextNormalizer", "EnglishTextNormalizer", "EnglishNumberNormalizer", "EnglishSpellingNormalizer"]
 
 
-class BasicTextNormalizer:
+class _Normalizer:
+    def __call__(self, s: Union[str, List[str]]):
+        if isinstance(s, list):
+            return self._all(s)
+        if not isinstance(s, str):
+            # What whisper-normalizer's first step raises.
+            return s.lower()
+        return self._all([s])[0]
+
+    def _all(self, texts: List[str]) -> List[str]:
+        raise NotImplementedError
+
+    def _step(self) -> Optional[tuple]:
+        """This normaliser as a Rust step of a `mteval.jiwer.Compose`, or None."""
+        return None
+
+
+class BasicTextNormalizer(_Normalizer):
     """Lower-case; remove `[...]`, `<...>` and `(...)` phrases; replace marks, symbols and punctuation by a space
     (NFKC first; `remove_diacritics`: NFKD, diacritics dropped, æ ø ß ... spelled out; `preserve_marks`: marks
     kept); lower-case again; collapse whitespace."""
@@ -34,20 +57,37 @@ class BasicTextNormalizer:
         self.split_letters = split_letters
         self.preserve_marks = preserve_marks
 
-    def __call__(self, s: Union[str, List[str]]):
-        if isinstance(s, list):
-            return self._all(s)
-        if not isinstance(s, str):
-            # What whisper-normalizer's first step raises.
-            return s.lower()
-        return self._all([s])[0]
+    def _all(self, texts: List[str]) -> List[str]:
+        return _native.whisper_basic(texts, bool(self.remove_diacritics), bool(self.preserve_marks),
+                                     bool(self.split_letters))
+
+    def _step(self):
+        opts = "".join(f"|{k}:yes" for k in ("remove_diacritics", "preserve_marks", "split_letters")
+                       if getattr(self, k))
+        return ("whisper", "basic" + opts)
+
+
+class EnglishTextNormalizer(_Normalizer):
+    """Whisper's English normaliser, as ASR papers and leaderboards apply it before WER."""
 
     def _all(self, texts: List[str]) -> List[str]:
-        out = _native.whisper_basic(texts, bool(self.remove_diacritics), bool(self.preserve_marks))
-        if self.split_letters:
-            import regex
+        return _native.whisper_english(texts)
 
-            # whisper-normalizer splits after cleaning and lower-casing, then collapses whitespace: the Rust half
-            # collapsed it already, and a grapheme of whitespace is then one space.
-            out = [re.sub(r"\s+", " ", " ".join(regex.findall(r"\X", t, regex.U))) for t in out]
-        return out
+    def _step(self):
+        return ("whisper", "english")
+
+
+class EnglishNumberNormalizer(_Normalizer):
+    """Spoken numbers to digits: "twenty five dollars" → "$25", "one oh one" → "101", "fifty percent" → "50%",
+    ordinals and plurals kept as suffixes ("twenty first" → "21st", "the nineteen sixties" → "the 1960s")."""
+
+    def _all(self, texts: List[str]) -> List[str]:
+        return _native.whisper_english_numbers(texts)
+
+
+class EnglishSpellingNormalizer(_Normalizer):
+    """British spellings to American, word by word, with Whisper's table (words are split on whitespace and
+    joined by one space)."""
+
+    def _all(self, texts: List[str]) -> List[str]:
+        return _native.whisper_english_spellings(texts)

@@ -38,6 +38,10 @@ fn steps(spec: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
             "single" => Step::Single(arg.extract()?),
             "words" => Step::Words(arg.extract()?),
             "chars" => Step::Chars,
+            "whisper" => Step::Whisper(
+                mteval_kernels::whisper::Normalizer::parse(&arg.extract::<String>()?)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?,
+            ),
             other => return Err(PyValueError::new_err(format!("unknown transform step {other:?}"))),
         });
     }

@@ -223,6 +223,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_basic, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::whisper_english, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::whisper_english_numbers, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::whisper_english_spellings, m)?)?;
+    m.add_function(wrap_pyfunction!(whisper::join_graphemes, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::unicode_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_apply, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_align, m)?)?;

@@ -3,6 +3,8 @@
 
 use mteval_kernels::py::normalize::{Form, normalize};
 use mteval_kernels::whisper::basic::{BasicOptions, basic};
+use mteval_kernels::whisper::english::{american_spellings, english};
+use mteval_kernels::whisper::numbers::normalize_numbers;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -15,16 +17,42 @@ fn over(
     crate::interruptible(py, move |_| texts.par_iter().with_min_len(64).map(|s| f(s)).collect())
 }
 
-/// `BasicTextNormalizer(remove_diacritics, preserve_marks=...)` of each text.
+/// `BasicTextNormalizer(remove_diacritics, split_letters, preserve_marks)` of each text.
 #[pyfunction]
 pub fn whisper_basic(
     py: Python<'_>,
     texts: Vec<String>,
     remove_diacritics: bool,
     preserve_marks: bool,
+    split_letters: bool,
 ) -> PyResult<Vec<String>> {
-    let o = BasicOptions { remove_diacritics, preserve_marks };
+    let o = BasicOptions { remove_diacritics, preserve_marks, split_letters };
     over(py, texts, move |s| basic(s, o))
+}
+
+/// `EnglishTextNormalizer()` of each text.
+#[pyfunction]
+pub fn whisper_english(py: Python<'_>, texts: Vec<String>) -> PyResult<Vec<String>> {
+    over(py, texts, english)
+}
+
+/// `EnglishNumberNormalizer()` of each text.
+#[pyfunction]
+pub fn whisper_english_numbers(py: Python<'_>, texts: Vec<String>) -> PyResult<Vec<String>> {
+    over(py, texts, normalize_numbers)
+}
+
+/// `EnglishSpellingNormalizer()` of each text.
+#[pyfunction]
+pub fn whisper_english_spellings(py: Python<'_>, texts: Vec<String>) -> PyResult<Vec<String>> {
+    over(py, texts, american_spellings)
+}
+
+/// `" ".join(regex.findall(r"\X", text))` of each text: the grapheme
+/// clusters of `split_letters`.
+#[pyfunction]
+pub fn join_graphemes(py: Python<'_>, texts: Vec<String>) -> PyResult<Vec<String>> {
+    over(py, texts, mteval_kernels::whisper::graphemes::join_graphemes)
 }
 
 /// `unicodedata.normalize(form, text)` of each text, with `CPython` 3.11's

@@ -69,3 +69,69 @@ def test_basic_normalizer_in_a_compose_and_its_errors():
         BasicTextNormalizer(remove_diacritics=True, preserve_marks=True)
     with pytest.raises(AttributeError, match="'int' object has no attribute 'lower'"):
         n(3)
+
+
+def test_english_normalizer_as_whisper_normalizer():
+    """Thousands of fresh cases per run: WMT English sentences with spoken numbers, currencies, fillers,
+    contractions, noise and British spellings injected (whisper_english_cases)."""
+    from whisper_normalizer.english import EnglishNumberNormalizer as TheirNumbers
+    from whisper_normalizer.english import EnglishSpellingNormalizer as TheirSpellings
+    from whisper_normalizer.english import EnglishTextNormalizer as TheirEnglish
+
+    from mteval.normalizers import EnglishNumberNormalizer, EnglishSpellingNormalizer, EnglishTextNormalizer
+    from whisper_english_cases import cases
+
+    texts = cases(6000, SHARED)
+    theirs = TheirEnglish()
+    want = [theirs(t) for t in texts]
+    got = EnglishTextNormalizer()(texts)
+    bad = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert not bad, f"{len(bad)} of {len(texts)} differ, e.g. {bad[:3]}"
+    assert [EnglishTextNormalizer()(t) for t in texts[:300]] == want[:300]
+    # The two parts on their own, on lower-cased cases (as the full normaliser gives them).
+    lowered = [t.lower() for t in texts[:3000]]
+    their_numbers, their_spellings = TheirNumbers(), TheirSpellings()
+    assert EnglishNumberNormalizer()(lowered) == [their_numbers(t) for t in lowered]
+    assert EnglishSpellingNormalizer()(lowered) == [their_spellings(t) for t in lowered]
+
+
+def test_english_normalizer_in_a_compose_and_in_wer():
+    from whisper_normalizer.english import EnglishTextNormalizer as TheirEnglish
+
+    from mteval.normalizers import EnglishTextNormalizer
+    from whisper_english_cases import cases
+
+    refs, hyps = cases(500, SHARED), cases(500, SHARED)
+    theirs = TheirEnglish()
+    norm_refs, norm_hyps = [theirs(t) for t in refs], [theirs(t) for t in hyps]
+    keep = [i for i in range(len(refs)) if norm_refs[i].split()]
+    refs, hyps = [refs[i] for i in keep], [hyps[i] for i in keep]
+    norm_refs, norm_hyps = [norm_refs[i] for i in keep], [norm_hyps[i] for i in keep]
+    c = mj.Compose([EnglishTextNormalizer(), mj.Strip(), mj.ReduceToListOfListOfWords()])
+    assert c(refs) == [t.split() for t in norm_refs]
+    # As a transform of jiwer's measures: the same as normalising first.
+    want = mj.wer(norm_refs, norm_hyps)
+    assert mj.wer(refs, hyps, reference_transform=c, hypothesis_transform=c) == want
+    # A Python callable beside it (run in Python) gives the same.
+    c2 = mj.Compose([lambda x: x, EnglishTextNormalizer(), mj.Strip(), mj.ReduceToListOfListOfWords()])
+    assert mj.wer(refs, hyps, reference_transform=c2, hypothesis_transform=c2) == want
+
+
+def test_grapheme_clusters_as_the_regex_module():
+    """split_letters' clusters against `regex.findall(r"\\X", s)`: every ordered pair of characters with
+    different grapheme properties, and fresh random sequences of them and of random code points."""
+    import regex
+
+    pool = (list("aZ5 \t\r\n\x00\x7f\u00ad") + ["\u0301", "\u200d", "\u200c", "\ufe0f", "\U0001F3FB"] +
+            [chr(0x1F1E6 + k) for k in range(0, 26, 5)] + ["\u0600", "\u0d4e", "\u0903", "\u093e", "\u1100", "\u1161",
+                                                            "\u11a8", "가", "각", "क", "ष", "\u094d", "\u093c",
+                                                            "\u0d4d", "ന", "👩", "💻", "❤", "\u00a9", "\U0001F9D1",
+                                                            "\u0e33", "\u0f71", "\u1a60", "\U00011000"])
+    pairs = [a + b for a in pool for b in pool]
+    rng = random.Random()
+    rand = [chr(rng.choice([rng.randrange(0x80, 0x3000), rng.randrange(0xA000, 0xD800),
+                            rng.randrange(0xE000, 0x110000)])) for _ in range(3000)]
+    seqs = ["".join(rng.choice(pool if rng.random() < 0.8 else rand) for _ in range(rng.randint(1, 9)))
+            for _ in range(30000)]
+    texts = pairs + seqs
+    assert _native.join_graphemes(texts) == [" ".join(regex.findall(r"\X", t)) for t in texts]

@@ -8,13 +8,17 @@
 //! lines with a space into one sentence (jiwer's `wer_contiguous` /
 //! `cer_contiguous`). It prints `wer` (`cer` with `-c`) as Python prints the
 //! value (an int when every reference is empty), or with `-a`
-//! `visualize_alignment(out, show_measures=True)`.
+//! `visualize_alignment(out, show_measures=True)`. `--normalize
+//! whisper-english` (mteval's addition) normalises each kept line with
+//! Whisper's English normaliser first.
 
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use mteval_kernels::py::text::{py_float_repr, py_strip};
 use mteval_kernels::wer::{Unit, VisualizeOptions, WerConfig, WerCounts};
+use mteval_kernels::whisper::Normalizer;
+use mteval_kernels::whisper::basic::BasicOptions;
 use rayon::prelude::*;
 
 use crate::textfiles::read_utf8;
@@ -40,9 +44,23 @@ pub struct JiwerArgs {
     /// computing the WER.
     #[arg(short = 'g', long = "global")]
     pub global: bool,
+    /// Normalise every sentence first, as ASR evaluations do (not in jiwer): Whisper's English or basic
+    /// text normaliser, as whisper-normalizer 0.1.15 gives them, applied to each kept line before the
+    /// measure (before the join with -g).
+    #[arg(long = "normalize", value_enum, value_name = "NORMALIZER")]
+    pub normalize: Option<Normalize>,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
+}
+
+/// `--normalize`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Normalize {
+    /// Whisper's `EnglishTextNormalizer`.
+    WhisperEnglish,
+    /// Whisper's `BasicTextNormalizer`.
+    WhisperBasic,
 }
 
 /// The lines jiwer keeps: Python's `readlines()` in text mode (universal
@@ -76,6 +94,17 @@ fn py_measure(x: f64, counts: &WerCounts) -> String {
 pub(super) fn run(a: &JiwerArgs) -> Result<()> {
     let (ref_text, hyp_text) = (read_utf8(&a.reference)?, read_utf8(&a.hypothesis)?);
     let (mut refs, mut hyps) = (sentences(&ref_text), sentences(&hyp_text));
+    let normalized: [Vec<String>; 2];
+    if let Some(n) = a.normalize {
+        let n = match n {
+            Normalize::WhisperEnglish => Normalizer::English,
+            Normalize::WhisperBasic => Normalizer::Basic(BasicOptions::default()),
+        };
+        let all = |v: &[&str]| v.par_iter().with_min_len(64).map(|s| n.apply(s)).collect::<Vec<_>>();
+        normalized = [all(&refs), all(&hyps)];
+        refs = normalized[0].iter().map(String::as_str).collect();
+        hyps = normalized[1].iter().map(String::as_str).collect();
+    }
     let joined: [String; 2];
     if a.global {
         // ReduceToSingleSentence, then the reduction to tokens: one sentence

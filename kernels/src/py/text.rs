@@ -315,6 +315,31 @@ pub fn is_py_word(c: char) -> bool {
     in_ranges(super::unicode14::WORD, c)
 }
 
+/// `c.isdecimal()` of `CPython` 3.11: `re`'s `\d` for `str` patterns, and the
+/// digits `int()` and `Fraction()` read.
+#[must_use]
+pub fn is_py_decimal(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    in_ranges(super::unicode14::DECIMAL, c)
+}
+
+/// The value 0 to 9 of a decimal digit (`unicodedata.decimal(c)`), `None` for
+/// any other character. Decimal digits come in whole runs of ten from 0
+/// (the generator checks it), so the value is the offset in the run.
+#[must_use]
+pub fn py_decimal_value(c: char) -> Option<u8> {
+    if c.is_ascii_digit() {
+        return Some(c as u8 - b'0');
+    }
+    let table = super::unicode14::DECIMAL;
+    let cp = u32::from(c);
+    let i = table.partition_point(|&(_, hi)| hi < cp);
+    let &(lo, _) = table.get(i).filter(|&&(lo, _)| lo <= cp)?;
+    u8::try_from((cp - lo) % 10).ok()
+}
+
 /// A category M*, S* or P* character of `CPython` 3.11's `unicodedata`.
 #[must_use]
 pub fn is_py_mark_symbol_punct(c: char) -> bool {

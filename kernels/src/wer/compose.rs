@@ -60,6 +60,9 @@ pub enum Step {
     Words(String),
     /// `ReduceToListOfListOfChars`: each sentence's characters; the last step.
     Chars,
+    /// One of Whisper's text normalisers (`mteval.normalizers`' classes in a
+    /// `Compose`).
+    Whisper(crate::whisper::Normalizer),
 }
 
 /// What a program is given and what it gives back: jiwer's `str`, `list`
@@ -206,6 +209,7 @@ fn map_one<'a>(step: &Step, s: &'a str) -> Cow<'a, str> {
         }
         Step::Strip => Cow::Borrowed(py_strip(s)),
         Step::RemoveKaldiNonWords => remove_kaldi_non_words(s),
+        Step::Whisper(n) => Cow::Owned(n.apply(s)),
         Step::ExpandContractions => {
             let mut t = Cow::Borrowed(s);
             for (from, to) in CONTRACTIONS {

@@ -51,6 +51,7 @@ use crate::levenshtein::CharIds;
 use crate::options::OptionKey;
 use crate::py::text::py_strip;
 use crate::signature::{Signature, bad_value, parse_options};
+use crate::whisper::basic::{BasicOptions, basic};
 use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "WER";
@@ -68,9 +69,10 @@ pub const OPTIONS: &[OptionKey] = &[
     ),
     OptionKey::new(
         "transform",
-        "`default` \\| `standardize`",
+        "`default` \\| `standardize` \\| `whisper_english` \\| `whisper_basic`",
         "jiwer's preset: `wer_default` / `cer_default` (collapse whitespace runs, strip, split on spaces), or \
-         `wer_standardize` (also lower-case, expand English contractions, drop Kaldi non-words `[...]` `<...>`)",
+         `wer_standardize` (also lower-case, expand English contractions, drop Kaldi non-words `[...]` `<...>`); \
+         or Whisper's `EnglishTextNormalizer` / `BasicTextNormalizer` (as `whisper_normalize`) before the default",
     ),
 ];
 
@@ -92,6 +94,23 @@ pub enum Transform {
     Default,
     /// `wer_standardize` (with characters: its string steps, then characters).
     Standardize,
+    /// Whisper's `EnglishTextNormalizer`, then the default.
+    WhisperEnglish,
+    /// Whisper's `BasicTextNormalizer`, then the default.
+    WhisperBasic,
+}
+
+impl Transform {
+    /// The option value.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Standardize => "standardize",
+            Self::WhisperEnglish => "whisper_english",
+            Self::WhisperBasic => "whisper_basic",
+        }
+    }
 }
 
 /// WER options.
@@ -346,7 +365,7 @@ impl Scratch {
 
 impl WerConfig {
     /// Parses options in signature syntax: `unit:word|char`,
-    /// `transform:default|standardize`. `nrefs`, `version` and `impl` are
+    /// `transform:default|standardize|whisper_english|whisper_basic`. `nrefs`, `version` and `impl` are
     /// accepted and ignored, so a printed signature pastes back.
     ///
     /// # Errors
@@ -375,7 +394,16 @@ impl WerConfig {
                     cfg.transform = match v.to_ascii_lowercase().as_str() {
                         "default" => Transform::Default,
                         "standardize" => Transform::Standardize,
-                        _ => return Err(bad_value(METRIC, &k, &v, "default or standardize")),
+                        "whisper_english" => Transform::WhisperEnglish,
+                        "whisper_basic" => Transform::WhisperBasic,
+                        _ => {
+                            return Err(bad_value(
+                                METRIC,
+                                &k,
+                                &v,
+                                "default, standardize, whisper_english or whisper_basic",
+                            ));
+                        }
                     }
                 }
                 _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
@@ -391,7 +419,7 @@ impl WerConfig {
         let mut s = Signature::default();
         s.push("nrefs", nrefs);
         s.push("unit", if self.unit == Unit::Char { "char" } else { "word" });
-        s.push("transform", if self.transform == Transform::Standardize { "standardize" } else { "default" });
+        s.push("transform", self.transform.name());
         s.push("version", format!("jiwer-{JIWER_VERSION}"));
         s.push("impl", format!("mteval-{IMPL_VERSION}"));
         s
@@ -416,6 +444,14 @@ impl WerConfig {
             (Unit::Char, Transform::Standardize) => {
                 let t = transform::standardize(s);
                 Cow::Owned(py_strip(&transform::remove_multiple_spaces(&t)).to_owned())
+            }
+            (Unit::Word, Transform::WhisperEnglish) => Cow::Owned(crate::whisper::english::english(s)),
+            (Unit::Word, Transform::WhisperBasic) => Cow::Owned(basic(s, BasicOptions::default())),
+            (Unit::Char, Transform::WhisperEnglish) => {
+                Cow::Owned(py_strip(&crate::whisper::english::english(s)).to_owned())
+            }
+            (Unit::Char, Transform::WhisperBasic) => {
+                Cow::Owned(py_strip(&basic(s, BasicOptions::default())).to_owned())
             }
         }
     }

@@ -384,3 +384,15 @@ fn alignment_lines_are_visualize_alignments_sentence_block() {
     assert_eq!(lines("unit:char", "axcde", "abcd"), "REF: abcd*\nHYP: axcde\n      S  I");
     assert_eq!(lines("", "the cat", "the cat"), "REF: the cat\nHYP: the cat\n            ");
 }
+
+#[test]
+fn whisper_transforms_normalise_then_split() {
+    let c = WerConfig::parse("transform:whisper_english").unwrap();
+    assert_eq!(c.transform, Transform::WhisperEnglish);
+    assert!(c.signature(crate::NRefs::Fixed(1)).to_string().contains("transform:whisper_english"));
+    // "Twenty-five dollars, um, Mr. Smith" normalises to "$25 mister smith" (whisper-normalizer 0.1.15).
+    assert_eq!(tokens("transform:whisper_english", "Twenty five dollars, um, Mr. Smith"), ["$25", "mister", "smith"]);
+    assert_eq!(tokens("transform:whisper_basic", "Hello, [noise] World!"), ["hello", "world"]);
+    assert_eq!(tokens("unit:char|transform:whisper_english", " Colour! "), ["c", "o", "l", "o", "r"]);
+    assert!(WerConfig::parse("transform:whisper").is_err());
+}

@@ -13,9 +13,11 @@
 //! `preserve_marks`) or, with `remove_diacritics`, `remove_symbols_and_diacritics`
 //! (NFKD, then the letters NFKD does not separate spelled out (`æ` → `ae`),
 //! category Mn dropped, M*, S* and P* to a space). Categories, case and
-//! normalisation are `CPython` 3.11's (Unicode 14.0). `split_letters` (the
-//! `regex` module's grapheme clusters) is not done here.
+//! normalisation are `CPython` 3.11's (Unicode 14.0). `split_letters` then
+//! puts a space between grapheme clusters (the `regex` module's `\X`, see
+//! [`super::graphemes`]) before whitespace is collapsed.
 
+use super::graphemes::join_graphemes;
 use crate::py::normalize::{Form, normalize};
 use crate::py::text::{is_py_mark, is_py_mark_symbol_punct, is_py_nonspacing_mark, is_py_space, py_lower};
 use crate::wer::transform::remove_kaldi_non_words;
@@ -27,6 +29,9 @@ pub struct BasicOptions {
     pub remove_diacritics: bool,
     /// `preserve_marks=True` (not with `remove_diacritics`).
     pub preserve_marks: bool,
+    /// `split_letters=True`: grapheme clusters (the `regex` module's `\X`)
+    /// separated by spaces.
+    pub split_letters: bool,
 }
 
 /// Letters NFKD leaves whole, spelled out by `remove_symbols_and_diacritics`
@@ -62,9 +67,17 @@ pub fn remove_symbols(s: &str, preserve_marks: bool) -> String {
 /// `remove_symbols_and_diacritics(s)` (with no `keep` characters).
 #[must_use]
 pub fn remove_symbols_and_diacritics(s: &str) -> String {
+    remove_symbols_and_diacritics_keeping(s, &[])
+}
+
+/// `remove_symbols_and_diacritics(s, keep)`: the characters of `keep` stay.
+#[must_use]
+pub fn remove_symbols_and_diacritics_keeping(s: &str, keep: &[char]) -> String {
     let mut out = String::with_capacity(s.len());
     for c in normalize(Form::Nfkd, s).chars() {
-        if let Some(&(_, by)) = ADDITIONAL_DIACRITICS.iter().find(|(d, _)| *d == c) {
+        if keep.contains(&c) {
+            out.push(c);
+        } else if let Some(&(_, by)) = ADDITIONAL_DIACRITICS.iter().find(|(d, _)| *d == c) {
             out.push_str(by);
         } else if is_py_nonspacing_mark(c) {
         } else if is_py_mark_symbol_punct(c) {
@@ -79,7 +92,7 @@ pub fn remove_symbols_and_diacritics(s: &str) -> String {
 /// `re.sub(r"\(([^)]+?)\)", "", s)`: from each `(` to the next `)` when at
 /// least one character lies between (a `(` inside counts as one), left to
 /// right, not overlapping.
-fn remove_parenthesised(s: &str) -> String {
+pub(super) fn remove_parenthesised(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let (mut i, mut last) = (0, 0);
@@ -103,7 +116,7 @@ fn remove_parenthesised(s: &str) -> String {
 }
 
 /// `re.sub(r"\s+", " ", s)`.
-fn collapse_whitespace(s: &str) -> String {
+pub(super) fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_space = false;
     for c in s.chars() {
@@ -127,7 +140,11 @@ pub fn basic(s: &str, o: BasicOptions) -> String {
     let s = remove_kaldi_non_words(&s);
     let s = remove_parenthesised(&s);
     let s = if o.remove_diacritics { remove_symbols_and_diacritics(&s) } else { remove_symbols(&s, o.preserve_marks) };
-    collapse_whitespace(&py_lower(&s))
+    let s = py_lower(&s);
+    if o.split_letters {
+        return collapse_whitespace(&join_graphemes(&s));
+    }
+    collapse_whitespace(&s)
 }
 
 #[cfg(test)]

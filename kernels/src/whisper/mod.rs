@@ -6,18 +6,27 @@
 //!   bracketed and parenthesised phrases, replace marks, symbols and
 //!   punctuation by spaces (optionally dropping diacritics), collapse
 //!   whitespace.
+//! * [`english`]: `EnglishTextNormalizer`: the same clean-up, plus fillers,
+//!   contractions and titles spelled out, spoken numbers and currencies to
+//!   digits ([`numbers`]), British spellings to American.
 
 pub mod basic;
+pub mod english;
+mod grapheme_tables;
+pub mod graphemes;
+pub mod numbers;
 
 use crate::MetricError;
 
-/// A normaliser named as SQL and the CLI name it: `basic`, with options
-/// `remove_diacritics:yes`, `preserve_marks:yes` (`|`-separated after the
+/// A normaliser named as SQL and the CLI name it: `english`, or `basic` with options
+/// `remove_diacritics:yes`, `preserve_marks:yes`, `split_letters:yes` (`|`-separated after the
 /// name, e.g. `basic|remove_diacritics:yes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Normalizer {
     /// `BasicTextNormalizer`.
     Basic(basic::BasicOptions),
+    /// `EnglishTextNormalizer` (no options).
+    English,
 }
 
 impl Normalizer {
@@ -32,11 +41,12 @@ impl Normalizer {
         match name {
             "basic" => {}
             "english" => {
-                return Err(bad("the English normaliser (EnglishTextNormalizer) is not available yet; 'basic' is \
-                                (whisper-normalizer's BasicTextNormalizer)"
-                    .into()));
+                if let Some(p) = parts.find(|p| !p.is_empty()) {
+                    return Err(bad(format!("'english' (EnglishTextNormalizer) takes no options, got '{p}'")));
+                }
+                return Ok(Self::English);
             }
-            other => return Err(bad(format!("unknown normaliser '{other}': give 'basic'"))),
+            other => return Err(bad(format!("unknown normaliser '{other}': give 'basic' or 'english'"))),
         }
         let mut o = basic::BasicOptions::default();
         for p in parts.filter(|p| !p.is_empty()) {
@@ -49,13 +59,7 @@ impl Normalizer {
             match k.trim() {
                 "remove_diacritics" => o.remove_diacritics = v,
                 "preserve_marks" => o.preserve_marks = v,
-                "split_letters" => {
-                    if v {
-                        return Err(bad("split_letters (grapheme clusters) is only in Python's \
-                                        mteval.normalizers.BasicTextNormalizer"
-                            .into()));
-                    }
-                }
+                "split_letters" => o.split_letters = v,
                 other => {
                     return Err(bad(format!(
                         "unknown option '{other}' (known: remove_diacritics, preserve_marks, split_letters)"
@@ -74,6 +78,7 @@ impl Normalizer {
     pub fn apply(&self, s: &str) -> String {
         match self {
             Self::Basic(o) => basic::basic(s, *o),
+            Self::English => english::english(s),
         }
     }
 }

@@ -17,6 +17,7 @@ import unicodedata
 from typing import Iterable, List, Mapping, Optional, Union
 
 from .. import _native
+from .. import normalizers as _normalizers
 
 __all__ = [
     "AbstractTransform",
@@ -380,6 +381,8 @@ class RemoveKaldiNonWords(AbstractTransform):
 _EXACT = {ReduceToListOfListOfWords, ReduceToListOfListOfChars, ReduceToSingleSentence, SubstituteWords,
           RemoveSpecificWords, RemoveWhiteSpace, RemovePunctuation, RemoveMultipleSpaces, Strip, RemoveEmptyStrings,
           ExpandCommonEnglishContractions, ToLowerCase, ToUpperCase, RemoveKaldiNonWords}
+# Whisper's normalisers (`mteval.normalizers`) run in Rust inside a Compose too.
+_EXACT |= {_normalizers.BasicTextNormalizer, _normalizers.EnglishTextNormalizer}
 
 
 def _sub_words(items):

@@ -20,17 +20,25 @@ pub type WhisperNormalizeUdf = Scalar<WhisperNormalizeFn>;
 impl ScalarSpec for WhisperNormalizeFn {
     const NAME: &'static str = "whisper_normalize";
     const DOC: FunctionDoc = FunctionDoc {
-        description: "Whisper's text normalisation, as whisper-normalizer 0.1.15 gives it: `'basic'` is \
+        description: "Whisper's text normalisation, as whisper-normalizer 0.1.15 gives it: `'english'` is \
+                      `EnglishTextNormalizer()` (what ASR papers and leaderboards apply before WER: the basic \
+                      clean-up, plus fillers removed, contractions and titles spelled out, spoken numbers, \
+                      currencies and percentages to digits, British spellings to American); `'basic'` is \
                       `BasicTextNormalizer()` (lower-case; `[...]`, `<...>`, `(...)` removed; marks, symbols \
                       and punctuation to spaces after NFKC; whitespace collapsed), with \
-                      `'basic|remove_diacritics:yes'` or `'basic|preserve_marks:yes'`. Unicode rules are \
+                      `'basic|remove_diacritics:yes'`, `'basic|preserve_marks:yes'` or \
+                      `'basic|split_letters:yes'` (grapheme clusters spaced, as the `regex` module's `\\X`). Unicode rules are \
                       CPython 3.11's. NULL in gives NULL out.",
         syntax: "whisper_normalize(text: str, normalizer: str) -> str",
         arguments: &[
             ("text", "A string."),
-            ("normalizer", "A constant: `basic`, optionally `|remove_diacritics:yes` or `|preserve_marks:yes`."),
+            (
+                "normalizer",
+                "A constant: `english`, or `basic` optionally with `|remove_diacritics:yes`, `|preserve_marks:yes` \
+                 or `|split_letters:yes`.",
+            ),
         ],
-        example: "SELECT whisper_normalize('Hello, World! [noise]', 'basic');",
+        example: "SELECT whisper_normalize('Twenty five dollars, um, for the colour', 'english');",
         related: &["wer", "wer_alignment", "corpus_wer"],
     };
 
