@@ -10,6 +10,7 @@ The reference is read from a fetched copy of google-research/mt-metrics-eval
     python3 -m venv /tmp/metavenv && /tmp/metavenv/bin/pip install numpy==2.4.6 scipy==1.17.1 dacite==1.9.2
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py > tests/golden/meta.json
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py compare > tests/golden/meta_compare.json
+    MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py spa > tests/golden/meta_spa.json
 
 Each case is a gold vector (with None, which mt-metrics-eval filters) and a
 metric vector packed as num_sys rows of num_items scores, as its
@@ -200,9 +201,81 @@ def main_compare():
     sys.stdout.write("\n")
 
 
+def spa_cases(rng):
+    """Soft pairwise accuracy (`PairwiseConfidenceError` over pce.py): tables of systems x segments with MQM-like
+    gold scores (negative, many zeros and ties) or continuous ones, some segments missing their gold score for
+    every system (what filter_gold_nones can reshape), metrics continuous, tied, equal to the gold or constant;
+    with the p-values of both sides."""
+    from mt_metrics_eval import pce
+
+    out = []
+    for i, (s, m) in enumerate([(2, 10), (3, 20), (5, 50), (8, 100), (12, 300), (15, 500), (6, 1500), (10, 40)]):
+        for j in range(2):
+            mqm = (i + j) % 2 == 0
+            rows = [[-float(rng.choice([0, 0, 0, 1, 2, 5, 5, 10, 25])) if mqm else rng.uniform(0, 100)
+                     for _ in range(m)] for _ in range(s)]
+            kind = (i * 2 + j) % 4
+            if kind == 0:
+                metric = [[g + rng.gauss(0, 3) for g in row] for row in rows]
+            elif kind == 1:
+                metric = [[float(rng.randint(0, 3)) for _ in row] for row in rows]
+            elif kind == 2:
+                metric = [[rng.random() for _ in row] for row in rows]
+            else:
+                metric = [list(row) for row in rows]
+            if (i * 2 + j) == 5:
+                metric[0] = [0.5] * m
+            gold = [g for row in rows for g in row]
+            missing = {k for k in range(m) if rng.random() < [0.0, 0.1, 0.3][(i + j) % 3]}
+            gold = [None if (k % m) in missing else g for k, g in enumerate(gold)]
+            flat = [x for row in metric for x in row]
+            perms, seed = ([1000, 4], [200, 7], [1000, 4])[(i + j) % 3]
+            g2, m2 = stats.filter_gold_nones(gold, flat)
+            gm = np.asarray(g2).reshape(s, -1)
+            mm = np.asarray(m2).reshape(s, -1)
+            gp = pce.compute_pairwise_p_values(gm, num_permutations=perms, seed=seed)
+            mp = pce.compute_pairwise_p_values(mm, num_permutations=perms, seed=seed)
+            tri = np.triu_indices(s, 1)
+            val = pce.compute_one_minus_pce(gp, mp)
+            if (perms, seed) == (1000, 4):
+                assert val == stats.PairwiseConfidenceError(gold, flat, s, filter_nones=bool(missing))[0]
+            out.append({"num_sys": s, "gold": gold, "metric": flat, "perms": perms, "seed": seed, "spa": float(val),
+                        "gold_p": [float(x) for x in gp[tri]], "metric_p": [float(x) for x in mp[tri]]})
+    return out
+
+
+def spa_compare(rng):
+    """CompareMetricsWithPairwiseConfidenceError: SPA ranking with its permutation test."""
+    out = []
+    for s, m, nm, k, block, seed in [(6, 60, 4, 40, 20, 31), (10, 30, 3, 30, 1000, 32)]:
+        rows = [[-float(rng.choice([0, 0, 1, 5, 10])) for _ in range(m)] for _ in range(s)]
+        gold = [g for row in rows for g in row]
+        metrics = {}
+        for n in range(nm):
+            noise = [1.0, 3.0, 8.0, 20.0][n]
+            metrics[f"m{n}"] = [g + rng.gauss(0, noise) for g in gold]
+        corrs = {name: stats.Correlation(s, gold, v) for name, v in metrics.items()}
+        psd = stats.PermutationSigDiffParams(block, 0.02, 0.5)
+        np.random.seed(seed)
+        ranks, sig, index, draws = data.CompareMetricsWithPairwiseConfidenceError(corrs, k, psd, 0.05)
+        names = list(ranks)
+        used = [[int(index[j, i] - index[i, j]) if j > i else 0 for j in range(len(names))]
+                for i in range(len(names))]
+        out.append({"num_sys": s, "gold": gold, "metrics": metrics, "k": k, "block_size": block, "seed": seed,
+                    "ranking": [[n, float(ranks[n][0]), int(ranks[n][1])] for n in names],
+                    "sig": [[float(x) for x in row] for row in sig], "draws": used})
+    return out
+
+
 def main():
     if sys.argv[1:] == ["compare"]:
         return main_compare()
+    if sys.argv[1:] == ["spa"]:
+        rng = random.Random(SEED + 2)
+        json.dump({"reference": "mt-metrics-eval 68a481a stats.py/pce.py/data.py, numpy 2.4.6", "seed": SEED + 2,
+                   "spa": spa_cases(rng), "compare": spa_compare(rng)}, sys.stdout)
+        sys.stdout.write("\n")
+        return
     rng = random.Random(SEED)
     cases = []
     shapes = [(2, 5), (3, 4), (4, 10), (5, 7), (15, 20)]

@@ -74,6 +74,7 @@ impl Task {
     pub fn corr_name(&self) -> String {
         match self.measure {
             Measure::Accuracy => "accuracy".to_owned(),
+            Measure::Spa { .. } => "pce".to_owned(),
             Measure::Corr(Statistic::Pearson) => "pearson".to_owned(),
             Measure::Corr(Statistic::Spearman) => "spearman".to_owned(),
             Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
@@ -172,6 +173,15 @@ pub struct OverLimit {
 impl Task {
     /// The level's scores of `data`, or an error naming what is missing.
     fn level<'a>(&self, data: &'a MetaData) -> Result<&'a LevelScores> {
+        if matches!(self.measure, Measure::Spa { .. }) {
+            // System-level, from the segment scores (as tasks.py passes 'seg' for 'pce').
+            return data.seg.as_ref().with_context(|| {
+                format!(
+                    "{}: soft pairwise accuracy needs segment-level scores (it tests systems over their segments)",
+                    self.name()
+                )
+            });
+        }
         let (level, what) = match self.level {
             Level::Sys => (data.sys.as_ref(), "system"),
             Level::Seg => (data.seg.as_ref(), "segment"),

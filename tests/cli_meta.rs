@@ -255,3 +255,27 @@ fn meta_prints_mt_metrics_evals_comparison_and_refuses_bad_input() {
     let o = mteval(&["meta", gap.to_str().unwrap(), "--segment-col", "seg"]);
     assert!(stderr(&o).contains("system b has no row for segment 1"), "{}", stderr(&o));
 }
+
+/// `--corr spa` (WMT24/25's soft pairwise accuracy, from the segment
+/// scores) ranks a table as mt-metrics-eval's
+/// `CompareMetricsWithPairwiseConfidenceError` does under `np.random.seed`
+/// (`tests/golden/meta_spa.json`): SPA values, clusters, every p-value of
+/// the permutation test and the draws.
+#[test]
+fn meta_spa_ranking_of_a_table_equals_mt_metrics_eval() {
+    for c in 0..2 {
+        let case = repo_golden("meta_spa.json")["compare"][c].clone();
+        let dir = tempfile::tempdir().unwrap();
+        let table = case_table(dir.path(), &case);
+        let out = meta_json(&table, &case, "--corr spa");
+        let tasks = out["tasks"].as_array().unwrap();
+        assert_eq!(tasks.len(), 1);
+        assert_equal_ranking(&tasks[0], &case, &format!("SPA case {c}"));
+    }
+    // SPA is system-level: no averaging, no segment level.
+    let case = repo_golden("meta_spa.json")["compare"][0].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let table = case_table(dir.path(), &case);
+    let o = mteval(&["meta", table.to_str().unwrap(), "--segment-col", "seg", "--corr", "spa", "--level", "seg"]);
+    assert!(!o.status.success() && stderr(&o).contains("system-level soft pairwise accuracy"), "{}", stderr(&o));
+}

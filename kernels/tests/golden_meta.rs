@@ -167,3 +167,97 @@ fn rankings_equal_mt_metrics_eval() {
         }
     }
 }
+
+fn spa_golden() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_spa.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Soft pairwise accuracy against `pce.compute_pairwise_p_values` and
+/// `stats.PairwiseConfidenceError` (`tests/golden/meta_spa.json`): 16 tables
+/// of 2 to 15 systems and 10 to 1,500 segments, MQM-like and continuous
+/// gold scores, segments without gold, tied, equal and constant metrics.
+/// The p-values are counts of permutations; numpy's float32 `matmul` sums
+/// in its BLAS library's order and mteval rounds the exact sum once, so a
+/// permutation whose difference lands within float32 rounding of the
+/// observed one may count on one side only.
+#[test]
+fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
+    use mteval_kernels::meta::spa::{filtered, one_minus_pce, pairwise_p_values, permutation_signs};
+    let g = spa_golden();
+    let cases = g["spa"].as_array().unwrap();
+    assert_eq!(cases.len(), 16);
+    let (mut p_total, mut p_equal, mut spa_equal, mut worst) = (0, 0, 0, 0.0f64);
+    for (c, case) in cases.iter().enumerate() {
+        let num_sys = usize::try_from(case["num_sys"].as_u64().unwrap()).unwrap();
+        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let perms = usize::try_from(case["perms"].as_u64().unwrap()).unwrap();
+        let seed = case["seed"].as_u64().unwrap();
+        let (gf, mf) = filtered(&gold, &metric, num_sys).unwrap();
+        let signs = permutation_signs(perms, gf.len() / num_sys, seed);
+        let (gp, mp) = (pairwise_p_values(&gf, num_sys, &signs), pairwise_p_values(&mf, num_sys, &signs));
+        for (ours, want) in [(&gp, &case["gold_p"]), (&mp, &case["metric_p"])] {
+            let want: Vec<f64> = want.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            assert_eq!(ours.len(), want.len());
+            for (o, w) in ours.iter().zip(&want) {
+                p_total += 1;
+                if o == w {
+                    p_equal += 1;
+                } else {
+                    #[allow(clippy::cast_precision_loss)]
+                    let step = 1.0 / perms as f64;
+                    assert!((o - w).abs() <= step + 1e-12, "case {c}: p-value {o} vs {w}");
+                    eprintln!("case {c} ({num_sys} systems, {perms} permutations): p-value {o}, reference {w}");
+                }
+            }
+        }
+        let spa = one_minus_pce(&gp, &mp);
+        let want = case["spa"].as_f64().unwrap();
+        if spa.to_bits() == want.to_bits() {
+            spa_equal += 1;
+        }
+        worst = worst.max((spa - want).abs());
+    }
+    eprintln!(
+        "p-values equal: {p_equal} of {p_total}; SPA bit-equal in {spa_equal} of 16; largest SPA difference {worst:e}"
+    );
+    // Measured: see the README's "Soft pairwise accuracy".
+    assert!(p_equal * 1000 >= p_total * 995, "{p_equal} of {p_total}");
+    assert!(spa_equal >= 14, "{spa_equal}");
+    assert!(worst <= 1e-3 + 1e-12, "{worst}");
+}
+
+/// `CompareMetricsWithPairwiseConfidenceError` under `np.random.seed`: the
+/// SPA ranking, every p-value of its permutation test, the draws done and
+/// the clusters.
+#[test]
+fn spa_rankings_equal_mt_metrics_eval() {
+    use mteval_kernels::meta::permutation::{Measure, Params, compare_metrics};
+    use mteval_kernels::py::legacy::RandomState;
+    let g = spa_golden();
+    let cases = g["compare"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    for (c, case) in cases.iter().enumerate() {
+        let num_sys = as_usize(&case["num_sys"]);
+        let gold = options(&case["gold"]);
+        let metrics: Vec<(String, Vec<f64>)> =
+            case["metrics"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), floats(v))).collect();
+        let params = Params { k: as_usize(&case["k"]), block_size: as_usize(&case["block_size"]), ..Params::default() };
+        let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
+        let measure = Measure::Spa { perms: 1000, seed: 4 };
+        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng).unwrap();
+        let what = format!("SPA case {c}");
+        for (r, w) in got.metrics.iter().zip(case["ranking"].as_array().unwrap()) {
+            assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");
+            assert_eq!(r.corr.to_bits(), w[1].as_f64().unwrap().to_bits(), "{what}: {} {}", r.name, r.corr);
+            assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
+        }
+        for (i, row) in case["sig"].as_array().unwrap().iter().enumerate() {
+            for (j, p) in row.as_array().unwrap().iter().enumerate() {
+                assert_eq!(got.sig[i][j], p.as_f64().unwrap(), "{what}: p-value [{i}][{j}]");
+                assert_eq!(got.draws[i][j] as u64, case["draws"][i][j].as_u64().unwrap(), "{what}: draws [{i}][{j}]");
+            }
+        }
+    }
+}

@@ -24,6 +24,9 @@ pub enum CorrArg {
     TiesOpt,
     /// System-level pairwise accuracy.
     Accuracy,
+    /// System-level soft pairwise accuracy (WMT24/25's SPA, `PairwiseConfidenceError`), from
+    /// the segment scores.
+    Spa,
 }
 
 /// `--average-by`.
@@ -218,6 +221,10 @@ impl MetaArgs {
             CorrArg::Pearson => Measure::Corr(Statistic::Pearson),
             CorrArg::Spearman => Measure::Corr(Statistic::Spearman),
             CorrArg::Accuracy => Measure::Accuracy,
+            CorrArg::Spa => Measure::Spa {
+                perms: mteval_kernels::meta::spa::DEFAULT_PERMS,
+                seed: mteval_kernels::meta::spa::DEFAULT_SEED,
+            },
             CorrArg::Kendall => {
                 let (variant, epsilon) = (variant(Variant::B)?, self.epsilon.unwrap_or(0.0));
                 if !(epsilon >= 0.0 && epsilon.is_finite()) || (variant == Variant::C && epsilon > 0.0) {
@@ -240,9 +247,16 @@ impl MetaArgs {
                 Measure::TiesOpt { variant, sample_rate }
             }
         };
-        let level = self.level.unwrap_or(if corr == CorrArg::Accuracy { Level::Sys } else { Level::Seg });
+        let system_level = matches!(corr, CorrArg::Accuracy | CorrArg::Spa);
+        let level = self.level.unwrap_or(if system_level { Level::Sys } else { Level::Seg });
         if corr == CorrArg::Accuracy && (level != Level::Sys || params.average_by != AverageBy::None) {
             bail!("--corr accuracy is system-level pairwise accuracy: no --level seg, no --average-by");
+        }
+        if corr == CorrArg::Spa && (level != Level::Sys || params.average_by != AverageBy::None) {
+            bail!(
+                "--corr spa is system-level soft pairwise accuracy (computed from the segment scores): no --level \
+                 seg, no --average-by"
+            );
         }
         if params.test == Test::Pairs && corr != CorrArg::TiesOpt {
             bail!("--perm-test pairs goes with --corr ties-opt");
@@ -326,6 +340,7 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
 fn task_flags(task: &Task, sample_rate: Option<f64>) -> String {
     let mut f = match task.measure {
         Measure::Accuracy => "--corr accuracy".to_owned(),
+        Measure::Spa { .. } => "--corr spa".to_owned(),
         Measure::Corr(Statistic::Pearson) => "--corr pearson".to_owned(),
         Measure::Corr(Statistic::Spearman) => "--corr spearman".to_owned(),
         Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
@@ -339,7 +354,8 @@ fn task_flags(task: &Task, sample_rate: Option<f64>) -> String {
             format!("--corr ties-opt --variant {}", crate::meta::variant_name(variant))
         }
     };
-    let default_level = if task.measure == Measure::Accuracy { Level::Sys } else { Level::Seg };
+    let default_level =
+        if matches!(task.measure, Measure::Accuracy | Measure::Spa { .. }) { Level::Sys } else { Level::Seg };
     if task.level != default_level {
         f += if task.level == Level::Sys { " --level sys" } else { " --level seg" };
     }

@@ -211,3 +211,69 @@ async fn meta_tie_opt_equals_mt_metrics_eval() {
         assert!(err.contains(needle), "{sql}: {err}");
     }
 }
+
+/// `meta_spa` against `PairwiseConfidenceError` (`tests/golden/meta_spa.json`):
+/// rows in a shuffled order, on one and on four partitions, equal the
+/// kernel's value bit for bit and the reference's within one permutation
+/// (see `kernels/tests/golden_meta.rs` for how often they are bit-equal).
+#[tokio::test]
+async fn meta_spa_equals_pairwise_confidence_error() {
+    use mteval_kernels::meta::spa::spa;
+    let g = golden("meta_spa.json");
+    let cfg = SessionConfig::new().with_option_extension(MtevalConfig::default()).with_target_partitions(4);
+    let mut four = SessionContext::new_with_config(cfg);
+    register_all(&mut four).unwrap();
+    for (c, case) in g["spa"].as_array().unwrap().iter().enumerate() {
+        let (gold, metric) = scores(case);
+        let num_sys = case["num_sys"].as_u64().unwrap();
+        let items = gold.len() as u64 / num_sys;
+        let (perms, seed) = (case["perms"].as_u64().unwrap(), case["seed"].as_u64().unwrap());
+        // A fixed shuffle: every 7th row first, then the rest backwards.
+        let n = gold.len() as u64;
+        let mut idx: Vec<u64> = (0..n).filter(|i| i % 7 == 0).collect();
+        idx.extend((0..n).rev().filter(|i| i % 7 != 0));
+        let sql = format!("SELECT meta_spa(metric, gold, sys, item, 'perms:{perms}|seed:{seed}') FROM t{c}");
+        let want =
+            spa(&gold, &metric, usize::try_from(num_sys).unwrap(), usize::try_from(perms).unwrap(), seed).unwrap();
+        for ctx in [&session(), &four] {
+            register(ctx, &format!("t{c}"), &gold, &metric, items, &idx);
+            let got = value(ctx, &sql).await.unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "case {c}: {got} vs the kernel's {want}");
+        }
+        let reference = case["spa"].as_f64().unwrap();
+        #[allow(clippy::cast_precision_loss)]
+        let step = 1.0 / perms as f64;
+        assert!((want - reference).abs() <= step + 1e-12, "case {c}: {want} vs {reference}");
+    }
+    // Refusals: a system without a segment, a segment twice, NULL metric, bad options, a gold score missing on
+    // one system only.
+    let ctx = session();
+    for (sql, needle) in [
+        (
+            "SELECT meta_spa(m, g, s, i) FROM (VALUES (1.0, 1.0, 'a', 1), (2.0, 2.0, 'a', 2), (1.0, 1.0, 'b', 1)) AS v(m, g, s, i)",
+            "has no row for segment '2'",
+        ),
+        (
+            "SELECT meta_spa(m, g, s, i) FROM (VALUES (1.0, 1.0, 'a', 1), (2.0, 2.0, 'a', 1), (1.0, 1.0, 'b', 1)) AS v(m, g, s, i)",
+            "has segment '1' twice",
+        ),
+        (
+            "SELECT meta_spa(m, g, s, i) FROM (VALUES (CAST(NULL AS DOUBLE), 1.0, 'a', 1), (1.0, 1.0, 'b', 1)) AS v(m, g, s, i)",
+            "metric score (first argument) is NULL",
+        ),
+        (
+            "SELECT meta_spa(m, g, s, i, 'perms:0') FROM (VALUES (1.0, 1.0, 'a', 1), (1.0, 1.0, 'b', 1)) AS v(m, g, s, i)",
+            "perms:0",
+        ),
+        (
+            "SELECT meta_spa(m, g, s, i) FROM (VALUES (1.0, CAST(NULL AS DOUBLE), 'a', 1), (1.0, 1.0, 'b', 1), (1.0, 1.0, 'a', 2), (1.0, 1.0, 'b', 2)) AS v(m, g, s, i)",
+            "not 2 equal rows",
+        ),
+    ] {
+        let err = match ctx.sql(sql).await {
+            Ok(df) => df.collect().await.unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(needle), "{sql}: {err}");
+    }
+}

@@ -24,6 +24,7 @@
 pub mod kendall;
 pub mod linear;
 pub mod permutation;
+pub mod spa;
 pub mod tie_opt;
 
 pub use kendall::{TauStats, Variant, kendall};

@@ -33,6 +33,7 @@
 use rayon::prelude::*;
 
 use super::kendall::{TauStats, Variant};
+use super::spa::{self, spa};
 use super::tie_opt::tie_optimization;
 use super::{AverageBy, Statistic, average_correlation, check_packed, pairwise_accuracy};
 use crate::py::legacy::RandomState;
@@ -54,6 +55,14 @@ pub enum Measure {
     /// System-level pairwise accuracy (`CompareMetricsWithGlobalAccuracy`
     /// over one test set; no averaging).
     Accuracy,
+    /// Soft pairwise accuracy over the systems' segment scores
+    /// (`CompareMetricsWithPairwiseConfidenceError`; no averaging).
+    Spa {
+        /// Permutations of `compute_pairwise_p_values` (1000).
+        perms: usize,
+        /// Its seed (4).
+        seed: u64,
+    },
 }
 
 /// The permutation test (`perm_test`).
@@ -154,6 +163,9 @@ pub fn compare_metrics(
     }
     if measure == Measure::Accuracy && params.average_by != AverageBy::None {
         return Err("pairwise accuracy is system-level: no averaging".to_owned());
+    }
+    if matches!(measure, Measure::Spa { .. }) && params.average_by != AverageBy::None {
+        return Err("soft pairwise accuracy is system-level: no averaging".to_owned());
     }
     if params.k > 0 && params.block_size == 0 {
         return Err("the block size must be at least 1".to_owned());
@@ -273,6 +285,7 @@ impl Ctx<'_> {
                 Ok(self.ties_opt(self.gold, m, variant, sample_rate, rng)?.tau)
             }
             Measure::Accuracy => Ok(pairwise_accuracy(self.gold, m)),
+            Measure::Spa { perms, seed } => spa(self.gold, m, self.num_sys, perms, seed),
         }
     }
 
@@ -314,8 +327,24 @@ impl Ctx<'_> {
                 Some((*s - l, *s))
             })
             .collect();
+        // SPA: the permutation signs and the gold's p-values are the same in every run.
+        let spa_fixed = if let Measure::Spa { perms, seed } = self.measure {
+            let some: Vec<Option<f64>> = gold.iter().copied().map(Some).collect();
+            let (g32, _) = spa::filtered(&some, &gold, self.num_sys)?;
+            let signs = spa::permutation_signs(perms, g32.len() / self.num_sys, seed);
+            let gp = spa::pairwise_p_values(&g32, self.num_sys, &signs);
+            Some((signs, gp))
+        } else {
+            None
+        };
         let corr = |m: &[f64], rng: Option<&mut RandomState>| -> Result<f64, String> {
             match self.measure {
+                Measure::Spa { .. } => {
+                    let Some((signs, gp)) = &spa_fixed else { return Err("no SPA state".to_owned()) };
+                    #[allow(clippy::cast_possible_truncation, reason = "float32 is the reference's precision")]
+                    let m32: Vec<f32> = m.iter().map(|&x| x as f32).collect();
+                    Ok(spa::one_minus_pce(gp, &spa::pairwise_p_values(&m32, self.num_sys, signs)))
+                }
                 Measure::TiesOpt { variant, sample_rate } => {
                     let opt = match rng {
                         Some(r) => tie_optimization(

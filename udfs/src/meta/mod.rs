@@ -4,9 +4,11 @@
 //! correlation of one vector of pairs; `GROUP BY` an item or a system, and an
 //! average over the groups, give mt-metrics-eval's `average_by`.
 //! `meta_tie_opt(metric, gold [, options [, row]])` is its tie calibration,
-//! averaged over rows that share one threshold.
+//! averaged over rows that share one threshold. `meta_spa(metric, gold,
+//! system, segment [, options])` is WMT24/25's soft pairwise accuracy.
 
 pub mod meta_corr;
+pub mod meta_spa;
 pub mod meta_tie_opt;
 
 use datafusion::arrow::array::{Array, Float64Array};

@@ -1,0 +1,232 @@
+//! `meta_spa(metric, gold, system, segment [, options]) -> float64`: soft
+//! pairwise accuracy (WMT24/25's system-level measure,
+//! `stats.PairwiseConfidenceError`) over a group's segment scores. The
+//! systems are taken in name order and the segments in key order (each
+//! numerically when all its keys are integers), as mt-metrics-eval packs
+//! them. A NULL gold
+//! score is missing: mt-metrics-eval drops it from the packed vector and
+//! reshapes the rest into one row per system, which works only when the
+//! segment misses its gold score for every system; otherwise the call is
+//! refused, saying why. A NULL metric score, system or segment, a NaN, a
+//! segment scored twice for a system, or a system without a segment that
+//! another has, is refused naming the row or the system.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use mteval_kernels::backend::DeviceRequest;
+use mteval_kernels::meta::spa::{SpaOptions, spa};
+
+use crate::common::{ROW_IN_BATCH, constant_options, metric_err};
+use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+
+/// The `meta_spa` aggregate function.
+#[derive(Debug)]
+pub struct MetaSpaFn;
+
+/// The `meta_spa` aggregate UDF.
+pub type MetaSpaUdaf = Aggregate<MetaSpaFn>;
+
+/// `(metric: number, gold: number, system: any, segment: any [, options: string])`.
+fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    let shape = "(metric, gold, system, segment [, options])";
+    crate::common::check_arity(name, t, 4..=5, shape)?;
+    let mut out = super::coerce_scores(name, &t[..2], 2..=2, shape, |_| DataType::Utf8)?;
+    out.extend([DataType::Utf8, DataType::Utf8]);
+    if let Some(o) = t.get(4) {
+        out.push(crate::common::coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+impl AggregateSpec for MetaSpaFn {
+    const NAME: &'static str = "meta_spa";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "Soft pairwise accuracy (SPA), the system-level measure of WMT24 and WMT25 \
+                      (mt-metrics-eval's PairwiseConfidenceError): for every pair of systems, a paired \
+                      permutation test over the segments gives the p-value of one beating the other under the \
+                      gold scores and under the metric's; SPA is 1 minus the mean absolute difference. Systems \
+                      in name order, segments in key order (each numerically when all are integers). `perms:N` \
+                      (1000) and `seed:S` (4) are pce.py's. A NULL gold score is missing (the segment must miss \
+                      it for every system, as the reference reshapes); a NULL metric score is refused.",
+        syntax: "meta_spa(metric: float64, gold: float64, system: any, segment: any, options?: str) -> float64",
+        arguments: &[
+            ("metric", "The metric's score of a system's segment."),
+            ("gold", "The gold (human) score of the same segment; NULL when missing."),
+            ("system", "The system that translated it."),
+            ("segment", "The segment's id (the same ids for every system)."),
+            ARG_OPTIONS,
+        ],
+        example: "SELECT lp, meta_spa(comet, mqm, system, seg_id) FROM seg_scores GROUP BY lp;",
+        related: &["meta_corr", "meta_tie_opt"],
+    };
+    const COERCE: crate::udf::Coerce = coerce;
+    const OUTPUT: Output = || DataType::Float64;
+
+    fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 4)?;
+        let options = SpaOptions::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(SpaAccumulator { options, rows: Vec::new() }))
+    }
+
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
+        vec![
+            Arc::new(Field::new(format_state_name(args.name, "metric"), list(DataType::Float64), true)),
+            Arc::new(Field::new(format_state_name(args.name, "gold"), list(DataType::Float64), true)),
+            Arc::new(Field::new(format_state_name(args.name, "system"), list(DataType::Utf8), true)),
+            Arc::new(Field::new(format_state_name(args.name, "segment"), list(DataType::Utf8), true)),
+        ]
+    }
+}
+
+/// One scored row: metric, gold, system, segment.
+type Row = (f64, Option<f64>, String, String);
+
+#[derive(Debug)]
+struct SpaAccumulator {
+    options: SpaOptions,
+    rows: Vec<Row>,
+}
+
+/// A system or segment key in order: numerically when every key is an
+/// integer, else as text.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Int(i128),
+    Text(String),
+}
+
+impl Key {
+    fn name(&self) -> String {
+        match self {
+            Self::Int(n) => n.to_string(),
+            Self::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// The keys of `values`: all integers, or all text.
+fn ordered<'a>(values: impl Iterator<Item = &'a str> + Clone) -> Vec<Key> {
+    let ints: Option<Vec<i128>> = values.clone().map(|v| v.trim().parse().ok()).collect();
+    match ints {
+        Some(v) => v.into_iter().map(Key::Int).collect(),
+        None => values.map(|v| Key::Text(v.to_owned())).collect(),
+    }
+}
+
+impl Accumulator for SpaAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
+        let (sys, seg) = (values[2].as_string::<i32>(), values[3].as_string::<i32>());
+        super::check_scores(MetaSpaFn::NAME, m, g)?;
+        for i in 0..m.len() {
+            for (what, null) in [
+                ("metric score (first argument)", m.is_null(i)),
+                ("system (third argument)", sys.is_null(i)),
+                ("segment (fourth argument)", seg.is_null(i)),
+            ] {
+                if null {
+                    return exec_err!(
+                        "meta_spa: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a metric score for \
+                         every segment (only a gold score may be missing)"
+                    );
+                }
+            }
+            let gold = (!g.is_null(i)).then(|| g.value(i));
+            self.rows.push((m.value(i), gold, sys.value(i).to_owned(), seg.value(i).to_owned()));
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        if self.rows.is_empty() {
+            return Ok(ScalarValue::Float64(None));
+        }
+        let keys = ordered(self.rows.iter().map(|r| r.3.as_str()));
+        let systems = ordered(self.rows.iter().map(|r| r.2.as_str()));
+        // system -> segment -> row index
+        let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
+        for (i, ((r, k), sk)) in self.rows.iter().zip(&keys).zip(&systems).enumerate() {
+            if let Some(prev) = table.entry(sk).or_default().insert(k, i) {
+                return exec_err!(
+                    "meta_spa: system '{}' has segment '{}' twice (scores {} and {}): one row per system and segment",
+                    r.2,
+                    r.3,
+                    self.rows[prev].0,
+                    r.0
+                );
+            }
+        }
+        let segments: Vec<&Key> = {
+            let mut all: Vec<&Key> = keys.iter().collect();
+            all.sort();
+            all.dedup();
+            all
+        };
+        let (mut gold, mut metric) = (Vec::new(), Vec::new());
+        for (system, segs) in &table {
+            for s in &segments {
+                let Some(&i) = segs.get(s) else {
+                    let (system, name) = (system.name(), s.name());
+                    return exec_err!(
+                        "meta_spa: system '{system}' has no row for segment '{name}', which other systems have: \
+                         SPA compares systems on the same segments"
+                    );
+                };
+                metric.push(self.rows[i].0);
+                gold.push(self.rows[i].1);
+            }
+        }
+        let value = spa(&gold, &metric, table.len(), self.options.perms, self.options.seed)
+            .map_err(|e| exec_datafusion_err!("meta_spa: {e}"))?;
+        Ok(ScalarValue::Float64(Some(value)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+            + self.rows.iter().map(|r| std::mem::size_of::<Row>() + r.2.capacity() + r.3.capacity()).sum::<usize>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let floats = |v: Vec<Option<f64>>| {
+            let items: Vec<ScalarValue> = v.into_iter().map(ScalarValue::Float64).collect();
+            ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Float64))
+        };
+        let texts = |v: Vec<&String>| {
+            let items: Vec<ScalarValue> = v.into_iter().map(|s| ScalarValue::Utf8(Some(s.clone()))).collect();
+            ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Utf8))
+        };
+        Ok(vec![
+            floats(self.rows.iter().map(|r| Some(r.0)).collect()),
+            floats(self.rows.iter().map(|r| r.1).collect()),
+            texts(self.rows.iter().map(|r| &r.2).collect()),
+            texts(self.rows.iter().map(|r| &r.3).collect()),
+        ])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists: Vec<_> = states.iter().map(AsArray::as_list::<i32>).collect();
+        for i in 0..lists[0].len() {
+            if lists.iter().any(|l| l.is_null(i)) {
+                continue;
+            }
+            let m = lists[0].value(i);
+            let g = lists[1].value(i);
+            let (sys, seg) = (lists[2].value(i), lists[3].value(i));
+            let (m, g) = (m.as_primitive::<Float64Type>(), g.as_primitive::<Float64Type>());
+            let (sys, seg): (&StringArray, &StringArray) = (sys.as_string::<i32>(), seg.as_string::<i32>());
+            for j in 0..m.len() {
+                let gold = (!g.is_null(j)).then(|| g.value(j));
+                self.rows.push((m.value(j), gold, sys.value(j).to_owned(), seg.value(j).to_owned()));
+            }
+        }
+        Ok(())
+    }
+}
