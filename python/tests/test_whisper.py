@@ -135,3 +135,11 @@ def test_grapheme_clusters_as_the_regex_module():
             for _ in range(30000)]
     texts = pairs + seqs
     assert _native.join_graphemes(texts) == [" ".join(regex.findall(r"\X", t)) for t in texts]
+
+
+def test_lower_is_idempotent_as_the_basic_normalizer_assumes():
+    """The basic normaliser lower-cases once when NFKC changes nothing (whisper-normalizer lower-cases twice):
+    `str.lower` must be idempotent on every code point, as it is in CPython 3.11."""
+    assert [c.lower().lower() for c in CHARS] == [c.lower() for c in CHARS]
+    texts = ["ΑΣ.Β ΣΑΣ", "İSTANBUL", "ǅemal", "ΌΣΟΣ ΣΑΣ."]
+    assert [t.lower().lower() for t in texts] == [t.lower() for t in texts]

@@ -93,35 +93,63 @@ fn compose_pair(a: char, b: char) -> Option<char> {
 /// combining class, or a place as the second of a composition (Hangul
 /// vowels and trailing consonants included). Any other character is a
 /// boundary: nothing before it interacts with it or with what follows.
+///
+/// For the composed forms (NFC, NFKC) a character whose normal form is
+/// itself (a precomposed letter such as `ä`, a Hangul syllable) is a
+/// boundary as well, as long as it does not combine with what comes before
+/// it (quick-check Yes, class 0): a following mark that composes with it is
+/// unstable and joins its segment.
 struct Unstable {
     canonical: Vec<u64>,
     compatibility: Vec<u64>,
+    composed_canonical: Vec<u64>,
+    composed_compatibility: Vec<u64>,
 }
 
 fn unstable() -> &'static Unstable {
     static TABLES: std::sync::OnceLock<Unstable> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         let words = (0x11_0000 / 64) + 1;
-        let mut t = Unstable { canonical: vec![0; words], compatibility: vec![0; words] };
-        let mut set = |cp: u32, both: bool| {
-            let (w, b) = ((cp / 64) as usize, cp % 64);
-            t.compatibility[w] |= 1 << b;
-            if both {
-                t.canonical[w] |= 1 << b;
-            }
+        let mut t = Unstable {
+            canonical: vec![0; words],
+            compatibility: vec![0; words],
+            composed_canonical: vec![0; words],
+            composed_compatibility: vec![0; words],
         };
-        for &(cp, canonical, _) in DECOMPOSITIONS {
-            set(cp, !canonical.is_empty());
-        }
+        let set = |bits: &mut Vec<u64>, cp: u32| bits[(cp / 64) as usize] |= 1 << (cp % 64);
+        // What every form treats as unstable: marks, second halves of compositions, Hangul vowels and trailing
+        // consonants.
+        let mut common = Vec::new();
         for &(lo, hi, _) in COMBINING_CLASSES {
-            (lo..=hi).for_each(|cp| set(cp, true));
+            common.extend(lo..=hi);
         }
-        for &(_, second, _) in COMPOSITIONS {
-            set(second, true);
+        common.extend(COMPOSITIONS.iter().map(|&(_, second, _)| second));
+        common.extend((V_BASE..V_BASE + V_COUNT).chain(T_BASE + 1..T_BASE + T_COUNT));
+        for &cp in &common {
+            for bits in
+                [&mut t.canonical, &mut t.compatibility, &mut t.composed_canonical, &mut t.composed_compatibility]
+            {
+                set(bits, cp);
+            }
         }
-        (V_BASE..V_BASE + V_COUNT).chain(T_BASE + 1..T_BASE + T_COUNT).chain(S_BASE..S_BASE + S_COUNT).for_each(|cp| {
-            set(cp, true);
+        (S_BASE..S_BASE + S_COUNT).for_each(|cp| {
+            set(&mut t.canonical, cp);
+            set(&mut t.compatibility, cp);
         });
+        for &(cp, canonical, _) in DECOMPOSITIONS {
+            set(&mut t.compatibility, cp);
+            if !canonical.is_empty() {
+                set(&mut t.canonical, cp);
+            }
+            let Some(c) = char::from_u32(cp) else { continue };
+            let one = c.to_string();
+            if normalize_segment(Form::Nfc, &one) != one {
+                set(&mut t.composed_canonical, cp);
+            }
+            if normalize_segment(Form::Nfkc, &one) != one {
+                set(&mut t.composed_compatibility, cp);
+            }
+        }
         t
     })
 }
@@ -129,14 +157,31 @@ fn unstable() -> &'static Unstable {
 /// `unicodedata.normalize(form, s)`.
 #[must_use]
 pub fn normalize(form: Form, s: &str) -> String {
+    normalize_cow(form, s).into_owned()
+}
+
+/// [`normalize`], borrowing `s` when it is already in the form (no
+/// character normalisation could change).
+#[must_use]
+pub fn normalize_cow(form: Form, s: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
     if s.is_ascii() {
-        return s.to_owned();
+        return Cow::Borrowed(s);
     }
-    let bits = if matches!(form, Form::Nfkd | Form::Nfkc) { &unstable().compatibility } else { &unstable().canonical };
+    let t = unstable();
+    let bits = match form {
+        Form::Nfd => &t.canonical,
+        Form::Nfkd => &t.compatibility,
+        Form::Nfc => &t.composed_canonical,
+        Form::Nfkc => &t.composed_compatibility,
+    };
     let is_unstable = |c: char| {
         let cp = u32::from(c);
         cp >= 0xA0 && bits[(cp / 64) as usize] & (1 << (cp % 64)) != 0
     };
+    if !s.chars().any(is_unstable) {
+        return Cow::Borrowed(s);
+    }
     // Segments that start at a stable character: each is normalised on its
     // own, and one with no unstable character is copied.
     let mut out = String::with_capacity(s.len());
@@ -159,7 +204,7 @@ pub fn normalize(form: Form, s: &str) -> String {
     } else {
         out.push_str(&s[start..]);
     }
-    out
+    Cow::Owned(out)
 }
 
 /// UAX #15 on one segment: decomposition, canonical ordering, composition.

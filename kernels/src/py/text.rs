@@ -118,16 +118,33 @@ pub fn py_lower(s: &str) -> String {
     if s.contains('Σ') {
         return lower_with_sigma(s);
     }
+    // The characters lower-casing leaves alone are copied a run at a time.
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else if is_caseless_block(c) || py14_override(c).is_some() {
-            out.push(c);
-        } else {
-            out.extend(c.to_lowercase());
+    let (bytes, mut i, mut run) = (s.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if b.is_ascii_uppercase() {
+                out.push_str(&s[run..i]);
+                out.push(char::from(b.to_ascii_lowercase()));
+                run = i + 1;
+            }
+            i += 1;
+            continue;
         }
+        let c = s[i..].chars().next().unwrap_or(' ');
+        let len = c.len_utf8();
+        if !(is_caseless_block(c) || py14_override(c).is_some()) {
+            let mut lower = c.to_lowercase();
+            if !(lower.len() == 1 && lower.next() == Some(c)) {
+                out.push_str(&s[run..i]);
+                out.extend(c.to_lowercase());
+                run = i + len;
+            }
+        }
+        i += len;
     }
+    out.push_str(&s[run..]);
     out
 }
 
@@ -341,9 +358,31 @@ pub fn py_decimal_value(c: char) -> Option<u8> {
 }
 
 /// A category M*, S* or P* character of `CPython` 3.11's `unicodedata`.
+/// ASCII is decided directly, the rest of the Basic Multilingual Plane by a
+/// bit table built once from the ranges (8 KiB), the other planes by the
+/// ranges.
 #[must_use]
+#[inline]
 pub fn is_py_mark_symbol_punct(c: char) -> bool {
-    in_ranges(super::unicode14::MARK_SYMBOL_PUNCT, c)
+    static BMP: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    if c.is_ascii() {
+        // Every ASCII punctuation character is P* or S*; no other ASCII character is M*, S* or P*.
+        return c.is_ascii_punctuation();
+    }
+    let cp = u32::from(c);
+    if cp > 0xFFFF {
+        return in_ranges(super::unicode14::MARK_SYMBOL_PUNCT, c);
+    }
+    let bits = BMP.get_or_init(|| {
+        let mut bits = vec![0u64; 0x10000 / 64];
+        for &(lo, hi) in super::unicode14::MARK_SYMBOL_PUNCT {
+            for cp in lo..=hi.min(0xFFFF) {
+                bits[(cp / 64) as usize] |= 1 << (cp % 64);
+            }
+        }
+        bits
+    });
+    bits[(cp / 64) as usize] >> (cp % 64) & 1 == 1
 }
 
 /// A category M* (mark) character of `CPython` 3.11's `unicodedata`.

@@ -18,7 +18,9 @@
 //! [`super::graphemes`]) before whitespace is collapsed.
 
 use super::graphemes::join_graphemes;
-use crate::py::normalize::{Form, normalize};
+use std::borrow::Cow;
+
+use crate::py::normalize::{Form, normalize, normalize_cow};
 use crate::py::text::{is_py_mark, is_py_mark_symbol_punct, is_py_nonspacing_mark, is_py_space, py_lower};
 use crate::wer::transform::remove_kaldi_non_words;
 
@@ -54,6 +56,20 @@ const ADDITIONAL_DIACRITICS: [(char, &str); 16] = [
     ('ł', "l"),
     ('Ł', "L"),
 ];
+
+/// ASCII whitespace (`str.isspace()`) and punctuation (every ASCII
+/// character of a category M*, S* or P*): what the default basic
+/// normaliser turns into a space.
+const ASCII_SEPARATOR: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b: u8 = 0;
+    while b < 128 {
+        let c = b as char;
+        t[b as usize] = is_py_space(c) || c.is_ascii_punctuation();
+        b += 1;
+    }
+    t
+};
 
 /// `remove_symbols(s, preserve_marks)`.
 #[must_use]
@@ -92,7 +108,10 @@ pub fn remove_symbols_and_diacritics_keeping(s: &str, keep: &[char]) -> String {
 /// `re.sub(r"\(([^)]+?)\)", "", s)`: from each `(` to the next `)` when at
 /// least one character lies between (a `(` inside counts as one), left to
 /// right, not overlapping.
-pub(super) fn remove_parenthesised(s: &str) -> String {
+pub(super) fn remove_parenthesised(s: &str) -> Cow<'_, str> {
+    if !s.contains('(') {
+        return Cow::Borrowed(s);
+    }
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let (mut i, mut last) = (0, 0);
@@ -112,7 +131,7 @@ pub(super) fn remove_parenthesised(s: &str) -> String {
         i += 1;
     }
     out.push_str(&s[last..]);
-    out
+    Cow::Owned(out)
 }
 
 /// `re.sub(r"\s+", " ", s)`.
@@ -139,12 +158,49 @@ pub fn basic(s: &str, o: BasicOptions) -> String {
     let s = py_lower(s);
     let s = remove_kaldi_non_words(&s);
     let s = remove_parenthesised(&s);
-    let s = if o.remove_diacritics { remove_symbols_and_diacritics(&s) } else { remove_symbols(&s, o.preserve_marks) };
-    let s = py_lower(&s);
-    if o.split_letters {
-        return collapse_whitespace(&join_graphemes(&s));
+    if o.split_letters || o.remove_diacritics || o.preserve_marks {
+        let s =
+            if o.remove_diacritics { remove_symbols_and_diacritics(&s) } else { remove_symbols(&s, o.preserve_marks) };
+        let s = py_lower(&s);
+        if o.split_letters {
+            return collapse_whitespace(&join_graphemes(&s));
+        }
+        return collapse_whitespace(&s);
     }
-    collapse_whitespace(&s)
+    // The default: NFKC, then marks, symbols and punctuation to a space and whitespace collapsed in one pass,
+    // then lower-cased (collapsing first changes nothing: lower-casing neither makes nor removes whitespace,
+    // and whitespace ends `Final_Sigma`'s look-around either way).
+    let nfkc = normalize_cow(Form::Nfkc, &s);
+    let mut out = String::with_capacity(nfkc.len());
+    let mut in_space = false;
+    let (bytes, mut i, mut run) = (nfkc.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        // ASCII a byte at a time: whitespace and punctuation (every ASCII M*/S*/P*) become one space; the
+        // characters kept are copied a run at a time.
+        let (sep, len) = if bytes[i].is_ascii() {
+            (ASCII_SEPARATOR[usize::from(bytes[i])], 1)
+        } else {
+            let c = nfkc[i..].chars().next().unwrap_or(' ');
+            (is_py_space(c) || is_py_mark_symbol_punct(c), c.len_utf8())
+        };
+        if sep {
+            if run < i {
+                out.push_str(&nfkc[run..i]);
+                in_space = false;
+            }
+            if !in_space {
+                out.push(' ');
+                in_space = true;
+            }
+            run = i + len;
+        }
+        i += len;
+    }
+    out.push_str(&nfkc[run..]);
+    // The text was lower-cased before, and `str.lower` is idempotent (checked on every code point in
+    // python/tests/test_whisper.py; the only context rule, Final_Sigma, concerns the capital Σ, which
+    // lower-casing removes): only characters NFKC made can need it again.
+    if matches!(nfkc, Cow::Borrowed(_)) { out } else { py_lower(&out) }
 }
 
 #[cfg(test)]
