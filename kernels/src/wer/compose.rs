@@ -247,12 +247,19 @@ fn is_boundary(s: &str, i: usize) -> bool {
 /// `\b` on both sides, left to right, not overlapping. `None` when there is
 /// none.
 fn substitute_word(s: &str, key: &str, value: &str) -> Option<String> {
+    substitute_bounded(s, key, value, true)
+}
+
+/// [`substitute_word`], with the `\b` before `key` only when `lead` (the
+/// one after it always): `re.sub(re.escape(key) + r"\b", value, s)`
+/// without it.
+pub(crate) fn substitute_bounded(s: &str, key: &str, value: &str, lead: bool) -> Option<String> {
     let mut out = String::new();
     let (mut last, mut from) = (0, 0);
     while let Some(k) = s[from..].find(key) {
         let at = from + k;
         let end = at + key.len();
-        if is_boundary(s, at) && is_boundary(s, end) {
+        if (!lead || is_boundary(s, at)) && is_boundary(s, end) {
             out.push_str(&s[last..at]);
             out.push_str(value);
             last = end;

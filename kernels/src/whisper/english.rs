@@ -30,6 +30,7 @@ use std::sync::OnceLock;
 use super::basic::{collapse_whitespace, remove_parenthesised, remove_symbols_and_diacritics_keeping};
 use super::numbers::normalize_numbers;
 use crate::py::text::{is_py_decimal, is_py_space, is_py_word, py_lower, py_split};
+use crate::wer::compose::substitute_bounded;
 use crate::wer::transform::remove_kaldi_non_words;
 
 /// The replacers, in their order: the literal, whether a `\b` comes before it,
@@ -91,29 +92,9 @@ const REPLACERS: [(&str, bool, &str); 47] = [
 const CONTRACTIONS: [(&str, &str); 6] =
     [("'s", " is"), ("'d", " would"), ("'ll", " will"), ("'t", " not"), ("'ve", " have"), ("'m", " am")];
 
-/// `re.sub(r"\b?LITERAL\b", repl, s)` for a literal that starts (when `lead`)
-/// and ends with a word character.
+/// `re.sub(r"\b?LITERAL\b", repl, s)` (the `\b` before it when `lead`).
 fn replace_literal(s: String, lit: &str, lead: bool, repl: &str) -> String {
-    if !s.contains(lit) {
-        return s;
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    let (mut from, mut last) = (0, 0);
-    while let Some(k) = s[from..].find(lit) {
-        let start = from + k;
-        let end = start + lit.len();
-        let before_ok = !lead || !s[..start].chars().next_back().is_some_and(is_py_word);
-        if before_ok && !s[end..].chars().next().is_some_and(is_py_word) {
-            out.push_str(&s[last..start]);
-            out.push_str(repl);
-            last = end;
-            from = end;
-        } else {
-            from = start + s[start..].chars().next().map_or(1, char::len_utf8);
-        }
-    }
-    out.push_str(&s[last..]);
-    out
+    substitute_bounded(&s, lit, repl, lead).unwrap_or(s)
 }
 
 /// `re.sub(r"\b(hmm|mm|mhm|mmm|uh|um)\b", "", s)`: a whole run of word
