@@ -29,6 +29,7 @@ use std::sync::OnceLock;
 
 use super::basic::{collapse_whitespace, remove_parenthesised, remove_symbols_and_diacritics_keeping};
 use super::numbers::normalize_numbers;
+use super::substitute_windows;
 use crate::py::text::{is_py_decimal, is_py_space, is_py_word, py_lower, py_split};
 use crate::wer::compose::substitute_bounded;
 use crate::wer::transform::remove_kaldi_non_words;
@@ -142,57 +143,29 @@ fn join_apostrophes(s: &str) -> String {
     out
 }
 
-/// A two-character substitution scanned left to right: where `hit(c[i],
-/// c[i+1])` (the second `None` at the end), `then` writes the replacement and
-/// both characters are consumed.
-fn scan_pairs(
-    s: &str,
-    hit: impl Fn(char, Option<char>) -> bool,
-    then: impl Fn(&mut String, char, Option<char>),
-) -> String {
-    let c: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < c.len() {
-        let next = c.get(i + 1).copied();
-        if hit(c[i], next) {
-            then(&mut out, c[i], next);
-            i += 2;
-        } else {
-            out.push(c[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
 /// `re.sub(r"(\d),(\d)", r"\1\2", s)`: the digit after the comma is consumed,
 /// so "1,2,3" becomes "12,3".
 fn remove_digit_commas(s: &str) -> String {
-    let c: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < c.len() {
-        if i + 2 < c.len() && is_py_decimal(c[i]) && c[i + 1] == ',' && is_py_decimal(c[i + 2]) {
-            out.push(c[i]);
-            out.push(c[i + 2]);
-            i += 3;
-        } else {
-            out.push(c[i]);
-            i += 1;
-        }
-    }
-    out
+    substitute_windows(
+        s,
+        3,
+        |w| w.len() == 3 && is_py_decimal(w[0]) && w[1] == ',' && is_py_decimal(w[2]),
+        |out, w| {
+            out.push(w[0]);
+            out.push(w[2]);
+        },
+    )
 }
 
 /// `re.sub(r"\.([^0-9]|$)", r" \1", s)`.
 fn remove_periods(s: &str) -> String {
-    scan_pairs(
+    substitute_windows(
         s,
-        |a, b| a == '.' && !b.is_some_and(|b| b.is_ascii_digit()),
-        |out, _, b| {
+        2,
+        |w| w[0] == '.' && !w.get(1).is_some_and(char::is_ascii_digit),
+        |out, w| {
             out.push(' ');
-            out.extend(b);
+            out.extend(w.get(1));
         },
     )
 }
@@ -243,19 +216,21 @@ pub fn english(s: &str) -> String {
     let s = remove_symbols_and_diacritics_keeping(&s, &['.', '%', '$', '¢', '€', '£']);
     let s = normalize_numbers(&s);
     let s = american_spellings(&s);
-    let s = scan_pairs(
+    let s = substitute_windows(
         &s,
-        |a, b| matches!(a, '.' | '$' | '¢' | '€' | '£') && b.is_some_and(|b| !b.is_ascii_digit()),
-        |out, _, b| {
+        2,
+        |w| matches!(w[0], '.' | '$' | '¢' | '€' | '£') && w.get(1).is_some_and(|b| !b.is_ascii_digit()),
+        |out, w| {
             out.push(' ');
-            out.extend(b);
+            out.push(w[1]);
         },
     );
-    let s = scan_pairs(
+    let s = substitute_windows(
         &s,
-        |a, b| !a.is_ascii_digit() && b == Some('%'),
-        |out, a, _| {
-            out.push(a);
+        2,
+        |w| !w[0].is_ascii_digit() && w.get(1) == Some(&'%'),
+        |out, w| {
+            out.push(w[0]);
             out.push(' ');
         },
     );

@@ -18,6 +18,33 @@ pub mod numbers;
 
 use crate::MetricError;
 
+/// A substitution of `width` characters scanned left to right, as `re.sub`
+/// of a fixed-width pattern does: where `hit` holds for the window at a
+/// character (shorter at the end of the text), `then` writes the
+/// replacement and the whole window is consumed; elsewhere the character is
+/// kept.
+pub(crate) fn substitute_windows(
+    s: &str,
+    width: usize,
+    hit: impl Fn(&[char]) -> bool,
+    then: impl Fn(&mut String, &[char]),
+) -> String {
+    let c: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut i = 0;
+    while i < c.len() {
+        let w = &c[i..(i + width).min(c.len())];
+        if hit(w) {
+            then(&mut out, w);
+            i += w.len();
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// A normaliser named as SQL and the CLI name it: `english`, or `basic` with options
 /// `remove_diacritics:yes`, `preserve_marks:yes`, `split_letters:yes` (`|`-separated after the
 /// name, e.g. `basic|remove_diacritics:yes`).

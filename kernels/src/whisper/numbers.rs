@@ -552,26 +552,21 @@ fn preprocess(s: &str) -> String {
         }
         Cow::Owned(results.join(" "))
     };
-    let c: Vec<char> = s.chars().collect();
-    let c = space_between(&c, |a| a.is_ascii_lowercase(), |b| b.is_ascii_digit());
-    let c = space_between(&c, |a| a.is_ascii_digit(), |b| b.is_ascii_lowercase());
-    join_ordinal_suffixes(&c)
+    let s = space_between(&s, |a| a.is_ascii_lowercase(), |b| b.is_ascii_digit());
+    let s = space_between(&s, |a| a.is_ascii_digit(), |b| b.is_ascii_lowercase());
+    join_ordinal_suffixes(&s.chars().collect::<Vec<char>>())
 }
 
 /// `re.sub(r"(A)(B)", r"\1 \2", s)` for single-character classes A and B.
-fn space_between(c: &[char], a: impl Fn(char) -> bool, b: impl Fn(char) -> bool) -> Vec<char> {
-    let mut out = Vec::with_capacity(c.len() + 4);
-    let mut i = 0;
-    while i < c.len() {
-        if i + 1 < c.len() && a(c[i]) && b(c[i + 1]) {
-            out.extend([c[i], ' ', c[i + 1]]);
-            i += 2;
-        } else {
-            out.push(c[i]);
-            i += 1;
-        }
-    }
-    out
+fn space_between(s: &str, a: impl Fn(char) -> bool, b: impl Fn(char) -> bool) -> String {
+    super::substitute_windows(
+        s,
+        2,
+        |w| w.len() == 2 && a(w[0]) && b(w[1]),
+        |out, w| {
+            out.extend([w[0], ' ', w[1]]);
+        },
+    )
 }
 
 /// The end of the run of `\w` characters starting at `i`.
