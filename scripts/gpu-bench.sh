@@ -2,8 +2,20 @@
 # One call on the GPU machine: run the GPU tests (CPU-vs-GPU parity, NVRTC
 # compile, the emulated kernels), the CPU-vs-GPU benchmark (a table with the
 # device name), and the application end to end on both devices
-# (scripts/gpu-cli-check.sh, with cuda and with auto). Results go to $OUT (the device tool's output
-# folder) or target/gpu-bench.
+# (scripts/gpu-cli-check.sh, with cuda and with auto), and whole `mteval
+# score` processes on 1M rows per device (scripts/gpu-score-scale.sh).
+# Results go to $OUT (the device tool's output folder) or target/gpu-bench;
+# every workload also as a JSON line in gpu-results.jsonl there (the format
+# of docs/gpu-results.jsonl).
+#
+# Settings: GPU_BENCH_TESTS (test binaries, default "gpu_cuda
+# gpu_emulated"), GPU_BENCH_ONLY (long | chrf | scale: one part of
+# gpu_bench), GPU_BENCH_SWEEP=0 (no batched-TER sweep), GPU_BENCH_CLI=0 (no
+# end-to-end checks), GPU_BENCH_AUTO_CHECK=0 (no `auto` check),
+# GPU_BENCH_NCU=1 (Nsight Compute on the edit-distance kernels),
+# GPU_BENCH_LIMIT (seconds per binary), GPU_BENCH_ROWS / GPU_BENCH_SOURCES
+# (the scale workloads' size), MTEVAL_GPU_TRACE=1 (each device operation's
+# time on stderr).
 #
 #   scripts/gpu-bench.sh [WMT_DIR]     (default: $MTEVAL_SHARED_DIR/data/wmt or ../shared/data/wmt)
 #
@@ -56,25 +68,43 @@ else
 fi
 
 export MTEVAL_REQUIRE_GPU=1 MTEVAL_REQUIRE_NVRTC=1 RUST_BACKTRACE=1
+# Every workload also as a JSON line (docs/gpu-results.jsonl's format).
+export GPU_BENCH_JSON="$out/gpu-results.jsonl" GPU_BENCH_DATE="$(date -u +%F)"
+: >"$GPU_BENCH_JSON"
 status=0
 # A hang must not eat the device call: each binary gets a time limit.
 limit="${GPU_BENCH_LIMIT:-240}"
 if [ -x "$bundle/bin/gpu_bench" ]; then
   echo "binaries: $bundle/bin ($(cat "$bundle/bin/BUILT" 2>/dev/null || echo 'unknown build'))"
-  for t in gpu_cuda gpu_emulated; do
+  # GPU_BENCH_TESTS: which test binaries (the emulated suite also runs in CI).
+  for t in ${GPU_BENCH_TESTS:-gpu_cuda gpu_emulated}; do
     timeout "$limit" "$bundle/bin/$t" --nocapture 2>&1 | tee -a "$out/tests.txt" || status=1
   done
   timeout "$limit" "$bundle/bin/gpu_bench" "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
-  if [ -f "$bundle/bin/mteval.xz" ]; then
+  # GPU_BENCH_NCU=1: Nsight Compute's view of the edit-distance kernels on
+  # the ~1 KB strings (speed of light, occupancy, launch statistics).
+  if [ "${GPU_BENCH_NCU:-0}" = 1 ]; then
+    env -u GPU_BENCH_JSON GPU_BENCH_ONLY=long timeout "$limit" ncu --clock-control none -k 'regex:lev_|utf8_decode' \
+      --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section ComputeWorkloadAnalysis --section WarpStateStats \
+      "$bundle/bin/gpu_bench" "$wmt" >"$out/ncu.txt" 2>&1 || echo "ncu failed (see ncu.txt)"
+    grep -E "lev_|utf8_decode|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Compute \(SM\) Throughput|Memory Throughput|Executed Ipc A|Block Limit Reg" \
+      "$out/ncu.txt" | head -80
+  fi
+  if [ -f "$bundle/bin/mteval.xz" ] && [ "${GPU_BENCH_CLI:-1}" = 1 ]; then
     mkdir -p target
     xz -dc "$bundle/bin/mteval.xz" >target/mteval-bundled 2>/dev/null ||
       python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
         "$bundle/bin/mteval.xz" target/mteval-bundled
     chmod +x target/mteval-bundled
     MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 | tee "$out/cli.txt" || status=1
+    timeout "$limit" bash scripts/gpu-score-scale.sh target/mteval-bundled "$wmt" 2>&1 | tee "$out/score-scale.txt" ||
+      status=1
     # `auto` on a GPU machine: the same bytes as cpu, at about the CPU's speed.
-    GPU_CHECK_DEVICE=auto MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
-      tee "$out/cli-auto.txt" || status=1
+    if [ "${GPU_BENCH_AUTO_CHECK:-1}" = 1 ]; then
+      GPU_CHECK_DEVICE=auto MTEVAL_BIN=target/mteval-bundled bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
+        tee "$out/cli-auto.txt" || status=1
+    fi
   fi
 else
   cargo test --release -p mteval-kernels --test gpu_cuda --test gpu_emulated -- --nocapture 2>&1 \
@@ -82,6 +112,7 @@ else
   cargo run --release -p mteval-kernels --example gpu_bench -- "$wmt" 2>&1 | tee "$out/bench.txt" || status=1
   cargo build --release && MTEVAL_BIN=target/release/mteval bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
     tee "$out/cli.txt" || status=1
+  bash scripts/gpu-score-scale.sh target/release/mteval "$wmt" 2>&1 | tee "$out/score-scale.txt" || status=1
   GPU_CHECK_DEVICE=auto MTEVAL_BIN=target/release/mteval bash scripts/gpu-cli-check.sh "$wmt" 2>&1 |
     tee "$out/cli-auto.txt" || status=1
 fi

@@ -4,10 +4,12 @@
 //
 // Every kernel runs one independent thread per work item (a pair, a
 // candidate, a string and order) with no shared memory, no barriers and no
-// warp intrinsics; threads write disjoint outputs (or add with atomicAdd).
-// That makes the kernels deterministic, and lets the test harness in
-// kernels/cuda/emu run the very same source on the CPU, one thread after
-// another, against the CPU backend.
+// warp intrinsics, except the warp kernels (lev_warp: one warp per pair,
+// whose lanes meet only in __shfl_up_sync and __syncwarp over the whole
+// warp); threads write disjoint outputs (or add with atomicAdd). That makes
+// the kernels deterministic, and lets the test harness in kernels/cuda/emu
+// run the very same source on the CPU against the CPU backend: one thread
+// after another, or a warp's 32 lanes as 32 host threads.
 
 typedef unsigned int u32;
 typedef unsigned long long u64;

@@ -3,6 +3,14 @@
 //! 1M rows, sentence chrF and MBR pairwise chrF at N = 256, 1024, 4096.
 //! Checks that both backends give the same statistics, then prints a
 //! Markdown table (median of 3 runs, process warm, GPU transfers included).
+//! Then the GPU-scale workloads: sentence TER and chrF on 1,000,000 rows
+//! (the shared rows repeated), MBR with the chrF utility at N = 1024 and
+//! 4096 samples for each of `GPU_BENCH_SOURCES` (100) sources (one run each;
+//! the first source checked against the CPU).
+//!
+//! With `GPU_BENCH_JSON=FILE`, every workload is also appended to FILE as a
+//! JSON line: `device`, `date` (`GPU_BENCH_DATE`), `workload`, `rows`,
+//! `cpu_s`, `gpu_s`, `ratio` and, for edit distances, `gcups`.
 //!
 //! `cargo run --release -p mteval-kernels --example gpu_bench -- ../shared/data/wmt`
 //! (`scripts/gpu-bench.sh` runs it on the GPU machine). Without a GPU only
@@ -85,8 +93,32 @@ fn both<T: PartialEq + std::fmt::Debug>(
     (c, g)
 }
 
+/// The GPU's name as the driver gives it (`GpuBackend`'s description
+/// without its `cuda: ` prefix), or "none".
+static DEVICE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Appends one workload to `$GPU_BENCH_JSON` as a JSON line.
+fn record(workload: &str, rows: usize, c: f64, g: Option<f64>, gcups: Option<f64>) {
+    let Ok(path) = std::env::var("GPU_BENCH_JSON") else { return };
+    let mut v = serde_json::json!({
+        "device": DEVICE.get().map_or("none", String::as_str),
+        "date": std::env::var("GPU_BENCH_DATE").unwrap_or_default(),
+        "workload": workload,
+        "rows": rows,
+        "cpu_s": c,
+        "gpu_s": g,
+        "ratio": g.map(|g| c / g),
+    });
+    if let Some(x) = gcups {
+        v["gcups"] = serde_json::json!(x);
+    }
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("GPU_BENCH_JSON");
+    std::io::Write::write_all(&mut f, format!("{v}\n").as_bytes()).expect("GPU_BENCH_JSON");
+}
+
 /// One row of the table: `items` in `c` seconds on the CPU and `g` on the GPU.
 fn report(name: &str, items: usize, unit: &str, c: f64, g: Option<f64>) {
+    record(name, items, c, g, None);
     let rate = |s: f64| format!("{:.3} s ({:.0} {unit}/s)", s, items as f64 / s);
     println!(
         "| {name} | {items} | {} | {} | {} |",
@@ -126,7 +158,57 @@ fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&d
             (a.data.len() + b.data.len()) * 4 / 1_000_000,
             cells / s / 1e9
         );
+        // Where the strings-in time goes: the host's counting and packing,
+        // then the backend call (with MTEVAL_GPU_TRACE=1, each device
+        // operation on stderr).
+        let t = Instant::now();
+        let la: Vec<usize> = long_pairs.par_iter().map(|(a, _)| a.chars().count()).collect();
+        let lb: Vec<usize> = long_pairs.par_iter().map(|(_, b)| b.chars().count()).collect();
+        let count_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let ta = backend::Texts::from_fn_par(long_pairs.len(), &la, |i| long_pairs[i].0).expect("texts");
+        let tb = backend::Texts::from_fn_par(long_pairs.len(), &lb, |i| long_pairs[i].1).expect("texts");
+        let pack_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        drop(gpu.levenshtein_text(&ta, &tb).expect("levenshtein_text"));
+        println!(
+            "edit distance on long strings, strings in, parts: counting code points {:.1} ms, packing UTF-8 {:.1} ms, \
+             backend call {:.1} ms",
+            count_s * 1e3,
+            pack_s * 1e3,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+        record(
+            "edit distance 1KB, GPU primitive alone (code points on the host)",
+            long.len(),
+            f64::NAN,
+            Some(s),
+            Some(cells / s / 1e9),
+        );
+        // The one-warp-per-pair kernel from each pattern size on (blocks of
+        // 64 symbols), strings in.
+        #[cfg(feature = "cuda")]
+        for blocks in [0usize, 4, 8, 16, usize::MAX] {
+            let Ok(exec) = backend::cuda::CudaExec::probe() else { break };
+            let g = backend::GpuBackend::new(exec).with_lev_warp_blocks(blocks);
+            let want = char_distances_on(cpu_b, &long_pairs);
+            assert_eq!(char_distances_on(&g, &long_pairs), want, "lev_warp from {blocks} blocks");
+            let s = median_secs(|| drop(char_distances_on(&g, &long_pairs)));
+            let label = if blocks == usize::MAX { "never".to_owned() } else { format!("from {blocks} blocks") };
+            println!(
+                "edit distance on long strings, strings in, lev_warp {label}: {s:.3} s ({:.0} GCUPS)",
+                cells / s / 1e9
+            );
+            record(
+                &format!("edit distance 1KB, lev_warp {label}"),
+                long.len(),
+                f64::NAN,
+                Some(s),
+                Some(cells / s / 1e9),
+            );
+        }
     }
+    record("edit distance 1KB", long.len(), c, g, g.map(|g| cells / g / 1e9));
     let gcups = |s: f64| format!("{:.3} s ({:.0} GCUPS)", s, cells / s / 1e9);
     let mean_len =
         long.iter().map(|(a, b)| a.chars().count() + b.chars().count()).sum::<usize>() as f64 / 2.0 / long.len() as f64;
@@ -183,6 +265,54 @@ fn character_error_rate(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: O
     report("character error rate (jiwer cer; CPU: alignment, GPU: distances)", million.len(), "rows", c, g);
 }
 
+/// The workloads at the scale a GPU user works at: sentence TER and chrF on
+/// 1,000,000 rows, MBR with the chrF utility at N = 1024 and 4096 samples
+/// for each of `GPU_BENCH_SOURCES` sources. One timed run each (after a
+/// checked run on a slice), since a run is seconds long.
+fn gpu_scale(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&dyn Backend>) {
+    let once = |f: &dyn Fn()| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let n_rows: usize = std::env::var("GPU_BENCH_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let million: Vec<(&str, Vec<&str>)> =
+        (0..n_rows).map(|i| &rows[i % rows.len()]).map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
+    let check = &million[..million.len().min(50_000)];
+    let ter = Ter::default();
+    let cfg = ChrfConfig::default();
+    if let Some(g) = gpu_b {
+        assert_eq!(ter.segments_on(g, check), ter.segments_on(cpu_b, check), "TER at scale");
+        assert_eq!(cfg.segments_on(g, check), cfg.segments_on(cpu_b, check), "chrF at scale");
+    }
+    let c = once(&|| drop(ter.segments_on(cpu_b, &million)));
+    let g = gpu_b.map(|g| once(&|| drop(ter.segments_on(g, &million))));
+    report("sentence TER", million.len(), "rows", c, g);
+    let c = once(&|| drop(cfg.segments_on(cpu_b, &million)));
+    let g = gpu_b.map(|g| once(&|| drop(cfg.segments_on(g, &million))));
+    report("sentence chrF", million.len(), "rows", c, g);
+    let sources: usize = std::env::var("GPU_BENCH_SOURCES").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&str> =
+        rows.iter().flat_map(|(h, r)| [h.as_str(), r.as_str()]).filter(|s| seen.insert(*s)).collect();
+    for n in [1024usize, 4096] {
+        // Source k: N distinct sentences from position 37 k on.
+        let group = |k: usize| -> Vec<&str> { (0..n).map(|i| distinct[(37 * k + i) % distinct.len()]).collect() };
+        let skip: Vec<Option<usize>> = (0..n).map(Some).collect();
+        let mbr = |b: &dyn Backend, k: usize| {
+            let texts = group(k);
+            let g = Group::new(&cfg, &texts, None).expect("group");
+            g.expected_utility_skipping_on(b, &skip)
+        };
+        if let Some(g) = gpu_b {
+            assert_eq!(mbr(g, 0), mbr(cpu_b, 0), "MBR chrF at N = {n}");
+        }
+        let c = once(&|| (0..sources).for_each(|k| drop(mbr(cpu_b, k))));
+        let g = gpu_b.map(|g| once(&|| (0..sources).for_each(|k| drop(mbr(g, k)))));
+        report(&format!("MBR chrF N={n} x {sources} sources"), n * sources, "samples", c, g);
+    }
+}
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
     let rows = common::wmt_rows(&dir);
@@ -194,6 +324,13 @@ fn main() {
             None
         }
     };
+    DEVICE.get_or_init(|| {
+        gpu.as_ref().map_or("none".into(), |g| {
+            let name = g.name();
+            let name = name.trim_start_matches("cuda: ");
+            name.rsplit_once(" (sm_").map_or(name, |(n, _)| n).to_owned()
+        })
+    });
     println!(
         "rows: {} WMT22 (hyp, ref) pairs; CPU: {}; GPU: {}",
         rows.len(),
@@ -210,6 +347,14 @@ fn main() {
     if only == "long" {
         long_strings(&rows, cpu_b, gpu_b);
         return;
+    }
+    if only == "scale" || only.is_empty() {
+        println!("GPU scale:");
+        gpu_scale(&rows, cpu_b, gpu_b);
+        println!();
+        if only == "scale" {
+            return;
+        }
     }
     let pairs: Vec<(&str, Vec<&str>)> = rows.iter().map(|(h, r)| (h.as_str(), vec![r.as_str()])).collect();
     let ter = Ter::default();
@@ -244,7 +389,8 @@ fn main() {
     }
     println!();
     println!("pairwise chrF: strings in, N × N chrF out (the group's n-grams built inside the timed call)");
-    if only == "chrf" {
+    if only == "chrf" || std::env::var("GPU_BENCH_SWEEP").is_ok_and(|v| v == "0") {
+        assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
         return;
     }
     // Batched TER at each pipeline depth (parts of the rows whose rounds run

@@ -431,10 +431,12 @@ pub fn char_distances_on(backend: &dyn crate::backend::Backend, pairs: &[(&str, 
     if !backend.offload(&edit_work(la.iter().chain(&lb).sum())) {
         return cpu();
     }
+    // The strings go as UTF-8 (a quarter of the code points' size); the
+    // device decodes them.
     let gpu = || {
-        let a = crate::backend::Seqs::from_lens_par(&la, |i| pairs[i].0.chars().map(u32::from));
-        let b = crate::backend::Seqs::from_lens_par(&lb, |i| pairs[i].1.chars().map(u32::from));
-        backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
+        let a = crate::backend::Texts::from_fn_par(pairs.len(), &la, |i| pairs[i].0)?;
+        let b = crate::backend::Texts::from_fn_par(pairs.len(), &lb, |i| pairs[i].1)?;
+        backend.levenshtein_text(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
     };
     crate::backend::or_cpu("edit_distance", gpu, cpu)
 }

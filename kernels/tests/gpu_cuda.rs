@@ -60,7 +60,12 @@ fn cuda_backend_equals_cpu() {
         }
     };
     eprintln!("backend: {}", gpu.name());
-    backend_parity::check_levenshtein(gpu.as_ref());
+    backend_parity::check_levenshtein(gpu.as_ref(), 300);
+    // Every pair through the one-warp-per-pair kernel, and none.
+    for blocks in [0, usize::MAX] {
+        let exec = cuda::CudaExec::probe().expect("GPU");
+        backend_parity::check_levenshtein(&GpuBackend::new(exec).with_lev_warp_blocks(blocks), 300);
+    }
     backend_parity::check_ter(gpu.as_ref(), 7500);
     backend_parity::check_chrf(gpu.as_ref(), 7500);
     backend_parity::check_mbr(gpu.as_ref(), usize::MAX);

@@ -40,7 +40,15 @@ macro_rules! parity_test {
     };
 }
 
-parity_test!(levenshtein_kernel_equals_cpu: check_levenshtein());
+parity_test!(levenshtein_kernel_equals_cpu: check_levenshtein(300));
+
+/// Every edit distance through the one-warp-per-pair kernel (its 32 lanes
+/// emulated as 32 host threads), short patterns included.
+#[test]
+fn levenshtein_warp_kernel_equals_cpu() {
+    let Some(gpu) = emulated() else { return };
+    backend_parity::check_levenshtein(&gpu.with_lev_warp_blocks(0), 40);
+}
 parity_test!(ter_kernel_and_batched_rounds_equal_cpu: check_ter(400));
 parity_test!(chrf_kernels_equal_cpu: check_chrf(800));
 parity_test!(mbr_kernels_equal_cpu: check_mbr(12));

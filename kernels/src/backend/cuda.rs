@@ -32,8 +32,10 @@ pub const SOURCES: [(&str, &str); 3] = [
 pub const COMMON: &str = include_str!("../../cuda/common.cuh");
 
 /// Every kernel, with the file that defines it.
-pub const KERNELS: [(&str, &str); 6] = [
+pub const KERNELS: [(&str, &str); 8] = [
     ("levenshtein.cu", "lev_myers"),
+    ("levenshtein.cu", "lev_warp"),
+    ("levenshtein.cu", "utf8_decode"),
     ("ter.cu", "ter_candidates"),
     ("chrf.cu", "chrf_profiles"),
     ("chrf.cu", "chrf_match_list"),
@@ -243,6 +245,32 @@ impl CudaExec {
     }
 }
 
+/// `MTEVAL_GPU_TRACE=1`: every device operation waits for the device and
+/// prints its time and size to stderr (for breakdowns in benchmarks).
+fn trace_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("MTEVAL_GPU_TRACE").is_ok_and(|v| v == "1"))
+}
+
+impl CudaExec {
+    /// Runs `f`; with tracing on, waits for the device and prints the time.
+    fn traced<T>(
+        &self,
+        op: &str,
+        bytes: usize,
+        f: impl FnOnce() -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        if !trace_on() {
+            return f();
+        }
+        let t = std::time::Instant::now();
+        let r = f();
+        let _ = self.stream.synchronize();
+        eprintln!("gpu trace: {op} {bytes} bytes {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        r
+    }
+}
+
 impl KernelExec for CudaExec {
     type Buf = CudaBuf;
 
@@ -253,25 +281,33 @@ impl KernelExec for CudaExec {
     fn upload_u32(&self, v: &[u32]) -> Result<CudaBuf, BackendError> {
         // Never a zero-size allocation.
         let v = if v.is_empty() { &[0u32][..] } else { v };
-        self.stream.clone_htod(v).map(CudaBuf::U32).map_err(|e| dev("copy to the GPU", e))
+        self.traced("upload", 4 * v.len(), || {
+            self.stream.clone_htod(v).map(CudaBuf::U32).map_err(|e| dev("copy to the GPU", e))
+        })
     }
 
     fn upload_u64(&self, v: &[u64]) -> Result<CudaBuf, BackendError> {
         let v = if v.is_empty() { &[0u64][..] } else { v };
-        self.stream.clone_htod(v).map(CudaBuf::U64).map_err(|e| dev("copy to the GPU", e))
+        self.traced("upload", 8 * v.len(), || {
+            self.stream.clone_htod(v).map(CudaBuf::U64).map_err(|e| dev("copy to the GPU", e))
+        })
     }
 
     fn zeros_u32(&self, n: usize) -> Result<CudaBuf, BackendError> {
-        self.stream.alloc_zeros::<u32>(n.max(1)).map(CudaBuf::U32).map_err(|e| dev("GPU allocation", e))
+        self.traced("zeros", 4 * n, || {
+            self.stream.alloc_zeros::<u32>(n.max(1)).map(CudaBuf::U32).map_err(|e| dev("GPU allocation", e))
+        })
     }
 
     fn zeros_u64(&self, n: usize) -> Result<CudaBuf, BackendError> {
-        self.stream.alloc_zeros::<u64>(n.max(1)).map(CudaBuf::U64).map_err(|e| dev("GPU allocation", e))
+        self.traced("zeros", 8 * n, || {
+            self.stream.alloc_zeros::<u64>(n.max(1)).map(CudaBuf::U64).map_err(|e| dev("GPU allocation", e))
+        })
     }
 
     fn download_u32(&self, b: &CudaBuf, n: usize) -> Result<Vec<u32>, BackendError> {
         let CudaBuf::U32(s) = b else { return Err(BackendError::Device("u64 buffer read as u32".into())) };
-        self.download(s, n)
+        self.traced("download", 4 * n, || self.download(s, n))
     }
 
     fn download_u64(&self, b: &CudaBuf, n: usize) -> Result<Vec<u64>, BackendError> {
@@ -297,7 +333,12 @@ impl KernelExec for CudaExec {
         // SAFETY: the argument list matches the kernel's parameters (the
         // emulated launches in the tests check the same order and types), and
         // every buffer is as long as the kernel indexes it.
+        let t = std::time::Instant::now();
         unsafe { b.launch(cfg) }.map_err(|e| dev(kernel, e))?;
-        self.stream.synchronize().map_err(|e| dev(kernel, e))
+        let r = self.stream.synchronize().map_err(|e| dev(kernel, e));
+        if trace_on() {
+            eprintln!("gpu trace: kernel {kernel} {threads} threads {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+        r
     }
 }

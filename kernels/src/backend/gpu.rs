@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound, Texts};
 
 /// A kernel argument: a `u32` scalar or a device buffer.
 pub enum KArg<'a, B> {
@@ -83,11 +83,18 @@ pub struct GpuBackend<E: KernelExec> {
     exec: E,
     /// A kernel whose launches fail on purpose (fault-injection tests).
     fail: Option<String>,
+    /// Edit distances whose shorter side has at least this many 64-symbol
+    /// blocks go to `lev_warp`.
+    lev_warp_blocks: usize,
 }
 
 impl<E: KernelExec> std::fmt::Debug for GpuBackend<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GpuBackend").field("device", &self.exec.describe()).field("fail", &self.fail).finish()
+        f.debug_struct("GpuBackend")
+            .field("device", &self.exec.describe())
+            .field("fail", &self.fail)
+            .field("lev_warp_blocks", &self.lev_warp_blocks)
+            .finish()
     }
 }
 
@@ -124,12 +131,21 @@ impl<E: KernelExec> GpuBackend<E> {
     /// makes that kernel's launches fail (to test the CPU fallback on a GPU).
     pub fn new(exec: E) -> Self {
         let fail = std::env::var("MTEVAL_GPU_FAULT").ok().filter(|s| !s.is_empty());
-        Self { exec, fail }
+        Self { exec, fail, lev_warp_blocks: lev_warp_min_blocks() }
     }
 
     /// A backend whose launches of `kernel` fail (`"*"`: every kernel).
     pub fn failing_on(exec: E, kernel: &str) -> Self {
-        Self { exec, fail: Some(kernel.to_owned()) }
+        Self { exec, fail: Some(kernel.to_owned()), lev_warp_blocks: lev_warp_min_blocks() }
+    }
+
+    /// The same backend sending edit distances whose shorter side has at
+    /// least `blocks` 64-symbol blocks to the one-warp-per-pair kernel (0:
+    /// every pair; `usize::MAX`: none), for tests and measurements.
+    #[must_use]
+    pub fn with_lev_warp_blocks(mut self, blocks: usize) -> Self {
+        self.lev_warp_blocks = blocks;
+        self
     }
 
     /// The kernel executor.
@@ -206,6 +222,91 @@ impl<E: KernelExec> GpuBackend<E> {
     }
 }
 
+/// Strings decoded on the device: code points, their offsets, and each
+/// string's length on the host.
+type Decoded<B> = (B, B, Vec<usize>);
+
+/// One side of a batch of edit distances on the device: the symbols, their
+/// offsets, and each sequence's length on the host.
+struct Symbols<'a, B> {
+    data: &'a B,
+    offs: &'a B,
+    lens: &'a [usize],
+}
+
+/// Pairs whose shorter side has at least this many 64-symbol blocks go to
+/// the one-warp-per-pair kernel (`lev_warp`), the others to one thread per
+/// pair (`lev_myers`). `MTEVAL_LEV_WARP_BLOCKS` overrides it (0: every pair
+/// to `lev_warp`; a large value: none); so does
+/// [`GpuBackend::with_lev_warp_blocks`].
+fn lev_warp_min_blocks() -> usize {
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| std::env::var("MTEVAL_LEV_WARP_BLOCKS").ok().and_then(|v| v.parse().ok()).unwrap_or(8))
+}
+
+impl<E: KernelExec> GpuBackend<E> {
+    /// Edit distances of `a[i]` and `b[i]`, whose symbols are already on the
+    /// device. The kernels make the shorter side of each pair the pattern
+    /// (fewer 64-bit blocks). Pairs of many blocks go to `lev_warp` (one warp
+    /// a pair), the rest to `lev_myers` (one thread a pair), longest work
+    /// first, so that neighbouring threads have about the same work:
+    /// `order[slot]` is the pair that slot (warp or thread) computes.
+    fn lev_on_device(&self, a: &Symbols<'_, E::Buf>, b: &Symbols<'_, E::Buf>) -> Result<Vec<u32>, BackendError> {
+        let n = a.lens.len();
+        let n32 = to_u32(n, "pairs")?;
+        let mut keyed: Vec<(usize, usize, u32)> = (0..n32)
+            .into_par_iter()
+            .map(|i| {
+                let (x, y) = (a.lens[i as usize], b.lens[i as usize]);
+                (x.min(y).div_ceil(64), x.max(y), i)
+            })
+            .collect();
+        if let Some(&(_, t, _)) = keyed.iter().max_by_key(|k| k.1) {
+            to_u32(t, "sequence length")?;
+        }
+        keyed.par_sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
+        let n_warp = keyed.partition_point(|k| k.0 >= self.lev_warp_blocks);
+        let out = self.exec.zeros_u32(n)?;
+        // Carries between blocks (lev_myers) or groups of 32 blocks
+        // (lev_warp): two words per 64 text columns.
+        for (part, kernel, group) in [(&keyed[..n_warp], "lev_warp", 32usize), (&keyed[n_warp..], "lev_myers", 1)] {
+            if part.is_empty() {
+                continue;
+            }
+            let order: Vec<u32> = part.iter().map(|k| k.2).collect();
+            let mut carry_offs = Vec::with_capacity(part.len() + 1);
+            let mut total = 0u64;
+            carry_offs.push(0u64);
+            for &(blocks, t, _) in part {
+                if blocks > group {
+                    total += 2 * t.div_ceil(64) as u64;
+                }
+                carry_offs.push(total);
+            }
+            let od = self.exec.upload_u32(&order)?;
+            #[allow(clippy::cast_possible_truncation, reason = "the carry size is bounded by sequences held in memory")]
+            let carry = self.exec.zeros_u64(total as usize)?;
+            let co = self.exec.upload_u64(&carry_offs)?;
+            self.launch(
+                kernel,
+                part.len() as u64 * group as u64,
+                &[
+                    KArg::Buf(a.data),
+                    KArg::Buf(a.offs),
+                    KArg::Buf(b.data),
+                    KArg::Buf(b.offs),
+                    KArg::Buf(&od),
+                    KArg::Buf(&carry),
+                    KArg::Buf(&co),
+                    KArg::Buf(&out),
+                    KArg::U32(to_u32(part.len(), "pairs")?),
+                ],
+            )?;
+        }
+        self.exec.download_u32(&out, n)
+    }
+}
+
 impl<E: KernelExec> Backend for GpuBackend<E> {
     fn name(&self) -> String {
         self.exec.describe()
@@ -220,57 +321,44 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         if n == 0 {
             return Ok(Vec::new());
         }
-        // The kernel makes the shorter side of each pair the pattern (fewer
-        // 64-bit blocks). Pairs go to the device longest work first, so that
-        // the threads of a warp (32 neighbours) have about the same work:
-        // `order[slot]` is the pair that thread `slot` computes.
-        let n32 = to_u32(n, "pairs")?;
-        let mut keyed: Vec<(usize, usize, u32)> = (0..n32)
-            .into_par_iter()
-            .map(|i| {
-                let (x, y) = (a.get(i as usize).len(), b.get(i as usize).len());
-                (x.min(y).div_ceil(64), x.max(y), i)
-            })
-            .collect();
-        if let Some(&(_, t, _)) = keyed.iter().max_by_key(|k| k.1) {
-            to_u32(t, "sequence length")?;
-        }
-        keyed.par_sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
-        let order: Vec<u32> = keyed.iter().map(|k| k.2).collect();
-        // Two words of carries per 64 text columns, between blocks.
-        let mut carry_offs = Vec::with_capacity(n + 1);
-        let mut total = 0u64;
-        carry_offs.push(0u64);
-        for &(blocks, t, _) in &keyed {
-            if blocks > 1 {
-                total += 2 * t.div_ceil(64) as u64;
-            }
-            carry_offs.push(total);
-        }
-        drop(keyed);
+        let lens = |s: &Seqs| -> Vec<usize> { (0..s.len()).map(|i| s.get(i).len()).collect() };
         let (ad, ao) = self.upload_seqs(a)?;
         let (bd, bo) = self.upload_seqs(b)?;
-        let od = self.exec.upload_u32(&order)?;
-        #[allow(clippy::cast_possible_truncation, reason = "the carry size is bounded by sequences held in memory")]
-        let carry = self.exec.zeros_u64(total as usize)?;
-        let co = self.exec.upload_u64(&carry_offs)?;
-        let out = self.exec.zeros_u32(n)?;
-        self.launch(
-            "lev_myers",
-            n as u64,
-            &[
-                KArg::Buf(&ad),
-                KArg::Buf(&ao),
-                KArg::Buf(&bd),
-                KArg::Buf(&bo),
-                KArg::Buf(&od),
-                KArg::Buf(&carry),
-                KArg::Buf(&co),
-                KArg::Buf(&out),
-                KArg::U32(n32),
-            ],
-        )?;
-        self.exec.download_u32(&out, n)
+        self.lev_on_device(
+            &Symbols { data: &ad, offs: &ao, lens: &lens(a) },
+            &Symbols { data: &bd, offs: &bo, lens: &lens(b) },
+        )
+    }
+
+    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+        let n = a.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let decode = |t: &Texts| -> Result<Decoded<E::Buf>, BackendError> {
+            let words = self.exec.upload_u32(&t.words)?;
+            let word_offs = self.exec.upload_u64(&t.word_offs)?;
+            let byte_lens = self.exec.upload_u32(&t.byte_lens)?;
+            let cp_offs = self.exec.upload_u64(&t.cp_offs)?;
+            #[allow(clippy::cast_possible_truncation, reason = "code points are at most the bytes held in memory")]
+            let cps = self.exec.zeros_u32(t.cp_offs[t.len()] as usize)?;
+            self.launch(
+                "utf8_decode",
+                t.len() as u64,
+                &[
+                    KArg::Buf(&words),
+                    KArg::Buf(&word_offs),
+                    KArg::Buf(&byte_lens),
+                    KArg::Buf(&cps),
+                    KArg::Buf(&cp_offs),
+                    KArg::U32(to_u32(t.len(), "strings")?),
+                ],
+            )?;
+            Ok((cps, cp_offs, (0..t.len()).map(|i| t.code_point_len(i)).collect()))
+        };
+        let (ad, ao, la) = decode(a)?;
+        let (bd, bo, lb) = decode(b)?;
+        self.lev_on_device(&Symbols { data: &ad, offs: &ao, lens: &la }, &Symbols { data: &bd, offs: &bo, lens: &lb })
     }
 
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {

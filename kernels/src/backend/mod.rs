@@ -157,6 +157,105 @@ impl Seqs {
     }
 }
 
+/// Strings as UTF-8, laid out for a device to decode: string `i`'s bytes
+/// are packed four to a `u32` (little endian) from word `word_offs[i]` on,
+/// each string starting on a fresh word, `byte_lens[i]` bytes long, holding
+/// `cp_offs[i + 1] - cp_offs[i]` code points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texts {
+    /// The bytes of every string, four to a word.
+    pub words: Vec<u32>,
+    /// `len() + 1` word offsets.
+    pub word_offs: Vec<u64>,
+    /// Each string's length in bytes.
+    pub byte_lens: Vec<u32>,
+    /// `len() + 1` offsets of each string's code points in the decoded text.
+    pub cp_offs: Vec<u64>,
+}
+
+impl Texts {
+    /// `n` strings, string `i` being `f(i)` with `code_points[i]` code
+    /// points, packed on all cores.
+    ///
+    /// # Errors
+    /// A string of 2^32 bytes or more.
+    pub fn from_fn_par<'a, F>(n: usize, code_points: &[usize], f: F) -> Result<Self, BackendError>
+    where
+        F: Fn(usize) -> &'a str + Sync,
+    {
+        use rayon::prelude::*;
+        let byte_lens: Vec<u32> = (0..n)
+            .into_par_iter()
+            .map(|i| u32::try_from(f(i).len()))
+            .collect::<Result<_, _>>()
+            .map_err(|_| BackendError::Unsupported("a string of 4 GiB or more".into()))?;
+        let mut word_offs = Vec::with_capacity(n + 1);
+        let mut cp_offs = Vec::with_capacity(n + 1);
+        let (mut w, mut c) = (0u64, 0u64);
+        word_offs.push(0);
+        cp_offs.push(0);
+        for (&b, &k) in byte_lens.iter().zip(code_points) {
+            w += u64::from(b.div_ceil(4));
+            c += k as u64;
+            word_offs.push(w);
+            cp_offs.push(c);
+        }
+        let mut words = vec![0u32; usize::try_from(w).map_err(|_| BackendError::Unsupported("text size".into()))?];
+        let mut parts = Vec::with_capacity(n);
+        let mut rest = words.as_mut_slice();
+        for &b in &byte_lens {
+            let (head, tail) = rest.split_at_mut(b.div_ceil(4) as usize);
+            parts.push(head);
+            rest = tail;
+        }
+        parts.into_par_iter().enumerate().for_each(|(i, dst)| {
+            let bytes = f(i).as_bytes();
+            let whole = bytes.chunks_exact(4);
+            let tail = whole.remainder();
+            for (d, c) in dst.iter_mut().zip(whole) {
+                *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+            if !tail.is_empty() {
+                let mut q = [0u8; 4];
+                q[..tail.len()].copy_from_slice(tail);
+                dst[dst.len() - 1] = u32::from_le_bytes(q);
+            }
+        });
+        Ok(Self { words, word_offs, byte_lens, cp_offs })
+    }
+
+    /// Number of strings.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.byte_lens.len()
+    }
+
+    /// Whether there are no strings.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.byte_lens.is_empty()
+    }
+
+    /// Code points of string `i`.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `words`, which is in memory")]
+    pub fn code_point_len(&self, i: usize) -> usize {
+        (self.cp_offs[i + 1] - self.cp_offs[i]) as usize
+    }
+
+    /// Every string's code points (what a device's `utf8_decode` makes).
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation, reason = "offsets index `words`, which is in memory")]
+    pub fn code_points(&self) -> Seqs {
+        let lens: Vec<usize> = (0..self.len()).map(|i| self.code_point_len(i)).collect();
+        Seqs::from_lens_par(&lens, |i| {
+            let w = &self.words[self.word_offs[i] as usize..self.word_offs[i + 1] as usize];
+            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).take(self.byte_lens[i] as usize).collect();
+            String::from_utf8_lossy(&bytes).chars().map(u32::from).collect::<Vec<_>>().into_iter()
+        })
+    }
+}
+
 /// One greedy round of TER's shift search over many (hypothesis, reference)
 /// pairs: the candidates to score, laid out as one `u32` buffer and one
 /// offset buffer, so that a GPU receives a round in two copies.
@@ -334,6 +433,15 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// # Errors
     /// A device failure.
     fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError>;
+
+    /// [`Backend::levenshtein`] over the code points of UTF-8 strings (a GPU
+    /// decodes them itself, so the host only packs the bytes).
+    ///
+    /// # Errors
+    /// A device failure.
+    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+        self.levenshtein(&a.code_points(), &b.code_points())
+    }
 
     /// sacrebleu's beam-banded word edit distance of every shift candidate.
     ///
@@ -594,6 +702,9 @@ impl<D: Delegating> Backend for D {
     }
     fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein(a, b))
+    }
+    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+        delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein_text(a, b))
     }
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
         let call = Call::TerCandidates { pairs: round.n_pairs(), cands: round.n_cands() };
@@ -868,5 +979,29 @@ pub fn or_cpu<T>(what: &str, gpu: impl FnOnce() -> Result<T, BackendError>, cpu:
             }
             cpu()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Backend, CpuBackend, Texts};
+
+    #[test]
+    fn texts_pack_utf8_and_give_back_the_code_points() {
+        let strs = ["", "a", "abcd", "abcde", "é猫𝄞ß", "😀x€", "tail of three bytes: 猫"];
+        let cps: Vec<usize> = strs.iter().map(|s| s.chars().count()).collect();
+        let t = Texts::from_fn_par(strs.len(), &cps, |i| strs[i]).unwrap();
+        assert_eq!(t.len(), strs.len());
+        // Each string starts on a fresh word.
+        let words: Vec<u64> = strs.iter().map(|s| s.len().div_ceil(4) as u64).collect();
+        assert_eq!(t.word_offs.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>(), words);
+        let back = t.code_points();
+        for (i, s) in strs.iter().enumerate() {
+            assert_eq!(back.get(i), s.chars().map(u32::from).collect::<Vec<_>>().as_slice(), "{s:?}");
+            assert_eq!(t.code_point_len(i), cps[i]);
+        }
+        // The default levenshtein_text is levenshtein over those code points.
+        let d = CpuBackend.levenshtein_text(&t, &t).unwrap();
+        assert!(d.iter().all(|&x| x == 0));
     }
 }

@@ -71,21 +71,54 @@ fn borrowed(owned: &[(String, Vec<String>)]) -> Vec<(&str, Vec<&str>)> {
 
 /// Levenshtein on random sequences: single-block, multi-block (> 64, > 128
 /// symbols), empty sides, large code points.
-pub fn check_levenshtein(gpu: &dyn Backend) {
+/// `pairs` per random shape (fewer for the emulated warp kernel, whose
+/// lanes are host threads meeting at every shuffle).
+pub fn check_levenshtein(gpu: &dyn Backend, pairs: usize) {
     let mut rng = Rng::new(1);
-    for (max_len, alphabet, base) in
-        [(10, 3, 0), (70, 4, 0), (200, 6, 0x10F000), (140, 40, 0x4E00), (1100, 5, 0), (0, 1, 0)]
-    {
-        let a = random_seqs(&mut rng, 300, max_len, alphabet, base);
-        let b = random_seqs(&mut rng, 300, max_len, alphabet, base);
+    // 4,500 symbols: 71 blocks, three groups of the one-warp-per-pair kernel.
+    let few = pairs.div_ceil(8);
+    for (n, max_len, alphabet, base) in [
+        (pairs, 10, 3, 0),
+        (pairs, 70, 4, 0),
+        (pairs, 200, 6, 0x10F000),
+        (pairs, 140, 40, 0x4E00),
+        (pairs, 1100, 5, 0),
+        (few, 4500, 4, 0),
+        (pairs, 0, 1, 0),
+    ] {
+        let a = random_seqs(&mut rng, n, max_len, alphabet, base);
+        let b = random_seqs(&mut rng, n, max_len, alphabet, base);
         let want = CpuBackend.levenshtein(&a, &b).unwrap();
         assert_eq!(gpu.levenshtein(&a, &b).unwrap(), want, "levenshtein, max_len {max_len}");
     }
-    let rows = wmt_sample(7, 1500);
-    let pairs: Vec<(&str, &str)> = rows.iter().map(|r| (r.hyp.as_str(), r.r#ref.as_str())).collect();
-    assert_eq!(char_distances_on(gpu, &pairs), char_distances_on(&CpuBackend, &pairs), "edit_distance on WMT rows");
+    let rows = wmt_sample(7, 5 * pairs);
+    let wmt: Vec<(&str, &str)> = rows.iter().map(|r| (r.hyp.as_str(), r.r#ref.as_str())).collect();
+    assert_eq!(char_distances_on(gpu, &wmt), char_distances_on(&CpuBackend, &wmt), "edit_distance on WMT rows");
+    // Long strings of 1- to 4-byte characters, as UTF-8 through the
+    // device's decoding: WMT rows joined, with characters of every width.
+    let long: Vec<(String, String)> = (0..few.max(16))
+        .map(|i| {
+            let side = |k: usize, extra: &str| {
+                let mut s = String::new();
+                let mut j = k;
+                while s.len() < 600 + 40 * (k % 50) {
+                    s.push_str(&rows[j % rows.len()].hyp);
+                    s.push_str(extra);
+                    j += 3;
+                }
+                s
+            };
+            (side(i, " é猫𝄞 "), side(i + 1, "ß€😀"))
+        })
+        .collect();
+    let long_pairs: Vec<(&str, &str)> = long.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(
+        char_distances_on(gpu, &long_pairs),
+        char_distances_on(&CpuBackend, &long_pairs),
+        "edit_distance on long multi-byte strings"
+    );
     let words: Vec<(Vec<&str>, Vec<&str>)> =
-        pairs.iter().map(|(h, r)| (h.split_whitespace().collect(), r.split_whitespace().collect())).collect();
+        wmt.iter().map(|(h, r)| (h.split_whitespace().collect(), r.split_whitespace().collect())).collect();
     assert_eq!(word_distances_on(gpu, &words), word_distances_on(&CpuBackend, &words), "word_edit_distance");
 }
 
