@@ -172,8 +172,8 @@ fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&d
         let t = Instant::now();
         drop(gpu.levenshtein_text(&ta, &tb).expect("levenshtein_text"));
         println!(
-            "edit distance on long strings, strings in, parts: counting code points {:.1} ms, packing UTF-8 {:.1} ms, \
-             backend call {:.1} ms",
+            "edit distance on long strings, strings in, parts: counting code points {:.1} ms, laying out the batch \
+             {:.1} ms, backend call (UTF-8 packed into staging memory, copies, kernels) {:.1} ms",
             count_s * 1e3,
             pack_s * 1e3,
             t.elapsed().as_secs_f64() * 1e3

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtrMut, LaunchConfig, PinnedHostSlice, PushKernelArg,
+};
 use cudarc::nvrtc::{CompileOptions, Ptx};
 
 use super::{BackendError, KArg, KernelExec};
@@ -154,7 +156,15 @@ pub struct CudaExec {
     funcs: HashMap<&'static str, CudaFunction>,
     describe: String,
     lock: Mutex<()>,
+    /// Pinned host memory that [`KernelExec::upload_u32_with`] writes a
+    /// batch into and copies from, kept between batches (as large as the
+    /// largest upload so far, up to [`STAGING_MAX_WORDS`]).
+    staging: Mutex<Option<PinnedHostSlice<u32>>>,
 }
+
+/// The largest upload staged in pinned memory (1 GiB); larger ones go from
+/// ordinary memory, so that the process never pins more than this.
+const STAGING_MAX_WORDS: usize = 1 << 28;
 
 impl std::fmt::Debug for CudaExec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -228,7 +238,7 @@ impl CudaExec {
         // use; cross-stream events (two per allocation) would only cost time.
         unsafe { ctx.disable_event_tracking() };
         let describe = format!("cuda: {name} (sm_{major}{minor})");
-        Ok(Self { ctx, stream, funcs, describe, lock: Mutex::new(()) })
+        Ok(Self { ctx, stream, funcs, describe, lock: Mutex::new(()), staging: Mutex::new(None) })
     }
 
     /// The CUDA context.
@@ -290,6 +300,43 @@ impl KernelExec for CudaExec {
         let v = if v.is_empty() { &[0u64][..] } else { v };
         self.traced("upload", 8 * v.len(), || {
             self.stream.clone_htod(v).map(CudaBuf::U64).map_err(|e| dev("copy to the GPU", e))
+        })
+    }
+
+    fn upload_u32_with(&self, n: usize, fill: &(dyn Fn(&mut [u32]) + Sync)) -> Result<CudaBuf, BackendError> {
+        if n == 0 || n > STAGING_MAX_WORDS {
+            let mut v = vec![0u32; n];
+            fill(&mut v);
+            return self.upload_u32(&v);
+        }
+        self.traced("upload (pinned)", 4 * n, || {
+            let mut staging =
+                self.staging.lock().map_err(|_| BackendError::Device("GPU staging lock poisoned".into()))?;
+            if staging.as_ref().is_none_or(|p| p.len() < n) {
+                // The old buffer is freed before a larger one is pinned.
+                *staging = None;
+                // SAFETY: the memory is written by `fill` before it is read
+                // (only the first `n` words are copied).
+                let pinned =
+                    unsafe { self.ctx.alloc_pinned::<u32>(n) }.map_err(|e| dev("pinned host allocation", e))?;
+                *staging = Some(pinned);
+            }
+            let Some(pinned) = staging.as_mut() else { unreachable!("staging set above") };
+            let host = pinned.as_mut_slice().map_err(|e| dev("pinned host memory", e))?;
+            fill(&mut host[..n]);
+            // SAFETY: `alloc` leaves the device memory unset; the copy below
+            // writes all of it.
+            let mut buf = unsafe { self.stream.alloc::<u32>(n) }.map_err(|e| dev("GPU allocation", e))?;
+            {
+                let (dst, _record) = buf.device_ptr_mut(&self.stream);
+                // SAFETY: `host[..n]` and `buf` hold n words; the copy is
+                // waited for below, before the staging memory can be written
+                // again.
+                unsafe { cudarc::driver::result::memcpy_htod_async(dst, &host[..n], self.stream.cu_stream()) }
+                    .map_err(|e| dev("copy to the GPU", e))?;
+            }
+            self.stream.synchronize().map_err(|e| dev("copy to the GPU", e))?;
+            Ok(CudaBuf::U32(buf))
         })
     }
 

@@ -44,6 +44,17 @@ pub trait KernelExec: Send + Sync + 'static {
     /// # Errors
     /// As [`KernelExec::upload_u32`].
     fn zeros_u64(&self, n: usize) -> Result<Self::Buf, BackendError>;
+    /// Uploads `n` values that `fill` writes into host memory first (the
+    /// executor's staging memory, which a GPU keeps pinned and reuses, so a
+    /// batch is written once on the host and copied at the bus's full rate).
+    ///
+    /// # Errors
+    /// As [`KernelExec::upload_u32`].
+    fn upload_u32_with(&self, n: usize, fill: &(dyn Fn(&mut [u32]) + Sync)) -> Result<Self::Buf, BackendError> {
+        let mut v = vec![0u32; n];
+        fill(&mut v);
+        self.upload_u32(&v)
+    }
     /// Copies a `u32` buffer back (its first `n` values).
     ///
     /// # Errors
@@ -330,13 +341,13 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         )
     }
 
-    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
         let n = a.len();
         if n == 0 {
             return Ok(Vec::new());
         }
-        let decode = |t: &Texts| -> Result<Decoded<E::Buf>, BackendError> {
-            let words = self.exec.upload_u32(&t.words)?;
+        let decode = |t: &Texts<'_>| -> Result<Decoded<E::Buf>, BackendError> {
+            let words = self.exec.upload_u32_with(t.n_words(), &|dst| t.fill_words(dst))?;
             let word_offs = self.exec.upload_u64(&t.word_offs)?;
             let byte_lens = self.exec.upload_u32(&t.byte_lens)?;
             let cp_offs = self.exec.upload_u64(&t.cp_offs)?;

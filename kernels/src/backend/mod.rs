@@ -158,13 +158,15 @@ impl Seqs {
 }
 
 /// Strings as UTF-8, laid out for a device to decode: string `i`'s bytes
-/// are packed four to a `u32` (little endian) from word `word_offs[i]` on,
+/// go packed four to a `u32` (little endian) from word `word_offs[i]` on,
 /// each string starting on a fresh word, `byte_lens[i]` bytes long, holding
-/// `cp_offs[i + 1] - cp_offs[i]` code points.
+/// `cp_offs[i + 1] - cp_offs[i]` code points. The strings stay borrowed:
+/// [`Texts::fill_words`] packs them straight into the memory an upload
+/// sends from (pinned and reused on a GPU, see
+/// [`KernelExec::upload_u32_with`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Texts {
-    /// The bytes of every string, four to a word.
-    pub words: Vec<u32>,
+pub struct Texts<'a> {
+    strs: Vec<&'a str>,
     /// `len() + 1` word offsets.
     pub word_offs: Vec<u64>,
     /// Each string's length in bytes.
@@ -173,20 +175,21 @@ pub struct Texts {
     pub cp_offs: Vec<u64>,
 }
 
-impl Texts {
+impl<'a> Texts<'a> {
     /// `n` strings, string `i` being `f(i)` with `code_points[i]` code
-    /// points, packed on all cores.
+    /// points.
     ///
     /// # Errors
     /// A string of 2^32 bytes or more.
-    pub fn from_fn_par<'a, F>(n: usize, code_points: &[usize], f: F) -> Result<Self, BackendError>
+    pub fn from_fn_par<F>(n: usize, code_points: &[usize], f: F) -> Result<Self, BackendError>
     where
         F: Fn(usize) -> &'a str + Sync,
     {
         use rayon::prelude::*;
-        let byte_lens: Vec<u32> = (0..n)
-            .into_par_iter()
-            .map(|i| u32::try_from(f(i).len()))
+        let strs: Vec<&'a str> = (0..n).into_par_iter().map(&f).collect();
+        let byte_lens: Vec<u32> = strs
+            .iter()
+            .map(|s| u32::try_from(s.len()))
             .collect::<Result<_, _>>()
             .map_err(|_| BackendError::Unsupported("a string of 4 GiB or more".into()))?;
         let mut word_offs = Vec::with_capacity(n + 1);
@@ -200,17 +203,51 @@ impl Texts {
             word_offs.push(w);
             cp_offs.push(c);
         }
-        let mut words = vec![0u32; usize::try_from(w).map_err(|_| BackendError::Unsupported("text size".into()))?];
-        let mut parts = Vec::with_capacity(n);
-        let mut rest = words.as_mut_slice();
-        for &b in &byte_lens {
-            let (head, tail) = rest.split_at_mut(b.div_ceil(4) as usize);
+        Ok(Self { strs, word_offs, byte_lens, cp_offs })
+    }
+
+    /// Number of strings.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.strs.len()
+    }
+
+    /// Whether there are no strings.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.strs.is_empty()
+    }
+
+    /// Words the packed bytes take.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation, reason = "the words hold strings that are in memory")]
+    pub fn n_words(&self) -> usize {
+        self.word_offs[self.len()] as usize
+    }
+
+    /// Code points of string `i`.
+    #[must_use]
+    #[allow(clippy::cast_possible_truncation, reason = "the code points are of strings in memory")]
+    pub fn code_point_len(&self, i: usize) -> usize {
+        (self.cp_offs[i + 1] - self.cp_offs[i]) as usize
+    }
+
+    /// Packs every string's bytes into `dst` ([`Self::n_words`] words), on
+    /// all cores.
+    ///
+    /// # Panics
+    /// When `dst` is shorter than [`Self::n_words`].
+    pub fn fill_words(&self, dst: &mut [u32]) {
+        use rayon::prelude::*;
+        let mut parts = Vec::with_capacity(self.len());
+        let mut rest = &mut dst[..self.n_words()];
+        for s in &self.strs {
+            let (head, tail) = rest.split_at_mut(s.len().div_ceil(4));
             parts.push(head);
             rest = tail;
         }
-        parts.into_par_iter().enumerate().for_each(|(i, dst)| {
-            let bytes = f(i).as_bytes();
-            let whole = bytes.chunks_exact(4);
+        parts.into_par_iter().zip(&self.strs).for_each(|(dst, s)| {
+            let whole = s.as_bytes().chunks_exact(4);
             let tail = whole.remainder();
             for (d, c) in dst.iter_mut().zip(whole) {
                 *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
@@ -221,38 +258,13 @@ impl Texts {
                 dst[dst.len() - 1] = u32::from_le_bytes(q);
             }
         });
-        Ok(Self { words, word_offs, byte_lens, cp_offs })
-    }
-
-    /// Number of strings.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.byte_lens.len()
-    }
-
-    /// Whether there are no strings.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.byte_lens.is_empty()
-    }
-
-    /// Code points of string `i`.
-    #[must_use]
-    #[allow(clippy::cast_possible_truncation, reason = "offsets index `words`, which is in memory")]
-    pub fn code_point_len(&self, i: usize) -> usize {
-        (self.cp_offs[i + 1] - self.cp_offs[i]) as usize
     }
 
     /// Every string's code points (what a device's `utf8_decode` makes).
     #[must_use]
-    #[allow(clippy::cast_possible_truncation, reason = "offsets index `words`, which is in memory")]
     pub fn code_points(&self) -> Seqs {
         let lens: Vec<usize> = (0..self.len()).map(|i| self.code_point_len(i)).collect();
-        Seqs::from_lens_par(&lens, |i| {
-            let w = &self.words[self.word_offs[i] as usize..self.word_offs[i + 1] as usize];
-            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).take(self.byte_lens[i] as usize).collect();
-            String::from_utf8_lossy(&bytes).chars().map(u32::from).collect::<Vec<_>>().into_iter()
-        })
+        Seqs::from_lens_par(&lens, |i| self.strs[i].chars().map(u32::from))
     }
 }
 
@@ -439,7 +451,7 @@ pub trait Backend: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// A device failure.
-    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
         self.levenshtein(&a.code_points(), &b.code_points())
     }
 
@@ -703,7 +715,7 @@ impl<D: Delegating> Backend for D {
     fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein(a, b))
     }
-    fn levenshtein_text(&self, a: &Texts, b: &Texts) -> Result<Vec<u32>, BackendError> {
+    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein_text(a, b))
     }
     fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
@@ -992,9 +1004,18 @@ mod tests {
         let cps: Vec<usize> = strs.iter().map(|s| s.chars().count()).collect();
         let t = Texts::from_fn_par(strs.len(), &cps, |i| strs[i]).unwrap();
         assert_eq!(t.len(), strs.len());
-        // Each string starts on a fresh word.
+        // Each string starts on a fresh word, its bytes little endian.
         let words: Vec<u64> = strs.iter().map(|s| s.len().div_ceil(4) as u64).collect();
         assert_eq!(t.word_offs.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>(), words);
+        let mut packed = vec![u32::MAX; t.n_words()];
+        t.fill_words(&mut packed);
+        for (i, s) in strs.iter().enumerate() {
+            let (lo, hi) = (usize::try_from(t.word_offs[i]).unwrap(), usize::try_from(t.word_offs[i + 1]).unwrap());
+            let w = &packed[lo..hi];
+            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+            assert_eq!(&bytes[..s.len()], s.as_bytes());
+            assert!(bytes[s.len()..].iter().all(|&b| b == 0), "padding of {s:?}");
+        }
         let back = t.code_points();
         for (i, s) in strs.iter().enumerate() {
             assert_eq!(back.get(i), s.chars().map(u32::from).collect::<Vec<_>>().as_slice(), "{s:?}");
