@@ -206,3 +206,109 @@ extern "C" __global__ void chrf_aggregate(
     u64 own = mult[j] * (u64)counts[slot];
     atomicAdd(&out[(u64)j * orders + o], own < bag ? own : bag);
 }
+
+// MBR's expected chrF utility, reduced on the device. `matches` is
+// chrf_match_grid's output for hypotheses h0 .. h0+n_hyps against
+// references r0 .. r0+n_refs; thread j gives out[j] = the mean over the
+// references k != skip[j] (u32 max: none) of chrF(hypothesis j, reference
+// k), as float64 bits, or NaN bits when no reference is left. Bit for bit
+// the CPU's value (kernels/src/chrf: f_score, then numpy's pairwise mean),
+// because each float64 operation is the same, in the same order, and the
+// kernels are compiled without fused multiply-adds (--fmad=false).
+// totals[s * orders + o]: the n-gram windows of string s at order o;
+// params = [beta's bits, eps_smoothing].
+
+#define CHRF_EPS 1e-16
+
+struct ChrfRow {
+    const u32* m;      // this hypothesis's row of matches: m[k * orders + o]
+    const u64* ht;     // its totals per order
+    const u64* rt;     // totals of reference r0
+    u32 orders;
+    u32 skip;
+    double beta;
+    bool eps_smoothing;
+};
+
+// sacrebleu's chrF from one pair's statistics (kernels/src/chrf f_score).
+__device__ double chrf_f_score(const ChrfRow& w, u32 k) {
+    double factor = w.beta * w.beta;
+    double score = 0.0, avg_p = 0.0, avg_r = 0.0;
+    u32 eff = 0;
+    for (u32 o = 0; o < w.orders; ++o) {
+        u64 rt = w.rt[(u64)k * w.orders + o];
+        u64 h = rt == 0 ? 0 : w.ht[o];
+        u64 mm = rt == 0 ? 0 : w.m[(u64)k * w.orders + o];
+        double p = h > 0 ? (double)mm / (double)h : CHRF_EPS;
+        double rc = rt > 0 ? (double)mm / (double)rt : CHRF_EPS;
+        double denom = factor * p + rc;
+        score += denom > 0.0 ? (1.0 + factor) * p * rc / denom : CHRF_EPS;
+        if (h > 0 && rt > 0) {
+            avg_p += p;
+            avg_r += rc;
+            eff += 1;
+        }
+    }
+    if (w.eps_smoothing) return 100.0 * score / (double)w.orders;
+    if (eff == 0) {
+        avg_p = 0.0;
+        avg_r = 0.0;
+    } else {
+        avg_p /= (double)eff;
+        avg_r /= (double)eff;
+    }
+    if (avg_p + avg_r == 0.0) return 0.0;
+    double s = (1.0 + factor) * avg_p * avg_r;
+    s /= factor * avg_p + avg_r;
+    return 100.0 * s;
+}
+
+// Value q of the row with reference `skip` left out.
+__device__ __forceinline__ double chrf_row_at(const ChrfRow& w, u32 q) {
+    return chrf_f_score(w, q >= w.skip ? q + 1 : q);
+}
+
+// numpy's pairwise sum of values lo .. lo+n of the row (kernels/src/py
+// numpy_sum): blocks of up to 128 with 8 accumulators, larger ones split
+// in two at a multiple of 8.
+__device__ double chrf_pairwise_sum(const ChrfRow& w, u32 lo, u32 n) {
+    if (n < 8) {
+        double r = 0.0;
+        for (u32 i = 0; i < n; ++i) r = r + chrf_row_at(w, lo + i);
+        return r;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (u32 j = 0; j < 8; ++j) r[j] = chrf_row_at(w, lo + j);
+        u32 i = 8;
+        for (; i < n - n % 8; i += 8) {
+            for (u32 j = 0; j < 8; ++j) r[j] = r[j] + chrf_row_at(w, lo + i + j);
+        }
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i) res = res + chrf_row_at(w, lo + i);
+        return res;
+    }
+    u32 n2 = n / 2;
+    n2 -= n2 % 8;
+    return chrf_pairwise_sum(w, lo, n2) + chrf_pairwise_sum(w, lo + n2, n - n2);
+}
+
+extern "C" __global__ void chrf_mean_utility(
+    const u32* __restrict__ matches, const u64* __restrict__ totals, const u32* __restrict__ skip,
+    const u64* __restrict__ params, u64* __restrict__ out,
+    u32 h0, u32 n_hyps, u32 r0, u32 n_refs, u32 orders)
+{
+    u64 j = mteval_thread_index();
+    if (j >= n_hyps) return;
+    ChrfRow w;
+    w.m = matches + j * n_refs * orders;
+    w.ht = totals + ((u64)h0 + j) * orders;
+    w.rt = totals + (u64)r0 * orders;
+    w.orders = orders;
+    w.skip = skip[j] < n_refs ? skip[j] : 0xFFFFFFFFu;
+    w.beta = __longlong_as_double((long long)params[0]);
+    w.eps_smoothing = params[1] != 0;
+    u32 n = w.skip == 0xFFFFFFFFu ? n_refs : n_refs - 1;
+    double mean = n == 0 ? __longlong_as_double(0x7FF8000000000000LL) : chrf_pairwise_sum(w, 0, n) / (double)n;
+    out[j] = (u64)__double_as_longlong(mean);
+}

@@ -8,6 +8,7 @@
 #pragma once
 #include <barrier>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -40,6 +41,18 @@ static inline unsigned int __shfl_up_sync(unsigned int, unsigned int v, unsigned
 }
 
 static inline void __syncwarp(unsigned int) { emu_warp->meet.arrive_and_wait(); }
+
+static inline long long __double_as_longlong(double x) {
+    long long r;
+    std::memcpy(&r, &x, sizeof r);
+    return r;
+}
+
+static inline double __longlong_as_double(long long x) {
+    double r;
+    std::memcpy(&r, &x, sizeof r);
+    return r;
+}
 
 static inline int __clz(unsigned int x) { return x == 0 ? 32 : __builtin_clz(x); }
 

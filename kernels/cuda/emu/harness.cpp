@@ -79,6 +79,10 @@ int main() {
             emu_launch(threads, block, [&] {
                 chrf_aggregate(P64(0), P64(1), P32(2), P64(3), P32(4), P32(5), P64(6), P64(7), S32(8), S32(9), S32(10), S32(11), S32(12));
             });
+        } else if (name == "chrf_mean_utility") {
+            emu_launch(threads, block, [&] {
+                chrf_mean_utility(P32(0), P64(1), P32(2), P64(3), P64(4), S32(5), S32(6), S32(7), S32(8), S32(9));
+            });
         } else {
             fprintf(stderr, "unknown kernel %s\n", name.c_str());
             return 2;

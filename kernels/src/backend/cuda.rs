@@ -34,7 +34,7 @@ pub const SOURCES: [(&str, &str); 3] = [
 pub const COMMON: &str = include_str!("../../cuda/common.cuh");
 
 /// Every kernel, with the file that defines it.
-pub const KERNELS: [(&str, &str); 8] = [
+pub const KERNELS: [(&str, &str); 9] = [
     ("levenshtein.cu", "lev_myers"),
     ("levenshtein.cu", "lev_warp"),
     ("levenshtein.cu", "utf8_decode"),
@@ -43,6 +43,7 @@ pub const KERNELS: [(&str, &str); 8] = [
     ("chrf.cu", "chrf_match_list"),
     ("chrf.cu", "chrf_match_grid"),
     ("chrf.cu", "chrf_aggregate"),
+    ("chrf.cu", "chrf_mean_utility"),
 ];
 
 /// Threads per block of every launch.
@@ -112,7 +113,13 @@ pub fn check_source(src: &str, arch: &'static str) -> Result<(), String> {
 }
 
 fn compile_ptx(src: &str, arch: &'static str) -> Result<Ptx, String> {
-    let opts = CompileOptions { arch: Some(arch), options: vec!["--std=c++17".into()], ..Default::default() };
+    // No fused multiply-adds: the float64 kernels (chrF's F-score) round
+    // each operation as the CPU does.
+    let opts = CompileOptions {
+        arch: Some(arch),
+        options: vec!["--std=c++17".into(), "--fmad=false".into()],
+        ..Default::default()
+    };
     cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| match e {
         cudarc::nvrtc::CompileError::CompileError { log, .. } => log.to_string_lossy().into_owned(),
         other => format!("{other:?}"),
@@ -124,7 +131,7 @@ fn compile_cubin(src: &str, major: i32, minor: i32) -> Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     let c_src = CString::new(src).map_err(|e| e.to_string())?;
     let prog = result::create_program(&c_src, None).map_err(|e| format!("{e:?}"))?;
-    let opts = [format!("--gpu-architecture=sm_{major}{minor}"), "--std=c++17".to_owned()];
+    let opts = [format!("--gpu-architecture=sm_{major}{minor}"), "--std=c++17".to_owned(), "--fmad=false".to_owned()];
     // SAFETY: `prog` was just created and is destroyed once below.
     let compiled = unsafe { result::compile_program(prog, &opts) };
     let res = compiled.map_err(|e| format!("{e:?}")).and_then(|()| {

@@ -57,7 +57,7 @@ impl EmuExec {
                 let exe = dir.join("harness");
                 let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
                 let out = Command::new(&cxx)
-                    .args(["-std=c++20", "-pthread", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+                    .args(["-std=c++20", "-pthread", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-o"])
                     .arg(&exe)
                     .arg(&src)
                     .output()

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound, Texts};
+use super::{Aggregate, Backend, BackendError, Grid, MeanUtility, NgramInput, Seqs, TerRound, Texts};
 
 /// A kernel argument: a `u32` scalar or a device buffer.
 pub enum KArg<'a, B> {
@@ -430,6 +430,49 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             ]),
         )?;
         self.exec.download_u32(&out, n_out)
+    }
+
+    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+        let Grid { hyps, refs } = q.grid.clone();
+        let p = self.profiles(input)?;
+        let (nh, nr) = (hyps.len(), refs.len());
+        let orders = p.orders as usize;
+        // The match counts stay on the device.
+        let matches = self.exec.zeros_u32(nh * nr * orders)?;
+        let grid_args = [
+            KArg::Buf(&matches),
+            KArg::U32(hyps.start),
+            KArg::U32(to_u32(nh, "hypotheses")?),
+            KArg::U32(refs.start),
+            KArg::U32(to_u32(nr, "references")?),
+            KArg::U32(p.orders),
+        ];
+        self.launch("chrf_match_grid", (nh * nr * orders) as u64, &p.args(grid_args))?;
+        let totals: Vec<u64> = (0..input.n_strings())
+            .flat_map(|s| (0..orders).map(move |o| (s, o)))
+            .map(|(s, o)| input.total(s, o))
+            .collect();
+        let totals = self.exec.upload_u64(&totals)?;
+        let skip = self.exec.upload_u32(q.skip)?;
+        let params = self.exec.upload_u64(&[q.beta.to_bits(), u64::from(q.eps_smoothing)])?;
+        let out = self.exec.zeros_u64(nh)?;
+        self.launch(
+            "chrf_mean_utility",
+            nh as u64,
+            &[
+                KArg::Buf(&matches),
+                KArg::Buf(&totals),
+                KArg::Buf(&skip),
+                KArg::Buf(&params),
+                KArg::Buf(&out),
+                KArg::U32(hyps.start),
+                KArg::U32(to_u32(nh, "hypotheses")?),
+                KArg::U32(refs.start),
+                KArg::U32(to_u32(nr, "references")?),
+                KArg::U32(p.orders),
+            ],
+        )?;
+        Ok(self.exec.download_u64(&out, nh)?.into_iter().map(f64::from_bits).collect())
     }
 
     fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {

@@ -482,6 +482,21 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// # Errors
     /// As [`Backend::chrf_match_list`].
     fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError>;
+
+    /// MBR's expected chrF utility of every hypothesis of `grid`, reduced
+    /// where the matches are counted: for hypothesis `j`, numpy's mean over
+    /// the references `k != q.skip[j]` of chrF(j, k) (`f_score` with
+    /// `q.beta` and `q.eps_smoothing`), bit for bit as the CPU computes it;
+    /// NaN where no reference is left. Only N values come back instead of
+    /// the N × N × orders match counts.
+    ///
+    /// # Errors
+    /// [`BackendError::Unsupported`] where this backend has no such
+    /// reduction (the caller computes the matrix instead); a device failure.
+    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+        let _ = (input, q);
+        Err(BackendError::Unsupported("no device reduction of the chrF utility".into()))
+    }
 }
 
 /// A [`Backend::chrf_match_grid`] request: hypotheses against references,
@@ -508,6 +523,20 @@ pub struct Aggregate<'a> {
     pub skip: &'a [u32],
     /// Per hypothesis: the multiplier of its counts.
     pub mult: &'a [u64],
+}
+
+/// A [`Backend::chrf_mean_utility`] request.
+#[derive(Debug, Clone)]
+pub struct MeanUtility<'a> {
+    /// The hypotheses and references.
+    pub grid: Grid,
+    /// Per hypothesis: the reference (index within `grid.refs`) left out, or
+    /// `u32::MAX`.
+    pub skip: &'a [u32],
+    /// chrF's beta.
+    pub beta: f64,
+    /// sacrebleu's `eps_smoothing`.
+    pub eps_smoothing: bool,
 }
 
 /// A batch a metric entry point may send to the device (see
@@ -733,6 +762,10 @@ impl<D: Delegating> Backend for D {
         let call = Call::ChrfAggregate { hyps: span(&q.hyps), refs: span(&q.refs) };
         delegate(self, call, |g| g.chrf_aggregate(input, q))
     }
+    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+        let call = Call::ChrfMeanUtility { hyps: span(&q.grid.hyps), refs: span(&q.grid.refs) };
+        delegate(self, call, |g| g.chrf_mean_utility(input, q))
+    }
 }
 
 /// A primitive call and its size, as [`Observed`] reports it.
@@ -764,6 +797,13 @@ pub enum Call {
     },
     /// [`Backend::chrf_aggregate`] of this many hypotheses and references.
     ChrfAggregate {
+        /// Hypotheses.
+        hyps: usize,
+        /// References.
+        refs: usize,
+    },
+    /// [`Backend::chrf_mean_utility`] of this many hypotheses and references.
+    ChrfMeanUtility {
         /// Hypotheses.
         hyps: usize,
         /// References.

@@ -242,4 +242,34 @@ pub fn check_mbr(gpu: &dyn Backend, max_groups: usize) {
             assert_eq!(rows(gpu), rows(&CpuBackend), "pairwise with references, group {gi}");
         }
     }
+    // The expected utility reduced on the device: rows above 128 (numpy's
+    // pairwise sum splits them), references of their own, every kind of
+    // skip (none, self, out of range), beta and eps smoothing, and a row
+    // left empty.
+    let rows = wmt_sample(13, 300);
+    let texts: Vec<&str> = rows.iter().map(|r| r.hyp.as_str()).collect();
+    let others: Vec<&str> = rows.iter().take(150).map(|r| r.r#ref.as_str()).collect();
+    let bits = |v: Vec<Option<f64>>| v.into_iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+    for opts in ["", "beta:3|eff:no", "nw:2"] {
+        let cfg = ChrfConfig::parse(opts).unwrap();
+        for refs in [None, Some(&others[..])] {
+            let group = Group::new(&cfg, &texts, refs).unwrap();
+            let skips: [Vec<Option<usize>>; 3] = [
+                (0..texts.len()).map(Some).collect(),
+                vec![None; texts.len()],
+                (0..texts.len()).map(|j| (j % 3 == 0).then_some(j * 7 % 400)).collect(),
+            ];
+            for skip in &skips {
+                assert_eq!(
+                    bits(group.expected_utility_skipping_on(gpu, skip)),
+                    bits(group.expected_utility_skipping(skip)),
+                    "expected utility, {} hypotheses, refs {}, '{opts}'",
+                    texts.len(),
+                    refs.map_or(0, <[&str]>::len)
+                );
+            }
+        }
+    }
+    let one = Group::new(&ChrfConfig::default(), &texts[..1], None).unwrap();
+    assert_eq!(one.expected_utility_skipping_on(gpu, &[Some(0)]), vec![None], "no reference left");
 }

@@ -30,7 +30,7 @@ pub use self::mbr::{AGGREGATE, MbrChrf, PAIRWISE, mbr_signature, parse_mbr_optio
 use self::profiles::{Profiles, Symbols};
 use super::{ChrfConfig, Whitespace, f_score};
 use crate::MetricError;
-use crate::backend::{Aggregate, Backend, BackendError, Grid, Work, or_cpu};
+use crate::backend::{Aggregate, Backend, BackendError, Grid, MeanUtility, Work, or_cpu};
 use crate::hash::FastMap;
 
 /// fastchrf's keyword arguments, plus chrF++ word orders and lower-casing.
@@ -302,7 +302,30 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn expected_utility_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        self.pairwise_map_on(backend, |j, row| mean_skipping(row, skip[j]))
+        let work = Work::ChrfPairwise { hyps: self.n_hyps, refs: self.n_refs };
+        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
+            return self.expected_utility_skipping(skip);
+        }
+        // Reduced on the device (only the N means come back); a backend
+        // without that reduction sends the matrix.
+        let reduced = || -> Result<Vec<Option<f64>>, BackendError> {
+            #[allow(clippy::cast_possible_truncation, reason = "a group's indices fit in u32, as `Self::range` checks")]
+            let skip_ids: Vec<u32> =
+                (0..self.n_hyps).map(|j| skip[j].filter(|&s| s < self.n_refs).map_or(u32::MAX, |s| s as u32)).collect();
+            let q = MeanUtility {
+                grid: Grid { hyps: Self::range(0, self.n_hyps)?, refs: Self::range(self.ref_start, self.n_refs)? },
+                skip: &skip_ids,
+                beta: self.cfg.beta,
+                eps_smoothing: self.cfg.eps_smoothing,
+            };
+            let means = backend.chrf_mean_utility(&self.symbols.input(), &q)?;
+            Ok(means.into_iter().map(|m| (!m.is_nan()).then_some(m)).collect())
+        };
+        match reduced() {
+            Ok(v) => v,
+            Err(BackendError::Unsupported(_)) => self.pairwise_map_on(backend, |j, row| mean_skipping(row, skip[j])),
+            Err(e) => or_cpu("MBR chrF", || Err(e), || self.expected_utility_skipping(skip)),
+        }
     }
 
     /// [`Self::aggregate_skipping`] with the aggregated matches counted on
