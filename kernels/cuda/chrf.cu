@@ -269,28 +269,67 @@ __device__ __forceinline__ double chrf_row_at(const ChrfRow& w, u32 q) {
 }
 
 // numpy's pairwise sum of values lo .. lo+n of the row (kernels/src/py
-// numpy_sum): blocks of up to 128 with 8 accumulators, larger ones split
-// in two at a multiple of 8.
-__device__ double chrf_pairwise_sum(const ChrfRow& w, u32 lo, u32 n) {
+// numpy_sum), for n <= 128: 8 accumulators, then the rest in order.
+__device__ double chrf_leaf_sum(const ChrfRow& w, u32 lo, u32 n) {
     if (n < 8) {
         double r = 0.0;
         for (u32 i = 0; i < n; ++i) r = r + chrf_row_at(w, lo + i);
         return r;
     }
-    if (n <= 128) {
-        double r[8];
-        for (u32 j = 0; j < 8; ++j) r[j] = chrf_row_at(w, lo + j);
-        u32 i = 8;
-        for (; i < n - n % 8; i += 8) {
-            for (u32 j = 0; j < 8; ++j) r[j] = r[j] + chrf_row_at(w, lo + i + j);
-        }
-        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; ++i) res = res + chrf_row_at(w, lo + i);
-        return res;
+    double r[8];
+    for (u32 j = 0; j < 8; ++j) r[j] = chrf_row_at(w, lo + j);
+    u32 i = 8;
+    for (; i < n - n % 8; i += 8) {
+        for (u32 j = 0; j < 8; ++j) r[j] = r[j] + chrf_row_at(w, lo + i + j);
     }
-    u32 n2 = n / 2;
-    n2 -= n2 % 8;
-    return chrf_pairwise_sum(w, lo, n2) + chrf_pairwise_sum(w, lo + n2, n - n2);
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res = res + chrf_row_at(w, lo + i);
+    return res;
+}
+
+// The whole pairwise sum: above 128 values numpy splits the range in two
+// at a multiple of 8 and adds the halves' sums. Walked with an explicit
+// stack (no recursion, whose stack a GPU cannot size in advance): 2^32
+// values split at most 26 times.
+#define CHRF_SUM_DEPTH 28
+__device__ double chrf_pairwise_sum(const ChrfRow& w, u32 lo0, u32 n0) {
+    u32 lo[CHRF_SUM_DEPTH], n[CHRF_SUM_DEPTH], state[CHRF_SUM_DEPTH];
+    double left[CHRF_SUM_DEPTH];
+    int sp = 0;
+    lo[0] = lo0;
+    n[0] = n0;
+    state[0] = 0;
+    double ret = 0.0;
+    for (;;) {
+        if (state[sp] == 0 && n[sp] <= 128) {
+            // A leaf: its sum goes back to the range above.
+            ret = chrf_leaf_sum(w, lo[sp], n[sp]);
+            if (sp == 0) return ret;
+            --sp;
+            continue;
+        }
+        u32 n2 = n[sp] / 2;
+        n2 -= n2 % 8;
+        if (state[sp] == 0) {
+            // First the left half.
+            state[sp] = 1;
+            lo[sp + 1] = lo[sp];
+            n[sp + 1] = n2;
+        } else if (state[sp] == 1) {
+            // The left half's sum is back: then the right half.
+            left[sp] = ret;
+            state[sp] = 2;
+            lo[sp + 1] = lo[sp] + n2;
+            n[sp + 1] = n[sp] - n2;
+        } else {
+            ret = left[sp] + ret;
+            if (sp == 0) return ret;
+            --sp;
+            continue;
+        }
+        state[sp + 1] = 0;
+        ++sp;
+    }
 }
 
 extern "C" __global__ void chrf_mean_utility(

@@ -288,14 +288,22 @@ fn gpu_scale(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&dyn 
     let c = once(&|| drop(ter.segments_on(cpu_b, &million)));
     let g = gpu_b.map(|g| once(&|| drop(ter.segments_on(g, &million))));
     report("sentence TER", million.len(), "rows", c, g);
+    assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
     let c = once(&|| drop(cfg.segments_on(cpu_b, &million)));
     let g = gpu_b.map(|g| once(&|| drop(cfg.segments_on(g, &million))));
     report("sentence chrF", million.len(), "rows", c, g);
+    assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
     let sources: usize = std::env::var("GPU_BENCH_SOURCES").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
     let mut seen = std::collections::HashSet::new();
     let distinct: Vec<&str> =
         rows.iter().flat_map(|(h, r)| [h.as_str(), r.as_str()]).filter(|s| seen.insert(*s)).collect();
-    for n in [1024usize, 4096] {
+    // GPU_BENCH_MBR_N: the sample counts (default "1024 4096").
+    let sizes: Vec<usize> = std::env::var("GPU_BENCH_MBR_N")
+        .unwrap_or_else(|_| "1024 4096".into())
+        .split_whitespace()
+        .map(|v| v.parse().expect("GPU_BENCH_MBR_N"))
+        .collect();
+    for n in sizes {
         // Source k: N distinct sentences from position 37 k on.
         let group = |k: usize| -> Vec<&str> { (0..n).map(|i| distinct[(37 * k + i) % distinct.len()]).collect() };
         let skip: Vec<Option<usize>> = (0..n).map(Some).collect();
@@ -310,6 +318,7 @@ fn gpu_scale(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&dyn 
         let c = once(&|| (0..sources).for_each(|k| drop(mbr(cpu_b, k))));
         let g = gpu_b.map(|g| once(&|| (0..sources).for_each(|k| drop(mbr(g, k)))));
         report(&format!("MBR chrF N={n} x {sources} sources"), n * sources, "samples", c, g);
+        assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
     }
 }
 
@@ -317,7 +326,17 @@ fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/wmt".into());
     let rows = common::wmt_rows(&dir);
     let cpu = backend::cpu();
-    let gpu: Option<Arc<dyn Backend>> = match backend::gpu() {
+    // GPU_BENCH_EMULATED=1: the kernels emulated on the CPU stand in for the
+    // GPU (to check the workloads, with MTEVAL_EMU_CXXFLAGS=-fsanitize=address
+    // for out-of-bounds accesses, on a machine without one).
+    let emulated = std::env::var("GPU_BENCH_EMULATED").is_ok_and(|v| v == "1");
+    let gpu: Option<Arc<dyn Backend>> = match if emulated {
+        backend::emulate::EmuExec::build()
+            .map(|e| Arc::new(backend::GpuBackend::new(e)) as Arc<dyn Backend>)
+            .map_err(backend::BackendError::Unavailable)
+    } else {
+        backend::gpu()
+    } {
         Ok(g) => Some(g),
         Err(e) => {
             eprintln!("no GPU ({e}): CPU column only");

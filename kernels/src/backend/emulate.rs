@@ -56,8 +56,13 @@ impl EmuExec {
                 std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                 let exe = dir.join("harness");
                 let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+                // MTEVAL_EMU_CXXFLAGS: more flags, e.g. `-fsanitize=address`
+                // to catch a kernel reading or writing outside its buffers.
+                let extra = std::env::var("MTEVAL_EMU_CXXFLAGS").unwrap_or_default();
                 let out = Command::new(&cxx)
-                    .args(["-std=c++20", "-pthread", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-o"])
+                    .args(["-std=c++20", "-pthread", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"])
+                    .args(extra.split_whitespace())
+                    .arg("-o")
                     .arg(&exe)
                     .arg(&src)
                     .output()

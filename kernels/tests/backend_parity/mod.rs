@@ -273,3 +273,22 @@ pub fn check_mbr(gpu: &dyn Backend, max_groups: usize) {
     let one = Group::new(&ChrfConfig::default(), &texts[..1], None).unwrap();
     assert_eq!(one.expected_utility_skipping_on(gpu, &[Some(0)]), vec![None], "no reference left");
 }
+
+/// MBR's expected utility of one group of `n` WMT sentences on the device
+/// against the CPU, bit for bit (rows deep enough for several of numpy's
+/// pairwise splits), then no batch may have fallen back to the CPU (which
+/// would hide a device fault behind equal numbers).
+pub fn check_mbr_large(gpu: &dyn Backend, n: usize) {
+    let rows = wmt_sample(1, n);
+    let texts: Vec<&str> = rows.iter().map(|r| r.hyp.as_str()).collect();
+    let group = Group::new(&ChrfConfig::default(), &texts, None).unwrap();
+    let skip: Vec<Option<usize>> = (0..texts.len()).map(Some).collect();
+    let before = mteval_kernels::backend::fallback_count();
+    let bits = |v: Vec<Option<f64>>| v.into_iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+    assert_eq!(
+        bits(group.expected_utility_skipping_on(gpu, &skip)),
+        bits(group.expected_utility_skipping(&skip)),
+        "expected utility of {n} hypotheses"
+    );
+    assert_eq!(mteval_kernels::backend::fallback_count(), before, "the device's expected utility fell back to the CPU");
+}
