@@ -134,5 +134,7 @@ fn auto_sends_only_long_edit_distances_to_the_gpu() {
     assert!(!edit(1023, 1023 * 4096));
     assert!(!auto.offload(&Work::TerSegments { rows: 1 << 20 }));
     assert!(!auto.offload(&Work::ChrfPairwise { hyps: 1024, refs: 1024 }));
+    assert!(auto.offload(&Work::ChrfMeanUtility { hyps: 1024, refs: 1024 }));
+    assert!(!auto.offload(&Work::ChrfMeanUtility { hyps: 1024, refs: 1023 }));
     assert!(counting.offload(&Work::TerSegments { rows: 1 }), "a GPU asked for by name takes everything");
 }

@@ -568,6 +568,14 @@ pub enum Work {
         /// References of the group.
         refs: usize,
     },
+    /// MBR's expected chrF utility of a group, reduced on the device
+    /// ([`Backend::chrf_mean_utility`]).
+    ChrfMeanUtility {
+        /// Hypotheses of the group.
+        hyps: usize,
+        /// References of the group.
+        refs: usize,
+    },
     /// fastchrf's aggregate chrF of a group (MBR).
     ChrfAggregate {
         /// Hypotheses of the group.
@@ -582,13 +590,24 @@ pub enum Work {
 pub const AUTO_EDIT_MIN_MEAN_LEN: u64 = 512;
 /// ...and this many pairs in the batch.
 pub const AUTO_EDIT_MIN_PAIRS: usize = 1024;
+/// MBR's expected chrF utility goes to the device under `auto` from this
+/// many (hypothesis, reference) pairs in a group: 1024 × 1024 (measured on
+/// an H200: 2.1× the 16 cores at N = 1024, 2.2× at N = 4096; smaller groups
+/// not measured).
+pub const AUTO_MBR_MIN_PAIRS: usize = 1024 * 1024;
 
 /// The `auto` device on a machine with a usable GPU: every primitive runs on
 /// the GPU, but [`Backend::offload`] sends a batch there only where the GPU
 /// was measured ahead of the CPU cores of the same machine
-/// (docs/PERFORMANCE.md, "GPU backend"; an NVIDIA H100 with 16 CPU cores):
-/// edit distances over long strings ([`AUTO_EDIT_MIN_MEAN_LEN`] symbols a
-/// side on average, at least [`AUTO_EDIT_MIN_PAIRS`] pairs: 1.7x there).
+/// (docs/PERFORMANCE.md, "GPU backend" on an H100 and "GPU at the scale a
+/// GPU user works at" on an H200, each with 16 CPU cores):
+/// - edit distances over long strings ([`AUTO_EDIT_MIN_MEAN_LEN`] symbols a
+///   side on average, at least [`AUTO_EDIT_MIN_PAIRS`] pairs: 1.7x on the
+///   H100 with the first kernel, 7.8x on the H200 with `lev_warp` on ~1 KB
+///   strings);
+/// - MBR's expected chrF utility reduced on the device, from
+///   [`AUTO_MBR_MIN_PAIRS`] pairs in a group (2.1x to 2.2x).
+///
 /// Sentence TER and chrF, short-string edit distances and the MBR chrF
 /// matrices ran 0.1x to 0.4x (1.2x at best for pairwise chrF of 256 to 1,024
 /// strings, 0.4x at 4,096), so under `auto` they stay on the CPU;
@@ -634,6 +653,7 @@ impl AutoBackend {
             Work::EditDistance { pairs, symbols } => {
                 pairs >= AUTO_EDIT_MIN_PAIRS && symbols / (2 * pairs as u64) >= AUTO_EDIT_MIN_MEAN_LEN
             }
+            Work::ChrfMeanUtility { hyps, refs } => hyps.saturating_mul(refs) >= AUTO_MBR_MIN_PAIRS,
             Work::TerSegments { .. }
             | Work::ChrfSegments { .. }
             | Work::ChrfPairwise { .. }

@@ -302,7 +302,7 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn expected_utility_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        let work = Work::ChrfPairwise { hyps: self.n_hyps, refs: self.n_refs };
+        let work = Work::ChrfMeanUtility { hyps: self.n_hyps, refs: self.n_refs };
         if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
             return self.expected_utility_skipping(skip);
         }
