@@ -11,6 +11,7 @@ The reference is read from a fetched copy of google-research/mt-metrics-eval
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py > tests/golden/meta.json
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py compare > tests/golden/meta_compare.json
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py spa > tests/golden/meta_spa.json
+    MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_meta_golden.py pdp > tests/golden/meta_pdp.json
 
 Each case is a gold vector (with None, which mt-metrics-eval filters) and a
 metric vector packed as num_sys rows of num_items scores, as its
@@ -267,7 +268,52 @@ def spa_compare(rng):
     return out
 
 
+def pdp_cases(rng):
+    """Pairwise Difference Pearson (`Correlation.Pearson(pdp=True)`, `_enumerate_pairwise_diffs`): every averaging,
+    with and without replace_nans_with_zeros, over shapes from 2 systems up, gold scores with ties and missing
+    ones, constant metric rows; None where the reference raises (fewer than 2 scores a row)."""
+    import scipy.stats
+
+    out = []
+    shapes = [(2, 5), (3, 4), (4, 10), (5, 7), (15, 20), (6, 1), (1, 6), (8, 30)]
+    kinds = [("ties", "ties"), ("half", "cont"), ("cont", "cont"), ("cont", "ties")]
+    for i, (s, m) in enumerate(shapes * 2):
+        kind = kinds[i % len(kinds)]
+        n = s * m
+        gold = vector(rng, n, kind[0])
+        metric = vector(rng, n, kind[1])
+        if i % 5 == 4:
+            metric = [1.25] * n
+        gold = [None if rng.random() < [0.0, 0.1, 0.3][i % 3] else g for g in gold]
+        corr = stats.Correlation(s, gold, metric)
+        res = []
+        for avg in ("none", "sys", "item"):
+            for zeros in (False, True):
+                try:
+                    c = corr.AverageCorrelation(scipy.stats.pearsonr, avg, zeros, True, pdp=True)(gold, metric)
+                    value = [num(c[0]), int(c[2])]
+                except ValueError:
+                    value = None
+                res.append({"average_by": avg, "replace_nans_with_zeros": zeros, "pdp": value})
+        out.append({"num_sys": s, "gold": gold, "metric": metric, "results": res})
+    # The permutation test does not take pdp: CompareMetrics hands it to scipy's pearsonr.
+    corrs = {m: stats.Correlation(3, [1.0, 2.0, 3.0], v) for m, v in {"a": [1.0, 2.0, 4.0], "b": [3.0, 1.0, 2.0]}.items()}
+    try:
+        data.CompareMetrics(corrs, scipy.stats.pearsonr, "none", 10, pdp=True)
+        raised = None
+    except TypeError as e:
+        raised = str(e)
+    return out, raised
+
+
 def main():
+    if sys.argv[1:] == ["pdp"]:
+        rng = random.Random(SEED + 3)
+        cases, raised = pdp_cases(rng)
+        json.dump({"reference": "mt-metrics-eval 68a481a stats.py, numpy 2.4.6, scipy 1.17.1", "seed": SEED + 3,
+                   "cases": cases, "permutation_test_with_pdp": raised}, sys.stdout)
+        sys.stdout.write("\n")
+        return
     if sys.argv[1:] == ["compare"]:
         return main_compare()
     if sys.argv[1:] == ["spa"]:

@@ -76,6 +76,7 @@ impl Task {
             Measure::Accuracy => "accuracy".to_owned(),
             Measure::Spa { .. } => "pce".to_owned(),
             Measure::Corr(Statistic::Pearson) => "pearson".to_owned(),
+            Measure::Corr(Statistic::PearsonPdp) => "pearson(pdp=True)".to_owned(),
             Measure::Corr(Statistic::Spearman) => "spearman".to_owned(),
             Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
                 let v = variant_name(variant);
@@ -127,6 +128,12 @@ fn avg_name(a: AverageBy) -> &'static str {
         AverageBy::Item => "item",
     }
 }
+
+/// The early-stopping block size of mt-metrics-eval's `tasks.Task` (100),
+/// which its task sets run with; `PermutationSigDiffParams` alone defaults to
+/// 1000. `mteval meta` and the report's meta-evaluation use it, so that a
+/// default run gives `tasks.WMT23`'s numbers.
+pub const TASK_BLOCK_SIZE: usize = 100;
 
 /// The tasks mt-metrics-eval's `tasks.WMT23` runs for one language pair:
 /// system-level pairwise accuracy, system- and segment-level Pearson, and
@@ -285,6 +292,14 @@ pub fn text(results: &[TaskResult], probs: bool) -> String {
             };
             let _ = writeln!(out, "{:<width$} {:>2} {}  {sig}", m.name, m.rank, fixed(m.corr, 10, 7));
         }
+        // The thresholds of the tie calibration, after mt-metrics-eval's table.
+        if ranked.iter().any(|m| m.epsilon.is_some()) {
+            let eps: Vec<String> = ranked
+                .iter()
+                .map(|m| format!("{}={}", m.name, m.epsilon.map_or_else(|| "-".to_owned(), |e| format!("{e}"))))
+                .collect();
+            let _ = writeln!(out, "tie-calibrated epsilon: {}", eps.join(" "));
+        }
         out.push('\n');
     }
     if results.len() > 1 {
@@ -349,7 +364,8 @@ fn summary(results: &[TaskResult]) -> String {
 
 /// The results as one JSON object: `tasks`, each with `level`, `corr_fcn`,
 /// `average_by`, `perm_test`, `k`, `seed`, `pval`, `metrics` (`name`,
-/// `corr`, `rank`, by decreasing correlation), `sig` (the p-value matrix,
+/// `corr`, `rank`, by decreasing correlation, and `epsilon`, the threshold,
+/// with tie calibration), `sig` (the p-value matrix,
 /// upper triangle) and `draws` (resampling runs done per pair).
 #[must_use]
 pub fn json(results: &[TaskResult]) -> serde_json::Value {
@@ -368,9 +384,13 @@ pub fn json(results: &[TaskResult]) -> serde_json::Value {
                 "block_size": p.block_size,
                 "seed": r.seed,
                 "pval": p.pval,
-                "metrics": r.comparison.metrics.iter().map(|m| serde_json::json!({
-                    "name": m.name, "corr": num(m.corr), "rank": m.rank,
-                })).collect::<Vec<_>>(),
+                "metrics": r.comparison.metrics.iter().map(|m| {
+                    let mut v = serde_json::json!({ "name": m.name, "corr": num(m.corr), "rank": m.rank });
+                    if let Some(e) = m.epsilon {
+                        v["epsilon"] = num(e);
+                    }
+                    v
+                }).collect::<Vec<_>>(),
                 "sig": r.comparison.sig.iter().map(|row| row.iter().map(|&x| num(x)).collect::<Vec<_>>()).collect::<Vec<_>>(),
                 "draws": r.comparison.draws,
             })

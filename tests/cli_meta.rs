@@ -279,3 +279,117 @@ fn meta_spa_ranking_of_a_table_equals_mt_metrics_eval() {
     let o = mteval(&["meta", table.to_str().unwrap(), "--segment-col", "seg", "--corr", "spa", "--level", "seg"]);
     assert!(!o.status.success() && stderr(&o).contains("system-level soft pairwise accuracy"), "{}", stderr(&o));
 }
+
+/// `--corr pearson --pdp` (Pairwise Difference Pearson) of golden tables
+/// (`tests/golden/meta_pdp.json`, mt-metrics-eval's `Pearson(pdp=True)`)
+/// read as tables, every averaging, within 1e-14; `-k` above 0 and the
+/// other correlations refused; SQL's `meta_corr(..., 'pdp:yes')` over a
+/// group equals the CLI's unaveraged value.
+#[test]
+fn meta_pairwise_difference_pearson_of_a_table_equals_mt_metrics_eval() {
+    let golden = repo_golden("meta_pdp.json");
+    let mut checked = 0;
+    for case in golden["cases"].as_array().unwrap().iter().take(5) {
+        let mut with_metrics = case.clone();
+        with_metrics["metrics"] = serde_json::json!({ "m": case["metric"] });
+        let dir = tempfile::tempdir().unwrap();
+        let table = case_table(dir.path(), &with_metrics);
+        let t = table.to_str().unwrap();
+        for r in case["results"].as_array().unwrap() {
+            let (Some(want), false) = (r["pdp"].as_array(), r["replace_nans_with_zeros"].as_bool().unwrap()) else {
+                continue;
+            };
+            let avg = r["average_by"].as_str().unwrap();
+            let args = [
+                "meta",
+                t,
+                "--segment-col",
+                "seg",
+                "--corr",
+                "pearson",
+                "--pdp",
+                "-k",
+                "0",
+                "--average-by",
+                avg,
+                "--json",
+            ];
+            let out = json_of(&args);
+            let task = &out["tasks"][0];
+            assert_eq!(task["corr_fcn"], "pearson(pdp=True)");
+            let corr = task["metrics"][0]["corr"].as_f64().unwrap();
+            let want = want[0].as_f64().unwrap();
+            assert!((corr - want).abs() <= 1e-14, "{avg}: {corr} vs {want}");
+            checked += 1;
+        }
+        let all = json_of(&["meta", t, "--segment-col", "seg", "--corr", "pearson", "--pdp", "-k", "0", "--json"]);
+        let cli = all["tasks"][0]["metrics"][0]["corr"].as_f64().unwrap();
+        let sql = mteval_ok(&[
+            "sql",
+            "--format",
+            "csv",
+            "-c",
+            &format!("SELECT meta_corr(m, gold, 'pdp:yes') AS r FROM '{t}'"),
+        ]);
+        // NULL in SQL where the reference's average is empty (0 on the CLI).
+        match sql.lines().nth(1).unwrap().trim_matches('"') {
+            "" => assert!(cli == 0.0, "meta_corr pdp:yes NULL vs --pdp {cli}"),
+            v => {
+                let sql: f64 = v.parse().unwrap();
+                assert!((sql - cli).abs() <= 1e-14, "meta_corr pdp:yes {sql} vs --pdp {cli}");
+            }
+        }
+        for (args, needle) in [
+            (vec!["meta", t, "--segment-col", "seg", "--corr", "pearson", "--pdp"], "give -k 0"),
+            (
+                vec!["meta", t, "--segment-col", "seg", "--corr", "spearman", "--pdp", "-k", "0"],
+                "goes with --corr pearson",
+            ),
+            (vec!["meta", t, "--segment-col", "seg", "--pdp"], "--pdp goes with --corr"),
+            (
+                vec!["sql", "-c", &format!("SELECT meta_corr(m, gold, 'stat:kendall|pdp:yes') FROM '{t}'")],
+                "goes with stat:pearson",
+            ),
+        ] {
+            let o = mteval(&args);
+            assert!(!o.status.success(), "{args:?}");
+            assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+/// The tie calibration's threshold of every metric is in the JSON and the
+/// text, and equals SQL's `meta_tie_opt(...)['epsilon']` of the same
+/// metric (one rule on both surfaces).
+#[test]
+fn meta_prints_each_metrics_tie_calibrated_epsilon() {
+    let (case, _dir, table) = golden_case(5);
+    let t = table.to_str().unwrap();
+    let flags = ["--corr", "ties-opt", "--average-by", "item", "--perm-test", "pairs", "-k", "0"];
+    let mut args = vec!["meta", t, "--segment-col", "seg"];
+    args.extend(flags);
+    let text = mteval_ok(&args);
+    args.push("--json");
+    let out = json_of(&args);
+    let metrics = out["tasks"][0]["metrics"].as_array().unwrap();
+    assert_eq!(metrics.len(), case["metrics"].as_object().unwrap().len());
+    let line = text.lines().find(|l| l.starts_with("tie-calibrated epsilon: ")).unwrap_or_else(|| panic!("{text}"));
+    for m in metrics {
+        let name = m["name"].as_str().unwrap();
+        let eps = m["epsilon"].as_f64().unwrap_or_else(|| panic!("{m}"));
+        let sql = mteval_ok(&[
+            "sql",
+            "--format",
+            "csv",
+            "-c",
+            &format!("SELECT meta_tie_opt({name}, gold, 'variant:acc23', seg)['epsilon'] AS e FROM '{t}'"),
+        ]);
+        let sql: f64 = sql.lines().nth(1).unwrap().parse().unwrap();
+        assert_eq!(eps.to_bits(), sql.to_bits(), "{name}: --json {eps} vs meta_tie_opt {sql}");
+        assert!(line.contains(&format!("{name}={eps}")), "{line}");
+    }
+    // Tasks without tie calibration print none.
+    let plain = mteval_ok(&["meta", t, "--segment-col", "seg", "--corr", "pearson", "-k", "0"]);
+    assert!(!plain.contains("tie-calibrated epsilon"), "{plain}");
+}

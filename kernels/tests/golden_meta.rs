@@ -261,3 +261,65 @@ fn spa_rankings_equal_mt_metrics_eval() {
         }
     }
 }
+
+/// Pairwise Difference Pearson against mt-metrics-eval's
+/// `Correlation.AverageCorrelation(pearsonr, pdp=True)`
+/// (`tests/golden/meta_pdp.json`): 16 tables of 1 to 15 systems and 1 to 30
+/// items, missing gold scores, ties and constant metrics, every averaging,
+/// with and without `replace_nans_with_zeros`; an error where the reference
+/// raises `ValueError` (a vector of one score).
+#[test]
+fn pairwise_difference_pearson_equals_mt_metrics_eval() {
+    use mteval_kernels::meta::{AverageBy, Statistic, pdp_correlation};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_pdp.json");
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(g["permutation_test_with_pdp"].as_str().unwrap().contains("pdp"), "the reference's test raises");
+    let cases = g["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 16);
+    let (mut values, mut errors, mut bit_equal) = (0, 0, 0);
+    for (c, case) in cases.iter().enumerate() {
+        let num_sys = usize::try_from(case["num_sys"].as_u64().unwrap()).unwrap();
+        let gold: Vec<Option<f64>> = case["gold"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let metric: Vec<f64> = case["metric"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        for r in case["results"].as_array().unwrap() {
+            let by = match r["average_by"].as_str().unwrap() {
+                "none" => AverageBy::None,
+                "sys" => AverageBy::Sys,
+                _ => AverageBy::Item,
+            };
+            let zeros = r["replace_nans_with_zeros"].as_bool().unwrap();
+            let ours = pdp_correlation(&gold, &metric, num_sys, by, zeros);
+            match r["pdp"].as_array() {
+                None => {
+                    let e = ours.expect_err("the reference raises ValueError");
+                    assert!(e.contains("at least 2 scores"), "{e}");
+                    errors += 1;
+                }
+                Some(want) => {
+                    let (v, n) = ours.unwrap_or_else(|e| panic!("case {c} {by:?}: {e}"));
+                    // Pearson's sums: exact here, BLAS's order in numpy (as
+                    // for Pearson above, within 1e-14).
+                    let want_v = want[0].as_f64().unwrap_or(f64::NAN);
+                    assert!((v - want_v).abs() <= 1e-14, "case {c} {by:?} zeros {zeros}: {v} vs {want_v}");
+                    bit_equal += usize::from(v.to_bits() == want_v.to_bits());
+                    assert_eq!(n as u64, want[1].as_u64().unwrap(), "case {c} {by:?}: vectors averaged");
+                    values += 1;
+                }
+            }
+        }
+        // The SQL face: one group's rows, all pairs (average_by none).
+        if !gold.iter().any(Option::is_none) && gold.len() > 1 {
+            let g: Vec<f64> = gold.iter().map(|x| x.unwrap()).collect();
+            let sql = Statistic::PearsonPdp.of(&g, &metric).unwrap();
+            let cli = pdp_correlation(&gold, &metric, num_sys, AverageBy::None, false).unwrap().0;
+            if !sql.is_nan() {
+                assert_eq!(sql.to_bits(), cli.to_bits(), "case {c}: meta_corr's pdp:yes");
+            }
+        }
+    }
+    assert_eq!(values + errors, 96);
+    assert!(errors >= 4, "the ValueError cases are in the file");
+    eprintln!(
+        "Pairwise Difference Pearson: {values} values, {bit_equal} bit-equal, {errors} refused as the reference raises"
+    );
+}

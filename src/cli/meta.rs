@@ -112,6 +112,12 @@ pub struct MetaArgs {
     /// With --corr ties-opt: the share of pairs the calibration samples [default: 1].
     #[arg(long)]
     pub sample_rate: Option<f64>,
+    /// With --corr pearson: Pairwise Difference Pearson (mt-metrics-eval's `pdp=True`): the
+    /// correlation of the score differences of every pair of systems within each averaged
+    /// vector, pooled into one Pearson; ranked by correlation alone (-k 0), since
+    /// mt-metrics-eval's permutation test does not take it.
+    #[arg(long)]
+    pub pdp: bool,
     /// With --corr: the permutation test [default: scores].
     #[arg(long, value_enum, default_value = "scores")]
     pub perm_test: TestArg,
@@ -121,8 +127,8 @@ pub struct MetaArgs {
     /// Each task's draws start from numpy's `np.random.seed(SEED)`.
     #[arg(long, default_value_t = 12345)]
     pub seed: u32,
-    /// Early-stopping block size.
-    #[arg(long, default_value_t = 1000)]
+    /// Early-stopping block size (mt-metrics-eval's tasks.Task default).
+    #[arg(long, default_value_t = crate::meta::TASK_BLOCK_SIZE)]
     pub block_size: usize,
     /// Stop early when the p-value is under this at a block's end.
     #[arg(long, default_value_t = 0.02)]
@@ -190,6 +196,7 @@ impl MetaArgs {
                 ("--epsilon", self.epsilon.is_some()),
                 ("--sample-rate", self.sample_rate.is_some()),
                 ("--perm-test", self.perm_test != TestArg::Scores),
+                ("--pdp", self.pdp),
             ] {
                 if given {
                     bail!("{flag} goes with --corr (without it, mteval meta runs WMT23's four tasks)");
@@ -209,6 +216,9 @@ impl MetaArgs {
         if self.sample_rate.is_some() && corr != CorrArg::TiesOpt {
             bail!("--sample-rate goes with --corr ties-opt, not --corr {name}");
         }
+        if self.pdp && corr != CorrArg::Pearson {
+            bail!("--pdp (Pairwise Difference Pearson) goes with --corr pearson, not --corr {name}");
+        }
         let variant = |default: Variant| -> Result<Variant> {
             match &self.variant {
                 None => Ok(default),
@@ -218,6 +228,15 @@ impl MetaArgs {
             }
         };
         let measure = match corr {
+            CorrArg::Pearson if self.pdp => {
+                if params.k > 0 {
+                    bail!(
+                        "--pdp ranks by correlation alone: give -k 0 (mt-metrics-eval's permutation test hands pdp \
+                         to scipy's pearsonr, which raises TypeError)"
+                    );
+                }
+                Measure::Corr(Statistic::PearsonPdp)
+            }
             CorrArg::Pearson => Measure::Corr(Statistic::Pearson),
             CorrArg::Spearman => Measure::Corr(Statistic::Spearman),
             CorrArg::Accuracy => Measure::Accuracy,
@@ -342,6 +361,7 @@ fn task_flags(task: &Task, sample_rate: Option<f64>) -> String {
         Measure::Accuracy => "--corr accuracy".to_owned(),
         Measure::Spa { .. } => "--corr spa".to_owned(),
         Measure::Corr(Statistic::Pearson) => "--corr pearson".to_owned(),
+        Measure::Corr(Statistic::PearsonPdp) => "--corr pearson --pdp".to_owned(),
         Measure::Corr(Statistic::Spearman) => "--corr spearman".to_owned(),
         Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
             let mut k = format!("--corr kendall --variant {}", crate::meta::variant_name(variant));

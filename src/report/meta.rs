@@ -87,10 +87,11 @@ pub(super) fn section(corpus: &Corpus, x: &Inputs<'_>) -> Result<Option<MetaSect
     let systems = order.iter().map(|&s| corpus.systems[s].0.clone()).collect();
     let has_seg = n_seg > 1 && !seg.metrics.is_empty();
     let data = MetaData { systems, seg: has_seg.then_some(seg), sys: Some(sys) };
-    let mut tasks: Vec<_> = wmt23_tasks(&Params { k: K, ..Params::default() })
-        .into_iter()
-        .filter(|t| has_seg || t.level == crate::meta::Level::Sys)
-        .collect();
+    let mut tasks: Vec<_> =
+        wmt23_tasks(&Params { k: K, block_size: crate::meta::TASK_BLOCK_SIZE, ..Params::default() })
+            .into_iter()
+            .filter(|t| has_seg || t.level == crate::meta::Level::Sys)
+            .collect();
     // A task over a limit is left out before any work (`mteval meta` can
     // sample it).
     while let Some(o) = crate::meta::over_limit(&data, &tasks) {

@@ -39,6 +39,11 @@ pub enum Statistic {
     Pearson,
     /// `scipy.stats.spearmanr`.
     Spearman,
+    /// Pairwise Difference Pearson (`pearsonr` with mt-metrics-eval's
+    /// `pdp=True`, added for WMT25): Pearson's r of the differences of every
+    /// ordered pair of the vector's scores (itself included), gold against
+    /// metric.
+    PearsonPdp,
     /// `KendallVariants` with a tie threshold on the metric's differences.
     Kendall {
         /// The variant.
@@ -60,6 +65,11 @@ impl Statistic {
         match *self {
             Self::Pearson => Ok(pearson(gold, metric)),
             Self::Spearman => Ok(spearman(gold, metric)),
+            Self::PearsonPdp => {
+                let idx: Vec<usize> = (0..gold.len()).collect();
+                let (g, m) = pairwise_differences(gold, metric, std::slice::from_ref(&idx))?;
+                Ok(pearson(&g, &m))
+            }
             Self::Kendall { variant, epsilon } => kendall(gold, metric, variant, epsilon),
         }
     }
@@ -96,6 +106,12 @@ pub const OPTIONS: &[crate::options::OptionKey] = &[
         "`0` \\| a number >= 0",
         "with `stat:kendall`: metric differences up to it count as ties (not with `variant:c`)",
     ),
+    crate::options::OptionKey::new(
+        "pdp",
+        "`no` \\| `yes`",
+        "with `stat:pearson`: Pairwise Difference Pearson (mt-metrics-eval's `pdp=True`): Pearson's r of the \
+         differences of every pair of the group's rows",
+    ),
 ];
 
 const METRIC: &str = "meta_corr";
@@ -109,7 +125,7 @@ impl Statistic {
     /// a negative epsilon, an epsilon with tau-c.
     pub fn parse(options: &str) -> Result<Self, crate::MetricError> {
         use crate::signature::bad_value;
-        let (mut stat, mut variant, mut epsilon) = (None, None, None);
+        let (mut stat, mut variant, mut epsilon, mut pdp) = (None, None, None, false);
         for (k, v) in crate::signature::parse_options(METRIC, options)? {
             let lower = v.to_ascii_lowercase();
             match k.as_str() {
@@ -134,10 +150,14 @@ impl Statistic {
                             .ok_or_else(|| bad_value(METRIC, &k, &v, "a number >= 0"))?,
                     );
                 }
+                "pdp" => pdp = crate::signature::parse_bool(METRIC, &k, &v)?,
                 _ => return Err(crate::options::unknown_key(METRIC, &k, &[OPTIONS], "")),
             }
         }
         let bad = |reason: &str| crate::MetricError::InvalidOption { metric: METRIC, reason: reason.to_owned() };
+        if pdp && stat.is_some_and(|s| s != "pearson") {
+            return Err(bad("pdp:yes goes with stat:pearson (Pairwise Difference Pearson), as in mt-metrics-eval"));
+        }
         match stat.unwrap_or("pearson") {
             "kendall" => {
                 let (variant, epsilon) = (variant.unwrap_or(Variant::B), epsilon.unwrap_or(0.0));
@@ -150,6 +170,7 @@ impl Statistic {
                 Err(bad(&format!("variant and epsilon go with stat:kendall, not stat:{other}")))
             }
             "spearman" => Ok(Self::Spearman),
+            _ if pdp => Ok(Self::PearsonPdp),
             _ => Ok(Self::Pearson),
         }
     }
@@ -290,6 +311,87 @@ pub fn average_correlation(
     }
     #[allow(clippy::cast_precision_loss, reason = "the number of vectors is far below 2^53")]
     Ok(if n == 0 { (0.0, 0) } else { (total / n as f64, n) })
+}
+
+/// Gold and metric differences of every ordered pair `(i, j)` within each
+/// vector of `groups` (`x[j] - x[i]`, rows, then `i`, then `j`, as
+/// mt-metrics-eval's `_enumerate_pairwise_diffs` lays them out); a gold
+/// difference is missing where either gold score is.
+///
+/// # Errors
+/// A vector of fewer than two scores (the reference raises `ValueError`),
+/// or more differences than [`MAX_PAIRS`].
+pub fn pairwise_differences<G: Copy + Difference>(
+    gold: &[G],
+    metric: &[f64],
+    groups: &[Vec<usize>],
+) -> Result<(Vec<G::Out>, Vec<f64>), String> {
+    if groups.iter().any(|g| g.len() < 2) {
+        return Err("pairwise differences need at least 2 scores in each averaged vector (mt-metrics-eval raises \
+             ValueError: 'Pairwise diffs cannot be calculated for less than 2 systems')"
+            .to_owned());
+    }
+    let total: usize = groups.iter().map(|g| g.len() * g.len()).sum();
+    if total > MAX_PAIRS {
+        return Err(format!(
+            "Pairwise Difference Pearson over {total} differences, over the limit of {MAX_PAIRS}: average by item or \
+             system"
+        ));
+    }
+    let (mut g, mut m) = (Vec::with_capacity(total), Vec::with_capacity(total));
+    for idx in groups {
+        for &i in idx {
+            for &j in idx {
+                g.push(gold[j].minus(gold[i]));
+                m.push(metric[j] - metric[i]);
+            }
+        }
+    }
+    Ok((g, m))
+}
+
+/// A gold score that can be subtracted: `f64`, or `Option<f64>` (missing
+/// where either side is).
+pub trait Difference {
+    /// The difference's type.
+    type Out;
+    /// `self - other`.
+    fn minus(self, other: Self) -> Self::Out;
+}
+
+impl Difference for f64 {
+    type Out = f64;
+    fn minus(self, other: Self) -> f64 {
+        self - other
+    }
+}
+
+impl Difference for Option<f64> {
+    type Out = Option<f64>;
+    fn minus(self, other: Self) -> Option<f64> {
+        Some(self? - other?)
+    }
+}
+
+/// `AverageCorrelation(pearsonr, num_sys, average_by, pdp=True,
+/// replace_nans_with_zeros)(gold, metric)`: the pairwise differences within
+/// each vector of `by`, all pooled into one vector, then one Pearson
+/// correlation of the present gold differences (not an average over
+/// vectors); 0 where the reference's average is empty (fewer than two
+/// differences, or a NaN correlation).
+///
+/// # Errors
+/// Bad shapes, a vector of fewer than two scores, too many differences.
+pub fn pdp_correlation(
+    gold: &[Option<f64>],
+    metric: &[f64],
+    num_sys: usize,
+    by: AverageBy,
+    replace_nans_with_zeros: bool,
+) -> Result<(f64, usize), String> {
+    let groups = check_packed(gold.len(), metric.len(), num_sys, by)?;
+    let (g, m) = pairwise_differences(gold, metric, &groups)?;
+    average_correlation(Statistic::Pearson, &g, &m, 1, AverageBy::None, replace_nans_with_zeros)
 }
 
 /// The vectors (index lists) of `by` over `num_sys` packed rows, after

@@ -121,6 +121,9 @@ pub struct Ranked {
     pub corr: f64,
     /// Its significance cluster, from 1.
     pub rank: usize,
+    /// With tie calibration: the threshold (epsilon) of the metric's
+    /// calibrated tau, under which metric differences are ties.
+    pub epsilon: Option<f64>,
 }
 
 /// `CompareMetrics`' result.
@@ -167,6 +170,11 @@ pub fn compare_metrics(
     if matches!(measure, Measure::Spa { .. }) && params.average_by != AverageBy::None {
         return Err("soft pairwise accuracy is system-level: no averaging".to_owned());
     }
+    if measure == Measure::Corr(Statistic::PearsonPdp) && params.k > 0 {
+        return Err("Pairwise Difference Pearson has no permutation test in mt-metrics-eval (its PermutationSigDiff \
+                    hands pdp to scipy's pearsonr, which raises TypeError): rank it by correlation alone (k = 0)"
+            .to_owned());
+    }
     if params.k > 0 && params.block_size == 0 {
         return Err("the block size must be at least 1".to_owned());
     }
@@ -176,7 +184,8 @@ pub fn compare_metrics(
     let ctx = Ctx { gold, num_sys, measure, params };
     let mut corrs = Vec::with_capacity(metrics.len());
     for (name, m) in metrics {
-        corrs.push((name.clone(), ctx.correlation(m, rng)?));
+        let (corr, epsilon) = ctx.correlation(m, rng)?;
+        corrs.push((name.clone(), corr, epsilon));
     }
     let mut order: Vec<usize> = (0..metrics.len()).collect();
     // Python's sort on (-corr, name).
@@ -204,8 +213,11 @@ pub fn compare_metrics(
         }
     }
     let ranks = assign_ranks(&sig, params.pval);
-    let metrics =
-        order.iter().zip(ranks).map(|(&o, rank)| Ranked { name: corrs[o].0.clone(), corr: corrs[o].1, rank }).collect();
+    let metrics = order
+        .iter()
+        .zip(ranks)
+        .map(|(&o, rank)| Ranked { name: corrs[o].0.clone(), corr: corrs[o].1, rank, epsilon: corrs[o].2 })
+        .collect();
     Ok(Comparison { metrics, sig, draws })
 }
 
@@ -274,19 +286,25 @@ impl Ctx<'_> {
             .ok_or_else(|| "tie calibration found no pair of gold scores to compare".to_owned())
     }
 
-    /// The metric's correlation as `CompareMetrics` first computes it.
-    fn correlation(&self, m: &[f64], rng: &mut RandomState) -> Result<f64, String> {
+    /// The metric's correlation as `CompareMetrics` first computes it, and
+    /// the threshold of its tie calibration where there is one.
+    fn correlation(&self, m: &[f64], rng: &mut RandomState) -> Result<(f64, Option<f64>), String> {
         let p = self.params;
-        match self.measure {
-            Measure::Corr(stat) => {
-                Ok(average_correlation(stat, self.gold, m, self.num_sys, p.average_by, p.replace_nans_with_zeros)?.0)
+        Ok(match self.measure {
+            Measure::Corr(Statistic::PearsonPdp) => {
+                (super::pdp_correlation(self.gold, m, self.num_sys, p.average_by, p.replace_nans_with_zeros)?.0, None)
             }
+            Measure::Corr(stat) => (
+                average_correlation(stat, self.gold, m, self.num_sys, p.average_by, p.replace_nans_with_zeros)?.0,
+                None,
+            ),
             Measure::TiesOpt { variant, sample_rate } => {
-                Ok(self.ties_opt(self.gold, m, variant, sample_rate, rng)?.tau)
+                let opt = self.ties_opt(self.gold, m, variant, sample_rate, rng)?;
+                (opt.tau, Some(opt.epsilon))
             }
-            Measure::Accuracy => Ok(pairwise_accuracy(self.gold, m)),
-            Measure::Spa { perms, seed } => spa(self.gold, m, self.num_sys, perms, seed),
-        }
+            Measure::Accuracy => (pairwise_accuracy(self.gold, m), None),
+            Measure::Spa { perms, seed } => (spa(self.gold, m, self.num_sys, perms, seed)?, None),
+        })
     }
 
     /// `_ReshapeAndFilter`: the row lengths, then gold, `m1` and `m2` with

@@ -2,7 +2,9 @@
 //! metric's scores with gold scores over the rows of a group: Pearson
 //! (default, `scipy.stats.pearsonr`), `stat:spearman` (`spearmanr`) or
 //! `stat:kendall` with `variant:b|c|23|acc23` and `epsilon:E`
-//! (mt-metrics-eval's `KendallVariants`). A row whose gold or metric score
+//! (mt-metrics-eval's `KendallVariants`), or `pdp:yes`: Pairwise
+//! Difference Pearson, Pearson's r of the differences of every ordered pair
+//! of the group's rows (mt-metrics-eval's `Pearson(pdp=True)`). A row whose gold or metric score
 //! is NULL is skipped, as mt-metrics-eval filters a missing gold score; a
 //! score that is NaN or infinite is refused, naming its row (the reference
 //! has no rule for it); a group with fewer than two pairs, or whose
@@ -45,7 +47,8 @@ impl AggregateSpec for MetaCorrFn {
                       mt-metrics-eval's stats.py computes it: Pearson (default; scipy's pearsonr), `stat:spearman` \
                       (spearmanr), or `stat:kendall` with `variant:b|c|23|acc23` and `epsilon:E` (KendallVariants: \
                       tau-b, tau-c, and the tie-aware tau-23 and acc-23 of \"Ties Matter\"; metric differences up to \
-                      epsilon are ties). Rows with a NULL score are skipped, as mt-metrics-eval filters a missing gold \
+                      epsilon are ties), or `pdp:yes` (Pairwise Difference Pearson: Pearson's r of the differences \
+                      of every pair of the group's rows). Rows with a NULL score are skipped, as mt-metrics-eval filters a missing gold \
                       score; fewer than two pairs, or a constant vector, give NULL. Per item or per system with GROUP \
                       BY, then AVG over the groups: mt-metrics-eval's average_by.",
         syntax: "meta_corr(metric: float64, gold: float64, options?: str) -> float64",
