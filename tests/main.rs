@@ -28,6 +28,7 @@ mod cli_wer;
 mod cluster;
 mod compare_probe;
 mod meta_probe;
+mod meta_tasksets;
 mod probe_datasets;
 mod readme;
 mod report;

@@ -513,6 +513,19 @@ fn many_systems_get_the_systems_table_without_the_pairwise_matrix() {
     }
 }
 
+/// Cell 0 of each row: the weighted average of the four tasks (WMT23's
+/// weights for one language pair, 1/4 each; Pearson rescaled from [-1, 1]
+/// to [0, 1] as `AverageCorrs` rescales it), with its cluster.
+#[allow(clippy::manual_midpoint, reason = "AverageCorrs' own arithmetic: (corr - (-1)) / 2")]
+fn check_average(rows: &HashMap<String, Vec<HashMap<String, String>>>) {
+    for cells in rows.values() {
+        let c = |t: usize| f(&cells[t + 1]["data-v"]);
+        let want = ((c(0) * 0.25 + ((c(1) + 1.0) / 2.0) * 0.25) + ((c(2) + 1.0) / 2.0) * 0.25) + c(3) * 0.25;
+        assert!((f(&cells[0]["data-v"]) - want).abs() <= 1e-15, "average {} vs {want}", cells[0]["data-v"]);
+        assert!(cells[0].contains_key("data-rank"), "the average's cluster");
+    }
+}
+
 /// `--gold`: the metrics-against-gold section holds `mteval meta`'s
 /// numbers: at the segment level over the page's sentence scores (SQL's
 /// `bleu`, `chrf`, `ter`, TER negated), at the system level over its corpus
@@ -536,7 +549,7 @@ fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
         report(dir.path(), "g.html", &[t, "-m", "bleu", "chrf", "ter", "--segment-col", "seg_id", "--gold", "gold"]);
     let sec = section(&html, "<section id=\"meta\">", "</section>");
     assert!(sec.contains("Metrics against gold"), "{sec}");
-    let head: Vec<&str> = sec.split("<th>").skip(2).map(|h| h.split('<').next().unwrap()).collect();
+    let head: Vec<&str> = sec.split("<th>").skip(3).map(|h| h.split('<').next().unwrap()).collect();
     assert_eq!(head.len(), 4, "WMT23's four tasks: {head:?}");
     // metric name -> the page's cells (data-v, data-rank) per task.
     let rows: HashMap<String, Vec<HashMap<String, String>>> = sec
@@ -553,7 +566,9 @@ fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
         "chrf" => "chrF2",
         _ => "TER (negated)",
     };
+    check_average(&rows);
     let check = |task: usize, out: &Value| {
+        let task = task + 1;
         for m in out["tasks"][0]["metrics"].as_array().unwrap() {
             let cells = &rows[page_name(m["name"].as_str().unwrap())];
             let got = f(&cells[task]["data-v"]);

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use clap::ValueEnum as _;
 use mteval_kernels::meta::permutation::{Measure, Params, Test};
 use mteval_kernels::meta::{AverageBy, MAX_PAIRS, Statistic, Variant, rate_within_limit};
@@ -77,9 +77,31 @@ pub struct MetaArgs {
     /// With --mtme: the test set.
     #[arg(long, default_value = "wmt23")]
     pub mtme_test_set: String,
-    /// With --mtme: the language pair (`en-de`).
+    /// With --mtme: the language pair (`en-de`), several separated by commas (a task set over
+    /// them: --tasks), or `all` (every pair of the test set with gold scores).
     #[arg(long)]
     pub mtme_lp: Option<String>,
+    /// Table: the language pair column; each pair's rows are a test set of their own, run as a
+    /// task set (--tasks).
+    #[arg(long)]
+    pub lp_col: Option<String>,
+    /// Run mt-metrics-eval's task set over every language pair (tasks.WMT23, WMT24, WMT25: the
+    /// same tasks, weights, block size and early stopping, -k for every task), from one
+    /// np.random.seed(--seed), and print its final table: each task's correlation and rank,
+    /// the weighted average correlation with its significance clusters and the average rank
+    /// [default with several language pairs: the --mtme test set's, else wmt23].
+    #[arg(long, value_parser = ["wmt23", "wmt24", "wmt25"])]
+    pub tasks: Option<String>,
+    /// With --tasks and --mtme: only the test set's primary metrics (`meta_info`; the task sets'
+    /// primary=True). Default: every metric, contrastive ones shown as `*NAME`.
+    #[arg(long)]
+    pub primary: bool,
+    /// With --tasks and --mtme: keep the test set's outlier systems (`meta_info`).
+    #[arg(long)]
+    pub use_outliers: bool,
+    /// With --tasks: the table's format (mt-metrics-eval's `MetricsTable` `fmt`).
+    #[arg(long, value_parser = ["text", "tsv", "latex"], default_value = "text")]
+    pub table_format: String,
     /// With --mtme: the human scores' name (`mqm`; default: the only one).
     #[arg(long)]
     pub mtme_gold: Option<String>,
@@ -285,6 +307,18 @@ impl MetaArgs {
 }
 
 pub(super) async fn run(a: &MetaArgs) -> Result<()> {
+    let lps: Vec<String> =
+        a.mtme_lp.as_deref().map(|l| l.split(',').map(|s| s.trim().to_owned()).collect()).unwrap_or_default();
+    if a.tasks.is_some() || lps.len() > 1 || lps.iter().any(|l| l == "all") || a.lp_col.is_some() {
+        return run_set(a, &lps).await;
+    }
+    for (flag, given) in
+        [("--primary", a.primary), ("--use-outliers", a.use_outliers), ("--table-format", a.table_format != "text")]
+    {
+        if given {
+            bail!("{flag} goes with a task set (--tasks)");
+        }
+    }
     let tasks = a.tasks()?;
     let data = match (&a.input, &a.mtme) {
         (Some(_), Some(_)) => bail!("give a table or --mtme DIR, not both"),
@@ -307,6 +341,7 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
                 gold_col: a.gold.as_deref().unwrap_or("gold"),
                 metric_cols: &a.metrics,
                 exclude: &a.exclude,
+                lp_col: None,
             };
             crate::meta::read_table(&ctx, &spec).await?
         }
@@ -326,6 +361,9 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
                 include_human: a.include_human,
                 exclude: &a.exclude,
                 metrics: &a.metrics,
+                outliers: &[],
+                display: None,
+                primary_only: false,
             })?
         }
     };
@@ -422,4 +460,200 @@ fn limit_advice(a: &MetaArgs, data: &MetaData, tasks: &[Task], o: OverLimit) -> 
     ways.push("leave systems out with --exclude NAME".to_owned());
     let head = if tasks.len() > 1 { format!("task {} ({})", o.task + 1, task.name()) } else { task.name() };
     format!("{head}: {}: {}", o.describe(), ways.join("; or "))
+}
+
+/// A task set over several language pairs (`--tasks`, `--mtme-lp A,B`,
+/// `--lp-col`): mt-metrics-eval's final table.
+async fn run_set(a: &MetaArgs, lps: &[String]) -> Result<()> {
+    use crate::meta::taskset::{self, TableFormat};
+    if a.corr.is_some() {
+        bail!(
+            "--corr runs one task on one language pair; a task set (--tasks, several language pairs) runs its own tasks"
+        );
+    }
+    for (flag, given) in [
+        ("--level", a.level.is_some()),
+        ("--average-by", a.average_by != AverageArg::None),
+        ("--variant", a.variant.is_some()),
+        ("--epsilon", a.epsilon.is_some()),
+        ("--sample-rate", a.sample_rate.is_some()),
+        ("--perm-test", a.perm_test != TestArg::Scores),
+        ("--pdp", a.pdp),
+        ("--probs", a.probs),
+    ] {
+        if given {
+            bail!("{flag} goes with --corr, not with a task set (--tasks): the set names its tasks");
+        }
+    }
+    let params = a.params()?;
+    let fmt = match a.table_format.as_str() {
+        "tsv" => TableFormat::Tsv,
+        "latex" => TableFormat::Latex,
+        _ => TableFormat::Text,
+    };
+    let (set, lps, load, baselines) = match (&a.input, &a.mtme) {
+        (Some(_), Some(_)) => bail!("give a table or --mtme DIR, not both"),
+        (None, None) => bail!("give a table (with --lp-col) or --mtme DIR --mtme-lp LP,LP,..."),
+        (Some(input), None) => table_source(a, input).await?,
+        (None, Some(root)) => mtme_source(a, root, lps)?,
+    };
+    if lps.is_empty() {
+        bail!("no language pair to evaluate");
+    }
+    let (tasks, weights) = taskset::build(set, &lps, &params);
+    // Every --exclude names a system of some pair.
+    if !a.exclude.is_empty() {
+        let mut seen = std::collections::BTreeSet::new();
+        for lp in &lps {
+            let d = load(lp, false)?;
+            seen.extend(d.left_out.iter().cloned());
+            seen.extend(d.systems.iter().cloned());
+        }
+        if let Some(e) = a.exclude.iter().find(|e| !seen.contains(*e)) {
+            bail!("--exclude {e}: no language pair has a system of that name ({})", lps.join(", "));
+        }
+    }
+    let results = taskset::run(&tasks, &*load, a.seed, false)?;
+    let avg = taskset::averages(&results, &weights, params.pval);
+    let out = if a.json {
+        format!("{}\n", taskset::json(&results, &weights, &avg))
+    } else if fmt == TableFormat::Text {
+        taskset::text(&results, &weights, &avg, baselines)
+    } else {
+        taskset::table(&results, &avg, fmt, baselines)
+    };
+    crate::output::write_stdout(out.as_bytes())
+}
+
+/// A language pair's scores, by pair and whether human translations are systems.
+type Loader = Box<dyn Fn(&str, bool) -> Result<MetaData>>;
+
+/// Where a task set's data comes from: its set, pairs, loader and the test
+/// set's baselines.
+type Source = (crate::meta::taskset::TaskSetName, Vec<String>, Loader, Option<&'static [&'static str]>);
+
+/// A table, one test set per value of `--lp-col` (`all` without it).
+async fn table_source(a: &MetaArgs, input: &str) -> Result<Source> {
+    use crate::meta::taskset::TaskSetName;
+    if a.mtme_lp.is_some() || a.mtme_gold.is_some() || a.mtme_ref.is_some() {
+        bail!("--mtme-lp, --mtme-gold and --mtme-ref go with --mtme DIR; a table names its pairs with --lp-col");
+    }
+    if a.primary || a.use_outliers {
+        bail!("--primary and --use-outliers read mt-metrics-eval's meta-information: they go with --mtme DIR");
+    }
+    let set = TaskSetName::parse(a.tasks.as_deref().unwrap_or("wmt23")).unwrap_or(TaskSetName::Wmt23);
+    let ctx = new_context(&SessionOptions { target_partitions: Some(1), ..SessionOptions::default() })?;
+    let spec = TableSpec {
+        input,
+        system_col: a.system_col.as_deref().unwrap_or("system"),
+        segment_col: a.segment_col.as_deref(),
+        gold_col: a.gold.as_deref().unwrap_or("gold"),
+        metric_cols: &a.metrics,
+        exclude: &a.exclude,
+        lp_col: a.lp_col.as_deref(),
+    };
+    let mut all = crate::meta::read_table_lps(&ctx, &spec).await?;
+    if a.lp_col.is_none() {
+        // One test set: named after the file.
+        if let Some(d) = all.remove("") {
+            all.insert("all".to_owned(), d);
+        }
+    }
+    let lps: Vec<String> = all.keys().cloned().collect();
+    Ok((set, lps, Box::new(move |lp: &str, _human: bool| Ok(all[lp].clone())), None))
+}
+
+/// mt-metrics-eval's layout: each pair read (and kept) as the tasks ask,
+/// with the test set's standard gold, reference and outliers.
+fn mtme_source(a: &MetaArgs, root: &std::path::Path, lps: &[String]) -> Result<Source> {
+    use crate::meta::info;
+    use crate::meta::taskset::TaskSetName;
+    if a.gold.is_some() || a.system_col.is_some() || a.segment_col.is_some() || a.lp_col.is_some() {
+        bail!("--gold, --system-col, --segment-col and --lp-col name a table's columns; with --mtme use --mtme-gold");
+    }
+    let test_set = a.mtme_test_set.clone();
+    let set = match a.tasks.as_deref() {
+        Some(t) => TaskSetName::parse(t).unwrap_or(TaskSetName::Wmt23),
+        None => TaskSetName::parse(&test_set).unwrap_or(TaskSetName::Wmt23),
+    };
+    let known = info::known_test_set(&test_set);
+    if a.primary && !known {
+        bail!(
+            "--primary: the primary metrics of test set {test_set} are not known (mt-metrics-eval's meta_info \
+             as mteval has it covers wmt23, wmt24 and wmt25)"
+        );
+    }
+    let lps: Vec<String> = if lps.is_empty() {
+        if known { info::default_lps(&test_set) } else { bail!("--mtme needs --mtme-lp LP[,LP...] or all") }
+    } else if lps.iter().any(|l| l == "all") {
+        mtme_lps(root, &test_set, known)?
+    } else {
+        lps.to_vec()
+    };
+    let baselines = lps.first().and_then(|lp| info::lp_info(&test_set, lp)).map(|i| i.baselines);
+    let (root, exclude, metrics) = (root.to_path_buf(), a.exclude.clone(), a.metrics.clone());
+    let (gold, reference, use_outliers, primary) = (a.mtme_gold.clone(), a.mtme_ref.clone(), a.use_outliers, a.primary);
+    let cache: std::cell::RefCell<std::collections::HashMap<(String, bool), MetaData>> = std::cell::RefCell::default();
+    let load = move |lp: &str, human: bool| -> Result<MetaData> {
+        if let Some(d) = cache.borrow().get(&(lp.to_owned(), human)) {
+            return Ok(d.clone());
+        }
+        let lp_info = info::lp_info(&test_set, lp);
+        if known && lp_info.is_none() {
+            bail!("language pair {lp}: not a pair of test set {test_set} in mt-metrics-eval's meta_info");
+        }
+        let std_gold = match (&gold, lp_info) {
+            (Some(g), _) => Some(g.clone()),
+            (None, Some(i)) => Some(i.gold.map(str::to_owned).with_context(|| {
+                format!("{test_set} {lp} has no standard gold scores in meta_info: name them with --mtme-gold")
+            })?),
+            (None, None) => None,
+        };
+        let std_ref = reference.clone().or_else(|| lp_info.map(|i| i.std_ref.to_owned()));
+        let outliers: Vec<String> = match lp_info {
+            Some(i) if !use_outliers => i.outliers.iter().map(|s| (*s).to_owned()).collect(),
+            _ => Vec::new(),
+        };
+        let mut drop = outliers;
+        drop.extend(exclude.iter().cloned());
+        let d = crate::meta::read_mtme(&MtmeSpec {
+            root: &root,
+            test_set: &test_set,
+            lp,
+            gold: std_gold.as_deref(),
+            reference: std_ref.as_deref(),
+            include_human: human,
+            exclude: &[],
+            metrics: &metrics,
+            outliers: &drop,
+            display: Some(lp_info.map(|i| i.primaries)),
+            primary_only: primary,
+        })
+        .with_context(|| format!("language pair {lp}"))?;
+        cache.borrow_mut().insert((lp.to_owned(), human), d.clone());
+        Ok(d)
+    };
+    Ok((set, lps, Box::new(load), baselines))
+}
+
+/// `--mtme-lp all`: the pairs of the test set with gold scores on disk
+/// (those `meta_info` gives standard gold scores, for a known test set).
+fn mtme_lps(root: &std::path::Path, test_set: &str, known: bool) -> Result<Vec<String>> {
+    let human = root.join(test_set).join("human-scores");
+    let entries = std::fs::read_dir(&human).with_context(|| format!("cannot read {}", human.display()))?;
+    let mut lps = std::collections::BTreeSet::new();
+    for e in entries {
+        let name = e?.file_name().to_string_lossy().into_owned();
+        if let Some(lp) = name.strip_suffix(".score").and_then(|n| n.split('.').next()) {
+            lps.insert(lp.to_owned());
+        }
+    }
+    let lps: Vec<String> = lps
+        .into_iter()
+        .filter(|lp| !known || crate::meta::info::lp_info(test_set, lp).is_some_and(|i| i.gold.is_some()))
+        .collect();
+    if lps.is_empty() {
+        bail!("{}: no language pair with gold scores", human.display());
+    }
+    Ok(lps)
 }

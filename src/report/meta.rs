@@ -12,7 +12,8 @@ use mteval_kernels::py::numpy_mean;
 use serde::Serialize;
 
 use crate::corpus::Corpus;
-use crate::meta::{LevelScores, MetaData, TaskResult, run_tasks, wmt23_tasks};
+use crate::meta::taskset::{self, SetResult, TaskSetName};
+use crate::meta::{LevelScores, MetaData};
 
 /// Resampling runs per pair of metrics and the seed (`mteval meta`'s defaults).
 const K: usize = 1000;
@@ -24,6 +25,8 @@ pub(super) struct MetaSection {
     k: usize,
     seed: u32,
     tasks: Vec<String>,
+    /// Whether the average has significance clusters.
+    clusters: bool,
     rows: Vec<MetaRow>,
     notes: Vec<String>,
 }
@@ -32,6 +35,8 @@ pub(super) struct MetaSection {
 struct MetaRow {
     name: String,
     avg_rank: String,
+    /// The weighted average correlation (rescaled to [0, 1]) and its cluster.
+    avg: MetaCell,
     cells: Vec<MetaCell>,
 }
 
@@ -86,40 +91,51 @@ pub(super) fn section(corpus: &Corpus, x: &Inputs<'_>) -> Result<Option<MetaSect
     }
     let systems = order.iter().map(|&s| corpus.systems[s].0.clone()).collect();
     let has_seg = n_seg > 1 && !seg.metrics.is_empty();
-    let data = MetaData { systems, seg: has_seg.then_some(seg), sys: Some(sys) };
-    let mut tasks: Vec<_> =
-        wmt23_tasks(&Params { k: K, block_size: crate::meta::TASK_BLOCK_SIZE, ..Params::default() })
-            .into_iter()
-            .filter(|t| has_seg || t.level == crate::meta::Level::Sys)
-            .collect();
+    let data = MetaData { systems, seg: has_seg.then_some(seg), sys: Some(sys), ..MetaData::default() };
+    let params = Params { k: K, block_size: crate::meta::TASK_BLOCK_SIZE, ..Params::default() };
+    let (set, weights) = taskset::build(TaskSetName::Wmt23, &["all".to_owned()], &params);
+    let (mut tasks, mut weights): (Vec<_>, Vec<f64>) =
+        set.into_iter().zip(weights).filter(|(t, _)| has_seg || t.level == crate::meta::Level::Sys).unzip();
     // A task over a limit is left out before any work (`mteval meta` can
     // sample it).
-    while let Some(o) = crate::meta::over_limit(&data, &tasks) {
-        let t = tasks.remove(o.task);
+    loop {
+        let one: Vec<crate::meta::Task> =
+            tasks.iter().map(|t| crate::meta::Task { level: t.level, measure: t.measure, params: t.params }).collect();
+        let Some(o) = crate::meta::over_limit(&data, &one) else { break };
+        tasks.remove(o.task);
+        weights.remove(o.task);
         notes.push(format!(
             "{}: {}; left out (mteval meta --corr ties-opt --sample-rate R runs it on a sample of the pairs)",
-            t.name(),
+            one[o.task].name(),
             o.describe()
         ));
     }
-    let results = run_tasks(&data, &tasks, SEED)?;
-    Ok(Some(render(x, &results, notes)))
+    let total: f64 = weights.iter().sum();
+    let weights: Vec<f64> = weights.iter().map(|w| w / total).collect();
+    // Each task from the seed, as `mteval meta` runs one test set's tasks.
+    let results = taskset::run(&tasks, &|_, _| Ok(data.clone()), SEED, true)?;
+    let avg = taskset::averages(&results, &weights, params.pval);
+    Ok(Some(render(x, &results, &avg, notes)))
 }
 
-fn render(x: &Inputs<'_>, results: &[TaskResult], notes: Vec<String>) -> MetaSection {
-    let rows = crate::meta::summary_rows(results)
-        .into_iter()
-        .map(|(name, avg, cells)| MetaRow {
-            name,
-            avg_rank: format!("{avg:.2}"),
-            cells: cells
-                .into_iter()
-                .map(|c| match c {
-                    Some((corr, rank)) => {
-                        MetaCell { corr: format!("{corr}"), text: format!("{corr:.4}"), rank: Some(rank) }
-                    }
-                    None => MetaCell { corr: String::new(), text: "–".to_owned(), rank: None },
-                })
+/// A row per metric in the order of the weighted average correlation (as
+/// `mteval meta --tasks` prints it): its average rank, the average with its
+/// cluster, and each task's correlation and rank.
+fn render(x: &Inputs<'_>, results: &[SetResult], avg: &taskset::Averages, notes: Vec<String>) -> MetaSection {
+    let cell = |c: Option<(f64, usize)>| match c {
+        Some((corr, rank)) => MetaCell { corr: format!("{corr}"), text: format!("{corr:.4}"), rank: Some(rank) },
+        None => MetaCell { corr: String::new(), text: "–".to_owned(), rank: None },
+    };
+    let rows = avg
+        .corrs
+        .iter()
+        .map(|(name, c, r)| MetaRow {
+            name: name.clone(),
+            avg_rank: avg.ranks.iter().find(|x| &x.0 == name).map_or_else(String::new, |x| format!("{:.2}", x.1)),
+            avg: cell(Some((*c, *r))),
+            cells: results
+                .iter()
+                .map(|t| cell(t.comparison.metrics.iter().find(|m| &m.name == name).map(|m| (m.corr, m.rank))))
                 .collect(),
         })
         .collect();
@@ -128,6 +144,7 @@ fn render(x: &Inputs<'_>, results: &[TaskResult], notes: Vec<String>) -> MetaSec
         k: K,
         seed: SEED,
         tasks: results.iter().map(|r| r.task.name()).collect(),
+        clusters: !avg.sig.is_empty(),
         rows,
         notes,
     }

@@ -422,6 +422,14 @@ pub(crate) fn check_packed(
 #[must_use]
 #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
 pub fn pairwise_accuracy(gold: &[Option<f64>], metric: &[f64]) -> f64 {
+    let (agree, pairs) = pairwise_agreement(gold, metric);
+    agree as f64 / pairs as f64
+}
+
+/// `stats.Agreement`: the pairs whose gold and metric differences have the
+/// same sign, and the pairs compared (a missing gold score in none).
+#[must_use]
+pub fn pairwise_agreement(gold: &[Option<f64>], metric: &[f64]) -> (u64, u64) {
     let sign = |d: f64| {
         if d > 0.0 {
             1
@@ -444,7 +452,7 @@ pub fn pairwise_accuracy(gold: &[Option<f64>], metric: &[f64]) -> f64 {
             pairs += 1;
         }
     }
-    agree as f64 / pairs as f64
+    (agree, pairs)
 }
 
 #[cfg(test)]

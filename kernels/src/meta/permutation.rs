@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use super::kendall::{TauStats, Variant};
 use super::spa::{self, spa};
 use super::tie_opt::tie_optimization;
-use super::{AverageBy, Statistic, average_correlation, check_packed, pairwise_accuracy};
+use super::{AverageBy, Statistic, average_correlation, check_packed, pairwise_accuracy, pairwise_agreement};
 use crate::py::legacy::RandomState;
 use crate::py::number::numpy_mean;
 
@@ -137,6 +137,24 @@ pub struct Comparison {
     /// Resampling runs done per pair, `draws[i][j]` (`j > i`), after early
     /// stopping.
     pub draws: Vec<Vec<usize>>,
+    /// With [`Extra::keep_draws`]: each pair's resampled correlations,
+    /// `(i, j)` (`j > i`) to the runs' `(metric j's mixture, metric i's)`
+    /// pairs, as the reference's `draws_list` holds them (what
+    /// `AverageCorrMatrix` tests averages over tasks with).
+    pub resampled: std::collections::BTreeMap<(usize, usize), Vec<(f64, f64)>>,
+}
+
+/// What `compare_metrics_with` takes besides `compare_metrics`' arguments.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extra<'a> {
+    /// With [`Measure::Accuracy`]: the systems of each test set, in order,
+    /// whose pairs are compared within it and pooled
+    /// (`CompareMetricsWithGlobalAccuracy` over several language pairs: the
+    /// agreements and pairs summed over the sets, then divided).
+    pub blocks: Option<&'a [usize]>,
+    /// Keep every resampling run's pair of correlations
+    /// ([`Comparison::resampled`]).
+    pub keep_draws: bool,
 }
 
 /// Draws (`coin`s) of a chunk of resamples, drawn while the previous chunk
@@ -158,6 +176,36 @@ pub fn compare_metrics(
     params: &Params,
     rng: &mut RandomState,
 ) -> Result<Comparison, String> {
+    compare_metrics_with(gold, metrics, num_sys, measure, params, rng, Extra::default())
+}
+
+/// [`compare_metrics`] with accuracy pooled over test sets (blocks of
+/// systems) and the resampling runs kept, as [`Extra`] asks.
+///
+/// # Errors
+/// As [`compare_metrics`]; blocks that do not add up to the systems, or
+/// blocks with a measure other than accuracy.
+pub fn compare_metrics_with(
+    gold: &[Option<f64>],
+    metrics: &[(String, Vec<f64>)],
+    num_sys: usize,
+    measure: Measure,
+    params: &Params,
+    rng: &mut RandomState,
+    extra: Extra<'_>,
+) -> Result<Comparison, String> {
+    if let Some(b) = extra.blocks {
+        if measure != Measure::Accuracy {
+            return Err("blocks of systems go with pairwise accuracy".to_owned());
+        }
+        if b.iter().sum::<usize>() != num_sys || gold.len() != num_sys {
+            return Err(format!(
+                "the blocks hold {} systems, the scores {} (system-level: one score per system)",
+                b.iter().sum::<usize>(),
+                gold.len()
+            ));
+        }
+    }
     if metrics.is_empty() {
         return Err("no metric to compare".to_owned());
     }
@@ -181,7 +229,7 @@ pub fn compare_metrics(
     for (name, m) in metrics {
         check_packed(gold.len(), m.len(), num_sys, params.average_by).map_err(|e| format!("{name}: {e}"))?;
     }
-    let ctx = Ctx { gold, num_sys, measure, params };
+    let ctx = Ctx { gold, num_sys, measure, params, blocks: extra.blocks };
     let mut corrs = Vec::with_capacity(metrics.len());
     for (name, m) in metrics {
         let (corr, epsilon) = ctx.correlation(m, rng)?;
@@ -198,17 +246,22 @@ pub fn compare_metrics(
     let n = order.len();
     let mut sig = vec![vec![0.0; n]; n];
     let mut draws = vec![vec![0usize; n]; n];
+    let mut resampled = std::collections::BTreeMap::new();
     if params.k > 0 {
         for i in 0..n {
             for j in i + 1..n {
                 // PermutationSigDiff(corr[metric j], corr[metric i]).
                 let (m1, m2) = (&metrics[order[j]].1, &metrics[order[i]].1);
+                let mut kept = extra.keep_draws.then(Vec::new);
                 let (p, used) = match params.test {
-                    Test::Scores => ctx.scores_test(m1, m2, rng)?,
-                    Test::Pairs => ctx.pairs_test(m1, m2, rng)?,
+                    Test::Scores => ctx.scores_test(m1, m2, rng, kept.as_mut())?,
+                    Test::Pairs => ctx.pairs_test(m1, m2, rng, kept.as_mut())?,
                 };
                 sig[i][j] = p;
                 draws[i][j] = used;
+                if let Some(k) = kept {
+                    resampled.insert((i, j), k);
+                }
             }
         }
     }
@@ -218,7 +271,7 @@ pub fn compare_metrics(
         .zip(ranks)
         .map(|(&o, rank)| Ranked { name: corrs[o].0.clone(), corr: corrs[o].1, rank, epsilon: corrs[o].2 })
         .collect();
-    Ok(Comparison { metrics, sig, draws })
+    Ok(Comparison { metrics, sig, draws, resampled })
 }
 
 /// `AssignRanks`: a new rank starts at the first metric that a metric since
@@ -242,6 +295,7 @@ struct Ctx<'a> {
     num_sys: usize,
     measure: Measure,
     params: &'a Params,
+    blocks: Option<&'a [usize]>,
 }
 
 /// The mean of the non-NaN values (or of all, NaNs as 0), numpy's
@@ -302,9 +356,28 @@ impl Ctx<'_> {
                 let opt = self.ties_opt(self.gold, m, variant, sample_rate, rng)?;
                 (opt.tau, Some(opt.epsilon))
             }
-            Measure::Accuracy => (pairwise_accuracy(self.gold, m), None),
+            Measure::Accuracy => (self.accuracy(self.gold, m, false), None),
             Measure::Spa { perms, seed } => (spa(self.gold, m, self.num_sys, perms, seed)?, None),
         })
+    }
+
+    /// Pairwise accuracy, within each block of systems when there are
+    /// blocks (`filtered`: the missing gold scores already left out).
+    fn accuracy(&self, gold: &[Option<f64>], m: &[f64], filtered: bool) -> f64 {
+        let Some(blocks) = self.blocks else { return pairwise_accuracy(gold, m) };
+        let (mut agree, mut pairs, mut at, mut orig) = (0u64, 0u64, 0usize, 0usize);
+        for &b in blocks {
+            // A block's length among the kept scores.
+            let len = if filtered { self.gold[orig..orig + b].iter().filter(|g| g.is_some()).count() } else { b };
+            let (a, p) = pairwise_agreement(&gold[at..at + len], &m[at..at + len]);
+            agree += a;
+            pairs += p;
+            at += len;
+            orig += b;
+        }
+        #[allow(clippy::cast_precision_loss, reason = "pair counts are far below 2^53")]
+        let acc = agree as f64 / pairs as f64;
+        acc
     }
 
     /// `_ReshapeAndFilter`: the row lengths, then gold, `m1` and `m2` with
@@ -330,7 +403,13 @@ impl Ctx<'_> {
 
     /// `PermutationSigDiff(corr1 = m1, corr2 = m2)`: the p-value and the
     /// resampling runs done.
-    fn scores_test(&self, m1: &[f64], m2: &[f64], rng: &mut RandomState) -> Result<(f64, usize), String> {
+    fn scores_test(
+        &self,
+        m1: &[f64],
+        m2: &[f64],
+        rng: &mut RandomState,
+        kept: Option<&mut Vec<(f64, f64)>>,
+    ) -> Result<(f64, usize), String> {
         let zeros = self.params.replace_nans_with_zeros;
         let (lens, gold, z1, z2) = if let Measure::TiesOpt { .. } = self.measure {
             (Vec::new(), Vec::new(), zscore(m1), zscore(m2))
@@ -387,7 +466,7 @@ impl Ctx<'_> {
                 }
                 Measure::Accuracy => {
                     let g: Vec<Option<f64>> = gold.iter().copied().map(Some).collect();
-                    Ok(average(&mut vec![pairwise_accuracy(&g, m)], zeros))
+                    Ok(average(&mut vec![self.accuracy(&g, m, true)], zeros))
                 }
             }
         };
@@ -404,17 +483,17 @@ impl Ctx<'_> {
             let fast = MixedPearson::new(&bounds, &gold, &z1, &z2);
             let (c1, c2) = fast.pair(None, zeros);
             let delta = c2 - c1;
-            let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<bool, String> {
+            let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<(f64, f64), String> {
                 let (c1, c2) = fast.pair(Some(w), zeros);
-                Ok(c2 - c1 >= delta)
+                Ok((c2, c1))
             };
-            return self.resample(n, rng, run, RandomState::coins, false, false);
+            return self.resample(n, rng, run, RandomState::coins, (delta, kept), false, false);
         }
         let mix = |w: &[bool], a: &[f64], b: &[f64]| -> Vec<f64> {
             // w1 * a + w2 * b with 0/1 weights, as numpy computes it.
             w.iter().zip(a.iter().zip(b)).map(|(&w, (&a, &b))| if w { a + 0.0 * b } else { 0.0 * a + b }).collect()
         };
-        let run = |w: &[bool], rng: Option<&mut RandomState>| -> Result<bool, String> {
+        let run = |w: &[bool], rng: Option<&mut RandomState>| -> Result<(f64, f64), String> {
             let (m1, m2) = (mix(w, &z1, &z2), mix(w, &z2, &z1));
             let (c1, c2) = match rng {
                 Some(r) => {
@@ -423,9 +502,9 @@ impl Ctx<'_> {
                 }
                 None => (corr(&m1, None)?, corr(&m2, None)?),
             };
-            Ok(c2 - c1 >= delta)
+            Ok((c2, c1))
         };
-        self.resample(n, rng, run, RandomState::coins, sampled, false)
+        self.resample(n, rng, run, RandomState::coins, (delta, kept), sampled, false)
     }
 
     /// The resampling loop shared by both tests: runs of `draws` coins each
@@ -437,17 +516,19 @@ impl Ctx<'_> {
     /// (a run that draws too) each run draws and is scored in turn.
     /// `boundary_needs_hit`: the pairs test checks the boundary only after a
     /// large draw there (as the reference's indentation has it).
+    #[allow(clippy::too_many_arguments, reason = "the loop's parts, each used once")]
     fn resample<F, G>(
         &self,
         draws: usize,
         rng: &mut RandomState,
         run: F,
         coins: G,
+        (delta, mut kept): (f64, Option<&mut Vec<(f64, f64)>>),
         sequential: bool,
         boundary_needs_hit: bool,
     ) -> Result<(f64, usize), String>
     where
-        F: Fn(&[bool], Option<&mut RandomState>) -> Result<bool, String> + Sync,
+        F: Fn(&[bool], Option<&mut RandomState>) -> Result<(f64, f64), String> + Sync,
         G: Fn(&mut RandomState, &mut [bool]) + Sync,
     {
         let p = self.params;
@@ -469,7 +550,7 @@ impl Ctx<'_> {
             let mut ahead: Option<Vec<bool>> = None;
             while i < end {
                 let runs = per_chunk.min(end - i);
-                let hits: Vec<bool> = if sequential {
+                let pairs: Vec<(f64, f64)> = if sequential {
                     let mut w = vec![false; draws];
                     let mut hits = Vec::with_capacity(runs);
                     for _ in 0..runs {
@@ -488,8 +569,13 @@ impl Ctx<'_> {
                     hits?
                 };
                 crate::significance::progress(draws * runs);
-                large += hits.iter().filter(|&&h| h).count();
-                last_hit = hits.last().copied().unwrap_or(false);
+                // A run is large when metric j's mixture gains at least the observed delta.
+                let hit = |&(c2, c1): &(f64, f64)| c2 - c1 >= delta;
+                large += pairs.iter().filter(|p| hit(p)).count();
+                last_hit = pairs.last().is_some_and(hit);
+                if let Some(k) = kept.as_deref_mut() {
+                    k.extend_from_slice(&pairs);
+                }
                 i += runs;
             }
             if i == block_end && (!boundary_needs_hit || last_hit) {
@@ -504,7 +590,13 @@ impl Ctx<'_> {
 
     /// `PairwisePermutationSigDiff(corr1 = m1, corr2 = m2)` with calibrated
     /// epsilons: the p-value and the resampling runs done.
-    fn pairs_test(&self, m1: &[f64], m2: &[f64], rng: &mut RandomState) -> Result<(f64, usize), String> {
+    fn pairs_test(
+        &self,
+        m1: &[f64],
+        m2: &[f64],
+        rng: &mut RandomState,
+        kept: Option<&mut Vec<(f64, f64)>>,
+    ) -> Result<(f64, usize), String> {
         let Measure::TiesOpt { variant, sample_rate } = self.measure else {
             return Err("the pairs test needs tie calibration".to_owned());
         };
@@ -581,7 +673,7 @@ impl Ctx<'_> {
                 (*n, packed(k2), both, diffs)
             })
             .collect();
-        let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<bool, String> {
+        let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<(f64, f64), String> {
             let (mut v1, mut v2) = (Vec::with_capacity(rows.len()), Vec::with_capacity(rows.len()));
             let mut off = 0;
             for ((n, base, both, diffs), (_, k1, k2)) in packed_rows.iter().zip(&rows) {
@@ -605,9 +697,9 @@ impl Ctx<'_> {
                 v2.push(tau(*n, c2));
                 off += k1.len();
             }
-            Ok(average(&mut v2, zeros) - average(&mut v1, zeros) >= delta)
+            Ok((average(&mut v2, zeros), average(&mut v1, zeros)))
         };
-        self.resample(draws, rng, run, coins, false, true)
+        self.resample(draws, rng, run, coins, (delta, kept), false, true)
     }
 }
 

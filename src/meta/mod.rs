@@ -11,6 +11,9 @@
 //! swaps of the permutation tests do, so p-values equal the reference's
 //! when it is given the same order (as the golden tests give it).
 
+pub mod info;
+pub mod taskset;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,6 +48,8 @@ pub struct MetaData {
     pub seg: Option<LevelScores>,
     /// System-level scores.
     pub sys: Option<LevelScores>,
+    /// Systems of the input left out as outliers or excluded.
+    pub left_out: BTreeSet<String>,
 }
 
 /// The level a task works at.
@@ -415,6 +420,9 @@ pub struct TableSpec<'a> {
     pub metric_cols: &'a [String],
     /// Systems left out.
     pub exclude: &'a [String],
+    /// The language pair column: each pair's rows are a test set of their
+    /// own ([`read_table_lps`]).
+    pub lp_col: Option<&'a str>,
 }
 
 /// Reads a table with a row per system and segment (or per system): gold
@@ -426,6 +434,22 @@ pub struct TableSpec<'a> {
 /// Missing columns, non-number scores, a NULL metric score, a system
 /// without a row for some segment (or with two), no system.
 pub async fn read_table(ctx: &datafusion::prelude::SessionContext, spec: &TableSpec<'_>) -> Result<MetaData> {
+    let mut all = read_table_lps(ctx, spec).await?;
+    if all.len() > 1 {
+        bail!("{}: {} language pairs: run them as a task set (--tasks)", spec.input, all.len());
+    }
+    all.pop_first().map(|(_, d)| d).context("no rows")
+}
+
+/// Reads a table as [`read_table`] does, one test set per value of the
+/// language pair column (`""` without one), each aligned on its own.
+///
+/// # Errors
+/// As [`read_table`], naming the language pair; a NULL language pair.
+pub async fn read_table_lps(
+    ctx: &datafusion::prelude::SessionContext,
+    spec: &TableSpec<'_>,
+) -> Result<BTreeMap<String, MetaData>> {
     crate::session::register_input(ctx, "meta_input", spec.input, &[]).await?;
     let df = ctx.table("meta_input").await.with_context(|| format!("cannot read {}", spec.input))?;
     let schema = df.schema().as_arrow().clone();
@@ -434,8 +458,11 @@ pub async fn read_table(ctx: &datafusion::prelude::SessionContext, spec: &TableS
     if let Some(s) = spec.segment_col {
         crate::corpus::check_column(&schema, spec.input, s, "segment", false)?;
     }
+    if let Some(s) = spec.lp_col {
+        crate::corpus::check_column(&schema, spec.input, s, "language pair", false)?;
+    }
     let metric_cols: Vec<String> = if spec.metric_cols.is_empty() {
-        let taken = [Some(spec.system_col), Some(spec.gold_col), spec.segment_col];
+        let taken = [Some(spec.system_col), Some(spec.gold_col), spec.segment_col, spec.lp_col];
         schema
             .fields()
             .iter()
@@ -462,22 +489,30 @@ pub async fn read_table(ctx: &datafusion::prelude::SessionContext, spec: &TableS
         bail!("{}: gold column '{}' has type {gold_type}, expected numbers", spec.input, spec.gold_col);
     }
     let batches = df.collect().await.with_context(|| format!("cannot read {}", spec.input))?;
-    let rows = collect_rows(&batches, spec, &metric_cols)?;
-    align(spec, &metric_cols, &rows)
+    let by_lp = collect_rows(&batches, spec, &metric_cols)?;
+    by_lp
+        .iter()
+        .map(|(lp, rows)| {
+            let data = align(spec, &metric_cols, rows)
+                .map_err(|e| if lp.is_empty() { e } else { e.context(format!("language pair {lp}")) })?;
+            Ok((lp.clone(), data))
+        })
+        .collect()
 }
 
 /// One row of a meta-evaluation table: the segment id, the gold score and
 /// the metrics' scores.
 type Row = (Option<String>, Option<f64>, Vec<f64>);
 
-/// Each system's rows in input order (systems by name), less the excluded
-/// ones. Rows are named counting from 0, as `mteval score` names them.
+/// Per language pair (`""` without the column), each system's rows in
+/// input order (systems by name), less the excluded ones. Rows are named
+/// counting from 0, as `mteval score` names them.
 fn collect_rows(
     batches: &[datafusion::arrow::array::RecordBatch],
     spec: &TableSpec<'_>,
     metric_cols: &[String],
-) -> Result<BTreeMap<String, Vec<Row>>> {
-    let mut rows: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+) -> Result<BTreeMap<String, BTreeMap<String, Vec<Row>>>> {
+    let mut rows: BTreeMap<String, BTreeMap<String, Vec<Row>>> = BTreeMap::new();
     let mut excluded: BTreeSet<String> = BTreeSet::new();
     let mut row_no = 0usize;
     for b in batches {
@@ -491,6 +526,7 @@ fn collect_rows(
         };
         let systems = text(spec.system_col)?;
         let segs = spec.segment_col.map(text).transpose()?;
+        let lps = spec.lp_col.map(text).transpose()?;
         let gold = number(spec.gold_col)?;
         let metrics: Vec<Vec<Option<f64>>> = metric_cols.iter().map(|c| number(c)).collect::<Result<_>>()?;
         for i in 0..b.num_rows() {
@@ -502,6 +538,12 @@ fn collect_rows(
                 excluded.insert(system);
                 continue;
             }
+            let lp = match &lps {
+                Some(l) => l[i].clone().with_context(|| {
+                    format!("{at}: the language pair ('{}') is NULL", spec.lp_col.unwrap_or_default())
+                })?,
+                None => String::new(),
+            };
             let seg = match &segs {
                 Some(s) => Some(s[i].clone().with_context(|| {
                     format!("{at}: the segment id ('{}') is NULL", spec.segment_col.unwrap_or_default())
@@ -527,11 +569,11 @@ fn collect_rows(
                 ),
                 g => g,
             };
-            rows.entry(system).or_default().push((seg, g, vals));
+            rows.entry(lp).or_default().entry(system).or_default().push((seg, g, vals));
         }
         row_no += b.num_rows();
     }
-    let known = || rows.keys().chain(&excluded).cloned().collect::<BTreeSet<String>>();
+    let known = || rows.values().flat_map(BTreeMap::keys).chain(&excluded).cloned().collect::<BTreeSet<String>>();
     check_excluded(spec.exclude, &excluded, known, spec.input)?;
     if rows.is_empty() {
         bail!("{}: no rows", spec.input);
@@ -557,12 +599,23 @@ fn check_excluded(
 }
 
 /// The systems' rows aligned by segment into packed scores.
-fn align(spec: &TableSpec<'_>, metric_cols: &[String], rows: &BTreeMap<String, Vec<Row>>) -> Result<MetaData> {
+/// A system without any gold score is left out, as mt-metrics-eval's
+/// `GetCorrelations` leaves it out.
+fn align(spec: &TableSpec<'_>, metric_cols: &[String], all_rows: &BTreeMap<String, Vec<Row>>) -> Result<MetaData> {
+    let rows: BTreeMap<String, Vec<Row>> = all_rows
+        .iter()
+        .filter(|(_, rs)| rs.iter().any(|r| r.1.is_some()))
+        .map(|(s, r)| (s.clone(), r.clone()))
+        .collect();
+    if rows.is_empty() {
+        bail!("{}: no system has a gold score ('{}' is NULL in every row)", spec.input, spec.gold_col);
+    }
+    let rows = &rows;
     let systems: Vec<String> = rows.keys().cloned().collect();
     // The segment order: ids sorted (as integers when all are), or input order.
     let items: Vec<Option<String>> = match spec.segment_col {
         Some(_) => {
-            let ids: BTreeSet<String> = rows.values().flatten().filter_map(|r| r.0.clone()).collect();
+            let ids: BTreeSet<String> = all_rows.values().flatten().filter_map(|r| r.0.clone()).collect();
             let mut ids: Vec<String> = ids.into_iter().collect();
             if ids.iter().all(|s| s.trim().parse::<i128>().is_ok()) {
                 ids.sort_by_key(|s| s.trim().parse::<i128>().unwrap_or_default());
@@ -620,7 +673,7 @@ fn align(spec: &TableSpec<'_>, metric_cols: &[String], rows: &BTreeMap<String, V
 /// system is system-level data only.
 fn from_segments(systems: Vec<String>, seg: LevelScores) -> MetaData {
     if seg.items == 1 {
-        return MetaData { systems, seg: None, sys: Some(seg) };
+        return MetaData { systems, seg: None, sys: Some(seg), ..MetaData::default() };
     }
     let n = seg.items;
     let sys_gold = seg.gold.chunks(n).map(|c| numpy_mean(&c.iter().flatten().copied().collect::<Vec<_>>())).collect();
@@ -629,7 +682,12 @@ fn from_segments(systems: Vec<String>, seg: LevelScores) -> MetaData {
         .iter()
         .map(|(name, v)| (name.clone(), v.chunks(n).map(|c| numpy_mean(c).unwrap_or(f64::NAN)).collect()))
         .collect();
-    MetaData { systems, sys: Some(LevelScores { gold: sys_gold, metrics: sys_metrics, items: 1 }), seg: Some(seg) }
+    MetaData {
+        systems,
+        sys: Some(LevelScores { gold: sys_gold, metrics: sys_metrics, items: 1 }),
+        seg: Some(seg),
+        ..MetaData::default()
+    }
 }
 
 /// Where mt-metrics-eval keeps a test set: `ROOT/TEST_SET/` with
@@ -654,8 +712,15 @@ pub struct MtmeSpec<'a> {
     /// not in the data).
     pub exclude: &'a [String],
     /// Only these metrics (their file names without level and extension,
-    /// `BLEU-refA`), when given.
+    /// `BLEU-refA`, or their display names), when given.
     pub metrics: &'a [String],
+    /// Systems left out where they are present (the test set's outliers).
+    pub outliers: &'a [String],
+    /// Name the metrics as mt-metrics-eval's `DisplayName` does
+    /// (`*Contrastive`, `NoRef[noref]`), with these primaries where known.
+    pub display: Option<Option<&'a [&'a str]>>,
+    /// Only the primary metrics (`primary=True`).
+    pub primary_only: bool,
 }
 
 /// `ReadScoreFile`: per system, its scores in order.
@@ -712,6 +777,29 @@ fn choose(given: Option<&str>, found: &[String], what: &str, flag: &str, dir: &P
     }
 }
 
+/// The name a metric file `BASE-REFS` is shown under, when the spec keeps
+/// it: it uses no reference but the chosen one (`-src`, `-REF`, or `-all`
+/// when it is the only one), it is asked for (by file or shown name), and
+/// it is primary when only primaries are kept.
+fn selected(spec: &MtmeSpec<'_>, name: &str, refs: &[String], reference: &str) -> Option<String> {
+    let (base, refs_used) = name.rsplit_once('-')?;
+    let ok = match refs_used {
+        "src" => true,
+        "all" => refs.len() == 1,
+        r => r.split('.').all(|x| x == reference),
+    };
+    let shown = match spec.display {
+        Some(primaries) => info::display_name(name, primaries),
+        None => name.to_owned(),
+    };
+    let asked = spec.metrics.is_empty() || spec.metrics.iter().any(|m| m == name || *m == shown);
+    let primary = match (spec.primary_only, spec.display) {
+        (true, Some(Some(p))) => p.is_empty() || p.contains(&base),
+        _ => true,
+    };
+    (ok && asked && primary).then_some(shown)
+}
+
 /// Reads one language pair of an mt-metrics-eval test set, as
 /// `GetCorrelations` selects it: the systems with any gold score, less the
 /// references (the other references too, unless human translations are
@@ -755,9 +843,12 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
                     && **s != reference
                     && (spec.include_human || !refs.contains(s))
                     && !spec.exclude.contains(s)
+                    && !spec.outliers.contains(s)
             })
             .map(|(s, _)| s.clone())
             .collect();
+        data.left_out
+            .extend(gold_scores.keys().filter(|s| spec.exclude.contains(s) || spec.outliers.contains(s)).cloned());
         let systems = systems.get_or_insert_with(|| keep.clone());
         if *systems != keep {
             bail!("{}: the systems differ from the segment-level gold scores'", gold_path.display());
@@ -775,15 +866,7 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
             level_scores.gold.extend(v);
         }
         for name in names_between(&metric_dir, "", ext)? {
-            let Some((_, refs_used)) = name.rsplit_once('-') else { continue };
-            let ok = match refs_used {
-                "src" => true,
-                "all" => refs.len() == 1,
-                r => r.split('.').all(|x| x == reference),
-            };
-            if !ok || (!spec.metrics.is_empty() && !spec.metrics.contains(&name)) {
-                continue;
-            }
+            let Some(shown) = selected(spec, &name, &refs, &reference) else { continue };
             let path = metric_dir.join(format!("{name}{ext}"));
             let scores = read_score_file(&path)?;
             let mut vals = Vec::with_capacity(keep.len() * items);
@@ -801,7 +884,7 @@ pub fn read_mtme(spec: &MtmeSpec<'_>) -> Result<MetaData> {
                     })?);
                 }
             }
-            level_scores.metrics.push((name, vals));
+            level_scores.metrics.push((shown, vals));
         }
         match level {
             Level::Seg => data.seg = Some(level_scores),
