@@ -41,6 +41,7 @@ __all__ = [
     "calculate_cer_corpus",
     "score",
     "compare",
+    "meta",
     "sql",
     "register",
     "__version__",
@@ -448,6 +449,68 @@ def compare(data: Any, metrics: "Optional[str | Iterable[str]]" = None, scores: 
     out = _native.compare(_arrow_source(data), metrics, scores, system, hyp, refs, segment, baseline, test, n,
                           ar_confidence_n, None if seed is None else str(seed), opts)
     return json.loads(out)
+
+
+def meta(data: Any = None, *, mtme: Optional[str] = None, test_set: Optional[str] = None,
+         lps: "Optional[str | Iterable[str]]" = None, tasks: Optional[str] = None, gold: Optional[str] = None,
+         metrics: "Optional[str | Iterable[str]]" = None, system: Optional[str] = None,
+         segment: Optional[str] = None, lp: Optional[str] = None, corr: Optional[str] = None,
+         level: Optional[str] = None, average_by: Optional[str] = None, variant: Optional[str] = None,
+         epsilon: Optional[float] = None, sample_rate: Optional[float] = None, pdp: bool = False,
+         perm_test: Optional[str] = None, k: int = 1000, seed: int = 12345, block_size: Optional[int] = None,
+         pval: Optional[float] = None, primary: bool = False, use_outliers: bool = False,
+         exclude: "str | Iterable[str]" = (), include_human: bool = False, mtme_gold: Optional[str] = None,
+         mtme_ref: Optional[str] = None) -> dict:
+    """Metrics ranked against human judgements as ``mteval meta ... --json`` ranks them
+    (mt-metrics-eval's numbers): ``data`` is a table (a path, or any Arrow-compatible table) with
+    a row per system and segment, the gold score ``gold`` (default ``"gold"``) and a number
+    column per metric (``metrics``, default every other one); or ``mtme`` is mt-metrics-eval's
+    data root, read for ``test_set`` and ``lps`` (a list, a comma-separated string or
+    ``"all"``). ``tasks`` (``"wmt23"``, ``"wmt24"``, ``"wmt25"``) runs that task set over every
+    language pair (``lp``: a table's language pair column) and returns its final table:
+    ``tasks`` (per task ``lp``, ``level``, ``corr_fcn``, ``metrics`` {name: {corr, rank}}),
+    ``average`` ({name: {corr, rank, avg_rank}}); without it, one language pair's WMT23 tasks,
+    or the one task ``corr`` names (``level``, ``average_by``, ``variant``, ``epsilon``,
+    ``sample_rate``, ``pdp``, ``perm_test``). ``k`` resampling runs per pair of metrics from
+    ``np.random.seed(seed)``. Bad arguments raise ``ValueError`` with the CLI's message."""
+    import json
+    words = []
+
+    def flag(name: str, value: Any) -> None:
+        if value is None or value is False:
+            return
+        if value is True:
+            words.append(name)
+            return
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise TypeError(f"{name.lstrip('-').replace('-', '_')} must be a string or a number, "
+                            f"got {type(value).__name__}")
+        words.extend([name, str(value)])
+
+    source = None
+    if data is not None:
+        if isinstance(data, str):
+            words.append(data)
+        else:
+            source = _arrow_source(data)
+            words.append("the table")
+    if lps is not None and not isinstance(lps, str):
+        lps = ",".join(_names("lps", lps))
+    for name, value in (("--mtme", mtme), ("--mtme-test-set", test_set), ("--mtme-lp", lps), ("--tasks", tasks),
+                        ("--gold", gold), ("--system-col", system), ("--segment-col", segment), ("--lp-col", lp),
+                        ("--corr", corr), ("--level", level), ("--average-by", average_by),
+                        ("--variant", variant), ("--epsilon", epsilon), ("--sample-rate", sample_rate),
+                        ("--pdp", pdp), ("--perm-test", perm_test), ("-k", k), ("--seed", seed),
+                        ("--block-size", block_size), ("--pval", pval), ("--primary", primary),
+                        ("--use-outliers", use_outliers), ("--include-human", include_human),
+                        ("--mtme-gold", mtme_gold), ("--mtme-ref", mtme_ref)):
+        flag(name, value)
+    for m in [] if metrics is None else _names("metrics", metrics):
+        flag("--metric", m)
+    for e in _names("exclude", exclude):
+        flag("--exclude", e)
+    words.append("--json")
+    return json.loads(_native.meta(words, source))
 
 
 def _names(what: str, value: Any) -> list:

@@ -17,6 +17,7 @@
 mod arrow_io;
 mod compare;
 mod jiwer;
+mod meta;
 mod metrics;
 mod whisper;
 mod words;
@@ -222,6 +223,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(meta::meta, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_basic, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_english, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_english_numbers, m)?)?;

@@ -129,6 +129,21 @@ pub(crate) const COMPARE_WORDS: &[(&str, &str)] = &[
     ("give --segment-col to align them by segment", "give segment='COLUMN' to align them by segment"),
 ];
 
+/// `mteval.meta`'s: its keyword arguments name the CLI's flags.
+pub(crate) const META_WORDS: &[(&str, &str)] = &[
+    ("--segment-col", "segment="),
+    ("--system-col", "system="),
+    ("--lp-col", "lp="),
+    ("--mtme-lp", "lps="),
+    ("--mtme-test-set", "test_set="),
+    ("--mtme-gold", "mtme_gold="),
+    ("--mtme-ref", "mtme_ref="),
+    ("--mtme", "mtme="),
+    ("--tasks", "tasks="),
+    ("--corr", "corr="),
+    ("--exclude", "exclude="),
+];
+
 /// `mteval.sql`'s: `SET mteval.device`, not the CLI's `--device`, picks a
 /// session's device; a result is returned, not printed or written by `-o`.
 pub(crate) const SQL_WORDS: &[(&str, &str)] = &[

@@ -170,6 +170,31 @@ pub struct MetaArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The table as Arrow data in memory (Python's `mteval.meta`), read in place of the input
+    /// path (which then only names it in messages).
+    #[arg(skip)]
+    pub memory: Option<std::sync::Arc<datafusion::datasource::MemTable>>,
+}
+
+/// `mteval meta`'s arguments from a command line's words after `meta`
+/// (Python's `mteval.meta` builds them), checked as the CLI checks them.
+///
+/// # Errors
+/// What clap reports, as its message.
+pub fn parse_args(words: &[String]) -> Result<MetaArgs> {
+    use clap::{Args as _, FromArgMatches as _};
+    let cmd = MetaArgs::augment_args(clap::Command::new("meta").no_binary_name(true).disable_help_flag(true));
+    let m = cmd.try_get_matches_from(words).map_err(|e| anyhow::anyhow!("{}", e.render().to_string().trim()))?;
+    Ok(MetaArgs::from_arg_matches(&m)?)
+}
+
+/// A session reading the table from memory when there is one.
+fn session(a: &MetaArgs) -> Result<datafusion::prelude::SessionContext> {
+    let ctx = new_context(&SessionOptions { target_partitions: Some(1), ..SessionOptions::default() })?;
+    if let Some(t) = &a.memory {
+        ctx.register_table("meta_input", t.clone())?;
+    }
+    Ok(ctx)
 }
 
 /// The most resampling runs per pair of metrics.
@@ -307,6 +332,14 @@ impl MetaArgs {
 }
 
 pub(super) async fn run(a: &MetaArgs) -> Result<()> {
+    crate::output::write_stdout(output(a).await?.as_bytes())
+}
+
+/// What `mteval meta` prints.
+///
+/// # Errors
+/// Bad arguments or input, a failing task.
+pub async fn output(a: &MetaArgs) -> Result<String> {
     let lps: Vec<String> =
         a.mtme_lp.as_deref().map(|l| l.split(',').map(|s| s.trim().to_owned()).collect()).unwrap_or_default();
     if a.tasks.is_some() || lps.len() > 1 || lps.iter().any(|l| l == "all") || a.lp_col.is_some() {
@@ -333,7 +366,7 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
                     bail!("{flag} goes with --mtme DIR, not with a table");
                 }
             }
-            let ctx = new_context(&SessionOptions { target_partitions: Some(1), ..SessionOptions::default() })?;
+            let ctx = session(a)?;
             let spec = TableSpec {
                 input,
                 system_col: a.system_col.as_deref().unwrap_or("system"),
@@ -342,6 +375,7 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
                 metric_cols: &a.metrics,
                 exclude: &a.exclude,
                 lp_col: None,
+                in_memory: a.memory.is_some(),
             };
             crate::meta::read_table(&ctx, &spec).await?
         }
@@ -385,11 +419,7 @@ pub(super) async fn run(a: &MetaArgs) -> Result<()> {
         bail!("{}", limit_advice(a, &data, &tasks, o));
     }
     let results = crate::meta::run_tasks(&data, &tasks, a.seed)?;
-    if a.json {
-        crate::output::write_stdout(format!("{}\n", crate::meta::json(&results)).as_bytes())
-    } else {
-        crate::output::write_stdout(crate::meta::text(&results, a.probs).as_bytes())
-    }
+    if a.json { Ok(format!("{}\n", crate::meta::json(&results))) } else { Ok(crate::meta::text(&results, a.probs)) }
 }
 
 /// The flags of `mteval meta --corr ...` that run `task` alone (its
@@ -464,7 +494,7 @@ fn limit_advice(a: &MetaArgs, data: &MetaData, tasks: &[Task], o: OverLimit) -> 
 
 /// A task set over several language pairs (`--tasks`, `--mtme-lp A,B`,
 /// `--lp-col`): mt-metrics-eval's final table.
-async fn run_set(a: &MetaArgs, lps: &[String]) -> Result<()> {
+async fn run_set(a: &MetaArgs, lps: &[String]) -> Result<String> {
     use crate::meta::taskset::{self, TableFormat};
     if a.corr.is_some() {
         bail!(
@@ -522,7 +552,7 @@ async fn run_set(a: &MetaArgs, lps: &[String]) -> Result<()> {
     } else {
         taskset::table(&results, &avg, fmt, baselines)
     };
-    crate::output::write_stdout(out.as_bytes())
+    Ok(out)
 }
 
 /// A language pair's scores, by pair and whether human translations are systems.
@@ -542,7 +572,7 @@ async fn table_source(a: &MetaArgs, input: &str) -> Result<Source> {
         bail!("--primary and --use-outliers read mt-metrics-eval's meta-information: they go with --mtme DIR");
     }
     let set = TaskSetName::parse(a.tasks.as_deref().unwrap_or("wmt23")).unwrap_or(TaskSetName::Wmt23);
-    let ctx = new_context(&SessionOptions { target_partitions: Some(1), ..SessionOptions::default() })?;
+    let ctx = session(a)?;
     let spec = TableSpec {
         input,
         system_col: a.system_col.as_deref().unwrap_or("system"),
@@ -551,6 +581,7 @@ async fn table_source(a: &MetaArgs, input: &str) -> Result<Source> {
         metric_cols: &a.metrics,
         exclude: &a.exclude,
         lp_col: a.lp_col.as_deref(),
+        in_memory: a.memory.is_some(),
     };
     let mut all = crate::meta::read_table_lps(&ctx, &spec).await?;
     if a.lp_col.is_none() {

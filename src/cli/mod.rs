@@ -10,7 +10,7 @@ mod cluster;
 mod compare;
 mod jiwer;
 mod mbr;
-mod meta;
+pub mod meta;
 mod report;
 mod score;
 mod score_lines;

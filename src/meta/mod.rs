@@ -423,6 +423,9 @@ pub struct TableSpec<'a> {
     /// The language pair column: each pair's rows are a test set of their
     /// own ([`read_table_lps`]).
     pub lp_col: Option<&'a str>,
+    /// The table is registered as `meta_input` already (Arrow data in
+    /// memory); `input` only names it.
+    pub in_memory: bool,
 }
 
 /// Reads a table with a row per system and segment (or per system): gold
@@ -450,7 +453,9 @@ pub async fn read_table_lps(
     ctx: &datafusion::prelude::SessionContext,
     spec: &TableSpec<'_>,
 ) -> Result<BTreeMap<String, MetaData>> {
-    crate::session::register_input(ctx, "meta_input", spec.input, &[]).await?;
+    if !spec.in_memory {
+        crate::session::register_input(ctx, "meta_input", spec.input, &[]).await?;
+    }
     let df = ctx.table("meta_input").await.with_context(|| format!("cannot read {}", spec.input))?;
     let schema = df.schema().as_arrow().clone();
     crate::corpus::check_column(&schema, spec.input, spec.system_col, "system", false)?;
