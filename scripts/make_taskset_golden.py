@@ -115,10 +115,10 @@ def r4(x):
     return round(x, 4)
 
 
-def make_lp(rng, spec, conf):
-    """One language pair's scores."""
-    n_sys = rng.randint(6, 8)
-    n_seg = rng.randint(24, 30)
+def make_lp(rng, spec, conf, n_sys=None, n_seg=None):
+    """One language pair's scores (6-8 systems and 24-30 segments unless given)."""
+    n_sys = n_sys or rng.randint(6, 8)
+    n_seg = n_seg or rng.randint(24, 30)
     systems = [f"sys{chr(65 + i)}" for i in range(n_sys)] + spec["extra_sys"]
     # Human translations (the references) are systems too.
     all_sys = systems + spec["refs"]

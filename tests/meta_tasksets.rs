@@ -135,6 +135,57 @@ fn meta_task_sets_equal_mt_metrics_evals_final_tables() {
     }
 }
 
+/// The systems and metrics the reference's run of a golden set used, as a
+/// table with a row per pair, system and segment (columns named as the
+/// reference displays the metrics); `only`: one pair's rows.
+fn reference_table(set: &Value, only: Option<&str>) -> String {
+    let ts = set["test_set"].as_str().unwrap();
+    // Metric columns: the display names of every pair's kept metrics.
+    let mut cols: Vec<String> =
+        set["tasks"][0]["order"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
+    cols.sort();
+    let mut csv = format!("lp,system,seg,gold,{}\n", cols.join(","));
+    // Which file each column reads, per pair, and the systems each pair keeps.
+    for (lp, x) in set["lps"].as_object().unwrap() {
+        if only.is_some_and(|o| o != lp) {
+            continue;
+        }
+        let human = match ts {
+            "wmt23" => ["he-en", "en-he"].contains(&lp.as_str()),
+            "wmt24" => lp == "en-de",
+            _ => false,
+        };
+        let std_ref =
+            if (ts == "wmt23" && lp == "he-en") || (ts == "wmt24" && lp == "en-de") { "refB" } else { "refA" };
+        let refs: Vec<&str> = x["refs"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        let outliers = ["synthetic_ref", "MSLC"];
+        let files: Vec<String> = cols
+            .iter()
+            .map(|c| {
+                let base = c.trim_end_matches("[noref]").trim_start_matches('*');
+                if c.ends_with("[noref]") { format!("{base}-src") } else { format!("{base}-{std_ref}") }
+            })
+            .collect();
+        for s in x["systems"].as_array().unwrap() {
+            let s = s.as_str().unwrap();
+            let is_ref = refs.contains(&s);
+            let gold = x["gold"][s].as_array().unwrap();
+            if s == std_ref || (is_ref && !human) || outliers.contains(&s) || gold.iter().all(Value::is_null) {
+                continue;
+            }
+            for (i, g) in gold.iter().enumerate() {
+                let g = g.as_f64().map_or(String::new(), |g| format!("{g:?}"));
+                let _ = write!(csv, "{lp},{s},{i},{g}");
+                for f in &files {
+                    let _ = write!(csv, ",{:?}", x["metrics"][f][s][i].as_f64().unwrap());
+                }
+                csv.push('\n');
+            }
+        }
+    }
+    csv
+}
+
 /// The systems and metrics a task set's reference run used, as a table
 /// with a language pair column (named as the reference displays them):
 /// the same results.
@@ -144,46 +195,7 @@ fn meta_task_set_of_a_table_with_a_language_pair_column_equals_the_layouts() {
     let dir = tempfile::tempdir().unwrap();
     for set in golden["sets"].as_array().unwrap() {
         let ts = set["test_set"].as_str().unwrap();
-        // Metric columns: the display names of every pair's kept metrics.
-        let mut cols: Vec<String> =
-            set["tasks"][0]["order"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
-        cols.sort();
-        let mut csv = format!("lp,system,seg,gold,{}\n", cols.join(","));
-        // Which file each column reads, per pair, and the systems each pair keeps.
-        for (lp, x) in set["lps"].as_object().unwrap() {
-            let human = match ts {
-                "wmt23" => ["he-en", "en-he"].contains(&lp.as_str()),
-                "wmt24" => lp == "en-de",
-                _ => false,
-            };
-            let std_ref =
-                if (ts == "wmt23" && lp == "he-en") || (ts == "wmt24" && lp == "en-de") { "refB" } else { "refA" };
-            let refs: Vec<&str> = x["refs"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
-            let outliers = ["synthetic_ref", "MSLC"];
-            let files: Vec<String> = cols
-                .iter()
-                .map(|c| {
-                    let base = c.trim_end_matches("[noref]").trim_start_matches('*');
-                    if c.ends_with("[noref]") { format!("{base}-src") } else { format!("{base}-{std_ref}") }
-                })
-                .collect();
-            for s in x["systems"].as_array().unwrap() {
-                let s = s.as_str().unwrap();
-                let is_ref = refs.contains(&s);
-                let gold = x["gold"][s].as_array().unwrap();
-                if s == std_ref || (is_ref && !human) || outliers.contains(&s) || gold.iter().all(Value::is_null) {
-                    continue;
-                }
-                for (i, g) in gold.iter().enumerate() {
-                    let g = g.as_f64().map_or(String::new(), |g| format!("{g:?}"));
-                    let _ = write!(csv, "{lp},{s},{i},{g}");
-                    for f in &files {
-                        let _ = write!(csv, ",{:?}", x["metrics"][f][s][i].as_f64().unwrap());
-                    }
-                    csv.push('\n');
-                }
-            }
-        }
+        let csv = reference_table(set, None);
         let table = write_file(dir.path(), &format!("{ts}.csv"), csv);
         let (k, seed) = (set["k"].to_string(), set["seed"].to_string());
         let out = mteval_ok(&[
@@ -203,6 +215,31 @@ fn meta_task_set_of_a_table_with_a_language_pair_column_equals_the_layouts() {
         ]);
         let got: Value = serde_json::from_str(&out).unwrap();
         assert_equal_set(&got, set);
+    }
+}
+
+/// One language pair without `--tasks`: WMT23's four tasks from one seeding,
+/// the numbers of `--tasks wmt23` over that pair.
+#[test]
+fn meta_default_run_of_one_pair_is_wmt23s_task_set() {
+    let golden = repo_golden("meta_tasksets.json");
+    let dir = tempfile::tempdir().unwrap();
+    let table = write_file(dir.path(), "zh-en.csv", reference_table(&golden["sets"][0], Some("zh-en")));
+    let common = ["meta", table.to_str().unwrap(), "--segment-col", "seg", "-k", "300", "--json"];
+    let one: Value = serde_json::from_str(&mteval_ok(&common)).unwrap();
+    let mut with = common.to_vec();
+    with.extend(["--tasks", "wmt23"]);
+    let set: Value = serde_json::from_str(&mteval_ok(&with)).unwrap();
+    let (a, b) = (one["tasks"].as_array().unwrap(), set["tasks"].as_array().unwrap());
+    assert_eq!(a.len(), 4);
+    assert_eq!(b.len(), 4);
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x["sig"], y["sig"], "p-values of {}", y["name"]);
+        assert_eq!(x["draws"], y["draws"], "draws of {}", y["name"]);
+        let ranks: Vec<&Value> = x["metrics"].as_array().unwrap().iter().map(|m| &m["rank"]).collect();
+        let want: Vec<&Value> =
+            y["order"].as_array().unwrap().iter().map(|m| &y["metrics"][m.as_str().unwrap()]["rank"]).collect();
+        assert_eq!(ranks, want, "ranks of {}", y["name"]);
     }
 }
 

@@ -418,7 +418,8 @@ pub async fn output(a: &MetaArgs) -> Result<String> {
     if let Some(o) = crate::meta::over_limit(&data, &tasks) {
         bail!("{}", limit_advice(a, &data, &tasks, o));
     }
-    let results = crate::meta::run_tasks(&data, &tasks, a.seed)?;
+    // WMT23's tasks for one pair draw from one stream, as tasks.WMT23([lp]).Run() does.
+    let results = crate::meta::run_tasks(&data, &tasks, a.seed, a.corr.is_none())?;
     if a.json { Ok(format!("{}\n", crate::meta::json(&results))) } else { Ok(crate::meta::text(&results, a.probs)) }
 }
 

@@ -242,14 +242,16 @@ impl OverLimit {
     }
 }
 
-/// Runs each task from `np.random.seed(seed)` over the level it needs,
-/// after checking every task's level and limits (no work is done when one
-/// would fail).
+/// Runs the tasks over the levels they need from `np.random.seed(seed)`:
+/// with `stream`, one seeding for all of them in order (as
+/// `np.random.seed(seed); tasks.WMT23([lp]).Run()`), otherwise each task
+/// from its own; after checking every task's level and limits (no work is
+/// done when one would fail).
 ///
 /// # Errors
 /// A level the data lacks, a tie calibration over the limit of pairs, or a
 /// failing comparison (named by the task).
-pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32) -> Result<Vec<TaskResult>> {
+pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32, stream: bool) -> Result<Vec<TaskResult>> {
     for task in tasks {
         task.level(data)?;
     }
@@ -257,9 +259,12 @@ pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32) -> Result<Vec<TaskR
         bail!("{}: {}", tasks[o.task].name(), o.describe());
     }
     let mut out = Vec::with_capacity(tasks.len());
+    let mut rng = RandomState::seed(seed);
     for task in tasks {
         let level = task.level(data)?;
-        let mut rng = RandomState::seed(seed);
+        if !stream {
+            rng = RandomState::seed(seed);
+        }
         let _progress = crate::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
         let comparison =
             compare_metrics(&level.gold, &level.metrics, data.systems.len(), task.measure, &task.params, &mut rng)

@@ -489,6 +489,15 @@ impl Ctx<'_> {
             };
             return self.resample(n, rng, run, RandomState::coins, (delta, kept), false, false);
         }
+        if let Some((signs, gp)) = &spa_fixed {
+            // Both mixtures of a draw from one pass, exactly as scored one by one.
+            #[allow(clippy::cast_possible_truncation, reason = "float32 is the reference's precision")]
+            let f32s = |z: &[f64]| -> Vec<f32> { z.iter().map(|&x| x as f32).collect() };
+            if let Some(mixed) = spa::MixedSpa::new(&f32s(&z1), &f32s(&z2), self.num_sys, signs, gp.clone()) {
+                let run = |w: &[bool], _: Option<&mut RandomState>| -> Result<(f64, f64), String> { Ok(mixed.pair(w)) };
+                return self.resample(n, rng, run, RandomState::coins, (delta, kept), false, false);
+            }
+        }
         let mix = |w: &[bool], a: &[f64], b: &[f64]| -> Vec<f64> {
             // w1 * a + w2 * b with 0/1 weights, as numpy computes it.
             w.iter().zip(a.iter().zip(b)).map(|(&w, (&a, &b))| if w { a + 0.0 * b } else { 0.0 * a + b }).collect()

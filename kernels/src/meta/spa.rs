@@ -18,8 +18,10 @@
 //!
 //! The one departure: numpy's `matmul` sums in an order of its BLAS
 //! library's choosing (blocked, vectorised), which no other program can
-//! follow; here each permuted sum is accumulated in float64 and rounded
-//! once to float32, the correctly rounded value BLAS approximates. A
+//! follow; here each permuted sum is computed exactly (the row's float32
+//! values as integers on one scale; a float64 running sum where the values
+//! span too many binary orders for that) and rounded once to float32, the
+//! correctly rounded value BLAS approximates. A
 //! p-value can then differ from the reference's by one permutation in a
 //! thousand where a permuted difference lands within float32 rounding of
 //! the observed one (the measured agreement is in the README).
@@ -103,13 +105,24 @@ pub fn pairwise_p_values(scores: &[f32], num_sys: usize, signs: &[f64]) -> Vec<f
     let perms = signs.len() / segments.max(1);
     let rows: Vec<&[f32]> = scores.chunks(segments.max(1)).take(num_sys).collect();
     let sys: Vec<f32> = rows.iter().map(|r| numpy_sum(r)).collect();
-    let wide: Vec<Vec<f64>> = rows.iter().map(|r| r.iter().map(|&x| f64::from(x)).collect()).collect();
     // partial[p * num_sys + i]: permutation p's score of system i.
-    let partial: Vec<f32> = signs
-        .par_chunks(segments.max(1))
-        .take(perms)
-        .flat_map_iter(|m| wide.iter().map(move |x| m.iter().zip(x).map(|(s, v)| s * v).sum::<f64>() as f32))
-        .collect();
+    let fixed: Option<Vec<FixedRow>> = rows.iter().map(|r| FixedRow::new(r)).collect();
+    let partial: Vec<f32> = if let Some(fixed) = fixed {
+        // Exact integer sums, rounded once (order-free, vectorised).
+        let masks: Vec<i64> = signs.iter().map(|&s| if s < 0.0 { -1 } else { 0 }).collect();
+        masks
+            .par_chunks(segments.max(1))
+            .take(perms)
+            .flat_map_iter(|m| fixed.iter().map(move |row| row.signed_sum(m)))
+            .collect()
+    } else {
+        let wide: Vec<Vec<f64>> = rows.iter().map(|r| r.iter().map(|&x| f64::from(x)).collect()).collect();
+        signs
+            .par_chunks(segments.max(1))
+            .take(perms)
+            .flat_map_iter(|m| wide.iter().map(move |x| m.iter().zip(x).map(|(s, v)| s * v).sum::<f64>() as f32))
+            .collect()
+    };
     let mut out = Vec::with_capacity(num_sys * num_sys.saturating_sub(1) / 2);
     for i in 0..num_sys {
         for j in i + 1..num_sys {
@@ -119,6 +132,237 @@ pub fn pairwise_p_values(scores: &[f32], num_sys: usize, signs: &[f64]) -> Vec<f
         }
     }
     out
+}
+
+/// A row of float32 scores as integers on one scale: each value is
+/// `ints[k] * 2^scale` exactly, so a ±1-weighted sum of the row is an exact
+/// integer sum (any order gives it), rounded once to float32: the value a
+/// float64 running sum gives whenever that sum is exact, and the correctly
+/// rounded one otherwise.
+struct FixedRow {
+    ints: Vec<i64>,
+    scale: i32,
+}
+
+impl FixedRow {
+    /// The row on the scale of its smallest exponent; `None` when the
+    /// values span too many binary orders for an exact 63-bit sum (or one is
+    /// not finite).
+    fn new(row: &[f32]) -> Option<Self> {
+        let (mut ints, scale) = on_one_scale(&[row], 62)?;
+        Some(Self { ints: ints.pop()?, scale })
+    }
+
+    /// The row summed with the signs `masks` (0: +1, -1: -1), exactly, then
+    /// rounded once to float32.
+    fn signed_sum(&self, masks: &[i64]) -> f32 {
+        round_scaled(signed_int_sum(&self.ints, masks), self.scale)
+    }
+}
+
+/// Rows of float32 values as integers on the scale of their smallest
+/// exponent (`value = int * 2^scale` exactly); `None` when they span too
+/// many binary orders for a row's sum to stay under `2^bits` (or one is not
+/// finite).
+fn on_one_scale(rows: &[&[f32]], bits: i32) -> Option<(Vec<Vec<i64>>, i32)> {
+    let mut all: Vec<Vec<(i64, i32)>> = Vec::with_capacity(rows.len());
+    for row in rows {
+        if row.iter().any(|x| !x.is_finite()) {
+            return None;
+        }
+        all.push(
+            row.iter()
+                .map(|&x| {
+                    let bits = x.to_bits();
+                    let exp = i32::try_from((bits >> 23) & 0xff).unwrap_or(0);
+                    let mant = i64::from(bits & 0x007f_ffff) | if exp > 0 { 0x0080_0000 } else { 0 };
+                    let sign = if bits >> 31 == 1 { -1 } else { 1 };
+                    (sign * mant, exp.max(1) - 150)
+                })
+                .collect(),
+        );
+    }
+    let nonzero = || all.iter().flatten().filter(|p| p.0 != 0).map(|p| p.1);
+    let scale = nonzero().min().unwrap_or(0);
+    let top = nonzero().max().unwrap_or(0);
+    // 24-bit mantissas shifted by the span, summed over a row: under 2^62.
+    let longest = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let len_bits = i32::try_from(usize::BITS - longest.leading_zeros()).unwrap_or(i32::MAX);
+    if top - scale + 24 + len_bits > bits {
+        return None;
+    }
+    let ints =
+        all.iter().map(|r| r.iter().map(|&(m, e)| if m == 0 { 0 } else { m << (e - scale) }).collect()).collect();
+    Some((ints, scale))
+}
+
+/// `ints` summed with the signs `masks` (0: +1, -1: -1), exactly.
+fn signed_int_sum(ints: &[i64], masks: &[i64]) -> i64 {
+    let mut acc = [0i64; 4];
+    let whole = ints.len() / 4 * 4;
+    for (v, m) in ints[..whole].chunks_exact(4).zip(masks[..whole].chunks_exact(4)) {
+        for k in 0..4 {
+            acc[k] += (v[k] ^ m[k]) - m[k];
+        }
+    }
+    let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (v, m) in ints[whole..].iter().zip(&masks[whole..]) {
+        sum += (v ^ m) - m;
+    }
+    sum
+}
+
+/// The exact value `sum * 2^scale` rounded once to float32.
+#[allow(clippy::cast_precision_loss, reason = "the one rounding of the exact sum, as intended")]
+#[allow(clippy::cast_possible_truncation, reason = "float32 is the reference's precision")]
+fn round_scaled(sum: i64, scale: i32) -> f32 {
+    // Exact in float64 when under 2^53; otherwise round to float32 directly (one rounding).
+    if sum.unsigned_abs() < 1 << 53 {
+        (sum as f64 * 2f64.powi(scale)) as f32
+    } else {
+        (f64::from(sum as f32) * 2f64.powi(scale)) as f32
+    }
+}
+
+/// SPA of the two mixtures of a permutation test's draw between metrics
+/// `a` and `b` (float32, `num_sys` rows): the first takes `a`'s score where
+/// the draw says so and `b`'s elsewhere, the second the opposite. Each
+/// permutation's system sums are `B + X` and `A - X`, `X` the signed sum of
+/// the picked differences `a - b`, all exact integers on one scale per
+/// system, so one sum gives both mixtures the values
+/// [`pairwise_p_values`] gives each. `X` comes from subset sums: the
+/// segments in groups of 8, each group's 256 sums of picked differences
+/// tabled once per draw, then a permutation's sum is one lookup per group
+/// (its signs as a byte).
+pub struct MixedSpa {
+    num_sys: usize,
+    segments: usize,
+    perms: usize,
+    /// Per permutation and group of segments: the segments signed +1.
+    plus: Vec<u8>,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    /// Per permutation and system: the exact signed sums of `a` and `b`.
+    pa: Vec<i64>,
+    pb: Vec<i64>,
+    /// Per system row: `a - b` as integers, and `2^scale` of the row.
+    d: Vec<Vec<i64>>,
+    factors: Vec<f64>,
+    gold_p: Vec<f64>,
+}
+
+/// Segments per group of [`MixedSpa`]'s subset sums.
+const GROUP: usize = 8;
+/// Subsets of a group.
+const SUBSETS: usize = 1 << GROUP;
+
+impl MixedSpa {
+    /// `None` where a row's values span too many binary orders (the caller
+    /// mixes and scores each draw as it is).
+    #[must_use]
+    pub fn new(a: &[f32], b: &[f32], num_sys: usize, signs: &[f64], gold_p: Vec<f64>) -> Option<Self> {
+        let segments = a.len() / num_sys.max(1);
+        if segments == 0 || a.len() != b.len() || a.len() != segments * num_sys {
+            return None;
+        }
+        let masks: Vec<i64> = signs.iter().map(|&s| if s < 0.0 { -1 } else { 0 }).collect();
+        let perms = masks.len() / segments;
+        let (mut ia, mut ib, mut d, mut factors) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (ra, rb) in a.chunks(segments).zip(b.chunks(segments)) {
+            // Two bits to spare: the differences, and twice their plus-signed sum.
+            let (ints, scale) = on_one_scale(&[ra, rb], 60)?;
+            d.push(ints[0].iter().zip(&ints[1]).map(|(x, y)| x - y).collect::<Vec<i64>>());
+            ia.push(ints[0].clone());
+            ib.push(ints[1].clone());
+            factors.push(2f64.powi(scale));
+        }
+        let sums = |rows: &[Vec<i64>]| -> Vec<i64> {
+            (0..perms)
+                .flat_map(|p| rows.iter().map(move |r| (p, r)))
+                .map(|(p, r)| signed_int_sum(r, &masks[p * segments..(p + 1) * segments]))
+                .collect()
+        };
+        let (pa, pb) = (sums(&ia), sums(&ib));
+        let groups = segments.div_ceil(GROUP);
+        let mut plus = vec![0u8; perms * groups];
+        for p in 0..perms {
+            for (t, &m) in masks[p * segments..(p + 1) * segments].iter().enumerate() {
+                if m == 0 {
+                    plus[p * groups + t / GROUP] |= 1 << (t % GROUP);
+                }
+            }
+        }
+        Some(Self { num_sys, segments, perms, plus, a: a.to_vec(), b: b.to_vec(), pa, pb, d, factors, gold_p })
+    }
+
+    /// `(SPA of the second mixture, SPA of the first)` for the draw `w`
+    /// (true: the first takes `a`'s score).
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts are far below 2^53")]
+    pub fn pair(&self, w: &[bool]) -> (f64, f64) {
+        let (ns, segs, perms) = (self.num_sys, self.segments, self.perms);
+        let groups = segs.div_ceil(GROUP);
+        // table[(g * SUBSETS + subset) * ns + i]: system i's picked differences summed over the subset of group g.
+        let mut table = vec![0i64; groups * SUBSETS * ns];
+        let mut total = vec![0i64; ns];
+        for g in 0..groups {
+            for v in 1..SUBSETS {
+                let low = v.trailing_zeros() as usize;
+                let t = g * GROUP + low;
+                let (at, from) = ((g * SUBSETS + v) * ns, (g * SUBSETS + (v & (v - 1))) * ns);
+                for i in 0..ns {
+                    let y = if t < segs && w[i * segs + t] { self.d[i][t] } else { 0 };
+                    table[at + i] = table[from + i] + y;
+                }
+            }
+            for i in 0..ns {
+                total[i] += table[(g * SUBSETS + SUBSETS - 1) * ns + i];
+            }
+        }
+        let (mut p1, mut p2) = (vec![0f32; perms * ns], vec![0f32; perms * ns]);
+        let mut acc = vec![0i64; ns];
+        for p in 0..perms {
+            acc.fill(0);
+            for (g, &byte) in self.plus[p * groups..(p + 1) * groups].iter().enumerate() {
+                let row = &table[(g * SUBSETS + usize::from(byte)) * ns..][..ns];
+                for (x, y) in acc.iter_mut().zip(row) {
+                    *x += y;
+                }
+            }
+            for i in 0..ns {
+                // Plus-signed minus minus-signed: twice the plus sum less the total.
+                let x = 2 * acc[i] - total[i];
+                p1[p * ns + i] = round_factor(self.pb[p * ns + i] + x, self.factors[i]);
+                p2[p * ns + i] = round_factor(self.pa[p * ns + i] - x, self.factors[i]);
+            }
+        }
+        let spa_of = |partial: &[f32], first: bool| {
+            let sys: Vec<f32> = (0..ns)
+                .map(|i| {
+                    let row: Vec<f32> =
+                        (i * segs..(i + 1) * segs).map(|t| if w[t] == first { self.a[t] } else { self.b[t] }).collect();
+                    numpy_sum(&row)
+                })
+                .collect();
+            let mut pv = Vec::with_capacity(ns * ns.saturating_sub(1) / 2);
+            for i in 0..ns {
+                for j in i + 1..ns {
+                    let test = sys[i] - sys[j];
+                    let hits = (0..perms).filter(|&p| partial[p * ns + i] - partial[p * ns + j] >= test).count();
+                    pv.push(hits as f64 / perms as f64);
+                }
+            }
+            one_minus_pce(&self.gold_p, &pv)
+        };
+        (spa_of(&p2, false), spa_of(&p1, true))
+    }
+}
+
+/// The exact value `sum * factor` (a power of two) rounded once to float32.
+#[allow(clippy::cast_precision_loss, reason = "the one rounding of the exact sum, as intended")]
+#[allow(clippy::cast_possible_truncation, reason = "float32 is the reference's precision")]
+fn round_factor(sum: i64, factor: f64) -> f32 {
+    if sum.unsigned_abs() < 1 << 53 { (sum as f64 * factor) as f32 } else { (f64::from(sum as f32) * factor) as f32 }
 }
 
 /// `compute_one_minus_pce`: 1 - the mean absolute difference of two
@@ -200,5 +444,55 @@ mod tests {
         let mut g2 = gold;
         g2[0] = None;
         assert!(spa(&g2, &metric, 2, 1000, 4).unwrap_err().contains("not 2 equal rows"));
+    }
+
+    /// The integer sums equal float64 running sums where those are exact,
+    /// round once where they are not, and leave rows spanning too many
+    /// binary orders to the float64 path.
+    #[test]
+    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+    fn exact_integer_sums() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [1usize, 3, 4, 5, 200, 1501] {
+            let row: Vec<f32> = (0..n).map(|_| ((next() % 20_001) as f32 - 10_000.0) / 4096.0).collect();
+            let masks: Vec<i64> = (0..n).map(|_| if next() % 2 == 0 { 0 } else { -1 }).collect();
+            let fixed = FixedRow::new(&row).unwrap();
+            let want =
+                row.iter().zip(&masks).map(|(&v, &m)| if m == 0 { f64::from(v) } else { -f64::from(v) }).sum::<f64>();
+            assert_eq!(fixed.signed_sum(&masks), want as f32, "n = {n}");
+        }
+        // 2^-20 + 3 * 2^10 as integers passes 2^53: the exact sum is rounded
+        // once to float32 (2^-20 is below half its ulp), whatever the sign.
+        let row = [2f32.powi(-20), 1024.0, 2048.0];
+        let fixed = FixedRow::new(&row).unwrap();
+        assert_eq!(fixed.signed_sum(&[0, 0, 0]), 3072.0);
+        assert_eq!(fixed.signed_sum(&[-1, 0, -1]), -1024.0);
+        assert!(FixedRow::new(&[1e-30, 1e30]).is_none());
+        // Both mixtures of a draw from one pass equal each mixture scored on its own.
+        for (ns, segs) in [(2usize, 5usize), (5, 17), (7, 64)] {
+            let a: Vec<f32> = (0..ns * segs).map(|_| ((next() % 2001) as f32 - 1000.0) / 256.0).collect();
+            let b: Vec<f32> = (0..ns * segs).map(|_| ((next() % 2001) as f32 - 1000.0) / 300.0).collect();
+            let gold: Vec<f32> = (0..ns * segs).map(|_| (next() % 5) as f32).collect();
+            let signs = permutation_signs(100, segs, 4);
+            let gp = pairwise_p_values(&gold, ns, &signs);
+            let mixed = MixedSpa::new(&a, &b, ns, &signs, gp.clone()).unwrap();
+            for _ in 0..5 {
+                let w: Vec<bool> = (0..ns * segs).map(|_| next() % 2 == 0).collect();
+                let m1: Vec<f32> = (0..ns * segs).map(|t| if w[t] { a[t] } else { b[t] }).collect();
+                let m2: Vec<f32> = (0..ns * segs).map(|t| if w[t] { b[t] } else { a[t] }).collect();
+                let want = (
+                    one_minus_pce(&gp, &pairwise_p_values(&m2, ns, &signs)),
+                    one_minus_pce(&gp, &pairwise_p_values(&m1, ns, &signs)),
+                );
+                assert_eq!(mixed.pair(&w), want, "{ns} x {segs}");
+            }
+        }
+        assert!(FixedRow::new(&[f32::NAN, 1.0]).is_none());
     }
 }
