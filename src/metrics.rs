@@ -198,6 +198,47 @@ pub fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
     Ok(())
 }
 
+/// When a name given as a metric (`-m comet`) is no metric but a number
+/// column of the table `input`, the error that says so: "did you mean
+/// --score-col NAME?". `None` when the table cannot be read or has no such
+/// column (the caller's own error stands).
+pub async fn score_col_hint(input: &str, metrics: &[String]) -> Option<String> {
+    let unknown: Vec<&String> = metrics.iter().filter(|m| metric::lookup(m).is_err()).collect();
+    if unknown.is_empty() {
+        return None;
+    }
+    let ctx = crate::session::new_context(&crate::session::SessionOptions::default()).ok()?;
+    crate::session::register_input(&ctx, "score_col_hint", input, &[]).await.ok()?;
+    let schema = ctx.table("score_col_hint").await.ok()?.schema().as_arrow().clone();
+    unknown.iter().find_map(|m| {
+        let f = schema.fields().iter().find(|f| f.name().eq_ignore_ascii_case(m) && f.data_type().is_numeric())?;
+        Some(format!(
+            "unknown metric '{m}': {input} has a number column '{c}': did you mean --score-col {c}? (segment scores \
+             computed elsewhere, such as COMET's, compared as a metric; --score-col {c}:lower where lower is better)",
+            c = f.name()
+        ))
+    })
+}
+
+/// `r`, or where it failed and a metric name is a number column of the
+/// table `table`, [`score_col_hint`]'s error.
+///
+/// # Errors
+/// `r`'s error, or the hint.
+pub async fn or_score_col_hint<T>(r: Result<T>, table: Option<&str>, metrics: &[String]) -> Result<T> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            if let Some(t) = table
+                && let Some(hint) = score_col_hint(t, metrics).await
+            {
+                bail!(hint);
+            }
+            Err(e)
+        }
+    }
+}
+
 /// Refuses a resolved metric the report cannot show (one without a
 /// resampling view; `what`: where the report was asked for, as `--report`).
 ///

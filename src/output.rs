@@ -36,6 +36,43 @@ pub enum Format {
     Ndjson,
 }
 
+/// Refuses a nested column (a struct such as `corpus_wer(...)`'s, a list, a
+/// map) for CSV, which holds flat values only, saying what to do instead.
+///
+/// # Errors
+/// The first nested column, with its fields.
+pub fn check_flat(schema: &datafusion::arrow::datatypes::Schema, what: &str) -> Result<()> {
+    use datafusion::arrow::datatypes::DataType;
+    for f in schema.fields() {
+        let (kind, select) = match f.data_type() {
+            DataType::Struct(fields) => {
+                let names: Vec<&str> = fields.iter().map(|x| x.name().as_str()).collect();
+                let first = names.first().copied().unwrap_or("field");
+                (
+                    format!("a struct with fields {}", names.join(", ")),
+                    format!(
+                        "select its fields (`EXPR['{first}'] AS {first}`, EXPR being the expression that gives '{}')",
+                        f.name()
+                    ),
+                )
+            }
+            DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) | DataType::ListView(_) => {
+                ("a list".to_owned(), format!("flatten it (`SELECT unnest(\"{}\") ...`)", f.name()))
+            }
+            DataType::Map(..) | DataType::Union(..) => {
+                (format!("of type {}", f.data_type()), "select its values".to_owned())
+            }
+            _ => continue,
+        };
+        bail!(
+            "{what}: column '{}' is {kind}, and CSV holds flat values only: {select}, or write JSON lines or Parquet \
+             (--format ndjson, or an .ndjson or .parquet output), which keep nested values",
+            f.name()
+        );
+    }
+    Ok(())
+}
+
 /// Prints `batches` to `out` in `format`.
 ///
 /// # Errors
@@ -50,6 +87,9 @@ pub fn print_batches(batches: &[RecordBatch], format: Format, out: &mut dyn Writ
             writeln!(out, "{}", datafusion::arrow::util::pretty::pretty_format_batches(batches)?)?;
         }
         Format::Csv => {
+            if let Some(b) = batches.first() {
+                check_flat(b.schema_ref(), "--format csv")?;
+            }
             let mut w = csv::WriterBuilder::new().with_header(true).build(out);
             for b in batches {
                 w.write(b)?;
@@ -527,6 +567,10 @@ impl BatchFileWriter {
     /// Unknown format or unwritable path.
     pub fn create(path: &Path, schema: &SchemaRef, metadata: &[(String, String)]) -> Result<Self> {
         let kind = OutKind::of(path)?;
+        if matches!(kind, OutKind::Csv) {
+            // Before any file is made.
+            check_flat(schema, &path.display().to_string())?;
+        }
         let upload = Upload::of(path)?;
         let local = match &upload {
             // Staged in the temporary directory; uploaded by `finish`.

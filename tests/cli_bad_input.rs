@@ -266,3 +266,50 @@ fn memory_limit_sizes_datafusion_pool() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown unit 'Q'"), "{}", stderr(&o));
 }
+
+/// CSV holds flat values: a struct column (`corpus_wer`'s) is refused with
+/// what to do instead, on standard output and for an output file (no file
+/// is left).
+#[test]
+fn csv_of_a_struct_column_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = "SELECT corpus_wer(hyp, ref) AS w FROM (VALUES ('a b c', 'a x c')) t(hyp, ref)";
+    crate::cli::fails_with(
+        &["sql", "-c", q, "--format", "csv"],
+        &["column 'w' is a struct with fields", "EXPR['wer'] AS wer", "--format ndjson"],
+    );
+    let out = dir.path().join("w.csv");
+    crate::cli::fails_with(&["sql", "-c", q, "-o", out.to_str().unwrap()], &["column 'w' is a struct", "Parquet"]);
+    assert!(!out.exists());
+    // Selecting a field is fine.
+    let o = crate::cli::mteval_ok(&[
+        "sql",
+        "-c",
+        "SELECT corpus_wer(hyp, ref)['wer'] AS wer FROM (VALUES ('a b c', 'a x c')) t(hyp, ref)",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.starts_with("wer\n0.333"), "{o}");
+}
+
+/// `-m comet` where the table has a number column `comet`: the error asks
+/// "did you mean --score-col comet?" in `compare` and `report`; a name that
+/// is neither keeps the list of metrics.
+#[test]
+fn a_metric_named_like_a_score_column_points_to_score_col() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = crate::cli::write_file(
+        dir.path(),
+        "c.csv",
+        "system,seg_id,hyp,ref,COMET\nA,0,a b,a b,0.5\nB,0,a c,a b,0.4\nA,1,x y,x y,0.7\nB,1,x z,x y,0.6\n",
+    );
+    let t = t.to_str().unwrap();
+    let html = dir.path().join("r.html");
+    for args in
+        [vec!["compare", t, "-m", "bleu", "comet"], vec!["report", t, "-m", "comet", "-o", html.to_str().unwrap()]]
+    {
+        crate::cli::fails_with(&args, &["unknown metric 'comet'", "did you mean --score-col COMET?"]);
+    }
+    assert!(!html.exists());
+    crate::cli::fails_with(&["compare", t, "-m", "nosuch"], &["unknown metric 'nosuch'", "takes bleu"]);
+}

@@ -636,3 +636,35 @@ fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
     ]);
     assert!(stderr(&o).contains("--gold gold names a column of a table"), "{}", stderr(&o));
 }
+
+/// The pairwise matrix prints each metric's difference with its own
+/// precision (a score column's 4 decimals: a COMET-like difference of a few
+/// thousandths shows), and the segment browser's label says what its
+/// numbers are.
+#[test]
+fn the_matrix_keeps_each_metrics_precision_and_the_browser_names_its_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = parquet("en-de");
+    let table = dir.path().join("c.parquet");
+    let q = format!(
+        "COPY (SELECT system, seg_id, hyp, ref, 0.8 + (length(hyp) % 10) * 0.001 AS comet FROM '{src}' \
+         WHERE seg_id <= 200 ORDER BY system, seg_id) TO '{}'",
+        table.display()
+    );
+    mteval_ok(&["sql", "-c", &q]);
+    let t = table.to_str().unwrap();
+    let (_, html) = report(dir.path(), "c.html", &[t, "-m", "bleu", "--score-col", "comet", "--segment-col", "seg_id"]);
+    let matrix = section(&html, "<table class=\"matrix\" data-metric=\"comet\"", "</table>");
+    // The text before each `<br>`: a cell's difference.
+    let pieces: Vec<&str> = matrix.split("<br>").collect();
+    let deltas: Vec<&str> = pieces[..pieces.len() - 1].iter().filter_map(|c| c.rsplit('>').next()).collect();
+    assert!(!deltas.is_empty(), "{matrix}");
+    for d in &deltas {
+        let decimals = d.split('.').nth(1).map_or(0, str::len);
+        assert_eq!(decimals, 4, "comet difference {d:?} in {matrix}");
+    }
+    let bleu = section(&html, "<table class=\"matrix\" data-metric=\"BLEU\"", "</table>");
+    let d = bleu.split("<br>").next().unwrap().rsplit('>').next().unwrap();
+    assert_eq!(d.split('.').nth(1).map_or(0, str::len), 2, "BLEU keeps 2 decimals: {d:?}");
+    assert!(html.contains("seg_id = ") && html.contains("among the aligned segments (counting from 1)"), "label");
+}

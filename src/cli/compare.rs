@@ -216,7 +216,9 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     }
     let mut score_cols = a.score_cols.clone();
     score_cols.extend(score_files.iter().map(|f| f.name.clone()));
-    let text_metrics = compare::text_metrics(&a.metrics, &score_cols)?;
+    let checked = compare::text_metrics(&a.metrics, &score_cols);
+    let text_metrics =
+        crate::metrics::or_score_col_hint(checked, a.inputs.first().map(String::as_str), &a.metrics).await?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
     if !score_files.is_empty() {

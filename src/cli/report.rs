@@ -71,7 +71,9 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
-    crate::metrics::check_comparable(&a.metrics, "report")?;
+    let table = a.systems.is_empty().then(|| a.inputs.first().map(String::as_str)).flatten();
+    let checked = crate::metrics::check_comparable(&a.metrics, "report");
+    crate::metrics::or_score_col_hint(checked, table, &a.metrics).await?;
     let metrics = resolve_compared(&a.metrics, &a.options, &a.score_cols)?;
     let bs = a.paired.bootstrap_n()?;
     let test = a.paired.test(Some(bs))?.unwrap_or(PairedTest::Bootstrap(bs));

@@ -170,7 +170,8 @@ struct MatrixRow {
 
 #[derive(Serialize)]
 struct MatrixCell {
-    /// Row system minus column system, 2 decimals ("" on the diagonal).
+    /// Row system minus column system, with the metric's decimals (at
+    /// least 2; "" on the diagonal).
     delta: String,
     p: String,
     p_value: Option<f64>,
@@ -462,7 +463,8 @@ pub(crate) fn write_page(
                             _ => "tie",
                         };
                         MatrixCell {
-                            delta: format!("{delta:+.2}"),
+                            // The metric's own precision: a significant COMET difference of +0.004 shows.
+                            delta: format!("{delta:+.w$}", w = decimals[k].max(2)),
                             p: pv.map_or_else(String::new, |v| format!("{v:.4}")),
                             p_value: pv,
                             class,
