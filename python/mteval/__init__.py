@@ -194,25 +194,53 @@ class _Metric:
     def _make(self, d: dict) -> Score:
         raise NotImplementedError
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]]) -> Score:
+    # sacrebleu's reference-nesting trap is warned about once per process.
+    _nesting_warned = False
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]],
+                     strict: bool = False) -> Score:
         """The corpus score of ``hypotheses`` against the reference streams ``references``
         (sacrebleu's shape: one list per reference, each as long as the hypotheses;
-        ``None`` marks a missing reference, but every segment needs at least one)."""
+        ``None`` marks a missing reference, but every segment needs at least one).
+
+        References nested wrongly (one list of sentences instead of ``[refs]``, or streams of
+        other lengths than the hypotheses) get sacrebleu's number, which it gives without an error
+        (its ``zip`` stops at the shortest stream, a string's characters become references:
+        sacrebleu#220, #275, #281), with a ``UserWarning`` (once); ``strict=True`` raises instead."""
         if references is None:
             raise ValueError("references are required: mteval does not cache references")
         if isinstance(hypotheses, str):
             raise TypeError("hypotheses must be a list of strings, not a string")
-        if isinstance(references, str) or any(isinstance(s, str) for s in references):
+        if isinstance(references, str):
             raise TypeError("references must be a list of reference streams, each a list of strings as long as "
                             "the hypotheses: [refs] for one reference, [refs1, refs2] for two (sacrebleu's shape)")
         hyps = list(hypotheses)
-        streams = [list(s) for s in references]
-        if not streams:
+        refs = list(references)
+        if not refs:
             raise ValueError("references: give at least one reference stream")
-        for k, s in enumerate(streams):
-            if len(s) != len(hyps):
-                raise ValueError(f"reference stream {k + 1} of {len(streams)} has {len(s)} segments but there are "
-                                 f"{len(hyps)} hypotheses")
+        if any(isinstance(s, str) for s in refs):
+            msg = ("references look like one list of sentences: each element of references must be a reference "
+                   "stream (a list of strings as long as the hypotheses): [refs] for one reference, [refs1, refs2] "
+                   "for two (sacrebleu's shape)")
+            if strict:
+                raise TypeError(msg)
+            self._warn_nesting(msg + "; sacrebleu reads each sentence as a stream of characters and scores that "
+                               "without an error, and so does this call (strict=True raises)")
+        else:
+            for k, s in enumerate(refs):
+                if len(s) != len(hyps):
+                    msg = (f"reference stream {k + 1} of {len(refs)} has {len(s)} segments but there are "
+                           f"{len(hyps)} hypotheses")
+                    if strict:
+                        raise ValueError(msg)
+                    self._warn_nesting(msg + "; sacrebleu scores only the segments up to the shortest of them "
+                                       "without an error, and so does this call (strict=True raises)")
+                    break
+        # sacrebleu's reading: segments zipped across the streams, up to the shortest.
+        segs = list(zip(*refs))
+        n = min(len(hyps), len(segs))
+        hyps = hyps[:n]
+        streams = [list(col) for col in zip(*segs[:n])] if n else [[] for _ in refs]
         counts = [sum(1 for s in streams if s[i] is not None) for i in range(len(hyps))]
         if 0 in counts:
             i = counts.index(0)
@@ -221,6 +249,13 @@ class _Metric:
         kinds = set(counts)
         self.num_refs = kinds.pop() if len(kinds) == 1 else -1
         return self._make(self._corpus(hyps, streams))
+
+    @classmethod
+    def _warn_nesting(cls, msg: str) -> None:
+        if not _Metric._nesting_warned:
+            _Metric._nesting_warned = True
+            import warnings
+            warnings.warn(msg, UserWarning, stacklevel=3)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """The score of one hypothesis against its references."""

@@ -123,9 +123,9 @@ def test_single_strings_where_lists_are_expected():
 def test_reference_streams_are_checked_by_name_and_length():
     ter = mteval.TER()
     with pytest.raises(ValueError, match="reference stream 2 of 2 has 1 segments but there are 2 hypotheses"):
-        ter.corpus_score(["a", "b"], [["a", "b"], ["a"]])
-    with pytest.raises(TypeError, match="list of reference streams"):
-        ter.corpus_score(["a", "b"], ["a", "b"])
+        ter.corpus_score(["a", "b"], [["a", "b"], ["a"]], strict=True)
+    with pytest.raises(TypeError, match="one list of sentences"):
+        ter.corpus_score(["a", "b"], ["a", "b"], strict=True)
     with pytest.raises(TypeError, match="hypotheses must be a list"):
         ter.corpus_score("a b", [["a b"]])
     # A segment whose every reference is None: sacrebleu fails there (ZeroDivisionError, TypeError,
@@ -189,3 +189,32 @@ def test_tercom_tokenizer_and_compute_bleu_as_sacrebleu():
         assert (b.score, b.precisions, b.bp, b.counts, b.totals) == \
                (a.score, a.precisions, a.bp, a.counts, a.totals), (correct, total, kw)
         assert str(b) == str(a)
+
+
+def test_sacrebleus_reference_nesting_trap_warns_and_keeps_its_numbers():
+    """sacrebleu#220/#275/#281: references as one list of sentences (not [refs]), or streams of
+    other lengths, give sacrebleu a number without an error; mteval gives the same number with a
+    warning (once per process), and strict=True raises."""
+    import warnings
+    from sacrebleu.metrics import BLEU, CHRF, TER
+    hyps = ["the cat sat on the mat", "a dog ran in the park", "it rained all day long"]
+    refs = ["the cat sat on a mat", "the dog ran in a park", "it rained the whole day"]
+    mteval._Metric._nesting_warned = False
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for ours, theirs in ((mteval.BLEU(), BLEU()), (mteval.CHRF(), CHRF()), (mteval.TER(), TER())):
+            # The trap: a list of sentences where a list of streams belongs.
+            assert ours.corpus_score(hyps, refs).score == pytest.approx(theirs.corpus_score(hyps, refs).score,
+                                                                         abs=1e-9)
+            # Streams shorter than the hypotheses: sacrebleu stops at the shortest.
+            short = [refs[:2]]
+            assert ours.corpus_score(hyps, short).score == pytest.approx(theirs.corpus_score(hyps, short).score,
+                                                                          abs=1e-9)
+            # The right shape: no warning needed, the same number.
+            assert ours.corpus_score(hyps, [refs]).score == pytest.approx(theirs.corpus_score(hyps, [refs]).score,
+                                                                           abs=1e-9)
+    nesting = [w for w in caught if "sacrebleu" in str(w.message)]
+    assert len(nesting) == 1, [str(w.message) for w in caught]
+    assert "one list of sentences" in str(nesting[0].message)
+    with pytest.raises(TypeError, match="one list of sentences"):
+        mteval.BLEU().corpus_score(hyps, refs, strict=True)
