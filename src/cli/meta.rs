@@ -233,18 +233,23 @@ impl MetaArgs {
         })
     }
 
+    /// The flags that shape the one task of `--corr`, and whether each is given.
+    fn one_task_flags(&self) -> [(&'static str, bool); 7] {
+        [
+            ("--level", self.level.is_some()),
+            ("--average-by", self.average_by != AverageArg::None),
+            ("--variant", self.variant.is_some()),
+            ("--epsilon", self.epsilon.is_some()),
+            ("--sample-rate", self.sample_rate.is_some()),
+            ("--perm-test", self.perm_test != TestArg::Scores),
+            ("--pdp", self.pdp),
+        ]
+    }
+
     fn tasks(&self) -> Result<Vec<Task>> {
         let params = self.params()?;
         let Some(corr) = self.corr else {
-            for (flag, given) in [
-                ("--level", self.level.is_some()),
-                ("--average-by", self.average_by != AverageArg::None),
-                ("--variant", self.variant.is_some()),
-                ("--epsilon", self.epsilon.is_some()),
-                ("--sample-rate", self.sample_rate.is_some()),
-                ("--perm-test", self.perm_test != TestArg::Scores),
-                ("--pdp", self.pdp),
-            ] {
+            for (flag, given) in self.one_task_flags() {
                 if given {
                     bail!("{flag} goes with --corr (without it, mteval meta runs WMT23's four tasks)");
                 }
@@ -502,16 +507,7 @@ async fn run_set(a: &MetaArgs, lps: &[String]) -> Result<String> {
             "--corr runs one task on one language pair; a task set (--tasks, several language pairs) runs its own tasks"
         );
     }
-    for (flag, given) in [
-        ("--level", a.level.is_some()),
-        ("--average-by", a.average_by != AverageArg::None),
-        ("--variant", a.variant.is_some()),
-        ("--epsilon", a.epsilon.is_some()),
-        ("--sample-rate", a.sample_rate.is_some()),
-        ("--perm-test", a.perm_test != TestArg::Scores),
-        ("--pdp", a.pdp),
-        ("--probs", a.probs),
-    ] {
+    for (flag, given) in a.one_task_flags().into_iter().chain([("--probs", a.probs)]) {
         if given {
             bail!("{flag} goes with --corr, not with a task set (--tasks): the set names its tasks");
         }

@@ -123,11 +123,20 @@ pub fn pairwise_p_values(scores: &[f32], num_sys: usize, signs: &[f64]) -> Vec<f
             .flat_map_iter(|m| wide.iter().map(move |x| m.iter().zip(x).map(|(s, v)| s * v).sum::<f64>() as f32))
             .collect()
     };
-    let mut out = Vec::with_capacity(num_sys * num_sys.saturating_sub(1) / 2);
-    for i in 0..num_sys {
-        for j in i + 1..num_sys {
+    p_values(&partial, &sys, perms)
+}
+
+/// The upper triangle's p-values (`i < j`, row by row): the share of
+/// permutations whose difference of system scores (`partial`, permutation
+/// by permutation) reaches the observed one (of `sys`).
+#[allow(clippy::cast_precision_loss, reason = "counts are far below 2^53")]
+fn p_values(partial: &[f32], sys: &[f32], perms: usize) -> Vec<f64> {
+    let ns = sys.len();
+    let mut out = Vec::with_capacity(ns * ns.saturating_sub(1) / 2);
+    for i in 0..ns {
+        for j in i + 1..ns {
             let test = sys[i] - sys[j];
-            let hits = (0..perms).filter(|&p| partial[p * num_sys + i] - partial[p * num_sys + j] >= test).count();
+            let hits = (0..perms).filter(|&p| partial[p * ns + i] - partial[p * ns + j] >= test).count();
             out.push(hits as f64 / perms as f64);
         }
     }
@@ -344,15 +353,7 @@ impl MixedSpa {
                     numpy_sum(&row)
                 })
                 .collect();
-            let mut pv = Vec::with_capacity(ns * ns.saturating_sub(1) / 2);
-            for i in 0..ns {
-                for j in i + 1..ns {
-                    let test = sys[i] - sys[j];
-                    let hits = (0..perms).filter(|&p| partial[p * ns + i] - partial[p * ns + j] >= test).count();
-                    pv.push(hits as f64 / perms as f64);
-                }
-            }
-            one_minus_pce(&self.gold_p, &pv)
+            one_minus_pce(&self.gold_p, &p_values(partial, &sys, perms))
         };
         (spa_of(&p2, false), spa_of(&p1, true))
     }
