@@ -233,6 +233,21 @@ impl MetaArgs {
         })
     }
 
+    /// The table's columns as the flags name them (`lp_col`: its language
+    /// pair column, for a task set).
+    fn table_spec<'a>(&'a self, input: &'a str, lp_col: Option<&'a str>) -> TableSpec<'a> {
+        TableSpec {
+            input,
+            system_col: self.system_col.as_deref().unwrap_or("system"),
+            segment_col: self.segment_col.as_deref(),
+            gold_col: self.gold.as_deref().unwrap_or("gold"),
+            metric_cols: &self.metrics,
+            exclude: &self.exclude,
+            lp_col,
+            in_memory: self.memory.is_some(),
+        }
+    }
+
     /// The flags that shape the one task of `--corr`, and whether each is given.
     fn one_task_flags(&self) -> [(&'static str, bool); 7] {
         [
@@ -372,16 +387,7 @@ pub async fn output(a: &MetaArgs) -> Result<String> {
                 }
             }
             let ctx = session(a)?;
-            let spec = TableSpec {
-                input,
-                system_col: a.system_col.as_deref().unwrap_or("system"),
-                segment_col: a.segment_col.as_deref(),
-                gold_col: a.gold.as_deref().unwrap_or("gold"),
-                metric_cols: &a.metrics,
-                exclude: &a.exclude,
-                lp_col: None,
-                in_memory: a.memory.is_some(),
-            };
+            let spec = a.table_spec(input, None);
             crate::meta::read_table(&ctx, &spec).await?
         }
         (None, Some(root)) => {
@@ -570,16 +576,7 @@ async fn table_source(a: &MetaArgs, input: &str) -> Result<Source> {
     }
     let set = TaskSetName::parse(a.tasks.as_deref().unwrap_or("wmt23")).unwrap_or(TaskSetName::Wmt23);
     let ctx = session(a)?;
-    let spec = TableSpec {
-        input,
-        system_col: a.system_col.as_deref().unwrap_or("system"),
-        segment_col: a.segment_col.as_deref(),
-        gold_col: a.gold.as_deref().unwrap_or("gold"),
-        metric_cols: &a.metrics,
-        exclude: &a.exclude,
-        lp_col: a.lp_col.as_deref(),
-        in_memory: a.memory.is_some(),
-    };
+    let spec = a.table_spec(input, a.lp_col.as_deref());
     let mut all = crate::meta::read_table_lps(&ctx, &spec).await?;
     if a.lp_col.is_none() {
         // One test set: named after the file.

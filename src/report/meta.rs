@@ -25,8 +25,6 @@ pub(super) struct MetaSection {
     k: usize,
     seed: u32,
     tasks: Vec<String>,
-    /// Whether the average has significance clusters.
-    clusters: bool,
     rows: Vec<MetaRow>,
     notes: Vec<String>,
 }
@@ -144,7 +142,6 @@ fn render(x: &Inputs<'_>, results: &[SetResult], avg: &taskset::Averages, notes:
         k: K,
         seed: SEED,
         tasks: results.iter().map(|r| r.task.name()).collect(),
-        clusters: !avg.sig.is_empty(),
         rows,
         notes,
     }
