@@ -30,6 +30,17 @@ if [ ! -d "$JIWER_SRC/jiwer-4.0.0/tests" ]; then
     --dest "$JIWER_SRC" jiwer==4.0.0
   tar -xzf "$JIWER_SRC/jiwer-4.0.0.tar.gz" -C "$JIWER_SRC"
 fi
+# comet-compare's statistics, the reference of mteval.comet_compare: compare.py from unbabel-comet 2.2.7's
+# published wheel (never copied into the repo), loaded by scripts/comet_reference.py.
+COMET_SRC="$ROOT/target/comet-wheel"
+if [ ! -f "$COMET_SRC/comet/cli/compare.py" ]; then
+  rm -rf "$COMET_SRC" && mkdir -p "$COMET_SRC"
+  "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --dest "$COMET_SRC" \
+    unbabel-comet==2.2.7
+  "$VENV/bin/python" -m zipfile -e "$COMET_SRC"/unbabel_comet-2.2.7-py3-none-any.whl "$COMET_SRC/wheel"
+  mkdir -p "$COMET_SRC/comet/cli" && cp "$COMET_SRC/wheel/comet/cli/compare.py" "$COMET_SRC/comet/cli/"
+fi
+export MTEVAL_COMET_COMPARE_PY="$COMET_SRC/comet/cli/compare.py"
 # From python/tests, so that `import mteval` is the installed wheel, not the source folder.
 cd python/tests
 "$VENV/bin/python" -m pytest -q "$@" .

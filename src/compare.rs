@@ -165,6 +165,18 @@ impl From<f64> for Json {
     }
 }
 
+impl From<usize> for Json {
+    fn from(n: usize) -> Self {
+        Self::Leaf(serde_json::Value::from(n))
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Self {
+        Self::Leaf(serde_json::Value::Bool(b))
+    }
+}
+
 impl From<&str> for Json {
     fn from(s: &str) -> Self {
         Self::Leaf(serde_json::Value::String(s.to_owned()))

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod cluster;
 pub mod cluster_status;
 pub mod codec;
+pub mod comet_compare;
 pub mod compare;
 pub mod copy_plan;
 pub mod corpus;

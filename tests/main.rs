@@ -15,6 +15,7 @@ mod cli;
 mod cli_bad_input;
 mod cli_cer;
 mod cli_chrf;
+mod cli_comet;
 mod cli_compare;
 mod cli_datasets;
 mod cli_device;

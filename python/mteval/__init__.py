@@ -41,6 +41,7 @@ __all__ = [
     "calculate_cer_corpus",
     "score",
     "compare",
+    "comet_compare",
     "meta",
     "sql",
     "register",
@@ -484,6 +485,57 @@ def compare(data: Any, metrics: "Optional[str | Iterable[str]]" = None, scores: 
     out = _native.compare(_arrow_source(data), metrics, scores, system, hyp, refs, segment, baseline, test, n,
                           ar_confidence_n, None if seed is None else str(seed), opts)
     return json.loads(out)
+
+
+def comet_compare(scores: "Mapping[str, Sequence[float]] | Sequence[Sequence[float]]",
+                  names: "Optional[Sequence[str]]" = None, *, seed: int = 12, num_splits: int = 300,
+                  sample_ratio: float = 0.4, t_test_alternative: str = "two-sided",
+                  lower_is_better: bool = False) -> dict:
+    """comet-compare's statistics (Unbabel COMET's ``comet-compare``), with its numbers: for every
+    pair of systems (``itertools.combinations`` order) a paired t-test (``scipy.stats.ttest_rel``
+    on the ``float32`` scores) and bootstrap resampling (numpy's global state seeded with ``seed``,
+    ``num_splits`` splits of ``max(int(n * sample_ratio), 1)`` segments, ties within 0.001).
+
+    ``scores``: per system its segment scores, a dict of name -> scores (in its order) or a list of
+    score lists with ``names`` (default ``sys0``, ``sys1``, ...). Returns a dict:
+    ``statistical_results`` (per pair comet-compare's dict: ``x_name``, ``y_name``,
+    ``bootstrap_resampling`` with ``x-mean``, ``y-mean``, ``ties (%)``, ``x_wins (%)``,
+    ``y_wins (%)``, and ``paired_t-test`` with ``statistic`` and ``p_value``), ``summary`` (the
+    grid of ``t_tests_summary``: ``summary[i][j]`` is True where system i is significantly better
+    than j, None on the diagonal; with ``lower_is_better`` the lower mean is the better one),
+    ``systems`` and ``sample_size``."""
+    if isinstance(scores, Mapping):
+        if names is not None:
+            raise TypeError("names: give the system names as the dict's keys or as names=, not both")
+        names = [str(k) for k in scores]
+        columns = [list(v) for v in scores.values()]
+    else:
+        columns = [list(v) for v in scores]
+        names = [f"sys{i}" for i in range(len(columns))] if names is None else [str(n) for n in names]
+        if len(names) != len(columns):
+            raise ValueError(f"names: {len(names)} names for {len(columns)} systems")
+    for name, value in (("seed", seed), ("num_splits", num_splits)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    if seed > 2**32 - 1:
+        raise ValueError(f"seed must be below 2**32 (numpy's legacy seeding), got {seed}")
+    try:
+        columns = [[float(x) for x in c] for c in columns]
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"scores must be numbers: {e}") from None
+    sample_size, pairs, grid = _native.comet_compare(columns, seed, num_splits, float(sample_ratio),
+                                                     t_test_alternative, bool(lower_is_better))
+    results = [
+        {
+            "x_name": names[x],
+            "y_name": names[y],
+            "bootstrap_resampling": {"x-mean": xm, "y-mean": ym, "ties (%)": ties, "x_wins (%)": xw,
+                                     "y_wins (%)": yw},
+            "paired_t-test": {"statistic": t, "p_value": p},
+        }
+        for x, y, xm, ym, ties, xw, yw, t, p in pairs
+    ]
+    return {"systems": names, "sample_size": sample_size, "statistical_results": results, "summary": grid}
 
 
 def meta(data: Any = None, *, mtme: Optional[str] = None, test_set: Optional[str] = None,

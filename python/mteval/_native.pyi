@@ -52,6 +52,11 @@ def compare(data: object, metrics: Sequence[str], scores: Sequence[str], system:
             n: Optional[int], ar_confidence_n: Optional[int], seed: Optional[str],
             options: Sequence[str]) -> str:
     """``mteval compare -f json``'s text for a table with a row per system and segment."""
+def comet_compare(scores: Sequence[Sequence[float]], seed: int, num_splits: int, sample_ratio: float,
+                  alternative: str, lower_is_better: bool
+                  ) -> tuple[int, list[tuple[int, int, float, float, float, float, float, float, float]],
+                             list[list[Optional[bool]]]]:
+    """comet-compare's statistics: the split size, the pairs, the summary grid."""
 def pairwise_chrf(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]], char_order: int = 6,
                   beta: float = 2.0, remove_whitespace: bool = True,
                   eps_smoothing: bool = False) -> list[list[list[float]]]:

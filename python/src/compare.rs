@@ -86,3 +86,46 @@ pub fn compare(
     };
     crate::interruptible(py, work)?.map_err(err)
 }
+
+/// One pair of `comet_compare`: x, y, x-mean, y-mean, ties, x wins, y wins,
+/// t statistic, p-value.
+type CometPair = (usize, usize, f32, f32, f64, f64, f64, f32, f32);
+
+/// `comet_compare`'s result: the split size, the pairs, the summary grid.
+type CometResult = (usize, Vec<CometPair>, Vec<Vec<Option<bool>>>);
+
+/// `mteval.comet_compare`'s native part: comet-compare's statistics over
+/// `scores[system][segment]` (Python floats, made `float32` as
+/// comet-compare makes them): the split size, the pairs in
+/// `itertools.combinations` order, and the summary grid.
+///
+/// # Errors
+/// `ValueError` for fewer than two systems, lengths that differ, a
+/// non-finite score, bad settings.
+#[pyfunction]
+#[pyo3(signature = (scores, seed, num_splits, sample_ratio, alternative, lower_is_better))]
+pub fn comet_compare(
+    py: Python<'_>,
+    scores: Vec<Vec<f64>>,
+    seed: u32,
+    num_splits: usize,
+    sample_ratio: f64,
+    alternative: &str,
+    lower_is_better: bool,
+) -> PyResult<CometResult> {
+    use mteval_kernels::significance::comet;
+    let value_error = |e: mteval_kernels::MetricError| PyValueError::new_err(e.to_string());
+    let alternative = comet::Alternative::parse(alternative).map_err(value_error)?;
+    let opts = comet::Options { num_splits, sample_ratio, seed, alternative };
+    let scores: Vec<Vec<f32>> = scores.iter().map(|s| comet::to_f32(s)).collect();
+    let c = py.detach(|| comet::compare(&scores, &opts)).map_err(value_error)?;
+    let pairs = c
+        .pairs
+        .iter()
+        .map(|p| {
+            let b = &p.bootstrap;
+            (p.x, p.y, b.x_mean, b.y_mean, b.ties, b.x_wins, b.y_wins, p.t_test.statistic, p.t_test.p_value)
+        })
+        .collect();
+    Ok((c.sample_size, pairs, c.grid(comet::SUMMARY_THRESHOLD, lower_is_better)))
+}

@@ -223,6 +223,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     metrics::register(m)?;
     m.add_function(wrap_pyfunction!(arrow_io::score, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::comet_compare, m)?)?;
     m.add_function(wrap_pyfunction!(meta::meta, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_basic, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::whisper_english, m)?)?;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use mteval_kernels::metric::{self, FlagSets, Metric};
+use mteval_kernels::significance::comet;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
 use crate::compare::{self, Json};
@@ -75,6 +76,23 @@ pub struct CompareArgs {
     /// Resamples of --confidence.
     #[arg(long = "confidence-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
     pub confidence_n: usize,
+    /// comet-compare's test (Unbabel COMET's `comet-compare`) on every pair of systems instead of
+    /// sacrebleu's: a paired t-test on the segment scores and bootstrap resampling with win/tie
+    /// shares, then the summary grid, with comet-compare's numbers. For any score column or metric
+    /// (its sentence scores). Systems in name order in table mode, as given in text mode; numpy's
+    /// global seed is --seed (default 12).
+    #[arg(long = "comet-compare")]
+    pub comet_compare: bool,
+    /// --comet-compare: bootstrap splits (comet-compare's `--num_splits`).
+    #[arg(long = "num-splits", default_value_t = comet::DEFAULT_SPLITS)]
+    pub num_splits: usize,
+    /// --comet-compare: share of the segments in each split (comet-compare's `--sample_ratio`).
+    #[arg(long = "sample-ratio", default_value_t = comet::DEFAULT_SAMPLE_RATIO)]
+    pub sample_ratio: f64,
+    /// --comet-compare: the t-test's alternative hypothesis, two-sided, less or greater
+    /// (comet-compare's `--t_test_alternative`).
+    #[arg(long = "t-test-alternative", default_value = "two-sided")]
+    pub t_test_alternative: String,
     /// Text mode: each reference line holds N tab-separated references (sacrebleu's --num-refs)
     /// [default: 1].
     #[arg(long = "num-refs")]
@@ -225,6 +243,9 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         check_score_file_names(&score_files, &compare::resolve(&text_metrics, &options, &[])?)?;
     }
     let metrics = compare::resolve(&text_metrics, &options, &score_cols)?;
+    if a.comet_compare {
+        return run_comet(a, &metrics, &score_files).await;
+    }
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
     let seed = a.paired.seed()?;
     let ar_intervals = match a.paired_ar_confidence_n.filter(|&n| n > 0) {
@@ -303,6 +324,83 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     };
     drop(progress);
     crate::output::write_stdout(out.as_bytes())
+}
+
+/// `--comet-compare`: comet-compare's settings from the flags (the seed an
+/// integer, 12 unless given).
+///
+/// # Errors
+/// sacrebleu's tests asked for too, a seed that is not a 32-bit integer, an
+/// unknown alternative, no splits, a ratio that is not positive.
+fn comet_options(a: &CompareArgs) -> Result<comet::Options> {
+    for (given, flag) in
+        [(a.paired.paired_bs, "--paired-bs"), (a.paired.paired_ar, "--paired-ar"), (a.confidence, "--confidence")]
+    {
+        if given {
+            bail!("--comet-compare is comet-compare's test; {flag} is sacrebleu's: give one of them");
+        }
+    }
+    let seed = match a.paired.seed.as_deref() {
+        None => comet::DEFAULT_SEED,
+        Some(s) => s.trim().parse::<u32>().map_err(|_| {
+            anyhow::anyhow!("--seed {s}: --comet-compare seeds numpy's global state, an integer from 0 to 4294967295")
+        })?,
+    };
+    if a.num_splits == 0 {
+        bail!("--num-splits must be at least 1");
+    }
+    if !(a.sample_ratio.is_finite() && a.sample_ratio > 0.0) {
+        bail!("--sample-ratio must be a positive number, got {}", a.sample_ratio);
+    }
+    let alternative = comet::Alternative::parse(&a.t_test_alternative).map_err(|_| {
+        anyhow::anyhow!("--t-test-alternative {}: one of two-sided, less, greater", a.t_test_alternative)
+    })?;
+    Ok(comet::Options { num_splits: a.num_splits, sample_ratio: a.sample_ratio, seed, alternative })
+}
+
+/// `compare --comet-compare`: the systems (in name order from a table, as
+/// given in text mode) compared pairwise on each metric.
+async fn run_comet(a: &CompareArgs, metrics: &[MetricChoice], score_files: &[ScoreFile]) -> Result<()> {
+    let opts = comet_options(a)?;
+    let mut corpus = read_inputs(a, metrics, score_files, false).await?;
+    if table_mode(a) {
+        sort_systems(&mut corpus);
+    }
+    let backend = crate::device::backend()?;
+    let results = crate::comet_compare::compare(&corpus, metrics, &opts, backend.as_ref())?;
+    let systems: Vec<String> = corpus.systems.iter().map(|(n, _)| n.clone()).collect();
+    let out = match a.format {
+        CompareFormat::Json => crate::comet_compare::json(&systems, &results, &opts),
+        CompareFormat::Text => {
+            let blocks: Vec<String> = results
+                .iter()
+                .map(|m| {
+                    let body = crate::comet_compare::text(&systems, m);
+                    if results.len() > 1 { format!("# {}\n{body}", m.name) } else { body }
+                })
+                .collect();
+            blocks.join("\n")
+        }
+    };
+    crate::output::write_stdout(out.as_bytes())
+}
+
+/// The systems of a table (and their scores and gold) in name order.
+fn sort_systems(corpus: &mut Corpus) {
+    let mut order: Vec<usize> = (0..corpus.systems.len()).collect();
+    order.sort_by(|&i, &j| corpus.systems[i].0.cmp(&corpus.systems[j].0));
+    permute(&mut corpus.systems, &order);
+    permute(&mut corpus.scores, &order);
+    permute(&mut corpus.gold, &order);
+}
+
+/// `v` reordered as `order` (indices into `v`); an empty `v` stays empty.
+fn permute<T>(v: &mut Vec<T>, order: &[usize]) {
+    if v.is_empty() {
+        return;
+    }
+    let mut old: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
+    *v = order.iter().filter_map(|&i| old[i].take()).collect();
 }
 
 /// `--score-file`'s names: each given once, and none a text metric's.

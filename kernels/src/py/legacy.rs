@@ -113,6 +113,29 @@ impl RandomState {
         temper(y)
     }
 
+    /// `np.random.choice(n, size=len(out))` with replacement, in order:
+    /// numpy's legacy `randint(0, n)`, masked rejection sampling on 32-bit
+    /// words (a word masked to the bits of `n - 1`, redrawn while above
+    /// it). `n = 1` draws nothing (every index is 0). `n` must be at most
+    /// 2^32 (above, numpy draws 64-bit words).
+    pub fn choice_fill(&mut self, n: u64, out: &mut [u32]) {
+        debug_assert!((1..=1 << 32).contains(&n));
+        let Ok(rng) = u32::try_from(n.saturating_sub(1)) else { return };
+        if rng == 0 {
+            out.fill(0);
+            return;
+        }
+        let mask = u32::MAX >> rng.leading_zeros();
+        for o in out {
+            *o = loop {
+                let v = self.next_u32() & mask;
+                if v <= rng {
+                    break v;
+                }
+            };
+        }
+    }
+
     /// `np.random.random()` (`random_sample`): 53 bits from two words over
     /// 2^53.
     #[inline]

@@ -25,6 +25,7 @@ pub mod number;
 pub mod random;
 pub mod re;
 pub mod set;
+pub mod student_t;
 pub mod text;
 pub(crate) mod unicode14;
 

@@ -54,6 +54,8 @@
 //!   system) has the same interval but the exact mean of `statistics.mean`,
 //!   rounded to the scores' type.
 
+pub mod comet;
+
 use crate::py::{Py, numpy_sum};
 
 use rayon::prelude::*;
