@@ -56,14 +56,24 @@ fn segment_scores(
         .collect()
 }
 
-/// comet-compare over the systems of `corpus` (in its order) for each of
-/// `metrics`.
+/// The systems of `corpus` in name order (indices into its systems).
+#[must_use]
+pub fn name_order(corpus: &Corpus) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..corpus.systems.len()).collect();
+    order.sort_by(|&i, &j| corpus.systems[i].0.cmp(&corpus.systems[j].0));
+    order
+}
+
+/// comet-compare over the systems of `corpus` taken in `order` (indices
+/// into its systems; the pairs' indices are positions in `order`) for
+/// each of `metrics`.
 ///
 /// # Errors
 /// Fewer than two systems; a score the statistics refuse (naming system
 /// and segment).
 pub fn compare(
     corpus: &Corpus,
+    order: &[usize],
     metrics: &[MetricChoice],
     opts: &Options,
     backend: &dyn mteval_kernels::backend::Backend,
@@ -74,15 +84,14 @@ pub fn compare(
     metrics
         .iter()
         .map(|m| {
-            let scores = segment_scores(corpus, m, backend)?;
+            let mut all = segment_scores(corpus, m, backend)?;
+            let scores: Vec<Vec<f32>> = order.iter().map(|&i| std::mem::take(&mut all[i])).collect();
             let comparison = comet::compare(&scores, opts).map_err(|e| {
                 // Name the system rather than its index.
                 let msg = e.to_string();
-                let named = corpus
-                    .systems
-                    .iter()
-                    .enumerate()
-                    .fold(msg, |acc, (i, (n, _))| acc.replace(&format!("system {i},"), &format!("system {n},")));
+                let named = order.iter().enumerate().fold(msg, |acc, (i, &s)| {
+                    acc.replace(&format!("system {i},"), &format!("system {},", corpus.systems[s].0))
+                });
                 anyhow::anyhow!("{}: {named}", m.display())
             })?;
             Ok(MetricComparison {

@@ -224,3 +224,66 @@ fn comet_compare_runs_on_text_metrics_and_refuses_what_it_cannot_do() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn comet_compare_in_sql_matches_comet_compare() {
+    let golden = repo_golden("comet_compare.json");
+    for c in golden["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let table = write_table(dir.path(), c);
+        let o = &c["options"];
+        let opts = format!(
+            "splits:{}|ratio:{}|seed:{}|alt:{}",
+            o["num_splits"],
+            o["sample_ratio"],
+            o["seed"],
+            o["alternative"].as_str().unwrap()
+        );
+        // Rows shuffled by the query: the aggregate orders systems and segments itself.
+        let q = format!(
+            "SELECT unnest(comet_compare(comet, system, seg_id, '{opts}')) AS p FROM (SELECT * FROM '{table}' ORDER BY \
+             random())"
+        );
+        let out = run(&["sql".into(), "-c".into(), q, "--format".into(), "json".into()]);
+        let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+        let want = c["results"].as_array().unwrap();
+        assert_eq!(rows.len(), want.len(), "{name}");
+        for (r, w) in rows.iter().zip(want) {
+            let p = &r["p"];
+            assert_eq!(p["x_name"], w["x_name"], "{name}");
+            assert_eq!(p["y_name"], w["y_name"], "{name}");
+            let b = &w["bootstrap_resampling"];
+            let t = &w["paired_t-test"];
+            for (k, wv) in [
+                ("x_mean", &b["x-mean"]),
+                ("y_mean", &b["y-mean"]),
+                ("ties", &b["ties (%)"]),
+                ("x_wins", &b["x_wins (%)"]),
+                ("y_wins", &b["y_wins (%)"]),
+                ("statistic", &t["statistic"]),
+                ("p_value", &t["p_value"]),
+            ] {
+                match (p[k].as_f64(), wv.as_f64()) {
+                    (Some(a), Some(e)) => assert_eq!(a.to_bits(), e.to_bits(), "{name}: {k}"),
+                    // NaN: null in the reference's JSON; the SQL JSON writer's null or NaN.
+                    (a, None) => assert!(a.is_none_or(f64::is_nan), "{name}: {k} = {}", p[k]),
+                    (None, Some(e)) => panic!("{name}: {k} missing, want {e}"),
+                }
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("bad.csv");
+    std::fs::write(&t, "system,seg_id,comet\na,1,0.5\na,2,0.6\nb,1,0.4\n").unwrap();
+    let o = mteval(&["sql", "-c", &format!("SELECT comet_compare(comet, system, seg_id) FROM '{}'", t.display())]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("system 'b' has no row for segment '2'"), "{e}");
+    let o = mteval(&[
+        "sql",
+        "-c",
+        &format!("SELECT comet_compare(comet, system, seg_id, 'splits:0') FROM '{}'", t.display()),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("splits:0"), "{}", String::from_utf8_lossy(&o.stderr));
+}

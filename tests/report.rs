@@ -668,3 +668,73 @@ fn the_matrix_keeps_each_metrics_precision_and_the_browser_names_its_numbers() {
     assert_eq!(d.split('.').nth(1).map_or(0, str::len), 2, "BLEU keeps 2 decimals: {d:?}");
     assert!(html.contains("seg_id = ") && html.contains("among the aligned segments (counting from 1)"), "label");
 }
+
+#[test]
+fn the_comet_compare_section_holds_compares_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = parquet("en-de");
+    let table = dir.path().join("c.parquet");
+    let q = format!(
+        "COPY (SELECT system, seg_id, hyp, ref, 0.7 + (length(hyp) % 13) * 0.01 AS comet FROM '{src}' \
+         WHERE seg_id <= 300 ORDER BY system, seg_id) TO '{}'",
+        table.display()
+    );
+    mteval_ok(&["sql", "-c", &q]);
+    let t = table.to_str().unwrap();
+    let (_, html) = report(
+        dir.path(),
+        "c.html",
+        &[t, "-m", "chrf", "--score-col", "comet", "--segment-col", "seg_id", "--comet-compare"],
+    );
+    assert!(html.contains("<section id=\"comet-compare\">"), "no comet-compare section");
+    let json = mteval_ok(&[
+        "compare",
+        t,
+        "-m",
+        "chrf",
+        "--score-col",
+        "comet",
+        "--segment-col",
+        "seg_id",
+        "--comet-compare",
+        "-f",
+        "json",
+    ]);
+    let want: Value = serde_json::from_str(&json).unwrap();
+    for m in want.as_array().unwrap() {
+        let name = m["metric"].as_str().unwrap();
+        let body = section(&html, &format!("<table class=\"sortable comet\" data-metric=\"{name}\""), "</table>");
+        let rows = tags(body, "tr");
+        let pairs = m["statistical_results"].as_array().unwrap();
+        let data_rows: Vec<_> = rows.iter().filter(|r| r.contains_key("data-x")).collect();
+        assert_eq!(data_rows.len(), pairs.len(), "{name}");
+        for (r, p) in data_rows.iter().zip(pairs) {
+            assert_eq!(r["data-x"], p["x_name"].as_str().unwrap());
+            assert_eq!(r["data-y"], p["y_name"].as_str().unwrap());
+        }
+        // The cells in order: the means, shares, t and p at 4 decimals, as comet-compare prints them.
+        let cells = tags(body, "td");
+        let values: Vec<&str> = cells.iter().filter_map(|c| c.get("data-v").map(String::as_str)).collect();
+        for (k, p) in pairs.iter().enumerate() {
+            let b = &p["bootstrap_resampling"];
+            let tt = &p["paired_t-test"];
+            let want: Vec<String> = [
+                &b["x-mean"],
+                &b["y-mean"],
+                &b["ties (%)"],
+                &b["x_wins (%)"],
+                &b["y_wins (%)"],
+                &tt["statistic"],
+                &tt["p_value"],
+            ]
+            .iter()
+            .map(|v| format!("{:.4}", v.as_f64().unwrap()))
+            .collect();
+            assert_eq!(
+                values[k * 7..k * 7 + 7],
+                want.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                "{name} pair {k}"
+            );
+        }
+    }
+}

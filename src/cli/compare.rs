@@ -362,13 +362,12 @@ fn comet_options(a: &CompareArgs) -> Result<comet::Options> {
 /// given in text mode) compared pairwise on each metric.
 async fn run_comet(a: &CompareArgs, metrics: &[MetricChoice], score_files: &[ScoreFile]) -> Result<()> {
     let opts = comet_options(a)?;
-    let mut corpus = read_inputs(a, metrics, score_files, false).await?;
-    if table_mode(a) {
-        sort_systems(&mut corpus);
-    }
+    let corpus = read_inputs(a, metrics, score_files, false).await?;
+    let order =
+        if table_mode(a) { crate::comet_compare::name_order(&corpus) } else { (0..corpus.systems.len()).collect() };
     let backend = crate::device::backend()?;
-    let results = crate::comet_compare::compare(&corpus, metrics, &opts, backend.as_ref())?;
-    let systems: Vec<String> = corpus.systems.iter().map(|(n, _)| n.clone()).collect();
+    let results = crate::comet_compare::compare(&corpus, &order, metrics, &opts, backend.as_ref())?;
+    let systems: Vec<String> = order.iter().map(|&i| corpus.systems[i].0.clone()).collect();
     let out = match a.format {
         CompareFormat::Json => crate::comet_compare::json(&systems, &results, &opts),
         CompareFormat::Text => {
@@ -383,24 +382,6 @@ async fn run_comet(a: &CompareArgs, metrics: &[MetricChoice], score_files: &[Sco
         }
     };
     crate::output::write_stdout(out.as_bytes())
-}
-
-/// The systems of a table (and their scores and gold) in name order.
-fn sort_systems(corpus: &mut Corpus) {
-    let mut order: Vec<usize> = (0..corpus.systems.len()).collect();
-    order.sort_by(|&i, &j| corpus.systems[i].0.cmp(&corpus.systems[j].0));
-    permute(&mut corpus.systems, &order);
-    permute(&mut corpus.scores, &order);
-    permute(&mut corpus.gold, &order);
-}
-
-/// `v` reordered as `order` (indices into `v`); an empty `v` stays empty.
-fn permute<T>(v: &mut Vec<T>, order: &[usize]) {
-    if v.is_empty() {
-        return;
-    }
-    let mut old: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
-    *v = order.iter().filter_map(|&i| old[i].take()).collect();
 }
 
 /// `--score-file`'s names: each given once, and none a text metric's.

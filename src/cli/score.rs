@@ -133,6 +133,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             input: input.clone(),
             segment_col: None,
             gold_col: None,
+            comet: None,
         };
         let table = crate::corpus::TableSpec {
             input: &input,

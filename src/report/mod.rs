@@ -52,6 +52,8 @@ pub(crate) struct Setup {
     pub segment_col: Option<String>,
     /// The gold (human) score column: the metrics' meta-evaluation section.
     pub gold_col: Option<String>,
+    /// comet-compare's pairwise tests (`--comet-compare`), with its settings.
+    pub comet: Option<mteval_kernels::significance::comet::Options>,
 }
 
 /// Reads `table` (a row per segment and system; its `extra_cols` are
@@ -150,6 +152,33 @@ struct Page {
     tiny_group: usize,
     /// The metrics against the gold scores (`--gold`).
     meta: Option<meta::MetaSection>,
+    /// comet-compare's tests per metric (`--comet-compare`).
+    comet: Vec<CometView>,
+    /// comet-compare's settings, as the page states them.
+    comet_settings: String,
+}
+
+#[derive(Serialize)]
+struct CometView {
+    name: String,
+    pairs: Vec<CometRow>,
+}
+
+/// One pair as comet-compare prints it (4 decimals), and its verdict.
+#[derive(Serialize)]
+struct CometRow {
+    x: String,
+    y: String,
+    x_mean: String,
+    y_mean: String,
+    ties: String,
+    x_wins: String,
+    y_wins: String,
+    statistic: String,
+    p: String,
+    p_value: Option<f64>,
+    /// The significantly better system (`p < 0.05`), if any.
+    winner: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -620,6 +649,22 @@ pub(crate) fn write_page(
         }
         None => None,
     };
+    let comet = match &setup.comet {
+        Some(opts) => {
+            note!("report: comet-compare's t-tests and bootstrap resampling for every pair");
+            comet_views(corpus, metrics, opts, backend.as_ref())?
+        }
+        None => Vec::new(),
+    };
+    let comet_settings = setup.comet.map_or_else(String::new, |o| {
+        format!(
+            "{} splits of {}% of the segments, numpy seed {}, {} t-test",
+            o.num_splits,
+            o.sample_ratio * 100.0,
+            o.seed,
+            o.alternative.name()
+        )
+    });
     let page = Page {
         title: setup.title.clone(),
         input: setup.input.clone(),
@@ -647,6 +692,8 @@ pub(crate) fn write_page(
         has_src: src.is_some(),
         segment_col: setup.segment_col.clone(),
         meta,
+        comet,
+        comet_settings,
     };
     let mut env = minijinja::Environment::new();
     env.add_template("page.html", TEMPLATE).context("the report template")?;
@@ -662,4 +709,48 @@ pub(crate) fn write_page(
     file.commit()?;
     note!("report: wrote {} ({} KB)", out.display(), html.len() / 1024);
     Ok(())
+}
+
+/// comet-compare's numbers per metric for the page (the systems in name
+/// order).
+fn comet_views(
+    corpus: &Corpus,
+    metrics: &[MetricChoice],
+    opts: &mteval_kernels::significance::comet::Options,
+    backend: &dyn mteval_kernels::backend::Backend,
+) -> Result<Vec<CometView>> {
+    let four = |x: f64| if x.is_nan() { "nan".to_owned() } else { format!("{x:.4}") };
+    // In name order, as `mteval compare --comet-compare` takes a table's systems.
+    let order = crate::comet_compare::name_order(corpus);
+    let results = crate::comet_compare::compare(corpus, &order, metrics, opts, backend)?;
+    Ok(results
+        .iter()
+        .map(|m| CometView {
+            name: m.name.clone(),
+            pairs: m
+                .comparison
+                .pairs
+                .iter()
+                .map(|p| {
+                    let (x, y) = (&corpus.systems[order[p.x]].0, &corpus.systems[order[p.y]].0);
+                    let b = &p.bootstrap;
+                    let pv = f64::from(p.t_test.p_value);
+                    let significant = p.t_test.p_value < mteval_kernels::significance::comet::SUMMARY_THRESHOLD;
+                    CometRow {
+                        x: x.clone(),
+                        y: y.clone(),
+                        x_mean: four(f64::from(b.x_mean)),
+                        y_mean: four(f64::from(b.y_mean)),
+                        ties: four(b.ties),
+                        x_wins: four(b.x_wins),
+                        y_wins: four(b.y_wins),
+                        statistic: four(f64::from(p.t_test.statistic)),
+                        p: four(pv),
+                        p_value: pv.is_finite().then_some(pv),
+                        winner: significant.then(|| if b.x_better(m.lower_is_better) { x.clone() } else { y.clone() }),
+                    }
+                })
+                .collect(),
+        })
+        .collect())
 }

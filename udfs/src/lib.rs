@@ -87,6 +87,7 @@ pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<Aggregat
         Arc::new(AggregateUDF::from(meta::meta_corr::MetaCorrUdaf::default())),
         Arc::new(AggregateUDF::from(meta::meta_tie_opt::MetaTieOptUdaf::default())),
         Arc::new(AggregateUDF::from(meta::meta_spa::MetaSpaUdaf::default())),
+        Arc::new(AggregateUDF::from(significance::comet_compare::CometCompareUdaf::default())),
         Arc::new(AggregateUDF::from(terms::corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
         Arc::new(AggregateUDF::from(
             terms::corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default(),

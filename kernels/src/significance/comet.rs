@@ -103,6 +103,73 @@ impl Default for Options {
     }
 }
 
+/// The option keys of the SQL aggregate `comet_compare`.
+pub const OPTIONS: &[crate::options::OptionKey] = &[
+    crate::options::OptionKey::new("splits", "`300` \\| N >= 1", "bootstrap splits (comet-compare's `--num_splits`)"),
+    crate::options::OptionKey::new(
+        "ratio",
+        "`0.4` \\| a number > 0",
+        "share of the segments in each split (`--sample_ratio`)",
+    ),
+    crate::options::OptionKey::new("seed", "`12` \\| an integer from 0 to 2^32 - 1", "numpy's global seed"),
+    crate::options::OptionKey::new(
+        "alt",
+        "`two-sided` \\| `less` \\| `greater`",
+        "the t-test's alternative (`--t_test_alternative`)",
+    ),
+    crate::options::OptionKey::new(
+        "dir",
+        "`higher` \\| `lower`",
+        "which way is better: the summary credits the lower mean for `lower`",
+    ),
+];
+
+impl Options {
+    /// comet-compare's settings and the score's direction (lower is better)
+    /// from options in signature syntax (`splits:1000|seed:1|dir:lower`).
+    ///
+    /// # Errors
+    /// Unknown keys, values out of range.
+    pub fn parse(options: &str) -> Result<(Self, bool), MetricError> {
+        use crate::signature::{bad_value, parse_options};
+        const NAME: &str = "comet_compare";
+        let mut o = Self::default();
+        let mut lower = false;
+        for (k, v) in parse_options(NAME, options)? {
+            match k.as_str() {
+                "splits" => {
+                    o.num_splits = v
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| bad_value(NAME, &k, &v, "a whole number of splits, at least 1"))?;
+                }
+                "ratio" => {
+                    o.sample_ratio = v
+                        .parse()
+                        .ok()
+                        .filter(|r: &f64| r.is_finite() && *r > 0.0)
+                        .ok_or_else(|| bad_value(NAME, &k, &v, "a number above 0"))?;
+                }
+                "seed" => o.seed = v.parse().map_err(|_| bad_value(NAME, &k, &v, "an integer from 0 to 4294967295"))?,
+                "alt" => {
+                    o.alternative =
+                        Alternative::parse(&v).map_err(|_| bad_value(NAME, &k, &v, "two-sided, less or greater"))?;
+                }
+                "dir" => {
+                    lower = match v.as_str() {
+                        "higher" => false,
+                        "lower" => true,
+                        _ => return Err(bad_value(NAME, &k, &v, "higher or lower")),
+                    };
+                }
+                _ => crate::options::other_key(NAME, &k, &[OPTIONS])?,
+            }
+        }
+        Ok((o, lower))
+    }
+}
+
 /// One pair's bootstrap numbers (`bootstrap_resampling` of comet's JSON).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bootstrap {
@@ -437,5 +504,14 @@ mod tests {
         let e = compare(&[vec![0.5, f32::NAN], vec![0.4, 0.3]], &opts).unwrap_err().to_string();
         assert!(e.contains("system 0, segment 1"), "{e}");
         assert!(Alternative::parse("two_sided").is_err());
+        let (o, lower) = Options::parse("splits:50|ratio:0.25|seed:7|alt:less|dir:lower").unwrap();
+        assert_eq!(
+            (o.num_splits, o.sample_ratio, o.seed, o.alternative, lower),
+            (50, 0.25, 7, Alternative::Less, true)
+        );
+        assert_eq!(Options::parse("").unwrap(), (Options::default(), false));
+        for bad in ["splits:0", "ratio:-1", "seed:-3", "alt:both", "dir:up", "perms:5"] {
+            assert!(Options::parse(bad).is_err(), "{bad}");
+        }
     }
 }

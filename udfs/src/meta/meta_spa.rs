@@ -98,13 +98,13 @@ struct SpaAccumulator {
 /// A system or segment key in order: numerically when every key is an
 /// integer, else as text.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
+pub(crate) enum Key {
     Int(i128),
     Text(String),
 }
 
 impl Key {
-    fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self {
             Self::Int(n) => n.to_string(),
             Self::Text(t) => t.clone(),
@@ -113,7 +113,7 @@ impl Key {
 }
 
 /// The keys of `values`: all integers, or all text.
-fn ordered<'a>(values: impl Iterator<Item = &'a str> + Clone) -> Vec<Key> {
+pub(crate) fn ordered<'a>(values: impl Iterator<Item = &'a str> + Clone) -> Vec<Key> {
     let ints: Option<Vec<i128>> = values.clone().map(|v| v.trim().parse().ok()).collect();
     match ints {
         Some(v) => v.into_iter().map(Key::Int).collect(),

@@ -1,7 +1,9 @@
 //! sacrebleu's significance tests as SQL aggregates over any metric of the
 //! metric table with a resampling view: `corpus_bootstrap` (the confidence
 //! interval) and `paired_test` (paired bootstrap or approximate
-//! randomization against a baseline).
+//! randomization against a baseline); `comet_compare`, Unbabel COMET's
+//! pairwise tests.
 
+pub mod comet_compare;
 pub mod corpus_bootstrap;
 pub mod paired_test;

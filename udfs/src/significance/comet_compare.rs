@@ -1,0 +1,281 @@
+//! `comet_compare(score, system, segment [, options]) -> List<Struct{x_name,
+//! y_name, x_mean, y_mean, ties, x_wins, y_wins, statistic, p_value,
+//! better}>`: comet-compare's tests (Unbabel COMET's `comet-compare`) for
+//! every pair of a group's systems, with its numbers: bootstrap resampling
+//! (win/tie shares over the splits) and a paired t-test on the segment
+//! scores. The bootstrap indexes segments by position, so the aggregate
+//! orders them itself: systems in name order, segments in key order (each
+//! numerically when all its keys are integers), as `mteval compare
+//! --comet-compare` takes a table. A NULL or non-finite score, system or
+//! segment, a segment scored twice for a system, or a system without a
+//! segment another has, is refused naming the row or the system.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, ListArray, StringArray, StructArray};
+use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::logical_expr::Accumulator;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::format_state_name;
+use mteval_kernels::backend::DeviceRequest;
+use mteval_kernels::significance::comet::{self, Options};
+
+use crate::common::{ROW_IN_BATCH, constant_options, metric_err};
+use crate::meta::meta_spa::{Key, ordered};
+use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+
+/// The `comet_compare` aggregate function.
+#[derive(Debug)]
+pub struct CometCompareFn;
+
+/// The `comet_compare` aggregate UDF.
+pub type CometCompareUdaf = Aggregate<CometCompareFn>;
+
+/// The fields of one pair.
+fn pair_fields() -> Fields {
+    let f = |n: &str, t: DataType| Field::new(n, t, true);
+    Fields::from(vec![
+        f("x_name", DataType::Utf8),
+        f("y_name", DataType::Utf8),
+        f("x_mean", DataType::Float64),
+        f("y_mean", DataType::Float64),
+        f("ties", DataType::Float64),
+        f("x_wins", DataType::Float64),
+        f("y_wins", DataType::Float64),
+        f("statistic", DataType::Float64),
+        f("p_value", DataType::Float64),
+        f("better", DataType::Utf8),
+    ])
+}
+
+fn output() -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(DataType::Struct(pair_fields()), true)))
+}
+
+/// `(score: number, system: any, segment: any [, options: string])`.
+fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    crate::common::check_arity(name, t, 3..=4, "(score, system, segment [, options])")?;
+    if !(t[0].is_numeric() || t[0].is_null()) {
+        return plan_err!("{name}: the score (first argument) must be a number column, got {}", t[0]);
+    }
+    let mut out = vec![DataType::Float64, DataType::Utf8, DataType::Utf8];
+    if let Some(o) = t.get(3) {
+        out.push(crate::common::coerce_options(name, o)?);
+    }
+    Ok(out)
+}
+
+impl AggregateSpec for CometCompareFn {
+    const NAME: &'static str = "comet_compare";
+    const DOC: FunctionDoc = FunctionDoc {
+        description: "comet-compare's tests (Unbabel COMET's `comet-compare`) for every pair of systems, with its \
+                      numbers: bootstrap resampling (numpy's global state seeded with `seed:S`, 12; `splits:N`, \
+                      300, splits of `ratio:R`, 0.4, of the segments; the shares of splits each system wins and of \
+                      ties within 0.001) and a paired t-test on the float32 segment scores (`alt:` two-sided, less \
+                      or greater). Systems in name order, segments in key order (each numerically when all are \
+                      integers); pairs in comet-compare's order. `better` names the significantly better system \
+                      (p < 0.05 and the better bootstrap mean; `dir:lower` for error-like scores), else NULL.",
+        syntax: "comet_compare(score: float64, system: any, segment: any, options?: str) -> list<struct>",
+        arguments: &[
+            ("score", "A system's score of a segment (COMET, MetricX, a sentence metric)."),
+            ("system", "The system that translated it."),
+            ("segment", "The segment's id (the same ids for every system)."),
+            ARG_OPTIONS,
+        ],
+        example: "SELECT lp, unnest(comet_compare(comet, system, seg_id)) FROM seg_scores GROUP BY lp;",
+        related: &["paired_test", "meta_spa"],
+    };
+    const COERCE: crate::udf::Coerce = coerce;
+    const OUTPUT: Output = output;
+
+    fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
+        let opts = constant_options(Self::NAME, args.exprs, 3)?;
+        let (options, lower) = Options::parse(&opts).map_err(|e| metric_err(Self::NAME, &e))?;
+        Ok(Box::new(CometAccumulator { options, lower, rows: Vec::new() }))
+    }
+
+    fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
+        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
+        vec![
+            Arc::new(Field::new(format_state_name(args.name, "score"), list(DataType::Float64), true)),
+            Arc::new(Field::new(format_state_name(args.name, "system"), list(DataType::Utf8), true)),
+            Arc::new(Field::new(format_state_name(args.name, "segment"), list(DataType::Utf8), true)),
+        ]
+    }
+}
+
+/// One scored row: score, system, segment.
+type Row = (f64, String, String);
+
+#[derive(Debug)]
+struct CometAccumulator {
+    options: Options,
+    lower: bool,
+    rows: Vec<Row>,
+}
+
+impl CometAccumulator {
+    /// The score matrix: systems in name order, segments in key order.
+    fn matrix(&self) -> Result<(Vec<String>, Vec<Vec<f32>>)> {
+        let systems = ordered(self.rows.iter().map(|r| r.1.as_str()));
+        let keys = ordered(self.rows.iter().map(|r| r.2.as_str()));
+        let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
+        for (i, ((r, s), k)) in self.rows.iter().zip(&systems).zip(&keys).enumerate() {
+            if let Some(prev) = table.entry(s).or_default().insert(k, i) {
+                return exec_err!(
+                    "comet_compare: system '{}' has segment '{}' twice (scores {} and {}): one row per system and \
+                     segment",
+                    r.1,
+                    r.2,
+                    self.rows[prev].0,
+                    r.0
+                );
+            }
+        }
+        let mut segments: Vec<&Key> = keys.iter().collect();
+        segments.sort();
+        segments.dedup();
+        let mut names = Vec::new();
+        let mut scores = Vec::new();
+        for (system, segs) in &table {
+            let mut col = Vec::with_capacity(segments.len());
+            for s in &segments {
+                let Some(&i) = segs.get(s) else {
+                    return exec_err!(
+                        "comet_compare: system '{}' has no row for segment '{}', which other systems have: the tests \
+                         compare systems on the same segments",
+                        system.name(),
+                        s.name()
+                    );
+                };
+                col.push(self.rows[i].0);
+            }
+            names.push(system.name());
+            scores.push(comet::to_f32(&col));
+        }
+        Ok((names, scores))
+    }
+}
+
+impl Accumulator for CometAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let score = values[0].as_primitive::<Float64Type>();
+        let (sys, seg) = (values[1].as_string::<i32>(), values[2].as_string::<i32>());
+        for i in 0..score.len() {
+            for (what, null) in [
+                ("score (first argument)", score.is_null(i)),
+                ("system (second argument)", sys.is_null(i)),
+                ("segment (third argument)", seg.is_null(i)),
+            ] {
+                if null {
+                    return exec_err!(
+                        "comet_compare: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a score for every \
+                         segment"
+                    );
+                }
+            }
+            let v = score.value(i);
+            #[allow(clippy::cast_possible_truncation, reason = "comet-compare's float32 scores")]
+            if !(v as f32).is_finite() {
+                return exec_err!(
+                    "comet_compare: row {i}{ROW_IN_BATCH}: the score {v} is not a finite float32 (system '{}', segment \
+                     '{}')",
+                    sys.value(i),
+                    seg.value(i)
+                );
+            }
+            self.rows.push((v, sys.value(i).to_owned(), seg.value(i).to_owned()));
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        if self.rows.is_empty() {
+            return Ok(ScalarValue::List(Arc::new(ListArray::new_null(
+                Arc::new(Field::new_list_field(DataType::Struct(pair_fields()), true)),
+                1,
+            ))));
+        }
+        let (names, scores) = self.matrix()?;
+        if names.len() < 2 {
+            return exec_err!(
+                "comet_compare: the group has one system ('{}'); the tests compare two or more",
+                names.first().map_or("", String::as_str)
+            );
+        }
+        let c = comet::compare(&scores, &self.options).map_err(|e| exec_datafusion_err!("comet_compare: {e}"))?;
+        let n = c.pairs.len();
+        let name = |f: &dyn Fn(&comet::Pair) -> usize| -> ArrayRef {
+            Arc::new(StringArray::from_iter_values(c.pairs.iter().map(|p| names[f(p)].clone())))
+        };
+        let num = |f: &dyn Fn(&comet::Pair) -> f64| -> ArrayRef {
+            Arc::new(Float64Array::from_iter_values(c.pairs.iter().map(f)))
+        };
+        let better: StringArray = c
+            .pairs
+            .iter()
+            .map(|p| {
+                (p.t_test.p_value < comet::SUMMARY_THRESHOLD)
+                    .then(|| if p.bootstrap.x_better(self.lower) { names[p.x].clone() } else { names[p.y].clone() })
+            })
+            .collect();
+        let better: ArrayRef = Arc::new(better);
+        let columns = vec![
+            name(&|p| p.x),
+            name(&|p| p.y),
+            num(&|p| f64::from(p.bootstrap.x_mean)),
+            num(&|p| f64::from(p.bootstrap.y_mean)),
+            num(&|p| p.bootstrap.ties),
+            num(&|p| p.bootstrap.x_wins),
+            num(&|p| p.bootstrap.y_wins),
+            num(&|p| f64::from(p.t_test.statistic)),
+            num(&|p| f64::from(p.t_test.p_value)),
+            better,
+        ];
+        let values = StructArray::try_new(pair_fields(), columns, None)?;
+        let list = ListArray::try_new(
+            Arc::new(Field::new_list_field(DataType::Struct(pair_fields()), true)),
+            OffsetBuffer::from_lengths([n]),
+            Arc::new(values),
+            None,
+        )?;
+        Ok(ScalarValue::List(Arc::new(list)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+            + self.rows.iter().map(|r| std::mem::size_of::<Row>() + r.1.capacity() + r.2.capacity()).sum::<usize>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let floats: Vec<ScalarValue> = self.rows.iter().map(|r| ScalarValue::Float64(Some(r.0))).collect();
+        let texts = |f: &dyn Fn(&Row) -> &String| {
+            let items: Vec<ScalarValue> = self.rows.iter().map(|r| ScalarValue::Utf8(Some(f(r).clone()))).collect();
+            ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Utf8))
+        };
+        Ok(vec![
+            ScalarValue::List(ScalarValue::new_list_nullable(&floats, &DataType::Float64)),
+            texts(&|r| &r.1),
+            texts(&|r| &r.2),
+        ])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists: Vec<_> = states.iter().map(AsArray::as_list::<i32>).collect();
+        for i in 0..lists[0].len() {
+            if lists.iter().any(|l| l.is_null(i)) {
+                continue;
+            }
+            let (s, sys, seg) = (lists[0].value(i), lists[1].value(i), lists[2].value(i));
+            let s = s.as_primitive::<Float64Type>();
+            let (sys, seg): (&StringArray, &StringArray) = (sys.as_string::<i32>(), seg.as_string::<i32>());
+            for j in 0..s.len() {
+                self.rows.push((s.value(j), sys.value(j).to_owned(), seg.value(j).to_owned()));
+            }
+        }
+        Ok(())
+    }
+}
