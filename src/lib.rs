@@ -34,7 +34,7 @@ pub mod wire_errors;
 pub use mteval_kernels as kernels;
 pub use mteval_udfs as udfs;
 
-/// The README's Rust examples, run as doctests.
+/// The SQL guide's Rust examples (embedding the UDFs), run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+#[doc = include_str!("../docs/sql.md")]
+pub struct SqlGuideDoctests;

@@ -28,6 +28,7 @@ mod cli_scores;
 mod cli_wer;
 mod cluster;
 mod compare_probe;
+mod docs;
 mod meta_probe;
 mod meta_tasksets;
 mod probe_datasets;

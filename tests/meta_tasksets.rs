@@ -20,7 +20,7 @@ fn py_num(v: &Value) -> String {
 }
 
 /// Writes a golden set's pairs in mt-metrics-eval's layout under `root`.
-fn write_layout(root: &Path, set: &Value) {
+pub(crate) fn write_layout(root: &Path, set: &Value) {
     let ts = set["test_set"].as_str().unwrap();
     let base = root.join(ts);
     for (lp, x) in set["lps"].as_object().unwrap() {

@@ -1,14 +1,14 @@
-//! The README's generated tables (the metric table and the SQL function
-//! table) equal what the code says, every name in them works in every place
+//! The SQL guide's generated tables (docs/sql.md: the metric table, the
+//! option tables and the SQL function table) equal what the code says, every name in them works in every place
 //! that takes a metric name, and SQL's `information_schema` describes every
 //! mteval function.
 
 use crate::cli::{mteval, stderr};
 
-/// Checks (or, with `MTEVAL_BLESS=1`, rewrites) the README's text between
-/// `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+/// Checks (or, with `MTEVAL_BLESS=1`, rewrites) the SQL guide's text
+/// (docs/sql.md) between `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
 fn check_generated(name: &str, table: &str) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/sql.md");
     let readme = std::fs::read_to_string(path).unwrap();
     let (begin, end) = (format!("<!-- {name}:begin -->\n"), format!("<!-- {name}:end -->"));
     let start = readme.find(&begin).expect("begin marker") + begin.len();
@@ -17,7 +17,7 @@ fn check_generated(name: &str, table: &str) {
         std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
         return;
     }
-    assert_eq!(&readme[start..stop], table, "README's {name} out of date: rerun this test with MTEVAL_BLESS=1");
+    assert_eq!(&readme[start..stop], table, "docs/sql.md's {name} out of date: rerun this test with MTEVAL_BLESS=1");
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The option keys of each metric, as data: what the parsers accept (their
-//! "unknown key" errors list these keys) and what the README's option
+//! "unknown key" errors list these keys) and what the SQL guide's option
 //! tables show (generated from here, see [`markdown_table`]).
 
 use std::fmt::Write as _;
@@ -71,7 +71,7 @@ pub fn other_key(metric: &'static str, key: &str, groups: &[&[OptionKey]]) -> Re
     }
 }
 
-/// The README's table of `groups`' keys.
+/// The SQL guide's table of `groups`' keys.
 #[must_use]
 pub fn markdown_table(groups: &[&[OptionKey]]) -> String {
     let mut s = String::from("| key | values (default first) | what |\n|---|---|---|\n");

@@ -83,7 +83,7 @@ pub struct SqlArgs {
 pub struct ScoreArgs {
     /// Input table: .parquet, .csv, .tsv, .json, .jsonl or .ndjson (not with --hyp).
     pub input: Option<String>,
-    /// Metrics to compute (repeatable): any name of the metric table (the README's), e.g. ter, chrf++, wer,
+    /// Metrics to compute (repeatable): any name of the metric table (docs/sql.md), e.g. ter, chrf++, wer,
     /// characTER, term-acc.
     #[arg(short = 'm', long = "metric", default_values_t = vec!["ter".to_owned()], num_args = 1..)]
     pub metrics: Vec<String>,

@@ -69,7 +69,7 @@ pub const DEFAULT_NGRAM_ORDER: usize = 4;
 /// Orders above this are rejected (sacrebleu accepts any; nobody uses more).
 pub const MAX_NGRAM_ORDER: usize = 32;
 
-/// BLEU's option keys (the README's BLEU table is generated from these).
+/// BLEU's option keys (the SQL guide's BLEU table is generated from these).
 pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new("case", "`mixed` \\| `lc`", "sacrebleu's `lowercase`"),
     OptionKey::new(

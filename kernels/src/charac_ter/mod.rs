@@ -37,7 +37,7 @@ use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "CharacTER";
 
-/// `CharacTER`'s option keys (the README's `CharacTER` table is generated from these).
+/// `CharacTER`'s option keys (the SQL guide's `CharacTER` table is generated from these).
 pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new(
         "compat",

@@ -39,7 +39,7 @@ pub const FASTCHRF_VERSION: &str = "0.2.1";
 
 const METRIC: &str = "chrF";
 
-/// chrF's option keys (the README's chrF table is generated from these).
+/// chrF's option keys (the SQL guide's chrF table is generated from these).
 pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new("nc", "`6` (0–32)", "sacrebleu's `char_order`"),
     OptionKey::new("nw", "`0` (`2` = chrF++; 0–32)", "sacrebleu's `word_order`"),

@@ -24,7 +24,7 @@
 //! correctly rounded value BLAS approximates. A
 //! p-value can then differ from the reference's by one permutation in a
 //! thousand where a permuted difference lands within float32 rounding of
-//! the observed one (the measured agreement is in the README).
+//! the observed one (the measured agreement is in docs/meta-evaluation.md).
 
 use rayon::prelude::*;
 

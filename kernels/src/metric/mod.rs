@@ -7,7 +7,7 @@
 //! its [`MetricInfo`] row names it. [`METRICS`] is the list of those rows:
 //! the CLI (`-m`, `--options METRIC=...`), `compare`, `report`, the
 //! significance tests, the corpus aggregates, `mteval_signature('...')`,
-//! Python and the README's metric table read it, so a metric works
+//! Python and the SQL guide's metric table read it, so a metric works
 //! everywhere or nowhere, and nothing outside its module matches on it.
 //!
 //! The shape is sacrebleu's `Metric` (`metrics/base.py`): per-segment
@@ -144,7 +144,7 @@ pub struct MetricInfo {
     pub functions: &'static [&'static str],
     /// The reference implementation it reproduces.
     pub reference: &'static str,
-    /// Its option keys, in groups (the README's option tables).
+    /// Its option keys, in groups (the SQL guide's option tables).
     pub options: &'static [&'static [OptionKey]],
     /// Higher or lower is better.
     pub direction: Direction,
@@ -550,7 +550,7 @@ pub fn as_f64(counts: &[u64]) -> Vec<f64> {
     counts.iter().map(|&x| x as f64).collect()
 }
 
-/// Every metric, in the README's order.
+/// Every metric, in the SQL guide's order.
 pub static METRICS: [&MetricInfo; 15] = [
     &crate::bleu::metric::INFO,
     &crate::ter::metric::INFO,
@@ -624,8 +624,8 @@ pub fn in_words(names: &[&str]) -> String {
     }
 }
 
-/// The README's table of metric names, generated from [`METRICS`] (a test
-/// keeps the README equal to it).
+/// The SQL guide's table of metric names (docs/sql.md), generated from [`METRICS`] (a test
+/// keeps docs/sql.md equal to it).
 #[must_use]
 pub fn markdown_table() -> String {
     let mut s = String::from(
@@ -640,7 +640,7 @@ pub fn markdown_table() -> String {
     s
 }
 
-/// The README's table of the option keys of the metric named `name`.
+/// The SQL guide's table of the option keys of the metric named `name`.
 ///
 /// # Errors
 /// An unknown metric name.

@@ -79,7 +79,7 @@ pub const SEED_MAX_WORDS: usize = 200;
 
 const METRIC: &str = "TER";
 
-/// TER's option keys (the README's TER table is generated from these).
+/// TER's option keys (the SQL guide's TER table is generated from these).
 pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new("case", "`lc` \\| `mixed`", "sacrebleu's `case_sensitive`"),
     OptionKey::new("norm", "`no` \\| `yes`", "sacrebleu's `normalized`"),

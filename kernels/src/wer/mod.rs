@@ -59,7 +59,7 @@ const METRIC: &str = "WER";
 /// The jiwer version this module reproduces.
 pub const JIWER_VERSION: &str = "4.0.0";
 
-/// WER's option keys (the README's WER table is generated from these).
+/// WER's option keys (the SQL guide's WER table is generated from these).
 pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new(
         "unit",
