@@ -39,6 +39,8 @@ fn calls() -> Vec<(&'static str, &'static str)> {
         ("meta_tie_opt(DISTINCT length(h), length(r))", "meta_tie_opt(length(h), length(r))"),
         // Each row its own system (the rows repeat), one segment.
         ("meta_spa(DISTINCT length(h), length(r), random(), 1)", "meta_spa(length(h), length(r), random(), 1)"),
+        // Each row its own system, one segment.
+        ("comet_compare(DISTINCT length(h), random(), 1)", "comet_compare(length(h), random(), 1)"),
     ]
 }
 
