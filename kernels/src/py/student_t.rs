@@ -34,45 +34,34 @@ const LANCZOS_G: f64 = 1.428_456_135_094_165_802_001_953_125;
 const E: f32 = std::f32::consts::E;
 
 /// Boost's second-order Horner evaluation of a rational function with 6
-/// coefficients, as the unrolled C++ evaluates it (x in [-1, 1], else in
-/// 1/x).
+/// coefficients, as the unrolled C++ evaluates it: in x for x in [-1, 1],
+/// else in 1/x with the coefficients reversed (and 1/x² computed apart).
 fn rational6(num: &[f32; 6], den: &[f32; 6], x: f32) -> f32 {
     if (-1.0..=1.0).contains(&x) {
-        let x2 = x * x;
-        let mut t0 = num[5] * x2 + num[3];
-        let mut t1 = num[4] * x2 + num[2];
-        let mut t2 = den[5] * x2 + den[3];
-        let mut t3 = den[4] * x2 + den[2];
-        t0 *= x2;
-        t1 *= x2;
-        t2 *= x2;
-        t3 *= x2;
-        t0 += num[1];
-        t1 += num[0];
-        t2 += den[1];
-        t3 += den[0];
-        t0 *= x;
-        t2 *= x;
-        (t0 + t1) / (t2 + t3)
+        rational6_in(num, den, x, x * x)
     } else {
-        let z = 1.0 / x;
-        let z2 = 1.0 / (x * x);
-        let mut t0 = num[0] * z2 + num[2];
-        let mut t1 = num[1] * z2 + num[3];
-        let mut t2 = den[0] * z2 + den[2];
-        let mut t3 = den[1] * z2 + den[3];
-        t0 *= z2;
-        t1 *= z2;
-        t2 *= z2;
-        t3 *= z2;
-        t0 += num[4];
-        t1 += num[5];
-        t2 += den[4];
-        t3 += den[5];
-        t0 *= z;
-        t2 *= z;
-        (t0 + t1) / (t2 + t3)
+        let rev = |c: &[f32; 6]| [c[5], c[4], c[3], c[2], c[1], c[0]];
+        rational6_in(&rev(num), &rev(den), 1.0 / x, 1.0 / (x * x))
     }
+}
+
+/// The even and odd halves of numerator and denominator, each in `x2`.
+fn rational6_in(num: &[f32; 6], den: &[f32; 6], x: f32, x2: f32) -> f32 {
+    let mut t0 = num[5] * x2 + num[3];
+    let mut t1 = num[4] * x2 + num[2];
+    let mut t2 = den[5] * x2 + den[3];
+    let mut t3 = den[4] * x2 + den[2];
+    t0 *= x2;
+    t1 *= x2;
+    t2 *= x2;
+    t3 *= x2;
+    t0 += num[1];
+    t1 += num[0];
+    t2 += den[1];
+    t3 += den[0];
+    t0 *= x;
+    t2 *= x;
+    (t0 + t1) / (t2 + t3)
 }
 
 /// A polynomial (coefficients from the constant term up) evaluated as
