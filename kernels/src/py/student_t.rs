@@ -38,69 +38,27 @@ const E: f32 = std::f32::consts::E;
 /// else in 1/x with the coefficients reversed (and 1/x² computed apart).
 fn rational6(num: &[f32; 6], den: &[f32; 6], x: f32) -> f32 {
     if (-1.0..=1.0).contains(&x) {
-        rational6_in(num, den, x, x * x)
+        poly_in(num, x, x * x) / poly_in(den, x, x * x)
     } else {
         let rev = |c: &[f32; 6]| [c[5], c[4], c[3], c[2], c[1], c[0]];
-        rational6_in(&rev(num), &rev(den), 1.0 / x, 1.0 / (x * x))
+        let (z, z2) = (1.0 / x, 1.0 / (x * x));
+        poly_in(&rev(num), z, z2) / poly_in(&rev(den), z, z2)
     }
 }
 
-/// The even and odd halves of numerator and denominator, each in `x2`.
-fn rational6_in(num: &[f32; 6], den: &[f32; 6], x: f32, x2: f32) -> f32 {
-    let mut t0 = num[5] * x2 + num[3];
-    let mut t1 = num[4] * x2 + num[2];
-    let mut t2 = den[5] * x2 + den[3];
-    let mut t3 = den[4] * x2 + den[2];
-    t0 *= x2;
-    t1 *= x2;
-    t2 *= x2;
-    t3 *= x2;
-    t0 += num[1];
-    t1 += num[0];
-    t2 += den[1];
-    t3 += den[0];
-    t0 *= x;
-    t2 *= x;
-    (t0 + t1) / (t2 + t3)
+/// A polynomial (coefficients from the constant term up) as Boost's
+/// unrolled second-order Horner scheme evaluates it: the even and the odd
+/// coefficients each by Horner's rule in `x2`, then `even + odd * x`.
+fn poly_in(c: &[f32], x: f32, x2: f32) -> f32 {
+    let horner = |first: usize| {
+        c.iter().skip(first).step_by(2).rev().fold(None, |acc: Option<f32>, &k| Some(acc.map_or(k, |a| a * x2 + k)))
+    };
+    horner(0).unwrap_or(0.0) + horner(1).map_or(0.0, |odd| odd * x)
 }
 
-/// A polynomial (coefficients from the constant term up) evaluated as
-/// Boost's unrolled second-order Horner scheme does for 5, 6 and 7 terms.
+/// [`poly_in`] at `x`.
 fn poly(c: &[f32], x: f32) -> f32 {
-    let x2 = x * x;
-    match *c {
-        [a0, a1, a2, a3, a4] => {
-            let mut t0 = a4 * x2 + a2;
-            let mut t1 = a3 * x2 + a1;
-            t0 *= x2;
-            t0 += a0;
-            t1 *= x;
-            t0 + t1
-        }
-        [a0, a1, a2, a3, a4, a5] => {
-            let mut t0 = a5 * x2 + a3;
-            let mut t1 = a4 * x2 + a2;
-            t0 *= x2;
-            t1 *= x2;
-            t0 += a1;
-            t1 += a0;
-            t0 *= x;
-            t0 + t1
-        }
-        [a0, a1, a2, a3, a4, a5, a6] => {
-            let mut t0 = a6 * x2 + a4;
-            let mut t1 = a5 * x2 + a3;
-            t0 *= x2;
-            t1 *= x2;
-            t0 += a2;
-            t1 += a1;
-            t0 *= x2;
-            t0 += a0;
-            t1 *= x;
-            t0 + t1
-        }
-        _ => c.iter().rev().fold(0.0, |acc, &k| acc * x + k),
-    }
+    poly_in(c, x, x * x)
 }
 
 #[allow(clippy::cast_possible_truncation, reason = "the published constants, rounded to float as the C++ tables are")]
