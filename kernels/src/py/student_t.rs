@@ -596,9 +596,7 @@ fn ibeta(mut a: f32, mut b: f32, mut x: f32, inv: bool) -> f32 {
         return if invert { y.sqrt().asin() / half_pi } else { x.sqrt().asin() / half_pi };
     }
     if a == 1.0 {
-        std::mem::swap(&mut a, &mut b);
-        std::mem::swap(&mut x, &mut y);
-        invert = !invert;
+        flip(&mut a, &mut b, &mut x, &mut y, &mut invert);
     }
     if b == 1.0 {
         if a == 1.0 {
@@ -617,31 +615,20 @@ fn ibeta(mut a: f32, mut b: f32, mut x: f32, inv: bool) -> f32 {
         return f32::NAN;
     }
     if x > 0.5 {
-        std::mem::swap(&mut a, &mut b);
-        std::mem::swap(&mut x, &mut y);
-        invert = !invert;
+        flip(&mut a, &mut b, &mut x, &mut y, &mut invert);
     }
-    // `series(s0)`: the power series from s0; `complement(f)` turns a
-    // method that adds to its start value into the complement's value.
-    let fract = if a.max(b) <= 1.0 {
-        if a >= 0.2f32.min(b) || x.powf_c(a) <= 0.9 {
-            with_invert(&mut invert, |s0| ibeta_series(a, b, x, s0))
-        } else {
-            std::mem::swap(&mut a, &mut b);
-            std::mem::swap(&mut x, &mut y);
-            invert = !invert;
-            if y >= 0.3 {
-                with_invert(&mut invert, |s0| ibeta_series(a, b, x, s0))
-            } else {
-                stepped(&mut invert, a, b, x, y)
-            }
-        }
-    } else if b <= 1.0 || (x < 0.1 && (b * x).powf_c(a) <= 0.7) {
+    // The power series where it converges fast, else the other tail: the
+    // series again for y >= 0.3, BGRAT for a >= 15 (never when both a, b <= 1),
+    // else BGRAT after a side step of 20 on a.
+    let series_first = if a.max(b) <= 1.0 {
+        a >= 0.2f32.min(b) || x.powf_c(a) <= 0.9
+    } else {
+        b <= 1.0 || (x < 0.1 && (b * x).powf_c(a) <= 0.7)
+    };
+    let fract = if series_first {
         with_invert(&mut invert, |s0| ibeta_series(a, b, x, s0))
     } else {
-        std::mem::swap(&mut a, &mut b);
-        std::mem::swap(&mut x, &mut y);
-        invert = !invert;
+        flip(&mut a, &mut b, &mut x, &mut y, &mut invert);
         if y >= 0.3 {
             with_invert(&mut invert, |s0| ibeta_series(a, b, x, s0))
         } else if a >= 15.0 {
@@ -651,6 +638,14 @@ fn ibeta(mut a: f32, mut b: f32, mut x: f32, inv: bool) -> f32 {
         }
     };
     if invert { 1.0 - fract } else { fract }
+}
+
+/// `I_x(a, b) = 1 − I_y(b, a)`: the parameters and the arguments swapped,
+/// the complement flipped.
+fn flip(a: &mut f32, b: &mut f32, x: &mut f32, y: &mut f32, invert: &mut bool) {
+    std::mem::swap(a, b);
+    std::mem::swap(x, y);
+    *invert = !*invert;
 }
 
 /// A method started from 0, or, for the complement, from −1 and negated
