@@ -206,11 +206,6 @@ fn simple_table(header: &[String], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// A float as JSON (`null` for NaN and infinities, which JSON lacks).
-fn num(x: f64) -> Json {
-    Json::from(x)
-}
-
 /// The JSON of the comparisons: per metric an object with the settings,
 /// comet-compare's `statistical_results` (its keys: `x_name`, `y_name`,
 /// `bootstrap_resampling` with `x-mean`, `y-mean`, `ties (%)`, `x_wins
@@ -234,18 +229,18 @@ pub fn json(systems: &[String], results: &[MetricComparison], opts: &Options) ->
                         (
                             "bootstrap_resampling".to_owned(),
                             Json::Object(vec![
-                                ("x-mean".to_owned(), num(f64::from(b.x_mean))),
-                                ("y-mean".to_owned(), num(f64::from(b.y_mean))),
-                                ("ties (%)".to_owned(), num(b.ties)),
-                                ("x_wins (%)".to_owned(), num(b.x_wins)),
-                                ("y_wins (%)".to_owned(), num(b.y_wins)),
+                                ("x-mean".to_owned(), Json::from(f64::from(b.x_mean))),
+                                ("y-mean".to_owned(), Json::from(f64::from(b.y_mean))),
+                                ("ties (%)".to_owned(), Json::from(b.ties)),
+                                ("x_wins (%)".to_owned(), Json::from(b.x_wins)),
+                                ("y_wins (%)".to_owned(), Json::from(b.y_wins)),
                             ]),
                         ),
                         (
                             "paired_t-test".to_owned(),
                             Json::Object(vec![
-                                ("statistic".to_owned(), num(f64::from(p.t_test.statistic))),
-                                ("p_value".to_owned(), num(f64::from(p.t_test.p_value))),
+                                ("statistic".to_owned(), Json::from(f64::from(p.t_test.statistic))),
+                                ("p_value".to_owned(), Json::from(f64::from(p.t_test.p_value))),
                             ]),
                         ),
                     ])
