@@ -6,7 +6,7 @@
 
 use anyhow::{Result, bail};
 use mteval_kernels::backend::Backend;
-use mteval_kernels::metric::{self, Metric};
+use mteval_kernels::metric::Metric;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
 use crate::corpus::Corpus;
@@ -19,7 +19,7 @@ use crate::metrics::{MetricChoice, check_comparable, resolve_compared};
 /// A metric the paired tests do not take.
 pub fn text_metrics(metrics: &[String], score_cols: &[String]) -> Result<Vec<String>> {
     let out: Vec<String> = if metrics.is_empty() && score_cols.is_empty() {
-        metric::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
+        crate::metrics::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
     } else {
         metrics.to_vec()
     };

@@ -2,11 +2,14 @@
 //! table (`mteval_kernels::metric`) into configured metrics, shared by the
 //! subcommands and the Python module.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use mteval_kernels::metric::segment_score::SegmentScore;
-use mteval_kernels::metric::{self, CorpusState, Inputs, Metric, MetricInfo};
+use mteval_kernels::metric::{CorpusState, Inputs, Metric, MetricInfo, SacrebleuFlag};
+use mteval_kernels::metrics;
+use mteval_kernels::options::OptionKey;
 
 /// A metric chosen by name with its options (never an MBR utility: every
 /// choice has a corpus score).
@@ -105,7 +108,7 @@ impl MetricChoice {
 pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<MetricChoice>> {
     let mut infos: Vec<&'static MetricInfo> = Vec::new();
     for m in metrics {
-        match metric::lookup(m) {
+        match metrics::lookup(m) {
             Ok(info) => infos.push(info),
             Err(e) if m.contains(['.', '/']) => {
                 bail!("{e}; it looks like a file: put INPUT before -m, as in `mteval score {m} -m ter`")
@@ -117,7 +120,7 @@ pub fn resolve_metrics(metrics: &[String], options: &[String]) -> Result<Vec<Met
     for o in options {
         match o.split_once('=') {
             Some((m, opts)) => {
-                let info = metric::lookup(m).ok().filter(|i| infos.contains(i));
+                let info = metrics::lookup(m).ok().filter(|i| infos.contains(i));
                 let Some(info) = info else {
                     let chosen: Vec<&str> = infos.iter().map(|i| i.name).collect();
                     bail!(
@@ -178,7 +181,7 @@ pub fn resolve_compared(metrics: &[String], options: &[String], score_cols: &[St
 /// view), for the errors of `compare` and `report`.
 #[must_use]
 pub fn comparable_names() -> String {
-    metric::resampled().map(|m| m.name).collect::<Vec<_>>().join(", ")
+    metrics::resampled().map(|m| m.name).collect::<Vec<_>>().join(", ")
 }
 
 /// Refuses a metric name `command` cannot use, listing those it can
@@ -188,7 +191,7 @@ pub fn comparable_names() -> String {
 /// The first such name.
 pub fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
     for m in metrics {
-        let usable = metric::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
+        let usable = metrics::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
         match usable {
             Some(true) => {}
             Some(false) => bail!("{m}: mteval {command} takes {}", comparable_names()),
@@ -203,7 +206,7 @@ pub fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
 /// --score-col NAME?". `None` when the table cannot be read or has no such
 /// column (the caller's own error stands).
 pub async fn score_col_hint(input: &str, metrics: &[String]) -> Option<String> {
-    let unknown: Vec<&String> = metrics.iter().filter(|m| metric::lookup(m).is_err()).collect();
+    let unknown: Vec<&String> = metrics.iter().filter(|m| metrics::lookup(m).is_err()).collect();
     if unknown.is_empty() {
         return None;
     }
@@ -249,4 +252,61 @@ pub fn check_resampled(metrics: &[MetricChoice], what: &str) -> Result<()> {
         bail!("{what}: {} is not in the report; it compares {}", m.column(), comparable_names());
     }
     Ok(())
+}
+
+// The metric table as the CLI and the SQL guide present it.
+
+/// Every sacrebleu flag of the metric table once, in table order, with the
+/// sacrebleu `-m` name it belongs to.
+#[must_use]
+pub fn sacrebleu_flags() -> Vec<(&'static str, &'static SacrebleuFlag)> {
+    let mut out: Vec<(&'static str, &'static SacrebleuFlag)> = Vec::new();
+    for s in metrics::METRICS.iter().filter_map(|m| m.sacrebleu) {
+        for f in s.flags {
+            if !out.iter().any(|(_, g)| g.long == f.long) {
+                out.push((s.name, f));
+            }
+        }
+    }
+    out
+}
+
+/// The metrics `mteval compare` scores without `-m` (sacrebleu's default).
+pub const COMPARE_DEFAULT: &[&str] = &["bleu"];
+
+/// The metrics `mteval report` shows without `-m`.
+pub const REPORT_DEFAULT: &[&str] = &["bleu", "chrf", "ter"];
+
+/// The SQL guide's table of metric names (docs/sql.md), generated from the
+/// metric table (a test keeps docs/sql.md equal to it).
+#[must_use]
+pub fn markdown_table() -> String {
+    let mut s = String::from(
+        "| metric | also accepted | `mteval score` column | SQL functions | reproduces |\n|---|---|---|---|---|\n",
+    );
+    for m in metrics::METRICS {
+        let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+        let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
+        let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(s, "| `{}` | {aliases} | {column} | {functions} | {} |", m.name, m.reference);
+    }
+    s
+}
+
+/// The SQL guide's table of the option keys of the metric named `name`.
+///
+/// # Errors
+/// An unknown metric name.
+pub fn options_table(name: &str) -> Result<String, mteval_kernels::MetricError> {
+    Ok(option_keys_table(metrics::lookup(name)?.options))
+}
+
+/// The SQL guide's table of `groups`' keys.
+#[must_use]
+fn option_keys_table(groups: &[&[OptionKey]]) -> String {
+    let mut s = String::from("| key | values (default first) | what |\n|---|---|---|\n");
+    for k in groups.iter().flat_map(|g| g.iter()) {
+        let _ = writeln!(s, "| `{}` | {} | {} |", k.key, k.values, k.what);
+    }
+    s
 }

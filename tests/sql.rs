@@ -395,3 +395,71 @@ async fn compute_bleu_is_sacrebleus_bleu_from_statistics() {
     query_fails_with(&ctx, "SELECT compute_bleu([1], [2], 2, -3)", &["ref_len is -3"]).await;
     query_fails_with(&ctx, "SELECT compute_bleu([1], [2], 2, 3, 'smooth:nope')", &["compute_bleu", "smooth"]).await;
 }
+
+/// Every row of the metric table with standard SQL functions has them, and
+/// they give its kernel's numbers bit for bit: `NAME` the sentence scores
+/// (NULL for a NULL hypothesis or reference), `NAME_stats` the same score
+/// in its `score` field where it has one, `corpus_NAME` the corpus state's
+/// score on one partition and, merged from many partitions, the same up to
+/// the order of float sums; bad options are refused when planned, naming
+/// the function. A metric added to the table is checked here with no code
+/// of its own.
+#[tokio::test]
+async fn every_metrics_standard_functions_give_its_kernel_numbers() {
+    use mteval_kernels::metric::sql;
+    use mteval_kernels::metrics::METRICS;
+    let data = read_jsonl("data/wmt/de-en.jsonl");
+    let mut hyps: Vec<Option<&str>> = data.iter().take(48).map(|r| r["hyp"].as_str()).collect();
+    let mut refs: Vec<Option<&str>> = data.iter().take(48).map(|r| r["ref"].as_str()).collect();
+    hyps.extend([None, Some("a lone hypothesis")]);
+    refs.extend([Some("a reference"), None]);
+    let (one, many) = (ctx(), split_ctx(5, 4));
+    for c in [&one, &many] {
+        register_pairs(c, &DataType::Utf8, &hyps, &refs);
+    }
+    let mut checked = 0;
+    for info in METRICS.iter().copied() {
+        let Some(fns) = info.sql else { continue };
+        let corpus_metric = info.configure("").unwrap();
+        let metric = fns.sentence_configure.map_or_else(|| corpus_metric.clone(), |f| f("").unwrap());
+        let want: Vec<Option<f64>> = hyps
+            .iter()
+            .zip(&refs)
+            .map(|(h, r)| match (h, r) {
+                (Some(h), Some(r)) => metric.segment(h, &[r]).unwrap().and_then(|s| metric.sentence_score(&s)),
+                _ => None,
+            })
+            .collect();
+        let bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+        if fns.sentence.is_some() {
+            let got = f64s(&query(&one, &format!("SELECT {n}(hyp, ref) FROM t", n = info.name)).await, 0);
+            assert_eq!(bits(&got), bits(&want), "{}", info.name);
+            query_fails_with(&one, &format!("SELECT {}(hyp, ref, 'colour:red') FROM t", info.name), &[info.name]).await;
+        }
+        if let Some((_, fields)) = fns.stats
+            && fields.iter().any(|f| f.name == "score")
+        {
+            let q = format!("SELECT get_field({}(hyp, ref), 'score') FROM t", sql::stats_name(info.name));
+            assert_eq!(bits(&f64s(&query(&one, &q).await, 0)), bits(&want), "{q}");
+        }
+        if let Some((_, fields)) = fns.corpus
+            && fields.is_empty()
+        {
+            let mut state = corpus_metric.corpus().unwrap();
+            for (h, r) in hyps.iter().zip(&refs) {
+                if let (Some(h), Some(r)) = (h, r) {
+                    state.add(&corpus_metric.segment(h, &[r]).unwrap().unwrap());
+                }
+            }
+            let q = format!("SELECT {}(hyp, ref) FROM t", sql::corpus_name(info.name));
+            let got = f64s(&query(&one, &q).await, 0)[0].unwrap();
+            assert_eq!(got.to_bits(), state.score().unwrap().to_bits(), "{q}");
+            let merged = f64s(&query(&many, &q).await, 0)[0].unwrap();
+            assert!((merged - got).abs() <= 1e-12 * got.abs().max(1.0), "{q}: {merged} merged vs {got}");
+            let none = format!("{q} WHERE hyp IS NULL");
+            assert_eq!(f64s(&query(&one, &none).await, 0), [None], "{none}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 9, "{checked} rows with standard functions");
+}

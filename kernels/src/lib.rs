@@ -6,18 +6,20 @@
 //! Adding a metric: a module with a configuration whose `parse` reads the
 //! signature-syntax options (its keys in an `OPTIONS` table), summable
 //! statistics, a `score` from statistics, a `signature`, unit tests, and
-//! the metric interface ([`metric::Metric`], its row in [`metric::METRICS`]);
+//! the metric interface ([`metric::Metric`], its row in [`metrics::METRICS`]);
 //! then its SQL functions in `mteval-udfs`. CONTRIBUTING.md says how.
 
 pub mod backend;
 pub mod bleu;
 pub mod charac_ter;
 pub mod chrf;
+pub mod eed;
 pub mod error;
 pub mod hash;
 pub mod levenshtein;
 pub mod meta;
 pub mod metric;
+pub mod metrics;
 pub mod options;
 pub mod py;
 pub mod signature;

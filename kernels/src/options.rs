@@ -1,8 +1,6 @@
 //! The option keys of each metric, as data: what the parsers accept (their
 //! "unknown key" errors list these keys) and what the SQL guide's option
-//! tables show (generated from here, see [`markdown_table`]).
-
-use std::fmt::Write as _;
+//! tables show (the application generates them from here).
 
 /// One option key of a metric.
 #[derive(Debug, Clone, Copy)]
@@ -69,14 +67,4 @@ pub fn other_key(metric: &'static str, key: &str, groups: &[&[OptionKey]]) -> Re
         "nrefs" | "version" | "impl" => Ok(()),
         _ => Err(unknown_key(metric, key, groups, SIGNATURE_KEYS)),
     }
-}
-
-/// The SQL guide's table of `groups`' keys.
-#[must_use]
-pub fn markdown_table(groups: &[&[OptionKey]]) -> String {
-    let mut s = String::from("| key | values (default first) | what |\n|---|---|---|\n");
-    for k in groups.iter().flat_map(|g| g.iter()) {
-        let _ = writeln!(s, "| `{}` | {} | {} |", k.key, k.values, k.what);
-    }
-    s
 }

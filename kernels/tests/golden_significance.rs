@@ -8,10 +8,11 @@
 mod common;
 
 use mteval_kernels::NRefs;
+use mteval_kernels::metrics;
 use std::sync::Arc;
 
+use mteval_kernels::metric::Metric;
 use mteval_kernels::metric::segment_score::{self, SegmentScore};
-use mteval_kernels::metric::{self, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ fn metric(kind: &str, opts: &str) -> Arc<dyn Metric> {
     if kind == "score" {
         return Arc::new(SegmentScore::parse(opts).unwrap());
     }
-    metric::lookup(kind).unwrap().configure(opts).unwrap()
+    metrics::lookup(kind).unwrap().configure(opts).unwrap()
 }
 
 /// Per-segment statistics of `hyps` (the `s`-th system sorted by name)

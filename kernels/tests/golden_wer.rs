@@ -6,7 +6,8 @@
 
 mod common;
 
-use mteval_kernels::metric::{Detail, lookup};
+use mteval_kernels::metric::Detail;
+use mteval_kernels::metrics::lookup;
 use mteval_kernels::{WerConfig, WerCounts};
 use serde_json::Value;
 

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use mteval_kernels::metric::{self, Detail};
+use mteval_kernels::metrics;
 use mteval_kernels::{CharacTerConfig, CorpusSummary, FastChrfOptions, NRefs};
 use pyo3::exceptions::{PyValueError, PyZeroDivisionError};
 use pyo3::prelude::*;
@@ -33,12 +34,12 @@ impl Metric {
     #[new]
     #[pyo3(signature = (name, options = ""))]
     fn new(name: &str, options: &str) -> PyResult<Self> {
-        let cfg = metric::lookup(name).and_then(|m| m.configure(options)).map_err(|e| metric_error(&e))?;
+        let cfg = metrics::lookup(name).and_then(|m| m.configure(options)).map_err(|e| metric_error(&e))?;
         if cfg.resample().is_none() {
-            let names: Vec<&str> = metric::resampled().map(|m| m.name).collect();
+            let names: Vec<&str> = metrics::resampled().map(|m| m.name).collect();
             return Err(PyValueError::new_err(format!(
                 "{name}: the metric objects are {} (see mteval.score for the others)",
-                metric::in_words(&names)
+                metrics::in_words(&names)
             )));
         }
         Ok(Self { cfg })

@@ -6,8 +6,9 @@
 //! arguments named ([`check_metrics`], [`check_scores`]), and reword the
 //! errors that only the shared code can find ([`reword`]).
 
+use mteval_kernels::metric::MetricInfo;
 use mteval_kernels::metric::segment_score::SegmentScore;
-use mteval_kernels::metric::{self, MetricInfo};
+use mteval_kernels::metrics;
 use pyo3::PyErr;
 use pyo3::exceptions::PyValueError;
 
@@ -29,7 +30,7 @@ pub(crate) fn check_metrics(metrics: &[String], options: &[String], function: &s
     }
     let mut infos: Vec<&'static MetricInfo> = Vec::with_capacity(metrics.len());
     for m in metrics {
-        let info = metric::lookup(m).map_err(|e| err(format!("metrics: {e}")))?;
+        let info = metrics::lookup(m).map_err(|e| err(format!("metrics: {e}")))?;
         if info.column.is_none() {
             let how = match info.functions {
                 [] => String::new(),
@@ -53,7 +54,7 @@ pub(crate) fn check_metrics(metrics: &[String], options: &[String], function: &s
 pub(crate) fn check_options(infos: &[&'static MetricInfo], options: &[String]) -> Result<(), PyErr> {
     for o in options {
         let (m, _) = o.split_once('=').unwrap_or((o, ""));
-        if !metric::lookup(m).is_ok_and(|i| infos.contains(&i)) {
+        if !metrics::lookup(m).is_ok_and(|i| infos.contains(&i)) {
             let given: Vec<&str> = infos.iter().map(|i| i.name).collect();
             return Err(err(format!(
                 "options: '{}' is not among the metrics given (metrics=[{}]); options apply to those",
@@ -74,14 +75,14 @@ pub(crate) fn check_options(infos: &[&'static MetricInfo], options: &[String]) -
 /// The first bad metric, options entry or score column.
 pub(crate) fn check_compared(metrics: &[String], scores: &[String], options: &[String]) -> Result<Vec<String>, PyErr> {
     let text: Vec<String> = if metrics.is_empty() && scores.is_empty() {
-        metric::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
+        mteval::metrics::COMPARE_DEFAULT.iter().map(|&m| m.to_owned()).collect()
     } else {
         metrics.to_vec()
     };
     let takes = || format!("mteval.compare takes {}", mteval::metrics::comparable_names());
     let mut infos = Vec::with_capacity(text.len());
     for m in &text {
-        match metric::lookup(m) {
+        match metrics::lookup(m) {
             Ok(info) if info.configure("").is_ok_and(|c| c.resample().is_some()) => infos.push(info),
             Ok(_) => return Err(err(format!("metrics: {m}: {}", takes()))),
             Err(_) => return Err(err(format!("metrics: unknown metric '{m}': {}", takes()))),

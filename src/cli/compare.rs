@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use mteval_kernels::metric::{self, FlagSets, Metric};
+use mteval_kernels::metric::{FlagSets, Metric};
+use mteval_kernels::metrics;
 use mteval_kernels::significance::comet;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
@@ -129,7 +130,7 @@ pub struct SacrebleuFlags {
 impl clap::FromArgMatches for SacrebleuFlags {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
-        for (family, f) in metric::sacrebleu_flags() {
+        for (family, f) in crate::metrics::sacrebleu_flags() {
             let value = match f.sets {
                 FlagSets::Value(_) => m.get_one::<String>(f.long).cloned(),
                 FlagSets::Switch(_) => m.get_flag(f.long).then(String::new),
@@ -149,7 +150,7 @@ impl clap::FromArgMatches for SacrebleuFlags {
 
 impl clap::Args for SacrebleuFlags {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        metric::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
+        crate::metrics::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
             let arg = clap::Arg::new(f.long).long(f.long).help(f.help);
             cmd.arg(match f.sets {
                 FlagSets::Value(_) => arg.action(clap::ArgAction::Set).value_name("VALUE"),
@@ -183,7 +184,7 @@ impl SacrebleuFlags {
             let opts = opts.join("|");
             let chosen: Vec<&String> = metrics
                 .iter()
-                .filter(|m| metric::lookup(m).is_ok_and(|i| i.sacrebleu.is_some_and(|s| s.name == family)))
+                .filter(|m| metrics::lookup(m).is_ok_and(|i| i.sacrebleu.is_some_and(|s| s.name == family)))
                 .collect();
             if chosen.is_empty() {
                 bail!("sacrebleu flags for {family} ({opts}) given, but -m does not choose {family}");
@@ -205,7 +206,7 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
     args.into_iter()
         .map(|a| {
             let Some(text) = a.to_str() else { return a };
-            if let Some((_, f)) = metric::sacrebleu_flags().into_iter().find(|(_, f)| f.short == Some(text)) {
+            if let Some((_, f)) = crate::metrics::sacrebleu_flags().into_iter().find(|(_, f)| f.short == Some(text)) {
                 return format!("--{}", f.long).into();
             }
             let long = match text {

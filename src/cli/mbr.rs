@@ -2,7 +2,7 @@
 //! Minimum Bayes Risk selection. Per group, every non-NULL hypothesis is
 //! scored against the group's pseudo-references (the hypotheses themselves,
 //! or `--pseudo-ref-col`) and the one with the best expected utility is kept
-//! (the utility is the kernels' [`mbr::Utility`]: fastchrf's pairwise or
+//! (the utility is the kernels' [`Utility`]: fastchrf's pairwise or
 //! aggregate chrF, or the mean sentence score of any text metric, `ter`,
 //! `wer`, `bleu`..., its direction deciding). Ties go to the first row in
 //! input order. Groups are written in order of first appearance, with every
@@ -21,7 +21,7 @@ use datafusion::arrow::row::{RowConverter, SortField};
 use indicatif::{ProgressBar, ProgressStyle};
 use mteval_kernels::backend::Backend;
 use mteval_kernels::metric::Direction;
-use mteval_kernels::metric::mbr::{self, Candidates, Utility};
+use mteval_kernels::metric::mbr::{Candidates, Utility};
 use rayon::prelude::*;
 
 use super::args::MbrArgs;
@@ -100,7 +100,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     if let Some(out) = &a.output {
         crate::output::check_outputs(&[("-o", out)], &[a.input.as_str()])?;
     }
-    let utility = mbr::configure(&a.utility, a.options.as_deref().unwrap_or(""))?;
+    let utility = mteval_kernels::metrics::utility(&a.utility, a.options.as_deref().unwrap_or(""))?;
     let signature = utility.signature().to_string();
     let backend = crate::device::backend()?;
     let ctx = new_context(&SessionOptions {

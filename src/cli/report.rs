@@ -30,7 +30,7 @@ pub struct ReportArgs {
     #[arg(short = 'o', long)]
     pub output: PathBuf,
     /// Metrics: names of the metric table with significance tests.
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = mteval_kernels::metric::REPORT_DEFAULT)]
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = crate::metrics::REPORT_DEFAULT)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
     #[arg(long = "options")]

@@ -36,34 +36,26 @@ pub use common::MtevalConfig;
 pub use mteval_kernels as kernels;
 use mteval_kernels::backend::DeviceRequest;
 
-/// Every scalar UDF of mteval.
+/// Every scalar UDF of mteval: the standard functions of the metric table's
+/// rows, then the others.
 #[must_use]
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
-    vec![
-        Arc::new(ScalarUDF::from(bleu::BleuUdf::default())),
-        Arc::new(ScalarUDF::from(bleu::bleu_stats::BleuStatsUdf::default())),
-        Arc::new(ScalarUDF::from(bleu::compute_bleu::ComputeBleuUdf::default())),
-        Arc::new(ScalarUDF::from(ter::TerUdf::default())),
-        Arc::new(ScalarUDF::from(ter::ter_stats::TerStatsUdf::default())),
-        Arc::new(ScalarUDF::from(ter::ter_alignment::TerAlignmentUdf::default())),
-        Arc::new(ScalarUDF::from(ter::ter_tokenize::TerTokenizeUdf::default())),
-        Arc::new(ScalarUDF::from(chrf::ChrfUdf::default())),
-        Arc::new(ScalarUDF::from(chrf::chrf_stats::ChrfStatsUdf::default())),
-        Arc::new(ScalarUDF::from(charac_ter::CharacTerUdf::default())),
-        Arc::new(ScalarUDF::from(wer::measures::WerUdf::default())),
-        Arc::new(ScalarUDF::from(wer::measures::MerUdf::default())),
-        Arc::new(ScalarUDF::from(wer::measures::WilUdf::default())),
-        Arc::new(ScalarUDF::from(wer::measures::WipUdf::default())),
-        Arc::new(ScalarUDF::from(wer::wer_stats::WerStatsUdf::default())),
-        Arc::new(ScalarUDF::from(wer::wer_alignment::WerAlignmentUdf::default())),
-        Arc::new(ScalarUDF::from(wer::whisper_normalize::WhisperNormalizeUdf::default())),
-        Arc::new(ScalarUDF::from(metric_table::segment_stats::SegmentStatsUdf::default())),
-        Arc::new(ScalarUDF::from(charac_ter::EditDistanceUdf::default())),
-        Arc::new(ScalarUDF::from(charac_ter::WordEditDistanceUdf::default())),
-        Arc::new(ScalarUDF::from(terms::term_match::TermMatchUdf::default())),
-        Arc::new(ScalarUDF::from(terms::term_match_lemmatized::TermMatchLemmatizedUdf::default())),
-        Arc::new(ScalarUDF::from(metric_table::mteval_signature::MtevalSignatureUdf::default())),
-    ]
+    let standard = metric_table::standard::scalar_functions().into_iter().map(Arc::new);
+    standard
+        .chain([
+            Arc::new(ScalarUDF::from(bleu::compute_bleu::ComputeBleuUdf::default())),
+            Arc::new(ScalarUDF::from(ter::ter_alignment::TerAlignmentUdf::default())),
+            Arc::new(ScalarUDF::from(ter::ter_tokenize::TerTokenizeUdf::default())),
+            Arc::new(ScalarUDF::from(wer::wer_alignment::WerAlignmentUdf::default())),
+            Arc::new(ScalarUDF::from(wer::whisper_normalize::WhisperNormalizeUdf::default())),
+            Arc::new(ScalarUDF::from(metric_table::segment_stats::SegmentStatsUdf::default())),
+            Arc::new(ScalarUDF::from(charac_ter::EditDistanceUdf::default())),
+            Arc::new(ScalarUDF::from(charac_ter::WordEditDistanceUdf::default())),
+            Arc::new(ScalarUDF::from(terms::term_match::TermMatchUdf::default())),
+            Arc::new(ScalarUDF::from(terms::term_match_lemmatized::TermMatchLemmatizedUdf::default())),
+            Arc::new(ScalarUDF::from(metric_table::mteval_signature::MtevalSignatureUdf::default())),
+        ])
+        .collect()
 }
 
 /// Every aggregate UDF of mteval.
@@ -76,23 +68,22 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
 /// `device` (`None`: `auto`); a session's `mteval.device` overrides it.
 #[must_use]
 pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<AggregateUDF>> {
-    vec![
-        Arc::new(AggregateUDF::from(ter::corpus_ter::CorpusTerUdaf::on(device))),
-        Arc::new(AggregateUDF::from(chrf::corpus_chrf::CorpusChrfUdaf::on(device))),
-        Arc::new(AggregateUDF::from(bleu::corpus_bleu::CorpusBleuUdaf::default())),
-        Arc::new(AggregateUDF::from(significance::corpus_bootstrap::CorpusBootstrapUdaf::default())),
-        Arc::new(AggregateUDF::from(significance::paired_test::PairedTestUdaf::default())),
-        Arc::new(AggregateUDF::from(charac_ter::corpus_charac_ter::CorpusCharacTerUdaf::default())),
-        Arc::new(AggregateUDF::from(wer::corpus_wer::CorpusWerUdaf::default())),
-        Arc::new(AggregateUDF::from(meta::meta_corr::MetaCorrUdaf::default())),
-        Arc::new(AggregateUDF::from(meta::meta_tie_opt::MetaTieOptUdaf::default())),
-        Arc::new(AggregateUDF::from(meta::meta_spa::MetaSpaUdaf::default())),
-        Arc::new(AggregateUDF::from(significance::comet_compare::CometCompareUdaf::default())),
-        Arc::new(AggregateUDF::from(terms::corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
-        Arc::new(AggregateUDF::from(
-            terms::corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default(),
-        )),
-    ]
+    let standard = metric_table::standard::aggregate_functions_on(device).into_iter().map(Arc::new);
+    standard
+        .chain([
+            Arc::new(AggregateUDF::from(significance::corpus_bootstrap::CorpusBootstrapUdaf::default())),
+            Arc::new(AggregateUDF::from(significance::paired_test::PairedTestUdaf::default())),
+            Arc::new(AggregateUDF::from(charac_ter::corpus_charac_ter::CorpusCharacTerUdaf::default())),
+            Arc::new(AggregateUDF::from(meta::meta_corr::MetaCorrUdaf::default())),
+            Arc::new(AggregateUDF::from(meta::meta_tie_opt::MetaTieOptUdaf::default())),
+            Arc::new(AggregateUDF::from(meta::meta_spa::MetaSpaUdaf::default())),
+            Arc::new(AggregateUDF::from(significance::comet_compare::CometCompareUdaf::default())),
+            Arc::new(AggregateUDF::from(terms::corpus_term_accuracy::CorpusTermAccuracyUdaf::default())),
+            Arc::new(AggregateUDF::from(
+                terms::corpus_term_accuracy_lemmatized::CorpusTermAccuracyLemmatizedUdaf::default(),
+            )),
+        ])
+        .collect()
 }
 
 /// Every window UDF of mteval.
@@ -114,9 +105,8 @@ pub fn window_functions_on(device: Option<DeviceRequest>) -> Vec<Arc<WindowUDF>>
 /// `common::bind_device`), found by its implementation's type; `None` for
 /// an unbound or foreign function.
 fn bound_device(inner: &dyn std::any::Any) -> Option<DeviceRequest> {
-    use chrf::{corpus_chrf::CorpusChrfUdaf, mbr_chrf::MbrChrfUdwf, mbr_chrf_aggregate::MbrChrfAggregateUdwf};
-    None.or_else(|| inner.downcast_ref::<ter::corpus_ter::CorpusTerUdaf>()?.device())
-        .or_else(|| inner.downcast_ref::<CorpusChrfUdaf>()?.device())
+    use chrf::{mbr_chrf::MbrChrfUdwf, mbr_chrf_aggregate::MbrChrfAggregateUdwf};
+    None.or_else(|| inner.downcast_ref::<metric_table::standard::MetricAggregate>()?.device())
         .or_else(|| inner.downcast_ref::<MbrChrfUdwf>()?.device())
         .or_else(|| inner.downcast_ref::<MbrChrfAggregateUdwf>()?.device())
 }

@@ -280,7 +280,7 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
 /// as given (each segment counts, repeated or not, and the float sums run
 /// in row order), so `DISTINCT` is refused rather than honoured in some
 /// order of `DataFusion`'s choosing; the message says how to get it.
-fn distinct_error(name: &str) -> datafusion::error::DataFusionError {
+pub(crate) fn distinct_error(name: &str) -> datafusion::error::DataFusionError {
     datafusion::error::DataFusionError::Plan(format!(
         "{name} does not take DISTINCT: it scores every row it is given. To score each distinct row once, select \
          them first: SELECT {name}(h, r) FROM (SELECT DISTINCT h, r FROM t)"

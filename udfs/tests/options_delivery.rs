@@ -8,7 +8,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, AsArray, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Float64Type};
 use datafusion::common::config::ConfigOptions;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl};
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use mteval_udfs::{MtevalConfig, register_all};
 
@@ -86,7 +86,8 @@ fn invoke_ter(options: ColumnarValue, rows: usize) -> datafusion::common::Result
         return_field: Arc::new(Field::new("ter", DataType::Float64, true)),
         config_options: Arc::new(ConfigOptions::new()),
     };
-    let out = mteval_udfs::ter::TerUdf::default().invoke_with_args(args)?.into_array(rows)?;
+    let ter = mteval_udfs::scalar_functions().into_iter().find(|f| f.name() == "ter").expect("ter is registered");
+    let out = ter.invoke_with_args(args)?.into_array(rows)?;
     Ok(out.as_primitive::<Float64Type>().values().to_vec())
 }
 

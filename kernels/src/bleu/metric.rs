@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
+use crate::metric::sql::{SqlDoc, SqlFunctions, StatField, StatValue};
 use crate::metric::{
     CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, count,
     counts,
@@ -53,8 +54,80 @@ pub static INFO: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(BleuConfig::parse(o)?)),
+    sql: Some(&SQL),
     ..MetricInfo::TEXT
 };
+
+/// BLEU's SQL functions: `bleu`, `bleu_stats` (both sentence BLEU,
+/// effective order on unless `eff:no`) and `corpus_bleu`.
+static SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(SqlDoc {
+        description: "Sentence BLEU on a 0–100 scale, exactly as sacrebleu 2.6.0's recommended sentence BLEU, \
+                      `BLEU(effective_order=True).sentence_score` (`eff:no` turns effective order off). With a \
+                      list of references, n-gram counts are clipped against each and the closest reference length \
+                      is used. NULL in gives NULL out.",
+        syntax: "bleu(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        example: "SELECT bleu(hyp, ref, 'tok:intl') AS bleu FROM t;",
+        related: &["bleu_stats", "corpus_bleu", "mteval_signature"],
+    }),
+    stats: Some((
+        SqlDoc {
+            description: "Sentence BLEU with its statistics: the score (as `bleu`) and `stats`, `[hyp_len, ref_len, \
+                          correct × N, total × N]` (N = `ngram`, 4 by default; `ref_len` the closest reference \
+                          length): what sacrebleu sums for its corpus score and resamples in its significance tests.",
+            syntax: "bleu_stats(hyp, ref, options?) -> struct{score: float64, stats: list<int64>}",
+            example: "SELECT bleu_stats(hyp, ref).stats FROM t;",
+            related: &["bleu", "corpus_bleu", "corpus_bootstrap"],
+        },
+        &[StatField { name: "score", value: StatValue::Score }, StatField { name: "stats", value: StatValue::Stats }],
+    )),
+    corpus: Some((
+        SqlDoc {
+            description: "Corpus BLEU exactly as sacrebleu 2.6.0's `BLEU().corpus_score` (`eff:no` by default): the \
+                          score of the summed n-gram statistics, as a mergeable aggregate. Rows with a NULL \
+                          hypothesis or no reference are skipped; a group with no scored row gives NULL.",
+            syntax: "corpus_bleu(hyp, ref, options?) -> float64",
+            example: "SELECT system, corpus_bleu(hyp, ref) FROM t GROUP BY system;",
+            related: &["bleu", "bleu_stats", "corpus_chrf", "corpus_ter", "corpus_bootstrap"],
+        },
+        &[],
+    )),
+    on_device: false,
+    sentence_configure: Some(|o| Ok(Arc::new(SentenceBleu(BleuConfig::parse_with(BleuConfig::sentence(), o)?)))),
+};
+
+/// BLEU as its sentence-level SQL functions configure it: sacrebleu's
+/// `BLEU(effective_order=True)` with the options on top, the sentence score
+/// honouring `eff` (the table's BLEU always scores sentences with effective
+/// order, as sacrebleu's sentence mode does).
+#[derive(Debug, Clone, Copy)]
+struct SentenceBleu(BleuConfig);
+
+impl Metric for SentenceBleu {
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
+    }
+
+    fn signature(&self, nrefs: NRefs) -> Signature {
+        self.0.signature(nrefs)
+    }
+
+    fn width(&self) -> usize {
+        self.0.stats_len()
+    }
+
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        Metric::segment(&self.0, hyp, refs)
+    }
+
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        Some(self.0.score(&counts(stats)))
+    }
+
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        self.0.corpus()
+    }
+}
 
 impl Metric for BleuConfig {
     fn info(&self) -> &'static MetricInfo {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{CharacTerConfig, CorpusSummary};
+use crate::metric::sql::{SqlDoc, SqlFunctions};
 use crate::metric::{CorpusState, Direction, Metric, MetricInfo, same_state};
 use crate::{MetricError, NRefs, Signature};
 
@@ -21,7 +22,24 @@ pub static INFO: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     direction: Direction::Lower,
     configure: |o| Ok(Arc::new(CharacTerConfig::parse(o)?)),
+    sql: Some(&SQL),
     ..MetricInfo::TEXT
+};
+
+/// `CharacTER`'s standard SQL function, `charac_ter` (its corpus function,
+/// `corpus_charac_ter`, is cer's summary of the sentence scores: the udfs
+/// crate's `charac_ter` folder).
+static SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(SqlDoc {
+        description: "Sentence CharacTER in [0, 1] (cer 1.2.0's scale): character edit distance after word \
+                      shifts, over the hypothesis length. With a list of references, the lowest score. \
+                      (`character` is an SQL keyword, hence the underscore.) NULL in gives NULL out. Not \
+                      jiwer's character error rate (CER): did you mean char_error_rate?",
+        syntax: "charac_ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        example: "SELECT charac_ter('the cat sat', 'the cat sat down');",
+        related: &["corpus_charac_ter", "edit_distance", "word_edit_distance", "mteval_signature"],
+    }),
+    ..SqlFunctions::NONE
 };
 
 impl Metric for CharacTerConfig {
@@ -78,5 +96,13 @@ impl CorpusState for CharacTerCorpus {
 
     fn score(&self) -> Option<f64> {
         CorpusSummary::from_scores(&self.0).map(|c| c.mean)
+    }
+
+    fn to_state(&self) -> (Vec<f64>, u64) {
+        (self.0.clone(), self.0.len() as u64)
+    }
+
+    fn add_state(&mut self, values: &[f64], _segments: u64) {
+        self.0.extend_from_slice(values);
     }
 }

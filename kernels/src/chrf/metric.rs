@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use super::{ChrfConfig, ChrfStats};
+use super::{ChrfConfig, ChrfSegment, ChrfStats};
+use crate::metric::sql::{Segment, SqlDoc, SqlFunctions, StatField, StatValue};
 use crate::metric::{
     CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, counts,
 };
@@ -64,8 +65,57 @@ pub static CHRF: MetricInfo = MetricInfo {
     options: &[super::OPTIONS],
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Chrf { cfg: ChrfConfig::parse_with(ChrfConfig::default(), o)?, info: &CHRF })),
+    sql: Some(&SQL),
     ..MetricInfo::TEXT
 };
+
+/// chrF's SQL functions (chrF++ is `'nw:2'`): `chrf`, `chrf_stats` and
+/// `corpus_chrf`, on the session's device.
+static SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(SqlDoc {
+        description: "Sentence chrF on a 0–100 scale, exactly as sacrebleu 2.6.0's `CHRF().sentence_score`; \
+                      `'nw:2'` gives chrF++. With a list of references, the best one per sentence. NULL in gives \
+                      NULL out.",
+        syntax: "chrf(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        example: "SELECT chrf(hyp, ref, 'nw:2') AS chrfpp FROM t;",
+        related: &["chrf_stats", "corpus_chrf", "mbr_chrf", "mteval_signature"],
+    }),
+    stats: Some((
+        SqlDoc {
+            description: "Sentence chrF with its statistics: the score, `best_ref` (the chosen reference's 0-based \
+                          position in the list as given, NULL elements counted) and `stats`, `[hyp, ref, match]` per \
+                          order, character orders 1..nc then word orders 1..nw: what sacrebleu sums for its corpus \
+                          score.",
+            syntax: "chrf_stats(hyp, ref, options?) -> struct{score: float64, best_ref: int64, stats: list<int64>}",
+            example: "SELECT chrf_stats(hyp, [ref1, ref2]).best_ref FROM t;",
+            related: &["chrf", "corpus_chrf"],
+        },
+        &[
+            StatField { name: "score", value: StatValue::Score },
+            StatField { name: "best_ref", value: StatValue::Reference(0) },
+            StatField { name: "stats", value: StatValue::Stats },
+        ],
+    )),
+    corpus: Some((
+        SqlDoc {
+            description: "Corpus chrF exactly as sacrebleu 2.6.0's `CHRF().corpus_score`: the F-score of the summed \
+                          best-reference statistics, as a mergeable aggregate. Rows with a NULL hypothesis or no \
+                          reference are skipped; a group with no scored row gives NULL.",
+            syntax: "corpus_chrf(hyp, ref, options?) -> float64",
+            example: "SELECT system, corpus_chrf(hyp, ref, 'nw:2') FROM t GROUP BY system;",
+            related: &["chrf", "chrf_stats", "corpus_ter"],
+        },
+        &[],
+    )),
+    on_device: true,
+    sentence_configure: None,
+};
+
+/// A segment's statistics and its facts `[chosen reference]`.
+#[allow(clippy::cast_precision_loss, reason = "reference positions are small")]
+fn chrf_segment(s: &ChrfSegment) -> Segment {
+    Segment { facts: vec![s.best_ref as f64], stats: as_f64(&s.stats) }
+}
 
 /// chrF++'s row of the metric table (chrF with `nw:2` by default).
 pub static CHRF_PLUS_PLUS: MetricInfo = MetricInfo {
@@ -119,6 +169,18 @@ impl Metric for Chrf {
         rows: &[(&str, Vec<&str>)],
     ) -> Vec<Result<Option<Vec<f64>>, MetricError>> {
         self.cfg.segments_on(backend, rows).into_iter().map(|s| Ok(s.map(|s| as_f64(&s.stats)))).collect()
+    }
+
+    fn segment_facts(&self, hyp: &str, refs: &[&str]) -> Result<Option<Segment>, MetricError> {
+        Ok(self.cfg.segment(hyp, refs).map(|s| chrf_segment(&s)))
+    }
+
+    fn segment_facts_on(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Segment>, MetricError>> {
+        self.cfg.segments_on(backend, rows).into_iter().map(|s| Ok(s.map(|s| chrf_segment(&s)))).collect()
     }
 
     fn sentence_score(&self, stats: &[f64]) -> Option<f64> {

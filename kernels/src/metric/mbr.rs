@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{Direction, Inputs, METRICS, Metric, MetricInfo, not_text};
+use super::{Direction, Metric, MetricInfo};
 use crate::backend::Backend;
 use crate::options::OptionKey;
 use crate::py::numpy_mean;
@@ -61,41 +61,8 @@ pub struct Candidates<'a> {
     pub skip: &'a [Option<usize>],
 }
 
-/// The utility named `name` with `options` (signature syntax): an MBR row of
-/// the metric table, named with or without its `mbr_` prefix (`-` may stand
-/// for `_`), else the [`MeanUtility`] of a text metric (`wer`, `bleu`, ...).
-///
-/// # Errors
-/// An unknown name, a metric that does not read text, bad options.
-pub fn configure(name: &str, options: &str) -> Result<Arc<dyn Utility>, MetricError> {
-    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
-    let is_mbr = |m: &&MetricInfo| {
-        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
-    };
-    if let Some(row) = METRICS.iter().copied().find(is_mbr) {
-        return row.configure(options)?.utility().ok_or_else(|| invalid(format!("{} is not an MBR utility", row.name)));
-    }
-    match super::lookup(name).or_else(|_| super::lookup(&wanted)) {
-        Ok(of) if of.inputs == Inputs::Text => Ok(Arc::new(MeanUtility::configure(of, of, options)?)),
-        Ok(of) => Err(invalid(format!("{} cannot be an MBR utility: {}", of.name, not_text(of)))),
-        Err(_) => {
-            let rows: Vec<&str> = METRICS
-                .iter()
-                .filter(|m| m.inputs == Inputs::Candidates)
-                .filter_map(|m| m.name.strip_prefix("mbr_"))
-                .collect();
-            let text: Vec<&str> = METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
-            Err(invalid(format!(
-                "unknown utility '{}' (known: {}, or the mean sentence score of a text metric: {})",
-                name.trim(),
-                rows.join(", "),
-                text.join(", ")
-            )))
-        }
-    }
-}
-
-fn invalid(reason: String) -> MetricError {
+/// An MBR utility's bad option.
+pub(crate) fn invalid(reason: String) -> MetricError {
     MetricError::InvalidOption { metric: "MBR utility", reason }
 }
 

@@ -4,11 +4,12 @@
 //! options, per-segment statistics, the corpus score from their sums in the
 //! reference tool's arithmetic, the resampling score of sacrebleu's
 //! significance code, the sentence score, the direction, the signature) and
-//! its [`MetricInfo`] row names it. [`METRICS`] is the list of those rows:
-//! the CLI (`-m`, `--options METRIC=...`), `compare`, `report`, the
-//! significance tests, the corpus aggregates, `mteval_signature('...')`,
-//! Python and the SQL guide's metric table read it, so a metric works
-//! everywhere or nowhere, and nothing outside its module matches on it.
+//! its [`MetricInfo`] row names it. The list of those rows is
+//! [`crate::metrics::METRICS`], above every metric: the CLI (`-m`,
+//! `--options METRIC=...`), `compare`, `report`, the significance tests, the
+//! SQL functions, `mteval_signature('...')`, Python and the SQL guide's
+//! metric table read it, so a metric works everywhere or nowhere, and
+//! nothing outside its module matches on it.
 //!
 //! The shape is sacrebleu's `Metric` (`metrics/base.py`): per-segment
 //! statistics (`_extract_corpus_statistics`) whose column sums give the
@@ -22,16 +23,18 @@
 
 pub mod mbr;
 pub mod segment_score;
+pub mod sql;
 
 use std::any::Any;
 use std::borrow::Cow;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::backend::Backend;
 use crate::metric::mbr::Utility;
+use crate::metric::sql::{Segment, SqlFunctions};
 use crate::options::OptionKey;
 use crate::significance::Resample;
 use crate::sums::CountSums;
@@ -107,26 +110,8 @@ impl SacrebleuFlag {
     }
 }
 
-/// Every sacrebleu flag of the metric table once, in table order, with the
-/// sacrebleu `-m` name it belongs to.
-#[must_use]
-pub fn sacrebleu_flags() -> Vec<(&'static str, &'static SacrebleuFlag)> {
-    let mut out: Vec<(&'static str, &'static SacrebleuFlag)> = Vec::new();
-    for s in METRICS.iter().filter_map(|m| m.sacrebleu) {
-        for f in s.flags {
-            if !out.iter().any(|(_, g)| g.long == f.long) {
-                out.push((s.name, f));
-            }
-        }
-    }
-    out
-}
-
-/// The metrics `mteval compare` scores without `-m` (sacrebleu's default).
-pub const COMPARE_DEFAULT: &[&str] = &["bleu"];
-
-/// The metrics `mteval report` shows without `-m`.
-pub const REPORT_DEFAULT: &[&str] = &["bleu", "chrf", "ter"];
+/// Parses a metric's options (signature syntax, `key:value|...`).
+pub type Configure = fn(&str) -> Result<Arc<dyn Metric>, MetricError>;
 
 /// One row of the metric table: what names a metric and how to configure it.
 pub struct MetricInfo {
@@ -154,7 +139,10 @@ pub struct MetricInfo {
     /// the flags that configure it; `None` for metrics sacrebleu lacks.
     pub sacrebleu: Option<&'static Sacrebleu>,
     /// Parses options (signature syntax, `key:value|...`).
-    pub configure: fn(&str) -> Result<Arc<dyn Metric>, MetricError>,
+    pub configure: Configure,
+    /// The SQL functions derived from the row ([`sql`]); `None`: none
+    /// (a preset of another row's functions, or functions of its own).
+    pub sql: Option<&'static SqlFunctions>,
 }
 
 impl fmt::Debug for MetricInfo {
@@ -187,6 +175,7 @@ impl MetricInfo {
         inputs: Inputs::Text,
         sacrebleu: None,
         configure: |_| Err(MetricError::InvalidOption { metric: "metric", reason: "a row without `configure`".into() }),
+        sql: None,
     };
 
     /// Parses `options` (signature syntax, `key:value|...`) for this metric.
@@ -295,6 +284,26 @@ pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
         rows.par_iter().map(|(h, r)| self.segment(h, r)).collect()
     }
 
+    /// [`Self::segment`] with the facts the metric reports beside its
+    /// statistics ([`Segment`]: TER's shifts, chrF's chosen reference);
+    /// by default none.
+    ///
+    /// # Errors
+    /// As [`Self::segment`].
+    fn segment_facts(&self, hyp: &str, refs: &[&str]) -> Result<Option<Segment>, MetricError> {
+        Ok(self.segment(hyp, refs)?.map(Segment::from))
+    }
+
+    /// [`Self::segment_facts`] of every row on `backend`, as
+    /// [`Self::segments_on`].
+    fn segment_facts_on(
+        &self,
+        backend: &dyn Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Segment>, MetricError>> {
+        self.segments_on(backend, rows).into_iter().map(|r| r.map(|s| s.map(Segment::from))).collect()
+    }
+
     /// The sentence score of one segment's statistics, as the reference
     /// tool's sentence-level function gives it (BLEU: with effective order);
     /// `None` where it has none (a term list without terms).
@@ -379,6 +388,14 @@ pub trait CorpusState: fmt::Debug + Send + Sync + StateBase {
     fn details(&self) -> Vec<(&'static str, Detail)> {
         Vec::new()
     }
+
+    /// The state as numbers, in a layout of the state's own (the sums; a
+    /// list of sentence scores), and the rows added: what an engine moves
+    /// between partitions; [`Self::add_state`] merges it back.
+    fn to_state(&self) -> (Vec<f64>, u64);
+
+    /// Merges a state that [`Self::to_state`] of the same metric gave.
+    fn add_state(&mut self, values: &[f64], segments: u64);
 }
 
 impl Clone for Box<dyn CorpusState> {
@@ -516,6 +533,14 @@ impl<C: SumScore> CorpusState for Summed<C> {
     fn details(&self) -> Vec<(&'static str, Detail)> {
         self.cfg.details_of(&self.sums)
     }
+
+    fn to_state(&self) -> (Vec<f64>, u64) {
+        (self.sums.sums.clone(), self.sums.segments)
+    }
+
+    fn add_state(&mut self, values: &[f64], segments: u64) {
+        self.sums.add(values, segments);
+    }
 }
 
 /// The error of a metric asked for what it does not read.
@@ -548,200 +573,4 @@ pub fn counts(sums: &[f64]) -> Vec<u64> {
 #[must_use]
 pub fn as_f64(counts: &[u64]) -> Vec<f64> {
     counts.iter().map(|&x| x as f64).collect()
-}
-
-/// Every metric, in the SQL guide's order.
-pub static METRICS: [&MetricInfo; 15] = [
-    &crate::bleu::metric::INFO,
-    &crate::ter::metric::INFO,
-    &crate::chrf::metric::CHRF,
-    &crate::chrf::metric::CHRF_PLUS_PLUS,
-    &crate::charac_ter::metric::INFO,
-    &crate::wer::metric::WER,
-    &crate::wer::metric::MER,
-    &crate::wer::metric::WIL,
-    &crate::wer::metric::WIP,
-    &crate::wer::metric::CHAR_ERROR_RATE,
-    &crate::terms::metric::EXACT,
-    &crate::terms::metric::LEMMATIZED,
-    &crate::chrf::group::PAIRWISE,
-    &crate::chrf::group::AGGREGATE,
-    &crate::ter::mbr::INFO,
-];
-/// Every accepted name, canonical names first, each with its aliases.
-#[must_use]
-pub fn known_names() -> String {
-    METRICS
-        .iter()
-        .map(
-            |m| {
-                if m.aliases.is_empty() { m.name.to_owned() } else { format!("{} ({})", m.name, m.aliases.join(", ")) }
-            },
-        )
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Names that mean two metrics to the people who use them, refused rather
-/// than guessed: "CER" is jiwer's character error rate to a speech user and
-/// `CharacTER` to a user of the `cer` package.
-const AMBIGUOUS: &[(&str, &str)] = &[(
-    "cer",
-    "did you mean char_error_rate (jiwer's CER: character edit operations over reference characters)? The `cer` \
-     package's metric is CharacTER: charac_ter (or characTER). Name one of them",
-)];
-
-/// The metric named `name` (canonical or alias, any case, surrounding
-/// spaces ignored).
-///
-/// # Errors
-/// [`MetricError::UnknownMetric`] listing every name;
-/// [`MetricError::AmbiguousMetric`] for a name of two metrics (`cer`).
-pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
-    let n = name.trim();
-    if let Some(&(_, meaning)) = AMBIGUOUS.iter().find(|(a, _)| a.eq_ignore_ascii_case(n)) {
-        return Err(MetricError::AmbiguousMetric { name: n.to_owned(), meaning });
-    }
-    METRICS
-        .iter()
-        .copied()
-        .find(|m| m.name.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
-        .ok_or_else(|| MetricError::UnknownMetric { name: n.to_owned(), known: known_names() })
-}
-
-/// The metrics sacrebleu's significance tests take (those with a
-/// [`Metric::resample`] view), in the table's order.
-pub fn resampled() -> impl Iterator<Item = &'static MetricInfo> {
-    METRICS.iter().copied().filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
-}
-
-/// Names as a list in words: `a, b and c`.
-#[must_use]
-pub fn in_words(names: &[&str]) -> String {
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
-}
-
-/// The SQL guide's table of metric names (docs/sql.md), generated from [`METRICS`] (a test
-/// keeps docs/sql.md equal to it).
-#[must_use]
-pub fn markdown_table() -> String {
-    let mut s = String::from(
-        "| metric | also accepted | `mteval score` column | SQL functions | reproduces |\n|---|---|---|---|---|\n",
-    );
-    for m in &METRICS {
-        let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-        let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
-        let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-        let _ = writeln!(s, "| `{}` | {aliases} | {column} | {functions} | {} |", m.name, m.reference);
-    }
-    s
-}
-
-/// The SQL guide's table of the option keys of the metric named `name`.
-///
-/// # Errors
-/// An unknown metric name.
-pub fn options_table(name: &str) -> Result<String, MetricError> {
-    Ok(crate::options::markdown_table(lookup(name)?.options))
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashSet;
-
-    use super::*;
-
-    #[test]
-    fn every_name_resolves_to_its_row_and_names_are_unique() {
-        let mut seen = HashSet::new();
-        for m in METRICS {
-            for n in std::iter::once(&m.name).chain(m.aliases) {
-                assert!(seen.insert(n.to_ascii_lowercase()), "{n} twice");
-                assert_eq!(lookup(n).unwrap(), m);
-                assert_eq!(lookup(&n.to_ascii_uppercase()).unwrap(), m);
-            }
-            // The canonical options parse, the metric knows its row, and the
-            // signature pastes back.
-            let c = m.configure("").unwrap();
-            assert_eq!(c.info(), m);
-            assert_eq!(c.display(), m.display, "{}", m.name);
-            let again = m.configure(&c.sql_options()).unwrap();
-            assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
-            assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
-        }
-        let e = lookup("bleurt").unwrap_err().to_string();
-        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER)"), "{e}");
-        let e = lookup("CER").unwrap_err().to_string();
-        assert!(e.contains("'CER' is ambiguous: did you mean char_error_rate (jiwer's CER"), "{e}");
-        assert!(e.contains("charac_ter (or characTER)"), "{e}");
-        assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
-        assert_eq!(lookup("chrf").unwrap().configure("nc:4|beta:1").unwrap().display(), "chrF1");
-        assert_eq!(lookup("wer").unwrap().configure("unit:char").unwrap().display(), "CER");
-        assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
-    }
-
-    #[test]
-    fn corpus_states_merge_in_any_grouping() {
-        let rows = [("the cat sat on the mat", "the cat is on the mat"), ("a b c d", "a c b d"), ("x y", "x y z")];
-        for m in METRICS.iter().filter(|m| m.inputs == Inputs::Text) {
-            let c = m.configure("").unwrap();
-            let mut whole = c.corpus().unwrap();
-            let mut parts = [c.corpus().unwrap(), c.corpus().unwrap()];
-            for (i, (h, r)) in rows.iter().enumerate() {
-                let seg = c.segment(h, &[r]).unwrap().unwrap();
-                assert_eq!(seg.len(), c.width(), "{}", m.name);
-                assert!(c.sentence_score(&seg).is_some_and(f64::is_finite), "{}", m.name);
-                whole.add(&seg);
-                parts[i % 2].add(&seg);
-            }
-            let mut merged = parts[0].clone();
-            merged.merge(parts[1].as_ref()).unwrap();
-            assert_eq!(merged.segments(), 3, "{}", m.name);
-            let (a, b) = (whole.score().unwrap(), merged.score().unwrap());
-            assert!((a - b).abs() < 1e-9, "{}: {a} vs {b}", m.name);
-            assert_eq!(c.corpus().unwrap().score(), None, "{}: no segment, no score", m.name);
-            assert_eq!(c.segment("a", &[]).unwrap(), None, "{}: no reference, no statistics", m.name);
-        }
-        let ter = lookup("ter").unwrap().configure("").unwrap();
-        let cer = lookup("charac_ter").unwrap().configure("").unwrap();
-        assert!(ter.corpus().unwrap().merge(cer.corpus().unwrap().as_ref()).is_err());
-        let terms = lookup("term-acc").unwrap().configure("").unwrap();
-        assert!(terms.segment("a", &["a"]).unwrap_err().to_string().contains("term list"));
-    }
-
-    #[test]
-    fn every_documented_option_value_parses_and_unknown_keys_name_the_documented_ones() {
-        for m in METRICS {
-            for k in m.options.iter().flat_map(|g| g.iter()) {
-                let mut n = 0;
-                for v in k.listed_values() {
-                    let opts = format!("{}:{v}", k.key);
-                    let parsed = if k.corpus_only {
-                        crate::CharacTerConfig::parse_corpus(&opts).map(drop)
-                    } else {
-                        m.configure(&opts).map(drop)
-                    };
-                    assert!(parsed.is_ok(), "{}: {opts}: {parsed:?}", m.name);
-                    n += 1;
-                }
-                assert!(n > 0, "{}: {} lists no value", m.name, k.key);
-                if !k.corpus_only {
-                    assert!(m.configure(&format!("{}:surely-not-a-value", k.key)).is_err(), "{}", k.key);
-                }
-            }
-            if m.options.is_empty() {
-                continue;
-            }
-            let e = m.configure("colour:red").unwrap_err().to_string();
-            for k in m.options.iter().flat_map(|g| g.iter()).filter(|k| !k.corpus_only) {
-                assert!(e.contains(k.key), "{}: {e} does not name {}", m.name, k.key);
-            }
-        }
-        let t = options_table("chrf++").unwrap();
-        assert!(t.starts_with("| key |") && t.contains("| `nw` | `0` (`2` = chrF++; 0–32) |"), "{t}");
-        assert!(options_table("mbr_chrf").unwrap().contains("| `self` |"));
-    }
 }

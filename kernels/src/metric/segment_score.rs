@@ -7,7 +7,7 @@
 //! gives `[value, 1.0]` per segment and whose `_compute_score_from_stats`
 //! is `stats[0] / stats[1]`.
 //!
-//! Not a row of [`super::METRICS`]: it reads a number column, not text, so
+//! Not a row of [`crate::metrics::METRICS`]: it reads a number column, not text, so
 //! it is made from the column's name ([`SegmentScore::new`]) or from options
 //! ([`SegmentScore::parse`]), by `compare --score-col`, `report
 //! --score-col`, the resampling SQL aggregates and Python.
@@ -29,7 +29,7 @@ pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new("dir", "`higher` \\| `lower`", "which way is better: `lower` for error-like scores (MQM penalties)"),
 ];
 
-/// The segment score's entry (not listed in [`super::METRICS`]: see the module).
+/// The segment score's entry (not listed in [`crate::metrics::METRICS`]: see the module).
 pub static INFO: MetricInfo = MetricInfo {
     name: "score",
     display: "score",

@@ -27,7 +27,8 @@ mod tests {
     use super::*;
     use crate::Ter;
     use crate::backend::CpuBackend;
-    use crate::metric::mbr::{Candidates, Utility, configure};
+    use crate::metric::mbr::{Candidates, Utility};
+    use crate::metrics::utility as configure;
     use crate::py::numpy_mean;
 
     fn mean(u: &dyn Utility, hyps: &[&str], skip: &[Option<usize>]) -> Vec<Option<f64>> {
@@ -73,7 +74,7 @@ mod tests {
         // Sentence BLEU (effective order): higher is better.
         let b = configure("bleu", "").unwrap();
         assert_eq!(b.direction(), Direction::Higher);
-        let bleu = crate::metric::lookup("bleu").unwrap().configure("").unwrap();
+        let bleu = crate::metrics::lookup("bleu").unwrap().configure("").unwrap();
         let same = bleu.sentence_score(&bleu.segment("a b c d", &["a b c d"]).unwrap().unwrap());
         assert!((same.unwrap() - 100.0).abs() < 1e-9);
         assert_eq!(mean(b.as_ref(), &["a b c d", "a b c d"], &[None, None]), vec![same, same]);

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::{Ter, TerAlgo, TerStats};
+use super::{Ter, TerAlgo, TerSegment, TerStats};
+use crate::metric::sql::{Num, Segment, SqlDoc, SqlFunctions, StatField, StatValue};
 use crate::metric::{CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag};
 use crate::metric::{RowSums, SumScore, Summed, count};
 use crate::{MetricError, NRefs, Signature};
@@ -51,8 +52,57 @@ pub static INFO: MetricInfo = MetricInfo {
     direction: Direction::Lower,
     sacrebleu: Some(&SACREBLEU),
     configure: |o| Ok(Arc::new(Ter::from_options(o)?)),
+    sql: Some(&SQL),
     ..MetricInfo::TEXT
 };
+
+/// TER's SQL functions: `ter`, `ter_stats` and `corpus_ter`, on the
+/// session's device.
+static SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(SqlDoc {
+        description: "Sentence TER exactly as sacrebleu 2.6.0's `TER().sentence_score`: 100 × edits (with shifts) / \
+                      average reference length, so it can exceed 100. With a list of references, the edits against \
+                      the best one. NULL in gives NULL out.",
+        syntax: "ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
+        example: "SELECT ter('the cat sat', 'the cat sat down', 'norm:yes');",
+        related: &["ter_stats", "ter_alignment", "ter_tokenize", "corpus_ter", "mteval_signature"],
+    }),
+    stats: Some((
+        SqlDoc {
+            description: "Sentence TER with its statistics: the score, the edits, the shifts among them and the \
+                          average reference length (`ref_len`), what `corpus_ter` sums.",
+            syntax: "ter_stats(hyp, ref, options?) -> struct{score: float64, num_edits: int64, num_shifts: int64, \
+                     ref_len: float64}",
+            example: "SELECT ter_stats(hyp, ref).num_edits FROM t;",
+            related: &["ter", "corpus_ter", "ter_alignment"],
+        },
+        &[
+            StatField { name: "score", value: StatValue::Score },
+            StatField { name: "num_edits", value: StatValue::Stat(0, Num::Int) },
+            StatField { name: "num_shifts", value: StatValue::Fact(0, Num::Int) },
+            StatField { name: "ref_len", value: StatValue::Stat(1, Num::Float) },
+        ],
+    )),
+    corpus: Some((
+        SqlDoc {
+            description: "Corpus TER exactly as sacrebleu 2.6.0's `TER().corpus_score`: Σ edits / Σ average \
+                          reference length, as a mergeable aggregate (GROUP BY, any partitioning). Rows with a NULL \
+                          hypothesis or no reference are skipped; a group with no scored row gives NULL.",
+            syntax: "corpus_ter(hyp, ref, options?) -> float64",
+            example: "SELECT system, corpus_ter(hyp, ref) FROM t GROUP BY system;",
+            related: &["ter", "ter_stats", "corpus_chrf"],
+        },
+        &[],
+    )),
+    on_device: true,
+    sentence_configure: None,
+};
+
+/// A segment's statistics `[edits, average reference length]` and its
+/// facts `[shifts]`.
+fn ter_segment(s: &TerSegment) -> Segment {
+    Segment { stats: vec![f64::from(s.num_edits), s.ref_len], facts: vec![f64::from(s.num_shifts)] }
+}
 
 impl Metric for Ter {
     fn info(&self) -> &'static MetricInfo {
@@ -73,7 +123,7 @@ impl Metric for Ter {
     }
 
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Ok(Ter::segment(self, hyp, refs)?.map(|s| vec![f64::from(s.num_edits), s.ref_len]))
+        Ok(Ter::segment(self, hyp, refs)?.map(|s| ter_segment(&s).stats))
     }
 
     fn segments_on(
@@ -81,10 +131,19 @@ impl Metric for Ter {
         backend: &dyn crate::backend::Backend,
         rows: &[(&str, Vec<&str>)],
     ) -> Vec<Result<Option<Vec<f64>>, MetricError>> {
-        Ter::segments_on(self, backend, rows)
-            .into_iter()
-            .map(|s| Ok(s?.map(|s| vec![f64::from(s.num_edits), s.ref_len])))
-            .collect()
+        Ter::segments_on(self, backend, rows).into_iter().map(|s| Ok(s?.map(|s| ter_segment(&s).stats))).collect()
+    }
+
+    fn segment_facts(&self, hyp: &str, refs: &[&str]) -> Result<Option<Segment>, MetricError> {
+        Ok(Ter::segment(self, hyp, refs)?.map(|s| ter_segment(&s)))
+    }
+
+    fn segment_facts_on(
+        &self,
+        backend: &dyn crate::backend::Backend,
+        rows: &[(&str, Vec<&str>)],
+    ) -> Vec<Result<Option<Segment>, MetricError>> {
+        Ter::segments_on(self, backend, rows).into_iter().map(|s| Ok(s?.map(|s| ter_segment(&s)))).collect()
     }
 
     fn sentence_score(&self, stats: &[f64]) -> Option<f64> {

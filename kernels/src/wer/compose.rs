@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use super::transform::{CONTRACTIONS, remove_kaldi_non_words, remove_multiple_spaces};
-use crate::py::text::{is_py_punctuation, is_py_word, py_lower, py_strip, py_upper};
+use crate::py::text::{is_py_punctuation, py_lower, py_strip, py_upper, substitute_bounded};
 
 /// One transform.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,49 +234,12 @@ fn map_one<'a>(step: &Step, s: &'a str) -> Cow<'a, str> {
     }
 }
 
-/// Whether `re`'s `\b` holds at byte `i` of `s`: a word character on one
-/// side only (the ends of the string count as non-word).
-fn is_boundary(s: &str, i: usize) -> bool {
-    let before = s[..i].chars().next_back().is_some_and(is_py_word);
-    let after = s[i..].chars().next().is_some_and(is_py_word);
-    before != after
-}
-
 /// `re.sub(r"\b" + re.escape(key) + r"\b", value, s)` for a non-empty `key`
 /// and a `value` without backslashes: the leftmost occurrences bounded by
 /// `\b` on both sides, left to right, not overlapping. `None` when there is
 /// none.
 fn substitute_word(s: &str, key: &str, value: &str) -> Option<String> {
     substitute_bounded(s, key, value, true)
-}
-
-/// [`substitute_word`], with the `\b` before `key` only when `lead` (the
-/// one after it always): `re.sub(re.escape(key) + r"\b", value, s)`
-/// without it.
-pub(crate) fn substitute_bounded(s: &str, key: &str, value: &str, lead: bool) -> Option<String> {
-    let mut out = String::new();
-    let (mut last, mut from) = (0, 0);
-    while let Some(k) = s[from..].find(key) {
-        let at = from + k;
-        let end = at + key.len();
-        if (!lead || is_boundary(s, at)) && is_boundary(s, end) {
-            out.push_str(&s[last..at]);
-            out.push_str(value);
-            last = end;
-            from = end;
-        } else {
-            // The next start position: one character on.
-            from = at + s[at..].chars().next().map_or(1, char::len_utf8);
-        }
-        if from > s.len() {
-            break;
-        }
-    }
-    if last == 0 && out.is_empty() {
-        return None;
-    }
-    out.push_str(&s[last..]);
-    Some(out)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::{Unit, WerConfig, WerCounts, WerScores};
+use crate::metric::sql::{CorpusField, Num, SqlDoc, SqlFunctions, StatField, StatValue};
 use crate::metric::{CorpusState, Detail, Direction, Metric, MetricInfo, RowSums, SumScore, Summed};
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
@@ -38,7 +39,7 @@ impl Measure {
 }
 
 macro_rules! row {
-    ($static:ident, $name:literal, $display:literal, $aliases:expr, $column:literal, $functions:expr, $reference:literal, $dir:expr, $measure:expr, $base:expr) => {
+    ($static:ident, $name:literal, $display:literal, $aliases:expr, $column:literal, $functions:expr, $reference:literal, $dir:expr, $measure:expr, $base:expr, $sql:expr) => {
         #[doc = concat!("The `", $name, "` row of the metric table (", $reference, ").")]
         pub static $static: MetricInfo = MetricInfo {
             name: $name,
@@ -52,10 +53,111 @@ macro_rules! row {
             configure: |o| {
                 Ok(Arc::new(Wer { cfg: WerConfig::parse_with($base, o)?, measure: $measure, info: &$static }))
             },
+            sql: $sql,
             ..MetricInfo::TEXT
         };
     };
 }
+
+/// Related functions named in each function's documentation.
+const RELATED: &[&str] = &["wer", "mer", "wil", "wip", "wer_stats", "corpus_wer", "wer_alignment"];
+
+/// A sentence measure's SQL documentation.
+macro_rules! measure_doc {
+    ($name:literal, $what:literal, $example:literal) => {
+        SqlDoc {
+            description: concat!(
+                $what,
+                " of one sentence, exactly as jiwer 4.0.0's `",
+                $name,
+                "(reference, hypothesis)` (note the argument order: hypothesis first, as every mteval function). \
+                 Options `unit:word|char`, `transform:default|standardize`. With a list of references, the \
+                 reference with the fewest errors (the first on ties). NULL in gives NULL out."
+            ),
+            syntax: concat!($name, "(hyp: str, ref: str | list<str>, options?: str) -> float64"),
+            example: $example,
+            related: RELATED,
+        }
+    };
+}
+
+/// The counts, in jiwer's names, as `int64`: `wer_stats` and `corpus_wer`.
+const COUNTS: [StatField; 4] = [
+    StatField { name: "hits", value: StatValue::Stat(0, Num::Int) },
+    StatField { name: "substitutions", value: StatValue::Stat(1, Num::Int) },
+    StatField { name: "deletions", value: StatValue::Stat(2, Num::Int) },
+    StatField { name: "insertions", value: StatValue::Stat(3, Num::Int) },
+];
+
+/// WER's SQL functions: `wer`, `wer_stats` and `corpus_wer` (with the four
+/// measures); the other measures have their sentence function.
+static WER_SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(measure_doc!(
+        "wer",
+        "Word error rate (S+D+I)/N, or the character error rate with `unit:char`,",
+        "SELECT wer('the cat sat', 'the cat sat down'), wer(hyp, ref, 'unit:char') AS cer FROM t;"
+    )),
+    stats: Some((
+        SqlDoc {
+            description: "The hits, substitutions, deletions and insertions of one sentence, exactly as jiwer \
+                          4.0.0's `process_words` (or `process_characters` with `unit:char`) counts them from \
+                          rapidfuzz's alignment; what `corpus_wer` sums. With a list of references, the counts \
+                          against the one with the fewest errors (the first on ties).",
+            syntax: "wer_stats(hyp, ref, options?) -> struct{hits: int64, substitutions: int64, deletions: int64, \
+                     insertions: int64}",
+            example: "SELECT wer_stats(hyp, ref).substitutions FROM t;",
+            related: RELATED,
+        },
+        &COUNTS,
+    )),
+    corpus: Some((
+        SqlDoc {
+            description: "jiwer 4.0.0's `process_words` over the rows of a group (`process_characters` with \
+                          `unit:char`): the hits, substitutions, deletions and insertions summed, and WER, MER, WIL \
+                          and WIP of the sums, as jiwer computes them for a list of sentences. A mergeable aggregate \
+                          (GROUP BY, any partitioning). Rows with a NULL hypothesis or no reference are skipped; a \
+                          group with no scored row gives NULL.",
+            syntax: "corpus_wer(hyp, ref, options?) -> struct{wer: float64, mer: float64, wil: float64, wip: \
+                     float64, hits: int64, substitutions: int64, deletions: int64, insertions: int64}",
+            example: "SELECT system, corpus_wer(hyp, ref).wer, corpus_wer(hyp, ref, 'unit:char').wer AS cer FROM t \
+                      GROUP BY system;",
+            related: RELATED,
+        },
+        &[
+            CorpusField { name: "wer", num: Num::Float },
+            CorpusField { name: "mer", num: Num::Float },
+            CorpusField { name: "wil", num: Num::Float },
+            CorpusField { name: "wip", num: Num::Float },
+            CorpusField { name: "hits", num: Num::Int },
+            CorpusField { name: "substitutions", num: Num::Int },
+            CorpusField { name: "deletions", num: Num::Int },
+            CorpusField { name: "insertions", num: Num::Int },
+        ],
+    )),
+    ..SqlFunctions::NONE
+};
+
+/// MER's SQL function.
+static MER_SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(measure_doc!("mer", "Match error rate (S+D+I)/(N+I)", "SELECT mer(hyp, ref) FROM t;")),
+    ..SqlFunctions::NONE
+};
+
+/// WIL's SQL function.
+static WIL_SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(measure_doc!(
+        "wil",
+        "Word information lost 1 − (H/N)·(H/P)",
+        "SELECT wil(hyp, ref, 'transform:standardize') FROM t;"
+    )),
+    ..SqlFunctions::NONE
+};
+
+/// WIP's SQL function.
+static WIP_SQL: SqlFunctions = SqlFunctions {
+    sentence: Some(measure_doc!("wip", "Word information preserved (H/N)·(H/P)", "SELECT wip(hyp, ref) FROM t;")),
+    ..SqlFunctions::NONE
+};
 
 const WORDS: WerConfig = WerConfig { unit: Unit::Word, transform: super::Transform::Default };
 const CHARS: WerConfig = WerConfig { unit: Unit::Char, transform: super::Transform::Default };
@@ -70,7 +172,8 @@ row!(
     "jiwer 4.0.0 wer",
     Direction::Lower,
     Measure::Wer,
-    WORDS
+    WORDS,
+    Some(&WER_SQL)
 );
 row!(
     MER,
@@ -82,7 +185,8 @@ row!(
     "jiwer 4.0.0 mer",
     Direction::Lower,
     Measure::Mer,
-    WORDS
+    WORDS,
+    Some(&MER_SQL)
 );
 row!(
     WIL,
@@ -94,7 +198,8 @@ row!(
     "jiwer 4.0.0 wil",
     Direction::Lower,
     Measure::Wil,
-    WORDS
+    WORDS,
+    Some(&WIL_SQL)
 );
 row!(
     WIP,
@@ -106,7 +211,8 @@ row!(
     "jiwer 4.0.0 wip",
     Direction::Higher,
     Measure::Wip,
-    WORDS
+    WORDS,
+    Some(&WIP_SQL)
 );
 row!(
     CHAR_ERROR_RATE,
@@ -118,7 +224,8 @@ row!(
     "jiwer 4.0.0 cer (`wer` with `unit:char`)",
     Direction::Lower,
     Measure::Wer,
-    CHARS
+    CHARS,
+    None
 );
 
 /// One measure of the WER family with its options.

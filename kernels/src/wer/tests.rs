@@ -311,7 +311,8 @@ fn long_inputs_take_rapidfuzz_s_hirschberg_path() {
 #[test]
 fn each_measure_is_a_row_of_the_metric_table() {
     use super::metric::{CHAR_ERROR_RATE, MER, WIL, WIP};
-    use crate::metric::{Direction, lookup};
+    use crate::metric::Direction;
+    use crate::metrics::lookup;
     // jiwer: process_words("a b c d", "a x c d e"): H 3, S 1, D 0, I 1.
     let stats = [3.0, 1.0, 0.0, 1.0, 4.0, 5.0];
     let want = [

@@ -107,7 +107,7 @@ pub(crate) type SimplifyHook<F> = Box<dyn Fn(F, &SimplifyContext) -> Result<Expr
 /// as it is (`unchanged(f)`).
 pub(crate) fn bind_device<F: 'static, U: 'static>(
     current: Option<DeviceRequest>,
-    rebind: fn(Option<DeviceRequest>) -> U,
+    rebind: impl Fn(Option<DeviceRequest>) -> U + 'static,
     unchanged: fn(F) -> Expr,
     rebound: fn(F, U) -> Expr,
 ) -> SimplifyHook<F> {

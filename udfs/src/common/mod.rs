@@ -17,7 +17,7 @@ pub use options::{
     exec_options, exec_parse, options_str, plan_options, plan_parse,
 };
 pub use strings::{StrCol, coerce_string, is_string, is_string_like, metric_err};
-pub use sums::{AddRows, CountSumsAccumulator, count_sums_fields, merge_u64_states, u64_state};
+pub use sums::{merge_u64_states, u64_state};
 
 use std::sync::Arc;
 

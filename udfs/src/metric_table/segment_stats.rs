@@ -11,7 +11,8 @@ use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
-use mteval_kernels::metric::{self, Inputs, Metric};
+use mteval_kernels::metric::{Inputs, Metric};
+use mteval_kernels::metrics;
 
 use crate::common::{
     ConstantArg, check_arity, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of,
@@ -49,13 +50,13 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
 
 /// The metric named `metric` with `options`, if it reads text.
 fn configure(name: &str, metric: &str, options: &str) -> Result<Arc<dyn Metric>> {
-    let info = metric::lookup(metric).map_err(|e| metric_err(name, &e))?;
+    let info = metrics::lookup(metric).map_err(|e| metric_err(name, &e))?;
     if info.inputs != Inputs::Text {
-        let text: Vec<&str> = metric::METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
+        let text: Vec<&str> = metrics::METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
         return plan_err!(
             "{name}: {} does not score a hypothesis against references; the metrics that do: {}",
             info.name,
-            metric::in_words(&text)
+            metrics::in_words(&text)
         );
     }
     info.configure(options).map_err(|e| metric_err(name, &e))

@@ -29,7 +29,8 @@ use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
-use mteval_kernels::metric::{self, Metric, segment_score};
+use mteval_kernels::metric::{Metric, segment_score};
+use mteval_kernels::metrics;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
@@ -198,7 +199,7 @@ fn settings(
                 .to_owned(),
         );
     }
-    let info = if is_score { &segment_score::INFO } else { metric::lookup(metric_name)? };
+    let info = if is_score { &segment_score::INFO } else { metrics::lookup(metric_name)? };
     let mut rest = Vec::new();
     let (mut bs, mut ar, mut seed) = (None, None, Some(significance::DEFAULT_SEED));
     for part in options.split(['|', ',']).filter(|p| !p.trim().is_empty()) {
@@ -231,7 +232,7 @@ fn resample<'a>(name: &str, m: &'a dyn Metric) -> Result<&'a dyn Resample> {
 
 /// The names of the metrics the resampling functions take, as a list in words.
 fn resampled_names() -> String {
-    metric::in_words(&metric::resampled().map(|m| m.name).collect::<Vec<_>>())
+    metrics::in_words(&metrics::resampled().map(|m| m.name).collect::<Vec<_>>())
 }
 
 fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {

@@ -1,0 +1,224 @@
+//! The metric table: every metric's row ([`METRICS`]), above the metrics
+//! and the interface they implement (`crate::metric`), and the lookups by
+//! name over it. Adding a metric is one line here (and its module in
+//! `lib.rs`).
+
+use std::sync::Arc;
+
+use crate::MetricError;
+use crate::metric::mbr::{MeanUtility, Utility};
+use crate::metric::{Inputs, MetricInfo, not_text};
+
+/// Every metric, in the SQL guide's order.
+pub static METRICS: &[&MetricInfo] = &[
+    &crate::bleu::metric::INFO,
+    &crate::ter::metric::INFO,
+    &crate::chrf::metric::CHRF,
+    &crate::chrf::metric::CHRF_PLUS_PLUS,
+    &crate::charac_ter::metric::INFO,
+    &crate::eed::metric::INFO,
+    &crate::wer::metric::WER,
+    &crate::wer::metric::MER,
+    &crate::wer::metric::WIL,
+    &crate::wer::metric::WIP,
+    &crate::wer::metric::CHAR_ERROR_RATE,
+    &crate::terms::metric::EXACT,
+    &crate::terms::metric::LEMMATIZED,
+    &crate::chrf::group::PAIRWISE,
+    &crate::chrf::group::AGGREGATE,
+    &crate::ter::mbr::INFO,
+];
+/// Every accepted name, canonical names first, each with its aliases.
+#[must_use]
+pub fn known_names() -> String {
+    METRICS
+        .iter()
+        .map(
+            |m| {
+                if m.aliases.is_empty() { m.name.to_owned() } else { format!("{} ({})", m.name, m.aliases.join(", ")) }
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Names that mean two metrics to the people who use them, refused rather
+/// than guessed: "CER" is jiwer's character error rate to a speech user and
+/// `CharacTER` to a user of the `cer` package.
+const AMBIGUOUS: &[(&str, &str)] = &[(
+    "cer",
+    "did you mean char_error_rate (jiwer's CER: character edit operations over reference characters)? The `cer` \
+     package's metric is CharacTER: charac_ter (or characTER). Name one of them",
+)];
+
+/// The metric named `name` (canonical or alias, any case, surrounding
+/// spaces ignored).
+///
+/// # Errors
+/// [`MetricError::UnknownMetric`] listing every name;
+/// [`MetricError::AmbiguousMetric`] for a name of two metrics (`cer`).
+pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
+    let n = name.trim();
+    if let Some(&(_, meaning)) = AMBIGUOUS.iter().find(|(a, _)| a.eq_ignore_ascii_case(n)) {
+        return Err(MetricError::AmbiguousMetric { name: n.to_owned(), meaning });
+    }
+    METRICS
+        .iter()
+        .copied()
+        .find(|m| m.name.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
+        .ok_or_else(|| MetricError::UnknownMetric { name: n.to_owned(), known: known_names() })
+}
+
+/// The metrics sacrebleu's significance tests take (those with a
+/// [`Metric::resample`] view), in the table's order.
+pub fn resampled() -> impl Iterator<Item = &'static MetricInfo> {
+    METRICS.iter().copied().filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
+}
+
+/// Names as a list in words: `a, b and c`.
+#[must_use]
+pub fn in_words(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The utility named `name` with `options` (signature syntax): an MBR row of
+/// the metric table, named with or without its `mbr_` prefix (`-` may stand
+/// for `_`), else the [`MeanUtility`] of a text metric (`wer`, `bleu`, ...).
+///
+/// # Errors
+/// An unknown name, a metric that does not read text, bad options.
+pub fn utility(name: &str, options: &str) -> Result<Arc<dyn Utility>, MetricError> {
+    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
+    let is_mbr = |m: &&MetricInfo| {
+        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
+    };
+    if let Some(row) = METRICS.iter().copied().find(is_mbr) {
+        return row
+            .configure(options)?
+            .utility()
+            .ok_or_else(|| crate::metric::mbr::invalid(format!("{} is not an MBR utility", row.name)));
+    }
+    match lookup(name).or_else(|_| lookup(&wanted)) {
+        Ok(of) if of.inputs == Inputs::Text => Ok(Arc::new(MeanUtility::configure(of, of, options)?)),
+        Ok(of) => Err(crate::metric::mbr::invalid(format!("{} cannot be an MBR utility: {}", of.name, not_text(of)))),
+        Err(_) => {
+            let rows: Vec<&str> = METRICS
+                .iter()
+                .filter(|m| m.inputs == Inputs::Candidates)
+                .filter_map(|m| m.name.strip_prefix("mbr_"))
+                .collect();
+            let text: Vec<&str> = METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
+            Err(crate::metric::mbr::invalid(format!(
+                "unknown utility '{}' (known: {}, or the mean sentence score of a text metric: {})",
+                name.trim(),
+                rows.join(", "),
+                text.join(", ")
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::NRefs;
+
+    #[test]
+    fn every_name_resolves_to_its_row_and_names_are_unique() {
+        let mut seen = HashSet::new();
+        for &m in METRICS {
+            for n in std::iter::once(&m.name).chain(m.aliases) {
+                assert!(seen.insert(n.to_ascii_lowercase()), "{n} twice");
+                assert_eq!(lookup(n).unwrap(), m);
+                assert_eq!(lookup(&n.to_ascii_uppercase()).unwrap(), m);
+            }
+            // The canonical options parse, the metric knows its row, and the
+            // signature pastes back.
+            let c = m.configure("").unwrap();
+            assert_eq!(c.info(), m);
+            assert_eq!(c.display(), m.display, "{}", m.name);
+            let again = m.configure(&c.sql_options()).unwrap();
+            assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
+            assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
+        }
+        let e = lookup("bleurt").unwrap_err().to_string();
+        assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER)"), "{e}");
+        let e = lookup("CER").unwrap_err().to_string();
+        assert!(e.contains("'CER' is ambiguous: did you mean char_error_rate (jiwer's CER"), "{e}");
+        assert!(e.contains("charac_ter (or characTER)"), "{e}");
+        assert_eq!(lookup("chrF++").unwrap().configure("").unwrap().display(), "chrF2++");
+        assert_eq!(lookup("chrf").unwrap().configure("nc:4|beta:1").unwrap().display(), "chrF1");
+        assert_eq!(lookup("wer").unwrap().configure("unit:char").unwrap().display(), "CER");
+        assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
+    }
+
+    #[test]
+    fn corpus_states_merge_in_any_grouping() {
+        let rows = [("the cat sat on the mat", "the cat is on the mat"), ("a b c d", "a c b d"), ("x y", "x y z")];
+        for m in METRICS.iter().filter(|m| m.inputs == Inputs::Text) {
+            let c = m.configure("").unwrap();
+            let mut whole = c.corpus().unwrap();
+            let mut parts = [c.corpus().unwrap(), c.corpus().unwrap()];
+            for (i, (h, r)) in rows.iter().enumerate() {
+                let seg = c.segment(h, &[r]).unwrap().unwrap();
+                assert_eq!(seg.len(), c.width(), "{}", m.name);
+                assert!(c.sentence_score(&seg).is_some_and(f64::is_finite), "{}", m.name);
+                whole.add(&seg);
+                parts[i % 2].add(&seg);
+            }
+            let mut merged = parts[0].clone();
+            merged.merge(parts[1].as_ref()).unwrap();
+            // The same through the numbers an engine moves between partitions.
+            let mut moved = parts[0].clone();
+            let (values, n) = parts[1].to_state();
+            moved.add_state(&values, n);
+            assert_eq!(moved.score(), merged.score(), "{}", m.name);
+            assert_eq!(moved.details(), merged.details(), "{}", m.name);
+            assert_eq!(merged.segments(), 3, "{}", m.name);
+            let (a, b) = (whole.score().unwrap(), merged.score().unwrap());
+            assert!((a - b).abs() < 1e-9, "{}: {a} vs {b}", m.name);
+            assert_eq!(c.corpus().unwrap().score(), None, "{}: no segment, no score", m.name);
+            assert_eq!(c.segment("a", &[]).unwrap(), None, "{}: no reference, no statistics", m.name);
+        }
+        let ter = lookup("ter").unwrap().configure("").unwrap();
+        let cer = lookup("charac_ter").unwrap().configure("").unwrap();
+        assert!(ter.corpus().unwrap().merge(cer.corpus().unwrap().as_ref()).is_err());
+        let terms = lookup("term-acc").unwrap().configure("").unwrap();
+        assert!(terms.segment("a", &["a"]).unwrap_err().to_string().contains("term list"));
+    }
+
+    #[test]
+    fn every_documented_option_value_parses_and_unknown_keys_name_the_documented_ones() {
+        for &m in METRICS {
+            for k in m.options.iter().flat_map(|g| g.iter()) {
+                let mut n = 0;
+                for v in k.listed_values() {
+                    let opts = format!("{}:{v}", k.key);
+                    let parsed = if k.corpus_only {
+                        crate::CharacTerConfig::parse_corpus(&opts).map(drop)
+                    } else {
+                        m.configure(&opts).map(drop)
+                    };
+                    assert!(parsed.is_ok(), "{}: {opts}: {parsed:?}", m.name);
+                    n += 1;
+                }
+                assert!(n > 0, "{}: {} lists no value", m.name, k.key);
+                if !k.corpus_only {
+                    assert!(m.configure(&format!("{}:surely-not-a-value", k.key)).is_err(), "{}", k.key);
+                }
+            }
+            if m.options.is_empty() {
+                continue;
+            }
+            let e = m.configure("colour:red").unwrap_err().to_string();
+            for k in m.options.iter().flat_map(|g| g.iter()).filter(|k| !k.corpus_only) {
+                assert!(e.contains(k.key), "{}: {e} does not name {}", m.name, k.key);
+            }
+        }
+    }
+}
