@@ -143,6 +143,27 @@ pub fn parse_bool(metric: &'static str, key: &str, v: &str) -> Result<bool, Metr
     }
 }
 
+/// The value of `key` among `choices` (`(name, value)`, matched ignoring
+/// ASCII case).
+///
+/// # Errors
+/// Any other name: `key:v: expected a, b or c`.
+pub fn parse_choice<T: Copy>(
+    metric: &'static str,
+    key: &str,
+    v: &str,
+    choices: &[(&str, T)],
+) -> Result<T, MetricError> {
+    choices.iter().find(|(name, _)| name.eq_ignore_ascii_case(v)).map(|&(_, t)| t).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+        let expected = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        };
+        bad_value(metric, key, v, &expected)
+    })
+}
+
 /// The error for a value a key does not take: `key:value: expected ...`.
 #[must_use]
 pub fn bad_value(metric: &'static str, key: &str, v: &str, expected: &str) -> MetricError {

@@ -1,13 +1,12 @@
 //! EED as a [`Metric`]: its row of the metric table, its SQL functions and
 //! its corpus score, the mean of the sentence scores (`EED.py`'s
-//! `sum(scores) / len(scores)`), kept as the sums `[Σ score, Σ 1]`.
+//! `sum(scores) / len(scores)`), kept as the sums `[Σ score, Σ 1]` ([`Mean`]).
 
 use std::sync::Arc;
 
 use super::EedConfig;
 use crate::metric::sql::{SqlDoc, SqlFunctions};
-use crate::metric::{CorpusState, Direction, Metric, MetricInfo, RowSums, SumScore, Summed};
-use crate::py::Py;
+use crate::metric::{CorpusState, Direction, Mean, Metric, MetricInfo, Summed};
 use crate::significance::Resample;
 use crate::{MetricError, NRefs, Signature};
 
@@ -90,33 +89,10 @@ impl Metric for EedConfig {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(*self))
+        Some(Summed::boxed(Mean))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
-        Some(self)
-    }
-}
-
-/// The mean of `[Σ score, Σ 1]`.
-impl SumScore for EedConfig {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        Some(sums.sums[0] / sums.sums[1])
-    }
-}
-
-/// sacrebleu's significance code on a mean of sentence scores: the sums'
-/// quotient; on the bootstrap's `float32` sums a `float32`.
-impl Resample for EedConfig {
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        sums[0] / sums[1]
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> Py {
-        Py::F32(sums[0]) / Py::F32(sums[1])
+        Some(&Mean)
     }
 }

@@ -34,10 +34,12 @@
 
 pub mod metric;
 
+use std::ops::{Add, Div, Mul};
+
 use crate::options::OptionKey;
 use crate::py::normalize::{Form, normalize};
-use crate::py::text::{is_py_decimal, is_py_space, py_rstrip};
-use crate::signature::{Signature, bad_value, parse_options};
+use crate::py::text::{collapse_py_space, is_py_decimal, py_rstrip};
+use crate::signature::{Signature, bad_value, parse_choice, parse_options};
 use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "EED";
@@ -114,19 +116,11 @@ impl EedConfig {
         for (k, v) in parse_options(METRIC, options)? {
             match k.as_str() {
                 "compat" => {
-                    cfg.compat = match v.to_ascii_lowercase().as_str() {
-                        "eed" => Compat::Eed,
-                        "python" => Compat::Python,
-                        _ => return Err(bad_value(METRIC, &k, &v, "eed or python")),
-                    }
+                    cfg.compat = parse_choice(METRIC, &k, &v, &[("eed", Compat::Eed), ("python", Compat::Python)])?;
                 }
                 "prep" => {
-                    cfg.prep = match v.to_ascii_lowercase().as_str() {
-                        "en" => Prep::En,
-                        "ja" => Prep::Ja,
-                        "none" => Prep::None,
-                        _ => return Err(bad_value(METRIC, &k, &v, "en, ja or none")),
-                    }
+                    cfg.prep =
+                        parse_choice(METRIC, &k, &v, &[("en", Prep::En), ("ja", Prep::Ja), ("none", Prep::None)])?;
                 }
                 "max_chars" => {
                     cfg.max_chars = Some(if v.eq_ignore_ascii_case("none") {
@@ -193,8 +187,8 @@ impl EedConfig {
     pub fn sentence(&self, hyp: &str, reference: &str) -> Result<f64, MetricError> {
         let (h, r) = (self.side(hyp, "hypothesis")?, self.side(reference, "reference")?);
         Ok(match self.compat {
-            Compat::Eed => f64::from(eed_cpp(&h, &r)).min(1.0),
-            Compat::Python => eed_python(&h, &r).min(1.0),
+            Compat::Eed => eed::<f32>(&h, &r, 1).min(1.0),
+            Compat::Python => eed::<f64>(&h, &r, 0).min(1.0),
         })
     }
 
@@ -221,41 +215,85 @@ const INSERTION: f64 = 1.0;
 const SUBSTITUTION: f64 = 1.0;
 const RHO: f64 = 0.3;
 
-/// `EED.cpp`'s `EED` on padded sides, in `float32`.
-#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss, reason = "EED.cpp's float32 and int")]
-fn eed_cpp(hyp: &[char], reference: &[char]) -> f32 {
-    let (alpha, deletion, insertion, substitution, rho) =
-        (ALPHA as f32, DELETION as f32, INSERTION as f32, SUBSTITUTION as f32, RHO as f32);
+/// A number of EED's grid: `float32` (EED.cpp) or a double (`eed_python`).
+trait Cell: Copy + PartialOrd + Add<Output = Self> + Mul<Output = Self> + Div<Output = Self> {
+    /// The constant `x` (exact in both types for EED's constants).
+    fn of(x: f64) -> Self;
+    /// A count.
+    fn count(n: i64) -> Self;
+    /// Whether this cell is below the row's minimum so far, `min`, as the
+    /// implementation compares them.
+    fn below(self, min: Self) -> bool;
+    /// The value as a double.
+    fn widen(self) -> f64;
+}
+
+/// EED.cpp: the running minimum is an `int`, so a cell wins when it is
+/// below the truncated minimum so far.
+impl Cell for f32 {
+    #[allow(clippy::cast_possible_truncation, reason = "EED.cpp's float32")]
+    fn of(x: f64) -> Self {
+        x as f32
+    }
+    #[allow(clippy::cast_possible_truncation, reason = "visit counts are small")]
+    fn count(n: i64) -> Self {
+        n as f32
+    }
+    #[allow(clippy::cast_possible_truncation, reason = "EED.cpp's `int minimum`")]
+    fn below(self, min: Self) -> bool {
+        self < (min as i32) as f32
+    }
+    fn widen(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+/// `eed_python`: `nextRow.index(min(nextRow))`, the first smallest cell.
+impl Cell for f64 {
+    fn of(x: f64) -> Self {
+        x
+    }
+    fn count(n: i64) -> Self {
+        n as f64
+    }
+    fn below(self, min: Self) -> bool {
+        self < min
+    }
+    fn widen(self) -> f64 {
+        self
+    }
+}
+
+/// EED of padded sides in `C`'s arithmetic, the coverage counting the
+/// visits from position `from` (EED.cpp: 1, `eed_python`: 0).
+fn eed<C: Cell>(hyp: &[char], reference: &[char], from: usize) -> f64 {
     let n = hyp.len() + 1;
     let mut visits = vec![-1i64; n];
-    let mut row = vec![1.0f32; n];
-    row[0] = 0.0;
-    let mut next = vec![f32::MAX; n];
+    let mut row = vec![C::of(1.0); n];
+    row[0] = C::of(0.0);
+    let mut next = row.clone();
     for &rc in reference {
-        next[0] = row[0] + 1.0;
+        next[0] = row[0] + C::of(1.0);
         for i in 1..n {
-            let sub = if rc == hyp[i - 1] { 0.0 } else { substitution };
-            // std::min of a list: the first of the smallest.
-            let mut m = next[i - 1] + deletion;
-            for c in [row[i - 1] + sub, row[i] + insertion] {
+            let sub = if rc == hyp[i - 1] { C::of(0.0) } else { C::of(SUBSTITUTION) };
+            // std::min of a list, Python's min: the first of the smallest.
+            let mut m = next[i - 1] + C::of(DELETION);
+            for c in [row[i - 1] + sub, row[i] + C::of(INSERTION)] {
                 if c < m {
                     m = c;
                 }
             }
             next[i] = m;
         }
-        // The running minimum is an `int`: a cell wins when it is below the
-        // truncated minimum so far.
-        let (mut min_ind, mut minimum) = (0, next[0] as i32);
+        let (mut min_ind, mut minimum) = (0, next[0]);
         for (i, &x) in next.iter().enumerate().skip(1) {
-            if x < minimum as f32 {
-                min_ind = i;
-                minimum = x as i32;
+            if x.below(minimum) {
+                (min_ind, minimum) = (i, x);
             }
         }
         visits[min_ind] += 1;
         if rc == ' ' {
-            let jump = alpha + next[min_ind];
+            let jump = C::of(ALPHA) + next[min_ind];
             for x in &mut next {
                 if *x > jump {
                     *x = jump;
@@ -264,54 +302,10 @@ fn eed_cpp(hyp: &[char], reference: &[char]) -> f32 {
         }
         std::mem::swap(&mut row, &mut next);
     }
-    let mut coverage = 0.0f32;
-    for &v in &visits[1..] {
-        coverage += if v < 0 { 1.0 } else { v as f32 };
-    }
-    (row[n - 1] + rho * coverage) / (reference.len() as f32 + rho * coverage)
-}
-
-/// `EED.py`'s `eed_python` on padded sides, in doubles.
-#[allow(clippy::cast_precision_loss, reason = "visit counts and lengths far below 2^53")]
-fn eed_python(hyp: &[char], reference: &[char]) -> f64 {
-    let n = hyp.len() + 1;
-    let mut visits = vec![-1i64; n];
-    let mut row = vec![1.0f64; n];
-    row[0] = 0.0;
-    let mut next = vec![f64::INFINITY; n];
-    for &rc in reference {
-        next[0] = row[0] + 1.0;
-        for i in 1..n {
-            let sub = if rc == hyp[i - 1] { 0.0 } else { SUBSTITUTION };
-            // Python's min: the first of the smallest.
-            let mut m = next[i - 1] + DELETION;
-            for c in [row[i - 1] + sub, row[i] + INSERTION] {
-                if c < m {
-                    m = c;
-                }
-            }
-            next[i] = m;
-        }
-        // `nextRow.index(min(nextRow))`: the first cell of the smallest value.
-        let mut min_ind = 0;
-        for (i, &x) in next.iter().enumerate().skip(1) {
-            if x < next[min_ind] {
-                min_ind = i;
-            }
-        }
-        visits[min_ind] += 1;
-        if rc == ' ' {
-            let jump = ALPHA + next[min_ind];
-            for x in &mut next {
-                if *x >= jump {
-                    *x = jump;
-                }
-            }
-        }
-        std::mem::swap(&mut row, &mut next);
-    }
-    let coverage = RHO * visits.iter().map(|&v| if v >= 0 { v } else { 1 }).sum::<i64>() as f64;
-    (row[n - 1] + coverage) / (reference.len() as f64 + coverage)
+    let coverage = C::of(RHO) * C::count(visits[from..].iter().map(|&v| if v < 0 { 1 } else { v }).sum());
+    #[allow(clippy::cast_possible_wrap, reason = "a side's length is far below 2^63")]
+    let norm = C::count(reference.len() as i64);
+    ((row[n - 1] + coverage) / (norm + coverage)).widen()
 }
 
 /// `util.preprocess_en` of EED.py (see the module).
@@ -325,29 +319,11 @@ pub fn preprocess_en(s: &str) -> String {
         }
         spaced.push(c);
     }
-    let chars = collapse_spaces(&spaced);
+    let chars: Vec<char> = collapse_py_space(&spaced).chars().collect();
     let chars = rejoin_numbers(&chars);
     let chars = rejoin_titles(&chars);
     let s: String = chars.into_iter().collect();
     s.replace("e . g .", "e.g.").replace("i . e .", "e.g.").replace("U . S .", "U.S.")
-}
-
-/// `re.sub(r'\s+', ' ', s)`.
-fn collapse_spaces(s: &str) -> Vec<char> {
-    let mut out: Vec<char> = Vec::with_capacity(s.len());
-    let mut in_space = false;
-    for c in s.chars() {
-        if is_py_space(c) {
-            if !in_space {
-                out.push(' ');
-            }
-            in_space = true;
-        } else {
-            out.push(c);
-            in_space = false;
-        }
-    }
-    out
 }
 
 /// `re.sub(r'(\d) ([.,]) (\d)', r'\1\2\3', s)`: matches left to right,

@@ -543,6 +543,35 @@ impl<C: SumScore> CorpusState for Summed<C> {
     }
 }
 
+/// The mean of per-segment scores kept as the rows `[score, 1]`, as
+/// sacrebleu's significance code computes a metric that is a mean: Python
+/// floats summed in segment order, then `sums[0] / sums[1]`; on the
+/// bootstrap's `float32` sums the quotient of two `float32` scalars is a
+/// `float32`. The corpus state ([`Summed`]) and resampling view of the
+/// segment scores read from a column and of EED.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mean;
+
+impl SumScore for Mean {
+    fn score_of(&self, sums: &RowSums) -> Option<f64> {
+        Some(sums.sums[0] / sums.sums[1])
+    }
+}
+
+impl Resample for Mean {
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        sums[0] / sums[1]
+    }
+
+    fn score_f32(&self, sums: &[f32]) -> crate::py::Py {
+        crate::py::Py::F32(sums[0]) / crate::py::Py::F32(sums[1])
+    }
+}
+
 /// The error of a metric asked for what it does not read.
 #[must_use]
 pub fn not_text(info: &MetricInfo) -> MetricError {

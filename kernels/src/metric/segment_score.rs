@@ -14,9 +14,8 @@
 
 use std::sync::Arc;
 
-use super::{CorpusState, Direction, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed};
+use super::{CorpusState, Direction, Inputs, Mean, Metric, MetricInfo, Summed};
 use crate::options::{OptionKey, unknown_key};
-use crate::py::Py;
 use crate::signature::{IMPL_VERSION, bad_value, parse_options};
 use crate::significance::Resample;
 use crate::{MetricError, NRefs, Signature};
@@ -155,11 +154,11 @@ impl Metric for SegmentScore {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(self.clone()))
+        Some(Summed::boxed(Mean))
     }
 
     fn resample(&self) -> Option<&dyn Resample> {
-        Some(self)
+        Some(&Mean)
     }
 }
 
@@ -167,30 +166,6 @@ impl Metric for SegmentScore {
 #[must_use]
 pub const fn stats(value: f64) -> [f64; 2] {
     [value, 1.0]
-}
-
-/// sacrebleu's arithmetic on `[Σ value, Σ 1]`: Python floats summed in
-/// segment order, then `stats[0] / stats[1]`; on the bootstrap's `float32`
-/// sums the quotient of two `float32` scalars is a `float32`.
-impl Resample for SegmentScore {
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        sums[0] / sums[1]
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> Py {
-        Py::F32(sums[0]) / Py::F32(sums[1])
-    }
-}
-
-/// A score's corpus sums `[Σ value, Σ 1]`: their mean is the corpus score.
-impl SumScore for SegmentScore {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        Some(sums.sums[0] / sums.sums[1])
-    }
 }
 
 #[cfg(test)]
@@ -222,8 +197,9 @@ mod tests {
             c.add(&stats(v));
         }
         assert_eq!(c.score(), Some((0.1 + 0.2 + 0.7) / 3.0));
-        assert_eq!(Resample::score(&s, &[1.0, 3.0]), 1.0 / 3.0);
-        let q = s.score_f32(&[1.0, 3.0]);
-        assert_eq!(q, Py::F32(1.0f32 / 3.0f32));
+        let r = s.resample().unwrap();
+        assert_eq!(r.score(&[1.0, 3.0]), 1.0 / 3.0);
+        let q = r.score_f32(&[1.0, 3.0]);
+        assert_eq!(q, crate::py::Py::F32(1.0f32 / 3.0f32));
     }
 }

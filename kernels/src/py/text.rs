@@ -88,6 +88,25 @@ impl<'a> Iterator for PySplit<'a> {
     }
 }
 
+/// `re.sub(r"\s+", " ", s)`.
+#[must_use]
+pub fn collapse_py_space(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_space = false;
+    for c in s.chars() {
+        if is_py_space(c) {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            out.push(c);
+            in_space = false;
+        }
+    }
+    out
+}
+
 /// Python `s.rstrip()` (no argument).
 #[must_use]
 pub fn py_rstrip(s: &str) -> &str {

@@ -50,7 +50,7 @@ use crate::hash::FastMap;
 use crate::levenshtein::CharIds;
 use crate::options::OptionKey;
 use crate::py::text::py_strip;
-use crate::signature::{Signature, bad_value, parse_options};
+use crate::signature::{Signature, parse_choice, parse_options};
 use crate::whisper::basic::{BasicOptions, basic};
 use crate::{IMPL_VERSION, MetricError};
 
@@ -383,28 +383,19 @@ impl WerConfig {
         let mut cfg = base;
         for (k, v) in parse_options(METRIC, options)? {
             match k.as_str() {
-                "unit" => {
-                    cfg.unit = match v.to_ascii_lowercase().as_str() {
-                        "word" => Unit::Word,
-                        "char" => Unit::Char,
-                        _ => return Err(bad_value(METRIC, &k, &v, "word or char")),
-                    }
-                }
+                "unit" => cfg.unit = parse_choice(METRIC, &k, &v, &[("word", Unit::Word), ("char", Unit::Char)])?,
                 "transform" => {
-                    cfg.transform = match v.to_ascii_lowercase().as_str() {
-                        "default" => Transform::Default,
-                        "standardize" => Transform::Standardize,
-                        "whisper_english" => Transform::WhisperEnglish,
-                        "whisper_basic" => Transform::WhisperBasic,
-                        _ => {
-                            return Err(bad_value(
-                                METRIC,
-                                &k,
-                                &v,
-                                "default, standardize, whisper_english or whisper_basic",
-                            ));
-                        }
-                    }
+                    cfg.transform = parse_choice(
+                        METRIC,
+                        &k,
+                        &v,
+                        &[
+                            ("default", Transform::Default),
+                            ("standardize", Transform::Standardize),
+                            ("whisper_english", Transform::WhisperEnglish),
+                            ("whisper_basic", Transform::WhisperBasic),
+                        ],
+                    )?;
                 }
                 _ => crate::options::other_key(METRIC, &k, &[OPTIONS])?,
             }

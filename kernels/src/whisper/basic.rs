@@ -21,7 +21,9 @@ use super::graphemes::join_graphemes;
 use std::borrow::Cow;
 
 use crate::py::normalize::{Form, normalize, normalize_cow};
-use crate::py::text::{is_py_mark, is_py_mark_symbol_punct, is_py_nonspacing_mark, is_py_space, py_lower};
+use crate::py::text::{
+    collapse_py_space, is_py_mark, is_py_mark_symbol_punct, is_py_nonspacing_mark, is_py_space, py_lower,
+};
 use crate::wer::transform::remove_kaldi_non_words;
 
 /// `BasicTextNormalizer`'s options.
@@ -134,24 +136,6 @@ pub(super) fn remove_parenthesised(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `re.sub(r"\s+", " ", s)`.
-pub(super) fn collapse_whitespace(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_space = false;
-    for c in s.chars() {
-        if is_py_space(c) {
-            if !in_space {
-                out.push(' ');
-            }
-            in_space = true;
-        } else {
-            out.push(c);
-            in_space = false;
-        }
-    }
-    out
-}
-
 /// `BasicTextNormalizer(remove_diacritics, preserve_marks=...)(s)`.
 #[must_use]
 pub fn basic(s: &str, o: BasicOptions) -> String {
@@ -163,9 +147,9 @@ pub fn basic(s: &str, o: BasicOptions) -> String {
             if o.remove_diacritics { remove_symbols_and_diacritics(&s) } else { remove_symbols(&s, o.preserve_marks) };
         let s = py_lower(&s);
         if o.split_letters {
-            return collapse_whitespace(&join_graphemes(&s));
+            return collapse_py_space(&join_graphemes(&s));
         }
-        return collapse_whitespace(&s);
+        return collapse_py_space(&s);
     }
     // The default: NFKC, then marks, symbols and punctuation to a space and whitespace collapsed in one pass,
     // then lower-cased (collapsing first changes nothing: lower-casing neither makes nor removes whitespace,

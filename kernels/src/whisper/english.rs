@@ -27,10 +27,12 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::basic::{collapse_whitespace, remove_parenthesised, remove_symbols_and_diacritics_keeping};
+use super::basic::{remove_parenthesised, remove_symbols_and_diacritics_keeping};
 use super::numbers::normalize_numbers;
 use super::substitute_windows;
-use crate::py::text::{is_py_decimal, is_py_space, is_py_word, py_lower, py_split, substitute_bounded};
+use crate::py::text::{
+    collapse_py_space, is_py_decimal, is_py_space, is_py_word, py_lower, py_split, substitute_bounded,
+};
 use crate::wer::transform::remove_kaldi_non_words;
 
 /// The replacers, in their order: the literal, whether a `\b` comes before it,
@@ -233,7 +235,7 @@ pub fn english(s: &str) -> String {
             out.push(' ');
         },
     );
-    collapse_whitespace(&s)
+    collapse_py_space(&s)
 }
 
 #[cfg(test)]

@@ -71,16 +71,49 @@ fn rows() -> impl Iterator<Item = (&'static MetricInfo, &'static SqlFunctions)> 
     METRICS.iter().filter_map(|m| Some((*m, m.sql?)))
 }
 
-/// `DataFusion`'s documentation of a function taking `(hyp, ref, options)`.
-fn documentation(doc: &SqlDoc) -> Documentation {
-    FunctionDoc {
-        description: doc.description,
-        syntax: doc.syntax,
-        arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
-        example: doc.example,
-        related: doc.related,
+/// What a standard function shows the engine: its name, its signature
+/// (user-defined: `(hyp, ref [, options])`, checked by
+/// `coerce_metric_args`) and its documentation.
+#[derive(Debug)]
+struct Face {
+    name: String,
+    signature: Signature,
+    doc: Documentation,
+}
+
+impl Face {
+    fn new(name: String, doc: &SqlDoc) -> Self {
+        let doc = FunctionDoc {
+            description: doc.description,
+            syntax: doc.syntax,
+            arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+            example: doc.example,
+            related: doc.related,
+        }
+        .build();
+        Self { name, signature: Signature::user_defined(Volatility::Immutable), doc }
     }
-    .build()
+}
+
+/// The methods `ScalarUDFImpl` and `AggregateUDFImpl` share, from `self.face`.
+macro_rules! face_methods {
+    () => {
+        fn name(&self) -> &str {
+            &self.face.name
+        }
+
+        fn signature(&self) -> &Signature {
+            &self.face.signature
+        }
+
+        fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+            coerce_metric_args(&self.face.name, arg_types)
+        }
+
+        fn documentation(&self) -> Option<&Documentation> {
+            Some(&self.face.doc)
+        }
+    };
 }
 
 /// The SQL type of a number.
@@ -120,9 +153,7 @@ pub struct MetricScalar {
     /// The row's configuration, or the sentence-level one where it differs.
     configure: Configure,
     fields: Option<&'static [StatField]>,
-    name: String,
-    signature: Signature,
-    doc: Documentation,
+    face: Face,
 }
 
 impl MetricScalar {
@@ -138,9 +169,7 @@ impl MetricScalar {
             on_device: sql.on_device,
             configure: sql.sentence_configure.unwrap_or(info.configure),
             fields,
-            name,
-            signature: Signature::user_defined(Volatility::Immutable),
-            doc: documentation(doc),
+            face: Face::new(name, doc),
         }
     }
 
@@ -152,7 +181,7 @@ impl MetricScalar {
         row: impl Fn(&str, &[&str]) -> Result<Option<T>, MetricError> + Sync,
         batch: impl FnOnce(&dyn Backend, &[(&'a str, Vec<&'a str>)]) -> Vec<Result<Option<T>, MetricError>>,
     ) -> Result<(Vec<Option<T>>, bool)> {
-        let name = self.name.as_str();
+        let name = self.face.name.as_str();
         let hyp = StrCol::new(name, &args.args[0])?;
         let refs = RefsCol::new(name, &args.args[1])?;
         if self.on_device {
@@ -176,7 +205,7 @@ impl MetricScalar {
     /// `NAME_stats`: the sentence scores with their statistics.
     fn stats(&self, args: &ScalarFunctionArgs, m: &dyn Metric, fields: &[StatField]) -> Result<ColumnarValue> {
         let (vals, single) = self.eval(args, |h, r| m.segment_facts(h, r), |on, rows| m.segment_facts_on(on, rows))?;
-        let refs = RefsCol::new(&self.name, &args.args[1])?;
+        let refs = RefsCol::new(&self.face.name, &args.args[1])?;
         let cols = fields
             .iter()
             .map(|f| stats_column(f.value, m, &vals, &refs).ok_or_else(|| self.missing(f.name)))
@@ -188,7 +217,7 @@ impl MetricScalar {
     /// The error of a field the metric's segments lack (a row of the
     /// metric table that names a statistic its metric does not give).
     fn missing(&self, field: &str) -> datafusion::error::DataFusionError {
-        exec_datafusion_err!("{}: the metric {} gives no value for the field {field}", self.name, self.info.name)
+        exec_datafusion_err!("{}: the metric {} gives no value for the field {field}", self.face.name, self.info.name)
     }
 }
 
@@ -251,7 +280,7 @@ fn stats_column(value: StatValue, m: &dyn Metric, vals: &[Option<Segment>], refs
 
 impl PartialEq for MetricScalar {
     fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
+        self.face.name == other.face.name
     }
 }
 
@@ -259,26 +288,12 @@ impl Eq for MetricScalar {}
 
 impl Hash for MetricScalar {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.name.hash(state);
+        self.face.name.hash(state);
     }
 }
 
 impl ScalarUDFImpl for MetricScalar {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(&self.name, arg_types)
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&self.doc)
-    }
+    face_methods!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
         Ok(match self.fields {
@@ -288,12 +303,12 @@ impl ScalarUDFImpl for MetricScalar {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        plan_parse(&self.name, &args, 2, self.configure)?;
-        Ok(Arc::new(Field::new(&self.name, self.return_type(&[])?, true)))
+        plan_parse(&self.face.name, &args, 2, self.configure)?;
+        Ok(Arc::new(Field::new(&self.face.name, self.return_type(&[])?, true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let m = exec_parse(&self.name, &args.args, 2, self.configure)?;
+        let m = exec_parse(&self.face.name, &args.args, 2, self.configure)?;
         match self.fields {
             None => self.sentence(&args, m.as_ref()),
             Some(fields) => self.stats(&args, m.as_ref(), fields),
@@ -307,9 +322,7 @@ impl ScalarUDFImpl for MetricScalar {
 pub struct MetricAggregate {
     info: &'static MetricInfo,
     sql: &'static SqlFunctions,
-    name: String,
-    signature: Signature,
-    doc: Documentation,
+    face: Face,
     device: Option<DeviceRequest>,
 }
 
@@ -322,14 +335,7 @@ impl MetricAggregate {
     pub fn on(info: &'static MetricInfo, device: Option<DeviceRequest>) -> Self {
         let sql = info.sql.expect("a row with SQL functions");
         let (doc, _) = sql.corpus.as_ref().expect("a row with a corpus function");
-        Self {
-            info,
-            sql,
-            name: sql::corpus_name(info.name),
-            signature: Signature::user_defined(Volatility::Immutable),
-            doc: documentation(doc),
-            device: device.filter(|_| sql.on_device),
-        }
+        Self { info, sql, face: Face::new(sql::corpus_name(info.name), doc), device: device.filter(|_| sql.on_device) }
     }
 
     /// The device bound into this function (`None`: `auto`, or a metric
@@ -346,7 +352,7 @@ impl MetricAggregate {
 
 impl PartialEq for MetricAggregate {
     fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && self.device == other.device
+        self.face.name == other.face.name && self.device == other.device
     }
 }
 
@@ -354,27 +360,13 @@ impl Eq for MetricAggregate {}
 
 impl Hash for MetricAggregate {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.name.hash(state);
+        self.face.name.hash(state);
         self.device.hash(state);
     }
 }
 
 impl AggregateUDFImpl for MetricAggregate {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_metric_args(&self.name, arg_types)
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&self.doc)
-    }
+    face_methods!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
         let fields = self.fields();
@@ -385,13 +377,13 @@ impl AggregateUDFImpl for MetricAggregate {
         // Where no plan-time check ran (a plan built without the optimizer,
         // a foreign engine through datafusion-ffi), the refusal comes here.
         if args.is_distinct {
-            return Err(distinct_error(&self.name));
+            return Err(distinct_error(&self.face.name));
         }
-        let opts = constant_options(&self.name, args.exprs, 2)?;
-        let metric = self.info.configure(&opts).map_err(|e| metric_err(&self.name, &e))?;
-        let state = metric.corpus().ok_or_else(|| exec_datafusion_err!("{}: no corpus score", self.name))?;
+        let opts = constant_options(&self.face.name, args.exprs, 2)?;
+        let metric = self.info.configure(&opts).map_err(|e| metric_err(&self.face.name, &e))?;
+        let state = metric.corpus().ok_or_else(|| exec_datafusion_err!("{}: no corpus score", self.face.name))?;
         Ok(Box::new(CorpusAccumulator {
-            name: self.name.clone(),
+            name: self.face.name.clone(),
             metric,
             state,
             fields: self.fields(),
@@ -417,7 +409,7 @@ impl AggregateUDFImpl for MetricAggregate {
                 |f, g| Expr::AggregateFunction(AggregateFunction { func: Arc::new(g), params: f.params }),
             )
         });
-        let name = self.name.clone();
+        let name = self.face.name.clone();
         Some(Box::new(move |f: AggregateFunction, ctx| {
             if f.params.distinct {
                 return Err(distinct_error(&name));
