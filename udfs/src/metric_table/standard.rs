@@ -61,8 +61,9 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
 #[must_use]
 pub fn aggregate_functions_on(device: Option<DeviceRequest>) -> Vec<AggregateUDF> {
     rows()
-        .filter(|(_, sql)| sql.corpus.is_some())
-        .map(|(info, _)| AggregateUDF::from(MetricAggregate::on(info, device)))
+        .filter_map(|(info, sql)| {
+            Some(AggregateUDF::from(MetricAggregate::of(info, sql, sql.corpus.as_ref()?, device)))
+        })
         .collect()
 }
 
@@ -322,20 +323,22 @@ impl ScalarUDFImpl for MetricScalar {
 pub struct MetricAggregate {
     info: &'static MetricInfo,
     sql: &'static SqlFunctions,
+    corpus: &'static (SqlDoc, &'static [CorpusField]),
     face: Face,
     device: Option<DeviceRequest>,
 }
 
 impl MetricAggregate {
-    /// `info`'s corpus function, bound to `device` when it runs on one.
-    ///
-    /// # Panics
-    /// A row without a corpus function (the callers take those with one).
-    #[must_use]
-    pub fn on(info: &'static MetricInfo, device: Option<DeviceRequest>) -> Self {
-        let sql = info.sql.expect("a row with SQL functions");
-        let (doc, _) = sql.corpus.as_ref().expect("a row with a corpus function");
-        Self { info, sql, face: Face::new(sql::corpus_name(info.name), doc), device: device.filter(|_| sql.on_device) }
+    /// `info`'s corpus function (`corpus`, of its `sql`), bound to `device`
+    /// when it runs on one.
+    fn of(
+        info: &'static MetricInfo,
+        sql: &'static SqlFunctions,
+        corpus: &'static (SqlDoc, &'static [CorpusField]),
+        device: Option<DeviceRequest>,
+    ) -> Self {
+        let face = Face::new(sql::corpus_name(info.name), &corpus.0);
+        Self { info, sql, corpus, face, device: device.filter(|_| sql.on_device) }
     }
 
     /// The device bound into this function (`None`: `auto`, or a metric
@@ -346,7 +349,7 @@ impl MetricAggregate {
     }
 
     fn fields(&self) -> &'static [CorpusField] {
-        self.sql.corpus.as_ref().map_or(&[], |(_, f)| f)
+        self.corpus.1
     }
 }
 
@@ -400,11 +403,11 @@ impl AggregateUDFImpl for MetricAggregate {
     }
 
     fn simplify(&self) -> Option<AggregateFunctionSimplification> {
-        let info = self.info;
+        let (info, sql, corpus) = (self.info, self.sql, self.corpus);
         let bind = self.sql.on_device.then(|| {
             bind_device(
                 self.device,
-                move |d| AggregateUDF::from(Self::on(info, d)),
+                move |d| AggregateUDF::from(Self::of(info, sql, corpus, d)),
                 Expr::AggregateFunction,
                 |f, g| Expr::AggregateFunction(AggregateFunction { func: Arc::new(g), params: f.params }),
             )
