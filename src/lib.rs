@@ -1,35 +1,37 @@
 //! mteval: machine-translation evaluation at corpus scale, as SQL.
 //!
-//! This crate is the application: the `mteval` CLI ([`cli`], one module per
-//! subcommand) over library modules any front end can use (the Python
-//! module does): [`session`] (contexts, inputs, object stores), [`metrics`]
-//! (metric choice), [`corpus`] (tables and text files read into aligned
-//! systems), [`compare`] (paired tests over them, sacrebleu's JSON table), [`meta`] (metrics ranked against human scores), [`statements`] (SQL as `mteval sql` runs it), [`report`] (the
-//! HTML page), [`paired`], [`textfiles`], [`device`], [`output`] (atomic
-//! writers, messages), [`copy_plan`] (a `COPY`'s options baked into its
-//! plan), [`cluster`], [`cluster_status`] and [`codec`] (Ballista roles, the cluster's status and plan encoding). The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
+//! The application as a library, which the `mteval` command line
+//! (`src/main.rs` and `src/cli/`, the only code that parses arguments) and
+//! the Python module share. Its parts:
+//!
+//! * [`session`]: `DataFusion` contexts with every UDF, inputs and object
+//!   stores, files queried by path, the device, SQL statements as `mteval sql`
+//!   runs them ([`session::statements`]).
+//! * [`output`]: atomic writers, printed tables, messages; a `COPY`'s options
+//!   baked into its plan ([`output::copy_plan`]).
+//! * [`corpus`] and [`metrics`]: corpus scoring — tables and text files read
+//!   into aligned systems, the metrics a run scores.
+//! * [`compare`]: sacrebleu's paired tests ([`compare::paired`]) and
+//!   comet-compare's ([`compare::comet`]).
+//! * [`meta`]: metrics ranked against human scores (mt-metrics-eval), its
+//!   request a table of flags ([`flags`]) every front end fills.
+//! * [`report`]: the HTML page.
+//! * [`cluster`] (feature `cluster`): the Ballista roles, the cluster client,
+//!   its status page and plan encoding.
+//!
+//! The metrics live in [`kernels`] (pure Rust) and their `DataFusion`
 //! adapters in [`udfs`].
 
-pub mod cli;
+#[cfg(feature = "cluster")]
 pub mod cluster;
-pub mod cluster_status;
-pub mod codec;
-pub mod comet_compare;
 pub mod compare;
-pub mod copy_plan;
 pub mod corpus;
-pub mod device;
+pub mod flags;
 pub mod meta;
 pub mod metrics;
 pub mod output;
-pub mod paired;
-mod path_tables;
 pub mod report;
-mod score_files;
 pub mod session;
-pub mod statements;
-pub mod textfiles;
-pub mod wire_errors;
 
 pub use mteval_kernels as kernels;
 pub use mteval_udfs as udfs;

@@ -5,13 +5,15 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod cli;
+
 /// Exit status of a run whose standard output was closed by its reader:
 /// 128 + SIGPIPE, what a shell reports for a Unix tool ended by a closed pipe.
 const CLOSED_PIPE: u8 = 141;
 
 fn main() -> ExitCode {
-    let argv = mteval::cli::sacrebleu_short_flags(std::env::args_os().collect());
-    let args = match mteval::cli::Cli::try_parse_from(argv) {
+    let argv = cli::sacrebleu_short_flags(std::env::args_os().collect());
+    let args = match cli::Cli::try_parse_from(argv) {
         Ok(a) => a,
         // `--help` and `--version` into a pipe or a file: written as any
         // other output, so a closed pipe ends quietly and a full disk is an
@@ -25,7 +27,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     mteval::output::init_log(args.verbose);
-    finish(mteval::cli::run(args))
+    finish(cli::run(args))
 }
 
 fn finish(res: anyhow::Result<()>) -> ExitCode {

@@ -69,7 +69,7 @@ impl MetricChoice {
     /// For a segment score computed elsewhere: the column it is read from.
     #[must_use]
     pub fn score_column(&self) -> Option<&str> {
-        self.0.as_any().downcast_ref::<SegmentScore>().map(|s| s.name.as_str())
+        self.0.score_column()
     }
 
     /// A segment score read from a number column (`--score-col`).
@@ -167,7 +167,7 @@ pub fn resolve_compared(metrics: &[String], options: &[String], score_cols: &[St
         resolve_metrics(metrics, options)?
     };
     for c in score_cols {
-        let s = crate::score_files::segment_score_flag("--score-col", c)?;
+        let s = crate::corpus::score_files::segment_score_flag("--score-col", c)?;
         let taken = |m: &&MetricChoice| m.display() == s.name || (m.score_column().is_none() && m.column() == s.name);
         if let Some(m) = out.iter().find(taken) {
             bail!("--score-col {c}: '{}' is already the name of {}", s.name, m.display());

@@ -51,7 +51,7 @@ fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>
     let spent = Arc::new(Mutex::new((Duration::ZERO, 0usize, 0usize, 0usize)));
     let add = spent.clone();
     let timed = Observed::new(inner, move |call, t| {
-        if let Call::TerCandidates { pairs, cands } = call {
+        if let Call::ShiftScores { pairs, cands } = call {
             let mut s = add.lock().expect("lock");
             *s = (s.0 + t, s.1 + 1, s.2 + pairs, s.3 + cands);
         }
@@ -151,7 +151,7 @@ fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&d
     if let Some(gpu) = gpu_b {
         let a = Seqs::from_fn_par(long.len(), |i| long[i].0.chars().map(u32::from));
         let b = Seqs::from_fn_par(long.len(), |i| long[i].1.chars().map(u32::from));
-        let s = median_secs(|| drop(gpu.levenshtein(&a, &b).expect("levenshtein")));
+        let s = median_secs(|| drop(gpu.edit_distances(&a, &b).expect("levenshtein")));
         println!(
             "edit distance on long strings, the GPU primitive alone (code points already in arrays, {} MB): \
              {s:.3} s ({:.0} GCUPS)",
@@ -170,7 +170,7 @@ fn long_strings(rows: &[(String, String)], cpu_b: &dyn Backend, gpu_b: Option<&d
         let tb = backend::Texts::from_fn_par(long_pairs.len(), &lb, |i| long_pairs[i].1).expect("texts");
         let pack_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        drop(gpu.levenshtein_text(&ta, &tb).expect("levenshtein_text"));
+        drop(gpu.edit_distances_text(&ta, &tb).expect("levenshtein_text"));
         println!(
             "edit distance on long strings, strings in, parts: counting code points {:.1} ms, laying out the batch \
              {:.1} ms, backend call (UTF-8 packed into staging memory, copies, kernels) {:.1} ms",

@@ -436,7 +436,7 @@ pub fn char_distances_on(backend: &dyn crate::backend::Backend, pairs: &[(&str, 
     let gpu = || {
         let a = crate::backend::Texts::from_fn_par(pairs.len(), &la, |i| pairs[i].0)?;
         let b = crate::backend::Texts::from_fn_par(pairs.len(), &lb, |i| pairs[i].1)?;
-        backend.levenshtein_text(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
+        backend.edit_distances_text(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
     };
     crate::backend::or_cpu("edit_distance", gpu, cpu)
 }
@@ -464,7 +464,7 @@ pub fn word_distances_on<'a, S: AsRef<[&'a str]> + Sync>(
                 }));
             }
         }
-        backend.levenshtein(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
+        backend.edit_distances(&a, &b).map(|d| d.into_iter().map(|d| d as usize).collect())
     };
     crate::backend::or_cpu("word_edit_distance", gpu, cpu)
 }

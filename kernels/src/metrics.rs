@@ -129,6 +129,24 @@ mod tests {
     use crate::NRefs;
 
     #[test]
+    fn optional_faces_belong_to_their_metrics_only() {
+        // TER alone aligns words: its face is its own tokenizer and alignment.
+        for info in METRICS.iter().filter(|i| i.column.is_some()) {
+            let Ok(m) = info.configure("") else { continue };
+            assert_eq!(m.align().is_some(), info.name == "ter", "{}", info.name);
+            assert!(m.score_column().is_none(), "{}", info.name);
+        }
+        let ter = lookup("ter").unwrap().configure("case:mixed").unwrap();
+        let align = ter.align().unwrap();
+        assert_eq!(align.words("Hello, World!"), ["Hello,", "World!"]);
+        let a = align.alignment("b a c", &["a b c", "x"]).unwrap().unwrap();
+        assert_eq!((a.shifted_hyp.as_str(), a.reference.as_str()), ("a b c", "a b c"));
+        assert!(align.alignment("a", &[]).unwrap().is_none());
+        let score = crate::metric::segment_score::SegmentScore::new("comet");
+        assert_eq!(crate::metric::Metric::score_column(&score), Some("comet"));
+    }
+
+    #[test]
     fn every_name_resolves_to_its_row_and_names_are_unique() {
         let mut seen = HashSet::new();
         for &m in METRICS {

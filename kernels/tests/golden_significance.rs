@@ -29,9 +29,9 @@ fn metric(kind: &str, opts: &str) -> Arc<dyn Metric> {
 /// against `refs`; a score column's are its seeded scores.
 fn stats(m: &dyn Metric, s: usize, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
     let mut out = SegmentStats::new(m.resample().unwrap().width());
-    if let Some(score) = m.as_any().downcast_ref::<SegmentScore>() {
+    if let Some(column) = m.score_column() {
         for i in 0..hyps.len() {
-            out.push(&segment_score::stats(common::seeded_score(&score.name, s, i)));
+            out.push(&segment_score::stats(common::seeded_score(column, s, i)));
         }
         return out;
     }

@@ -66,7 +66,7 @@ fn ter_band_beyond_the_kernels_ring_is_left_to_the_cpu() {
         &Seqs::from_slices([&band[..]]),
         &[0, 0, 1, 2],
     );
-    let err = gpu.ter_candidates(&round).unwrap_err();
+    let err = gpu.shift_scores(&round).unwrap_err();
     assert!(matches!(err, BackendError::Unsupported(_)), "{err}");
 }
 
@@ -88,7 +88,7 @@ fn failing_kernels_fall_back_to_the_cpu() {
     assert!(fallback_count() >= before + 2, "each failed batch is counted");
     // The primitive itself reports the failure, naming the kernel.
     let a = mteval_kernels::backend::Seqs::from_slices([&[1u32, 2][..]]);
-    let err = gpu.levenshtein(&a, &a).unwrap_err();
+    let err = gpu.edit_distances(&a, &a).unwrap_err();
     assert!(err.to_string().contains("lev_myers"), "{err}");
 }
 

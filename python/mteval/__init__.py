@@ -561,43 +561,41 @@ def meta(data: Any = None, *, mtme: Optional[str] = None, test_set: Optional[str
     ``sample_rate``, ``pdp``, ``perm_test``). ``k`` resampling runs per pair of metrics from
     ``np.random.seed(seed)``. Bad arguments raise ``ValueError`` with the CLI's message."""
     import json
-    words = []
+    settings = []
 
     def flag(name: str, value: Any) -> None:
         if value is None or value is False:
             return
         if value is True:
-            words.append(name)
+            settings.append((name, "true"))
             return
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise TypeError(f"{name.lstrip('-').replace('-', '_')} must be a string or a number, "
-                            f"got {type(value).__name__}")
-        words.extend([name, str(value)])
+            raise TypeError(f"{name.replace('-', '_')} must be a string or a number, got {type(value).__name__}")
+        settings.append((name, str(value)))
 
     source = None
     if data is not None:
         if isinstance(data, str):
-            words.append(data)
+            flag("input", data)
         else:
             source = _arrow_source(data)
-            words.append("the table")
+            flag("input", "the table")
     if lps is not None and not isinstance(lps, str):
         lps = ",".join(_names("lps", lps))
-    for name, value in (("--mtme", mtme), ("--mtme-test-set", test_set), ("--mtme-lp", lps), ("--tasks", tasks),
-                        ("--gold", gold), ("--system-col", system), ("--segment-col", segment), ("--lp-col", lp),
-                        ("--corr", corr), ("--level", level), ("--average-by", average_by),
-                        ("--variant", variant), ("--epsilon", epsilon), ("--sample-rate", sample_rate),
-                        ("--pdp", pdp), ("--perm-test", perm_test), ("-k", k), ("--seed", seed),
-                        ("--block-size", block_size), ("--pval", pval), ("--primary", primary),
-                        ("--use-outliers", use_outliers), ("--include-human", include_human),
-                        ("--mtme-gold", mtme_gold), ("--mtme-ref", mtme_ref)):
+    for name, value in (("mtme", mtme), ("mtme-test-set", test_set), ("mtme-lp", lps), ("tasks", tasks),
+                        ("gold", gold), ("system-col", system), ("segment-col", segment), ("lp-col", lp),
+                        ("corr", corr), ("level", level), ("average-by", average_by),
+                        ("variant", variant), ("epsilon", epsilon), ("sample-rate", sample_rate),
+                        ("pdp", pdp), ("perm-test", perm_test), ("k", k), ("seed", seed),
+                        ("block-size", block_size), ("pval", pval), ("primary", primary),
+                        ("use-outliers", use_outliers), ("include-human", include_human),
+                        ("mtme-gold", mtme_gold), ("mtme-ref", mtme_ref)):
         flag(name, value)
     for m in [] if metrics is None else _names("metrics", metrics):
-        flag("--metric", m)
+        flag("metric", m)
     for e in _names("exclude", exclude):
-        flag("--exclude", e)
-    words.append("--json")
-    return json.loads(_native.meta(words, source))
+        flag("exclude", e)
+    return json.loads(_native.meta(settings, source))
 
 
 def _names(what: str, value: Any) -> list:

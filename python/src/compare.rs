@@ -19,7 +19,7 @@ fn paired_test(
     n: Option<usize>,
     ar_confidence_n: Option<usize>,
 ) -> anyhow::Result<Option<PairedTest>> {
-    let check = |n: usize, what: &str| mteval::paired::resamples(n, what);
+    let check = |n: usize, what: &str| mteval::compare::paired::resamples(n, what);
     Ok(match test {
         None => None,
         Some("bs") => Some(PairedTest::Bootstrap(check(n.unwrap_or(significance::DEFAULT_BOOTSTRAP), "n")?)),
@@ -56,7 +56,7 @@ pub fn compare(
     let text_metrics = crate::words::check_compared(&metrics, &scores, &options)?;
     let chosen = mteval::compare::resolve(&text_metrics, &options, &scores).map_err(err)?;
     let test = paired_test(test.as_deref(), n, ar_confidence_n).map_err(err)?;
-    let seed = mteval::paired::seed_of(seed.as_deref()).map_err(err)?;
+    let seed = mteval::compare::paired::seed_of(seed.as_deref()).map_err(err)?;
     let (schema, batches) = import(data)?;
     let score_cols: Vec<String> = chosen.iter().filter_map(|m| m.score_column().map(str::to_owned)).collect();
     let text = chosen.iter().any(|m| m.score_column().is_none());
@@ -80,7 +80,7 @@ pub fn compare(
         if cancel.load(Ordering::Relaxed) {
             anyhow::bail!(crate::CANCELLED);
         }
-        let backend = mteval::device::backend()?;
+        let backend = mteval::session::device::backend()?;
         let c = mteval::compare::compare(&corpus, &chosen, test, seed, backend.as_ref())?;
         Ok(c.json())
     };

@@ -112,7 +112,7 @@ fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
     // `recursive_protection` covers; tokio's 2 MiB stacks would overflow
     // and take the interpreter down.
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .thread_stack_size(mteval::statements::SQL_STACK)
+        .thread_stack_size(mteval::session::statements::SQL_STACK)
         .enable_all()
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the query runtime: {e}")))?;
@@ -185,7 +185,7 @@ fn sql(py: Python<'_>, query: String, partitions: i64) -> PyResult<arrow_io::Arr
     let opts = mteval::session::SessionOptions { target_partitions: Some(partitions), ..Default::default() };
     let task = rt.spawn(async move {
         let ctx = mteval::session::new_context(&opts)?;
-        mteval::statements::collect_sql(&ctx, &query).await
+        mteval::session::statements::collect_sql(&ctx, &query).await
     });
     let res = interruptible(py, move |cancel| {
         loop {

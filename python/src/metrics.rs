@@ -60,8 +60,8 @@ impl Metric {
     /// TER's tokenization of `text` (sacrebleu's `TercomTokenizer` with
     /// this metric's options): the words joined by single spaces.
     fn tokenize(&self, text: &str) -> PyResult<String> {
-        match self.cfg.as_any().downcast_ref::<mteval_kernels::Ter>() {
-            Some(t) => Ok(t.tokenize(text).join(" ")),
+        match self.cfg.align() {
+            Some(a) => Ok(a.words(text).join(" ")),
             None => Err(PyValueError::new_err("tokenize: only TER's tokenizer is exported")),
         }
     }

@@ -139,7 +139,7 @@ def test_compare_without_a_test_gives_corpus_scores_and_sacrebleus_default_metri
 
 def test_compare_refuses_bad_score_columns_and_arguments_by_name():
     t = text_and_scores("en-de", text=False)
-    # A score named `system` would be a second `system` key of compare's rows (src/compare.rs refuses it first).
+    # A score named `system` would be a second `system` key of compare's rows (src/compare/mod.rs refuses it first).
     with pytest.raises(ValueError, match="a score named 'system': compare's JSON rows hold the system's name"):
         mteval.compare(t, scores="system", segment="seg_id")
     with pytest.raises(ValueError, match="score column 'comet' not found"):

@@ -1,10 +1,15 @@
-//! The arguments of `mteval sql`, `mteval score` and `mteval mbr` (the other
-//! subcommands declare theirs in their own modules).
+//! The arguments of `mteval sql`, `mteval score` and `mteval mbr`, and the
+//! flags `compare` and `report` share (a table's columns, sacrebleu's paired
+//! tests); the other subcommands declare theirs in their own modules.
 
 use std::path::PathBuf;
 
-use crate::output::Format;
-use crate::session::MAX_BATCH;
+use anyhow::{Result, bail};
+use mteval::compare::paired::{resamples, seed_of};
+use mteval::corpus::{TableSpec, default_ref_cols};
+use mteval::output::Format;
+use mteval::session::MAX_BATCH;
+use mteval_kernels::significance::{self, PairedTest};
 
 /// Arguments of `mteval mbr`.
 #[derive(Debug, clap::Args)]
@@ -50,7 +55,7 @@ pub struct SqlArgs {
     #[arg(short = 'f', long = "file")]
     pub files: Vec<PathBuf>,
     /// How results are printed.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, value_parser = super::named::<Format>(), default_value = "table")]
     pub format: Format,
     /// Write the result of the last statement to this file (.parquet, .csv, .json, .jsonl) instead of printing it.
     #[arg(short = 'o', long)]
@@ -201,5 +206,125 @@ mod tests {
         for bad in ["", "G", "0", "-1G", "12Q", "nanM"] {
             assert!(parse_bytes(bad).is_err(), "{bad}");
         }
+    }
+}
+
+/// The columns of a table with a row per segment and system (`mteval
+/// compare`, `mteval report`), and the baseline system. The column flags
+/// are options without a stored default, so that text mode can refuse
+/// them when given (text files have no columns).
+#[derive(Debug, clap::Args)]
+pub struct TableColumns {
+    /// Table mode: the column naming the system of each row [default: system].
+    #[arg(long)]
+    pub system_col: Option<String>,
+    /// Table mode: hypothesis column [default: hyp].
+    #[arg(long)]
+    pub hyp_col: Option<String>,
+    /// Table mode: reference column(s); NULL references are skipped [default: ref].
+    #[arg(long = "ref-col")]
+    pub ref_cols: Vec<String>,
+    /// Table mode: the column identifying a segment, to align the systems' rows (default: each
+    /// system's rows in input order).
+    #[arg(long)]
+    pub segment_col: Option<String>,
+    /// The baseline system (default: the first system in the input; in text mode, one of the -i
+    /// files as given).
+    #[arg(long)]
+    pub baseline: Option<String>,
+}
+
+impl TableColumns {
+    /// What [`read_table`] reads from `input`, with `extra_cols` (name, required).
+    pub(crate) fn spec<'a>(&'a self, input: &'a str, extra_cols: &'a [(String, bool)]) -> TableSpec<'a> {
+        TableSpec {
+            input,
+            system_col: Some(self.system_col.as_deref().unwrap_or("system")),
+            hyp_col: self.hyp_col.as_deref().unwrap_or("hyp"),
+            ref_cols: if self.ref_cols.is_empty() { default_ref_cols() } else { &self.ref_cols },
+            segment_col: self.segment_col.as_deref(),
+            baseline: self.baseline.as_deref(),
+            extra_cols,
+            score_cols: &[],
+            text: true,
+            gold_col: None,
+        }
+    }
+
+    /// Text mode: refuses the column flags, which only a table has.
+    ///
+    /// # Errors
+    /// A column flag that was given.
+    pub(crate) fn refuse_in_text_mode(&self) -> Result<()> {
+        for (flag, given) in [
+            ("--system-col", self.system_col.is_some()),
+            ("--hyp-col", self.hyp_col.is_some()),
+            ("--ref-col", !self.ref_cols.is_empty()),
+            ("--segment-col", self.segment_col.is_some()),
+        ] {
+            if given {
+                bail!(
+                    "{flag} is for table inputs; with -i the inputs are text files, aligned by line and named by \
+                     their paths"
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// sacrebleu's paired-test flags, as `compare` and `report` take them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PairedFlags {
+    /// Paired bootstrap resampling against the baseline (sacrebleu's --paired-bs; `report`'s
+    /// default).
+    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
+    pub paired_bs: bool,
+    /// Paired approximate randomization against the baseline (sacrebleu's --paired-ar).
+    #[arg(long = "paired-ar")]
+    pub paired_ar: bool,
+    /// Bootstrap resamples of --paired-bs (and of `report`'s 95% intervals).
+    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
+    pub paired_bs_n: usize,
+    /// Trials of --paired-ar.
+    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
+    pub paired_ar_n: usize,
+    /// Random seed of the resamples: an integer, or `none` for a fresh one each run. Default:
+    /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
+    #[arg(long)]
+    pub seed: Option<String>,
+}
+
+impl PairedFlags {
+    /// The seed: `--seed`, else `SACREBLEU_SEED`, else 12345.
+    ///
+    /// # Errors
+    /// A seed that is not an integer or `none`.
+    pub fn seed(&self) -> Result<Option<u128>> {
+        seed_of(self.seed.as_deref())
+    }
+
+    /// `--paired-bs-n`, checked.
+    ///
+    /// # Errors
+    /// 0, or over the limit.
+    pub fn bootstrap_n(&self) -> Result<usize> {
+        resamples(self.paired_bs_n, "--paired-bs-n")
+    }
+
+    /// The test asked for: approximate randomization (with bootstrap
+    /// intervals of `ar_intervals` resamples, as sacrebleu's
+    /// `n_ar_confidence`), paired bootstrap, or `None` without either flag.
+    ///
+    /// # Errors
+    /// A resample count of 0 or over the limit.
+    pub fn test(&self, ar_intervals: Option<usize>) -> Result<Option<PairedTest>> {
+        Ok(if self.paired_ar {
+            Some(PairedTest::Randomization(resamples(self.paired_ar_n, "--paired-ar-n")?, ar_intervals))
+        } else if self.paired_bs {
+            Some(PairedTest::Bootstrap(self.bootstrap_n()?))
+        } else {
+            None
+        })
     }
 }

@@ -13,7 +13,7 @@ use mteval_kernels::py::text::py_float_repr;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 use rayon::prelude::*;
 
-use crate::textfiles::read_utf8;
+use mteval::corpus::textfiles::read_utf8;
 
 /// Arguments of `mteval calculate-cer`.
 #[derive(Debug, clap::Args)]
@@ -91,7 +91,7 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
         .map(|(i, (h, r))| cfg.sentence(h, r).with_context(|| format!("{}: line {}", a.fhyp.display(), i + 1)))
         .collect::<Result<_>>()?;
     // Formatted in full, then written: a closed or full standard output is
-    // one clear error (see `crate::output::write_stdout`).
+    // one clear error (see `mteval::output::write_stdout`).
     let mut out: Vec<u8> = Vec::new();
     if a.per_sentence {
         let join = |s: &str| mteval_kernels::py::text::py_split(s).collect::<Vec<_>>().join(" ");
@@ -121,7 +121,7 @@ pub(super) fn run(a: &CalculateCerArgs) -> Result<()> {
         write!(out, ", 'cer_scores': [{}]", list.join(", "))?;
     }
     writeln!(out, "}}")?;
-    crate::output::write_stdout(&out)
+    mteval::output::write_stdout(&out)
 }
 
 #[cfg(test)]

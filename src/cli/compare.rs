@@ -15,14 +15,14 @@ use mteval_kernels::metrics;
 use mteval_kernels::significance::comet;
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 
-use crate::compare::{self, Json};
-use crate::corpus::{
-    BASELINE_PREFIX, Corpus, TableColumns, TableSpec, is_table, put_baseline_first, read_table, read_text,
-    table_mode_only,
+use super::args::{PairedFlags, TableColumns};
+use mteval::compare::paired::{ResamplingProgress, resamples};
+use mteval::compare::{self, Json};
+use mteval::corpus::score_files::ScoreFile;
+use mteval::corpus::{
+    BASELINE_PREFIX, Corpus, TableSpec, is_table, put_baseline_first, read_table, read_text, table_mode_only,
 };
-use crate::metrics::MetricChoice;
-use crate::paired::{PairedFlags, ResamplingProgress, resamples};
-use crate::score_files::ScoreFile;
+use mteval::metrics::MetricChoice;
 
 /// Output formats of `mteval compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -130,7 +130,7 @@ pub struct SacrebleuFlags {
 impl clap::FromArgMatches for SacrebleuFlags {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
-        for (family, f) in crate::metrics::sacrebleu_flags() {
+        for (family, f) in mteval::metrics::sacrebleu_flags() {
             let value = match f.sets {
                 FlagSets::Value(_) => m.get_one::<String>(f.long).cloned(),
                 FlagSets::Switch(_) => m.get_flag(f.long).then(String::new),
@@ -150,7 +150,7 @@ impl clap::FromArgMatches for SacrebleuFlags {
 
 impl clap::Args for SacrebleuFlags {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        crate::metrics::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
+        mteval::metrics::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
             let arg = clap::Arg::new(f.long).long(f.long).help(f.help);
             cmd.arg(match f.sets {
                 FlagSets::Value(_) => arg.action(clap::ArgAction::Set).value_name("VALUE"),
@@ -206,7 +206,7 @@ pub fn sacrebleu_short_flags(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsS
     args.into_iter()
         .map(|a| {
             let Some(text) = a.to_str() else { return a };
-            if let Some((_, f)) = crate::metrics::sacrebleu_flags().into_iter().find(|(_, f)| f.short == Some(text)) {
+            if let Some((_, f)) = mteval::metrics::sacrebleu_flags().into_iter().find(|(_, f)| f.short == Some(text)) {
                 return format!("--{}", f.long).into();
             }
             let long = match text {
@@ -237,7 +237,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     score_cols.extend(score_files.iter().map(|f| f.name.clone()));
     let checked = compare::text_metrics(&a.metrics, &score_cols);
     let text_metrics =
-        crate::metrics::or_score_col_hint(checked, a.inputs.first().map(String::as_str), &a.metrics).await?;
+        mteval::metrics::or_score_col_hint(checked, a.inputs.first().map(String::as_str), &a.metrics).await?;
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
     if !score_files.is_empty() {
@@ -283,7 +283,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     if a.confidence && n_sys > 1 {
         bail!("--confidence is for one system; with several, use --paired-bs (it reports intervals too)");
     }
-    let backend = crate::device::backend()?;
+    let backend = mteval::session::device::backend()?;
     let widths: Vec<usize> = compared.iter().map(|m| a.width.unwrap_or_else(|| m.decimals())).collect();
     // A spinner only where something is resampled.
     let progress = match test {
@@ -324,7 +324,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
         }
     };
     drop(progress);
-    crate::output::write_stdout(out.as_bytes())
+    mteval::output::write_stdout(out.as_bytes())
 }
 
 /// `--comet-compare`: comet-compare's settings from the flags (the seed an
@@ -365,24 +365,24 @@ async fn run_comet(a: &CompareArgs, metrics: &[MetricChoice], score_files: &[Sco
     let opts = comet_options(a)?;
     let corpus = read_inputs(a, metrics, score_files, false).await?;
     let order =
-        if table_mode(a) { crate::comet_compare::name_order(&corpus) } else { (0..corpus.systems.len()).collect() };
-    let backend = crate::device::backend()?;
-    let results = crate::comet_compare::compare(&corpus, &order, metrics, &opts, backend.as_ref())?;
+        if table_mode(a) { mteval::compare::comet::name_order(&corpus) } else { (0..corpus.systems.len()).collect() };
+    let backend = mteval::session::device::backend()?;
+    let results = mteval::compare::comet::compare(&corpus, &order, metrics, &opts, backend.as_ref())?;
     let systems: Vec<String> = order.iter().map(|&i| corpus.systems[i].0.clone()).collect();
     let out = match a.format {
-        CompareFormat::Json => crate::comet_compare::json(&systems, &results, &opts),
+        CompareFormat::Json => mteval::compare::comet::json(&systems, &results, &opts),
         CompareFormat::Text => {
             let blocks: Vec<String> = results
                 .iter()
                 .map(|m| {
-                    let body = crate::comet_compare::text(&systems, m);
+                    let body = mteval::compare::comet::text(&systems, m);
                     if results.len() > 1 { format!("# {}\n{body}", m.name) } else { body }
                 })
                 .collect();
             blocks.join("\n")
         }
     };
-    crate::output::write_stdout(out.as_bytes())
+    mteval::output::write_stdout(out.as_bytes())
 }
 
 /// `--score-file`'s names: each given once, and none a text metric's.
@@ -434,7 +434,7 @@ async fn read_inputs(
                 a.inputs[0]
             );
         }
-        vec![PathBuf::from(crate::textfiles::STDIN)]
+        vec![PathBuf::from(mteval::corpus::textfiles::STDIN)]
     } else {
         a.systems.clone()
     };

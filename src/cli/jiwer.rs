@@ -21,7 +21,7 @@ use mteval_kernels::whisper::Normalizer;
 use mteval_kernels::whisper::basic::BasicOptions;
 use rayon::prelude::*;
 
-use crate::textfiles::read_utf8;
+use mteval::corpus::textfiles::read_utf8;
 
 /// Arguments of `mteval jiwer` (jiwer's own flags; `--help` only, as `-h`
 /// is the hypothesis).
@@ -137,7 +137,7 @@ pub(super) fn run(a: &JiwerArgs) -> Result<()> {
             });
         format!("{}\n", py_measure(counts.wer(), &counts))
     };
-    crate::output::write_stdout(out.as_bytes())
+    mteval::output::write_stdout(out.as_bytes())
 }
 
 #[cfg(test)]

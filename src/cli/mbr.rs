@@ -25,8 +25,8 @@ use mteval_kernels::metric::mbr::{Candidates, Utility};
 use rayon::prelude::*;
 
 use super::args::MbrArgs;
-use crate::output::BatchFileWriter;
-use crate::session::{SessionOptions, new_context, register_input};
+use mteval::output::BatchFileWriter;
+use mteval::session::{SessionOptions, new_context, register_input};
 
 fn string_column(batch: &RecordBatch, input: &str, col: &str, role: &str) -> Result<ArrayRef> {
     let Some(c) = batch.column_by_name(col) else {
@@ -98,16 +98,16 @@ fn select(
 #[allow(clippy::too_many_lines, reason = "the command's steps in order: read the input, group its rows, select, write")]
 pub(super) async fn run(a: MbrArgs) -> Result<()> {
     if let Some(out) = &a.output {
-        crate::output::check_outputs(&[("-o", out)], &[a.input.as_str()])?;
+        mteval::output::check_outputs(&[("-o", out)], &[a.input.as_str()])?;
     }
     let utility = mteval_kernels::metrics::utility(&a.utility, a.options.as_deref().unwrap_or(""))?;
     let signature = utility.signature().to_string();
-    let backend = crate::device::backend()?;
+    let backend = mteval::session::device::backend()?;
     let ctx = new_context(&SessionOptions {
         batch_size: Some(8192),
         target_partitions: Some(1),
         memory_limit: a.memory_limit,
-        device: crate::device::get(),
+        device: mteval::session::device::get(),
     })?;
     let mut text_cols = vec![a.hyp_col.as_str()];
     text_cols.extend(a.pseudo_ref_col.as_deref());
@@ -192,7 +192,7 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         }
     }
     if skipped > 0 {
-        crate::output::note!(
+        mteval::output::note!(
             "mteval: {skipped} of {} groups have no candidate to select (every hypothesis NULL, or no \
              pseudo-reference left) and have no row in the output",
             groups.len()
@@ -213,12 +213,12 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
         let mut w = BatchFileWriter::create(p, &out_schema, &[("mteval.signature.mbr".to_owned(), signature.clone())])?;
         w.write(&out)?;
         w.finish().await?;
-        crate::output::note!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
-        crate::output::write_stdout(format!("MBR|{signature}\n").as_bytes())
+        mteval::output::note!("selected {} of {n} rows ({} groups) into {}", out.num_rows(), groups.len(), p.display());
+        mteval::output::write_stdout(format!("MBR|{signature}\n").as_bytes())
     } else {
         let mut text = Vec::new();
-        crate::output::print_batches(&[out], crate::output::Format::Table, &mut text)?;
+        mteval::output::print_batches(&[out], mteval::output::Format::Table, &mut text)?;
         text.extend_from_slice(format!("MBR|{signature}\n").as_bytes());
-        crate::output::write_stdout(&text)
+        mteval::output::write_stdout(&text)
     }
 }

@@ -1,8 +1,9 @@
 //! Command-line interface: the subcommands `sql`, `score`, `mbr`,
 //! `compare`, `report`, `calculate-cer`, `jiwer`, `scheduler`, `executor` and `cluster`, each in
-//! its own module (arguments, run); what they share lives in library
-//! modules of the crate (`metrics`, `corpus`, `textfiles`, `statements`,
-//! `report`, `device`, `output`, `session`).
+//! its own module (arguments, run). This is the only code that parses a
+//! command line: what the subcommands do lives in the `mteval` library
+//! (`session`, `output`, `corpus`, `metrics`, `compare`, `meta`, `report`,
+//! `cluster`), which the Python module shares.
 
 mod args;
 mod calculate_cer;
@@ -10,7 +11,7 @@ mod cluster;
 mod compare;
 mod jiwer;
 mod mbr;
-pub mod meta;
+mod meta;
 mod report;
 mod score;
 mod score_lines;
@@ -23,7 +24,9 @@ pub use compare::sacrebleu_short_flags;
 use mteval_kernels::backend::DeviceRequest;
 
 use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
+use mteval::flags::Named;
 
 /// Machine-translation evaluation at corpus scale, as SQL.
 #[derive(Debug, Parser)]
@@ -32,7 +35,7 @@ pub struct Cli {
     /// Device of the metric kernels: `auto` (the GPU when a CUDA driver, NVRTC and a device are
     /// present, else all CPU cores), `cpu`, or `cuda` (an error without a usable GPU). Same scores on
     /// every device. Also `MTEVAL_DEVICE`; in SQL, `SET mteval.device = 'cpu'`.
-    #[arg(long, global = true, value_parser = crate::device::parse)]
+    #[arg(long, global = true, value_parser = mteval::session::device::parse)]
     pub device: Option<DeviceRequest>,
     /// Also print informational lines on standard error (which device the metric kernels run
     /// on, e.g. "no usable GPU ...; using the CPU backend"). Warnings are always printed.
@@ -66,9 +69,9 @@ pub enum Command {
     /// clusters, as mt-metrics-eval does (WMT23's tasks by default).
     Meta(meta::MetaArgs),
     /// Run a Ballista scheduler with every mteval function (clients connect with `--cluster df://HOST:PORT`).
-    Scheduler(crate::cluster::SchedulerArgs),
+    Scheduler(cluster::SchedulerArgs),
     /// Run a Ballista executor with every mteval function, registered with a scheduler.
-    Executor(crate::cluster::ExecutorArgs),
+    Executor(cluster::ExecutorArgs),
     /// A cluster's state: `mteval cluster status df://HOST:PORT` lists its executors and jobs.
     Cluster(cluster::ClusterArgs),
 }
@@ -78,11 +81,11 @@ pub enum Command {
 /// # Errors
 /// Any failure, with context naming the file, column or row.
 pub fn run(cli: Cli) -> Result<()> {
-    let device = crate::device::requested(cli.device)?;
-    crate::device::set(device)?;
+    let device = mteval::session::device::requested(cli.device)?;
+    mteval::session::device::set(device)?;
     // Deeply nested SQL expressions recurse once per level (see `SQL_STACK`).
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .thread_stack_size(crate::statements::SQL_STACK)
+        .thread_stack_size(mteval::session::statements::SQL_STACK)
         .enable_all()
         .build()?;
     match cli.command {
@@ -91,7 +94,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 on_interrupt_remove_temp_files();
             }
             let cluster = a.cluster.clone();
-            crate::statements::on_sql_stack(|| rt.block_on(sql::run(a)))?.map_err(|e| on_cluster(e, cluster.as_deref()))
+            mteval::session::statements::on_sql_stack(|| rt.block_on(sql::run(a)))?
+                .map_err(|e| on_cluster(e, cluster.as_deref()))
         }
         Command::Score(a) => {
             on_interrupt_remove_temp_files();
@@ -114,16 +118,23 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Meta(a) => rt.block_on(meta::run(&a)),
         Command::CalculateCer(a) => calculate_cer::run(&a),
         Command::Jiwer(a) => jiwer::run(&a),
-        Command::Scheduler(a) => rt.block_on(crate::cluster::run_scheduler(&a)),
-        Command::Executor(a) => rt.block_on(crate::cluster::run_executor(&a, device)),
+        Command::Scheduler(a) => rt.block_on(mteval::cluster::run_scheduler(&a.config())),
+        Command::Executor(a) => rt.block_on(mteval::cluster::run_executor(&a.config(), device)),
         Command::Cluster(a) => rt.block_on(cluster::run(&a)),
     }
+}
+
+/// The value parser of a flag taking one of a [`Named`] type's values,
+/// listed with their help in `--help`.
+fn named<T: Named + Clone + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::NAMES.iter().map(|(_, name, help)| PossibleValue::new(*name).help(*help)))
+        .try_map(|s| T::from_name(&s).ok_or("not a known value"))
 }
 
 /// `e`, naming the cluster's address when it could not be reached.
 fn on_cluster(e: anyhow::Error, cluster: Option<&str>) -> anyhow::Error {
     match cluster {
-        Some(url) => crate::cluster::with_address(e, url),
+        Some(url) => mteval::cluster::with_address(e, url),
         None => e,
     }
 }
@@ -139,8 +150,8 @@ fn on_interrupt_remove_temp_files() {
     std::thread::spawn(|| {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
         let code = rt.block_on(wait_for_signal());
-        crate::output::remove_temp_files();
-        crate::output::note!("interrupted; no output was written");
+        mteval::output::remove_temp_files();
+        mteval::output::note!("interrupted; no output was written");
         std::process::exit(code);
     });
 }

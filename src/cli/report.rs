@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use mteval_kernels::significance::PairedTest;
 
-use crate::corpus::{TableColumns, TableSpec, put_baseline_first, read_text, table_mode_only};
-use crate::metrics::resolve_compared;
-use crate::paired::PairedFlags;
-use crate::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
+use super::args::{PairedFlags, TableColumns};
+use mteval::corpus::{TableSpec, put_baseline_first, read_text, table_mode_only};
+use mteval::metrics::resolve_compared;
+use mteval::report::{REF_LENGTH, Setup, length_bucket, write_from_table, write_page};
 
 /// Arguments of `mteval report`.
 #[derive(Debug, clap::Args)]
@@ -30,7 +30,7 @@ pub struct ReportArgs {
     #[arg(short = 'o', long)]
     pub output: PathBuf,
     /// Metrics: names of the metric table with significance tests.
-    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = crate::metrics::REPORT_DEFAULT)]
+    #[arg(short = 'm', long = "metrics", num_args = 1.., default_values = mteval::metrics::REPORT_DEFAULT)]
     pub metrics: Vec<String>,
     /// Metric options in signature syntax, `METRIC=OPTIONS` (e.g. `ter=norm:yes`); repeatable.
     #[arg(long = "options")]
@@ -75,10 +75,10 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
     let mut inputs: Vec<String> = a.inputs.clone();
     inputs.extend(a.systems.iter().map(|p| p.display().to_string()));
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
-    crate::output::check_outputs(&[("-o", &a.output)], &inputs)?;
+    mteval::output::check_outputs(&[("-o", &a.output)], &inputs)?;
     let table = a.systems.is_empty().then(|| a.inputs.first().map(String::as_str)).flatten();
-    let checked = crate::metrics::check_comparable(&a.metrics, "report");
-    crate::metrics::or_score_col_hint(checked, table, &a.metrics).await?;
+    let checked = mteval::metrics::check_comparable(&a.metrics, "report");
+    mteval::metrics::or_score_col_hint(checked, table, &a.metrics).await?;
     let metrics = resolve_compared(&a.metrics, &a.options, &a.score_cols)?;
     let bs = a.paired.bootstrap_n()?;
     let test = a.paired.test(Some(bs))?.unwrap_or(PairedTest::Bootstrap(bs));
@@ -105,7 +105,7 @@ pub(super) async fn run(a: &ReportArgs) -> Result<()> {
 
 /// Text mode: reference files and one hypothesis file per system.
 fn write_from_text(setup: &Setup, a: &ReportArgs) -> Result<()> {
-    crate::metrics::check_resampled(&setup.metrics, "mteval report")?;
+    mteval::metrics::check_resampled(&setup.metrics, "mteval report")?;
     if let Some(b) = a.by.iter().find(|b| *b != REF_LENGTH) {
         bail!("--by {b}: text files have no columns (only --by {REF_LENGTH}); give a table");
     }

@@ -20,10 +20,10 @@ use mteval_kernels::terms::{TermCounts, stanza_sentences};
 
 use super::args::ScoreArgs;
 use super::score_lines::{self, ScoreLine};
-use crate::corpus::check_column;
-use crate::metrics::{MetricChoice, resolve_metrics};
-use crate::output::BatchFileWriter;
-use crate::session::{InputKind, SessionOptions, new_context, register_input};
+use mteval::corpus::check_column;
+use mteval::metrics::{MetricChoice, resolve_metrics};
+use mteval::output::BatchFileWriter;
+use mteval::session::{InputKind, SessionOptions, new_context, register_input};
 
 const STATS_PREFIX: &str = "__mteval_stats_";
 
@@ -49,7 +49,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
     let Some(input) = a.input.clone() else { bail!("give an INPUT table or --hyp/--ref text files") };
     check_outputs(&a, &input)?;
     if a.report.is_some() {
-        crate::metrics::check_resampled(&metrics, "--report")?;
+        mteval::metrics::check_resampled(&metrics, "--report")?;
     }
     // One partition keeps the input order (and sacrebleu's summation order);
     // the UDFs score each batch on all cores.
@@ -57,7 +57,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         batch_size: Some(a.batch_size),
         target_partitions: Some(usize::from(a.partitions)),
         memory_limit: a.memory_limit,
-        device: crate::device::get(),
+        device: mteval::session::device::get(),
     };
     let ctx = score_context(&a, &opts).await?;
     let mut text_cols = vec![a.hyp_col.as_str()];
@@ -118,16 +118,16 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
         let rows = wr.rows();
         wr.finish().await?;
         if let Some(p) = &a.output {
-            crate::output::note!("wrote {rows} scored rows to {}", p.display());
+            mteval::output::note!("wrote {rows} scored rows to {}", p.display());
         }
     }
     score_lines::print(&lines, a.json, a.width, a.score_only)?;
     if let Some(out) = &a.report {
         // The page of `mteval report INPUT --system-col GROUP -m ...`.
-        let setup = crate::report::Setup {
+        let setup = mteval::report::Setup {
             metrics,
             test: mteval_kernels::significance::PairedTest::Bootstrap(mteval_kernels::significance::DEFAULT_BOOTSTRAP),
-            seed: crate::paired::seed_of(None)?,
+            seed: mteval::compare::paired::seed_of(None)?,
             segments: 10,
             title: input.clone(),
             input: input.clone(),
@@ -135,7 +135,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             gold_col: None,
             comet: None,
         };
-        let table = crate::corpus::TableSpec {
+        let table = mteval::corpus::TableSpec {
             input: &input,
             system_col: a.group_by.as_deref(),
             hyp_col: &a.hyp_col,
@@ -147,7 +147,7 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
             text: true,
             gold_col: None,
         };
-        crate::report::write_from_table(&setup, table, None, &[], out).await?;
+        mteval::report::write_from_table(&setup, table, None, &[], out).await?;
     }
     Ok(())
 }
@@ -157,9 +157,9 @@ pub(super) async fn run(a: ScoreArgs) -> Result<()> {
 /// order the rows come back (partition after partition).
 async fn score_context(a: &ScoreArgs, opts: &SessionOptions) -> Result<datafusion::prelude::SessionContext> {
     let Some(url) = &a.cluster else { return new_context(opts) };
-    let ctx = crate::cluster::remote_context(url, opts, std::time::Duration::from_secs(a.executor_wait)).await?;
+    let ctx = mteval::cluster::remote_context(url, opts, std::time::Duration::from_secs(a.executor_wait)).await?;
     if a.partitions > 1 {
-        crate::cluster::results_in_partition_order(&ctx)?;
+        mteval::cluster::results_in_partition_order(&ctx)?;
     }
     Ok(ctx)
 }
@@ -211,7 +211,7 @@ fn check_outputs(a: &ScoreArgs, input: &str) -> Result<()> {
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p?)))
         .collect();
-    crate::output::check_outputs(&outputs, &[input])
+    mteval::output::check_outputs(&outputs, &[input])
 }
 
 /// The scoring query as a cluster gets it (what the plan encoding would
@@ -221,7 +221,7 @@ fn for_the_cluster(df: datafusion::prelude::DataFrame, on_cluster: bool) -> Resu
         return Ok(df);
     }
     let (state, plan) = df.into_parts();
-    Ok(datafusion::prelude::DataFrame::new(state, crate::cluster::for_the_wire(plan)?))
+    Ok(datafusion::prelude::DataFrame::new(state, mteval::cluster::for_the_wire(plan)?))
 }
 
 /// Step 1: the input has the columns the metrics read, of usable types,
@@ -484,7 +484,7 @@ pub(crate) fn read_error(
     let msg = e.to_string();
     if kind == InputKind::Json
         && msg.contains("Json error")
-        && let Some(located) = crate::session::json_error_location(input, &msg)
+        && let Some(located) = mteval::session::json_error_location(input, &msg)
     {
         return Some(located);
     }
@@ -518,12 +518,12 @@ fn batch_error(msg: &str, input: &str, row_base: usize) -> anyhow::Error {
 /// the executor's batch (Ballista does not say where that batch starts), so
 /// the message says so instead of passing it off as the input's row.
 fn cluster_batch_error(msg: &str, input: &str) -> anyhow::Error {
-    if crate::wire_errors::transport_error(msg).is_some() {
+    if mteval::cluster::wire_errors::transport_error(msg).is_some() {
         // Not the input's fault: the cluster could not be asked (the
         // message is put in words when printed).
         return anyhow::anyhow!(msg.to_owned());
     }
-    let msg = crate::wire_errors::job_error(msg).unwrap_or_else(|| msg.to_owned());
+    let msg = mteval::cluster::wire_errors::job_error(msg).unwrap_or_else(|| msg.to_owned());
     let msg = msg.replace(mteval_udfs::common::ROW_IN_BATCH, " of a batch scored on the cluster");
     anyhow::anyhow!(
         "{input}: {msg} (the executors count rows within their batches, so the row's place in the input is not \

@@ -22,7 +22,7 @@ pub(crate) struct ScoreLine {
 /// signatures, sacrebleu's `-b`).
 ///
 /// # Errors
-/// When standard output cannot be written (see [`crate::output::write_stdout`]).
+/// When standard output cannot be written (see [`mteval::output::write_stdout`]).
 pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize, score_only: bool) -> anyhow::Result<()> {
     use std::fmt::Write;
     let mut out = String::new();
@@ -51,5 +51,5 @@ pub(crate) fn print(lines: &[ScoreLine], json: bool, width: usize, score_only: b
             };
         }
     }
-    crate::output::write_stdout(out.as_bytes())
+    mteval::output::write_stdout(out.as_bytes())
 }

@@ -9,9 +9,9 @@ use datafusion::error::DataFusionError;
 use datafusion::prelude::SessionContext;
 
 use super::args::SqlArgs;
-use crate::output::{Format, note};
-use crate::session::{SessionOptions, new_context};
-use crate::statements::{locate, plan_one, print_df, run_all, statements, table_paths, write_df};
+use mteval::output::{Format, note};
+use mteval::session::statements::{locate, plan_one, print_df, run_all, statements, table_paths, write_df};
+use mteval::session::{SessionOptions, new_context};
 
 pub(super) async fn run(a: SqlArgs) -> Result<()> {
     let partitions = usize::from(a.partitions);
@@ -19,10 +19,10 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
         batch_size: a.batch_size,
         target_partitions: Some(partitions),
         memory_limit: a.memory_limit,
-        device: crate::device::get(),
+        device: mteval::session::device::get(),
     };
     let ctx = match &a.cluster {
-        Some(url) => crate::cluster::remote_context(url, &opts, Duration::from_secs(a.executor_wait)).await?,
+        Some(url) => mteval::cluster::remote_context(url, &opts, Duration::from_secs(a.executor_wait)).await?,
         None => new_context(&opts)?,
     };
     let mut sources: Vec<String> = a.commands.clone();
@@ -55,7 +55,7 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
         // The output may be no SQL file (the tables the last statement reads are checked when it is planned).
         let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
         let files: Vec<&str> = files.iter().map(String::as_str).collect();
-        crate::output::check_outputs(&[("-o", path)], &files)?;
+        mteval::output::check_outputs(&[("-o", path)], &files)?;
     }
     for st in all {
         print_df(plan_one(&ctx, st, partitions).await?, a.format).await?;
@@ -68,7 +68,7 @@ pub(super) async fn run(a: SqlArgs) -> Result<()> {
         // The files the last statement reads: none may be the output.
         let inputs = table_paths(p.df.logical_plan());
         let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
-        crate::output::check_outputs(&[("-o", path)], &inputs)?;
+        mteval::output::check_outputs(&[("-o", path)], &inputs)?;
     }
     if let Some(p) = last {
         match &a.output {
@@ -186,9 +186,9 @@ impl Gathered {
 async fn run_one(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<bool> {
     match run_all(ctx, sql, partitions, format).await {
         Ok(()) => Ok(true),
-        Err(e) if crate::output::is_closed_stdout(&e) => Err(e),
+        Err(e) if mteval::output::is_closed_stdout(&e) => Err(e),
         Err(e) => {
-            note!("error: {}", crate::output::error_message(&e));
+            note!("error: {}", mteval::output::error_message(&e));
             Ok(false)
         }
     }

@@ -7,8 +7,8 @@ use mteval_kernels::NRefs;
 
 use super::args::ScoreArgs;
 use super::score_lines::{self, ScoreLine};
-use crate::metrics::resolve_metrics;
-use crate::textfiles::{read_utf8, split_lines, split_refs};
+use mteval::corpus::textfiles::{read_utf8, split_lines, split_refs};
+use mteval::metrics::resolve_metrics;
 
 pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     let Some(hyp_path) = &a.hyp else { bail!("--hyp is required in text mode") };
@@ -39,7 +39,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     let nrefs = NRefs::Fixed(refs.len());
     let w = a.width;
-    let backend = crate::device::backend()?;
+    let backend = mteval::session::device::backend()?;
     let rows: Vec<(&str, Vec<&str>)> =
         (0..hyps.len()).map(|i| (hyps[i], refs.iter().map(|r| r[i]).collect())).collect();
     // Every metric is computed before anything is printed, so that an error
@@ -65,7 +65,7 @@ pub(super) fn run(a: &ScoreArgs) -> Result<()> {
     }
     let several = results.len() > 1;
     for (sentences, line) in results {
-        crate::output::write_stdout(sentence_lines(&line.name, &sentences, a.json, several, w).as_bytes())?;
+        mteval::output::write_stdout(sentence_lines(&line.name, &sentences, a.json, several, w).as_bytes())?;
         score_lines::print(&[line], a.json, w, a.score_only)?;
     }
     Ok(())

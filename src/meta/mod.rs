@@ -12,6 +12,7 @@
 //! when it is given the same order (as the golden tests give it).
 
 pub mod info;
+pub mod run;
 pub mod taskset;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,13 +54,18 @@ pub struct MetaData {
 }
 
 /// The level a task works at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// One score per system.
     Sys,
     /// One score per system and segment.
     Seg,
+}
+
+impl crate::flags::Named for Level {
+    const NAMES: &'static [(Self, &'static str, &'static str)] =
+        &[(Level::Sys, "sys", "One score per system"), (Level::Seg, "seg", "One score per system and segment")];
 }
 
 /// One ranking to compute: mt-metrics-eval's `Task` for one test set.
@@ -265,7 +271,7 @@ pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32, stream: bool) -> Re
         if !stream {
             rng = RandomState::seed(seed);
         }
-        let _progress = crate::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
+        let _progress = crate::compare::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
         let comparison =
             compare_metrics(&level.gold, &level.metrics, data.systems.len(), task.measure, &task.params, &mut rng)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", task.name()))?;

@@ -257,7 +257,8 @@ pub fn run(
         if reseed {
             rng = RandomState::seed(seed);
         }
-        let _progress = crate::paired::ResamplingProgress::start(&format!("meta {} {}", task.lang(), task.corr_fcn()));
+        let _progress =
+            crate::compare::paired::ResamplingProgress::start(&format!("meta {} {}", task.lang(), task.corr_fcn()));
         let extra = Extra { blocks: blocks.as_deref(), keep_draws: task.params.k > 0 };
         let comparison =
             compare_metrics_with(&level.gold, &level.metrics, *num_sys, task.measure, &task.params, &mut rng, extra)

@@ -14,7 +14,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use mteval_kernels::metric::{Direction, Metric};
+use mteval_kernels::metric::{Align, Direction, Metric};
 use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -28,19 +28,19 @@ const TEMPLATE: &str = include_str!("page.html");
 /// Groups listed per breakdown column.
 const MAX_GROUPS: usize = 50;
 /// The computed `--by` column: buckets of the first reference's length.
-pub(crate) const REF_LENGTH: &str = "ref-length";
+pub const REF_LENGTH: &str = "ref-length";
 /// Significance level of the marks.
 const ALPHA: f64 = 0.05;
 /// Systems the pairwise matrix (N² paired tests) and the segment browser
 /// hold; with more, the systems are tested against the baseline only (the
 /// systems table), and the browser shows the first ones.
-pub(crate) const DETAIL_MAX_SYSTEMS: usize = 100;
+pub const DETAIL_MAX_SYSTEMS: usize = 100;
 /// Breakdown groups with fewer segments are greyed out on the page.
 const TINY_GROUP: usize = 10;
 
 /// What a report is made of, whoever asks for it (`mteval report`,
 /// `mteval score --report`).
-pub(crate) struct Setup {
+pub struct Setup {
     pub metrics: Vec<MetricChoice>,
     /// The paired test, with the bootstrap resamples of the intervals.
     pub test: PairedTest,
@@ -59,7 +59,10 @@ pub(crate) struct Setup {
 /// Reads `table` (a row per segment and system; its `extra_cols` are
 /// replaced by the source column `src_col` (else `src` when present) and the
 /// `--by` columns), scores it and writes the page to `out`.
-pub(crate) async fn write_from_table(
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub async fn write_from_table(
     setup: &Setup,
     table: TableSpec<'_>,
     src_col: Option<&str>,
@@ -89,7 +92,8 @@ pub(crate) async fn write_from_table(
 }
 
 /// The `ref-length` bucket of a reference.
-pub(crate) fn length_bucket(r: &str) -> String {
+#[must_use]
+pub fn length_bucket(r: &str) -> String {
     let n = r.split_whitespace().count();
     match n {
         0..=9 => "0-9 words",
@@ -290,16 +294,16 @@ struct Token {
 /// TER's alignment of `hyp` against `refs` as coloured tokens: kept (`k`),
 /// substituted (`s`, with the reference word), inserted (`i`), deleted
 /// (`d`, a reference word the hypothesis lacks); `m` marks a shifted word.
-fn tokens(ter: &mteval_kernels::Ter, hyp: &str, refs: &[String]) -> Vec<Token> {
+fn tokens(align: &dyn Align, hyp: &str, refs: &[String]) -> Vec<Token> {
     let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
-    let a = match ter.alignment(hyp, &refs) {
+    let a = match align.alignment(hyp, &refs) {
         Ok(Some(a)) => a,
         Ok(None) => return Vec::new(),
         // Over TER's length limit: the words without an alignment, saying why.
         Err(e) => {
             let why = e.to_string();
-            return ter
-                .tokenize(hyp)
+            return align
+                .words(hyp)
                 .into_iter()
                 .map(|w| Token { w, c: "k", t: format!("not aligned: {why}") })
                 .collect();
@@ -330,8 +334,11 @@ fn tokens(ter: &mteval_kernels::Ter, hyp: &str, refs: &[String]) -> Vec<Token> {
 }
 
 /// Computes every number of the page and writes it to `out`, atomically.
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
 #[allow(clippy::too_many_lines, reason = "the page's sections in order, each a few lines")]
-pub(crate) fn write_page(
+pub fn write_page(
     corpus: &Corpus,
     src: Option<&[Option<String>]>,
     by: &[(String, Vec<Option<String>>)],
@@ -345,7 +352,7 @@ pub(crate) fn write_page(
     let views: Vec<&dyn Resample> = configured.iter().filter_map(|m| m.resample()).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
-    let backend = crate::device::backend()?;
+    let backend = crate::session::device::backend()?;
     // stats[s][k]: system s, metric k.
     let stats: Vec<Vec<SegmentStats>> = corpus.all_stats(metrics, backend.as_ref())?;
     // sentence[s][k][i]
@@ -378,7 +385,7 @@ pub(crate) fn write_page(
     if let Some(n) = &matrix_note {
         note!("report: {n}");
     }
-    let progress = crate::paired::ResamplingProgress::start(match setup.test {
+    let progress = crate::compare::paired::ResamplingProgress::start(match setup.test {
         _ if n_sys == 1 => "bootstrap intervals",
         PairedTest::Bootstrap(_) => "paired bootstrap",
         PairedTest::Randomization(..) => "paired approximate randomization",
@@ -561,8 +568,9 @@ pub(crate) fn write_page(
     }
 
     // The segment browser.
-    let ter =
-        configured.iter().find_map(|c| c.as_any().downcast_ref::<mteval_kernels::Ter>().copied()).unwrap_or_default();
+    // The alignment of the first metric that has one; TER's otherwise.
+    let default_ter = mteval_kernels::Ter::default();
+    let align: &dyn Align = configured.iter().find_map(|c| c.align()).unwrap_or(&default_ter);
     let hyp_view = |s: usize, i: usize| {
         let hyp = &corpus.systems[s].1[i];
         let scores = (0..metrics.len())
@@ -572,7 +580,7 @@ pub(crate) fn write_page(
             system: corpus.systems[s].0.clone(),
             text: hyp.clone(),
             scores: scores.join(" · "),
-            tokens: tokens(&ter, hyp, &corpus.refs[i]),
+            tokens: tokens(align, hyp, &corpus.refs[i]),
         }
     };
     let segment_view = |i: usize, systems: &[usize]| SegmentView {
@@ -721,8 +729,8 @@ fn comet_views(
 ) -> Result<Vec<CometView>> {
     let four = |x: f64| if x.is_nan() { "nan".to_owned() } else { format!("{x:.4}") };
     // In name order, as `mteval compare --comet-compare` takes a table's systems.
-    let order = crate::comet_compare::name_order(corpus);
-    let results = crate::comet_compare::compare(corpus, &order, metrics, opts, backend)?;
+    let order = crate::compare::comet::name_order(corpus);
+    let results = crate::compare::comet::compare(corpus, &order, metrics, opts, backend)?;
     Ok(results
         .iter()
         .map(|m| CometView {

@@ -166,9 +166,9 @@ async fn register_dataset(ctx: &SessionContext, name: &str, path: &str, text_col
     use datafusion::datasource::listing::{ListingTable, ListingTableUrl};
     let state = ctx.state();
     let url = ListingTableUrl::parse(path).with_context(|| format!("{path}: not a path, glob or URL"))?;
-    let cfg = crate::path_tables::listing_config(&state, url)
+    let cfg = crate::session::path_tables::listing_config(&state, url)
         .await
-        .map_err(|e| anyhow::anyhow!(crate::path_tables::explain(&state, path, &e)))?;
+        .map_err(|e| anyhow::anyhow!(crate::session::path_tables::explain(&state, path, &e)))?;
     let ext = cfg.options.as_ref().map(|o| o.file_extension.clone()).unwrap_or_default();
     let plain = ext.split('.').next().unwrap_or_default();
     let kind = InputKind::of(&format!("x.{plain}")).map_err(|_| {

@@ -4,9 +4,12 @@
 //! the object stores and the inputs each have a module of their own; their
 //! public items are re-exported here.
 
+pub mod device;
 mod formats;
 pub(crate) mod inputs;
 pub(crate) mod json_lines;
+pub(crate) mod path_tables;
+pub mod statements;
 pub(crate) mod stores;
 
 pub use formats::{PresetFormat, TSV_NO_QUOTE, preset_format, preset_parts, preset_with_options, preset_write_options};
@@ -51,7 +54,7 @@ pub struct SessionOptions {
 /// When registration fails.
 pub fn new_context(opts: &SessionOptions) -> Result<SessionContext> {
     let state = client_state(SessionConfig::new(), opts)?;
-    Ok(crate::path_tables::enable(SessionContext::new_with_state(state)))
+    Ok(crate::session::path_tables::enable(SessionContext::new_with_state(state)))
 }
 
 /// The state of a session that plans queries here (run here, or sent to a

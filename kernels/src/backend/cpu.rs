@@ -64,14 +64,14 @@ impl Backend for CpuBackend {
         false
     }
 
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+    fn edit_distances(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
         Ok((0..a.len())
             .into_par_iter()
             .map(|i| u32::try_from(id_distance(a.get(i), b.get(i))).unwrap_or(u32::MAX))
             .collect())
     }
 
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
         // Each run of candidates of one pair shares that pair's forward and
         // backward matrices, as in the CPU shift search.
         let cands = round.cands();
@@ -89,7 +89,7 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+    fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
         let prof = profiles(input);
         let orders = input.orders();
         Ok(pairs
@@ -102,7 +102,7 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+    fn ngram_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
         let Grid { hyps, refs } = grid.clone();
         let prof = profiles(input);
         let orders = input.orders();
@@ -117,7 +117,7 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
+    fn ngram_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
         let prof = profiles(input);
         let orders = input.orders();
         let Aggregate { hyps, refs, skip, mult } = q.clone();

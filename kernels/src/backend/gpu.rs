@@ -327,7 +327,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         true
     }
 
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+    fn edit_distances(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
         let n = a.len();
         if n == 0 {
             return Ok(Vec::new());
@@ -341,7 +341,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         )
     }
 
-    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
+    fn edit_distances_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
         let n = a.len();
         if n == 0 {
             return Ok(Vec::new());
@@ -372,7 +372,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.lev_on_device(&Symbols { data: &ad, offs: &ao, lens: &la }, &Symbols { data: &bd, offs: &bo, lens: &lb })
     }
 
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
         let n_cand = round.n_cands();
         if n_cand == 0 {
             return Ok(Vec::new());
@@ -397,7 +397,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n_cand)
     }
 
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+    fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
         let n_pairs = pairs.len() / 2;
         let p = self.profiles(input)?;
         let n_out = n_pairs * p.orders as usize;
@@ -411,7 +411,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n_out)
     }
 
-    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+    fn ngram_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
         let Grid { hyps, refs } = grid.clone();
         let p = self.profiles(input)?;
         let (nh, nr) = (hyps.len(), refs.len());
@@ -432,7 +432,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.exec.download_u32(&out, n_out)
     }
 
-    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+    fn ngram_mean_f(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
         let Grid { hyps, refs } = q.grid.clone();
         let p = self.profiles(input)?;
         let (nh, nr) = (hyps.len(), refs.len());
@@ -475,7 +475,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         Ok(self.exec.download_u64(&out, nh)?.into_iter().map(f64::from_bits).collect())
     }
 
-    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
+    fn ngram_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
         let Aggregate { hyps, refs, skip, mult } = q.clone();
         let p = self.profiles(input)?;
         let nh = hyps.len();

@@ -444,22 +444,22 @@ pub trait Backend: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// A device failure.
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError>;
+    fn edit_distances(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError>;
 
-    /// [`Backend::levenshtein`] over the code points of UTF-8 strings (a GPU
+    /// [`Backend::edit_distances`] over the code points of UTF-8 strings (a GPU
     /// decodes them itself, so the host only packs the bytes).
     ///
     /// # Errors
     /// A device failure.
-    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
-        self.levenshtein(&a.code_points(), &b.code_points())
+    fn edit_distances_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
+        self.edit_distances(&a.code_points(), &b.code_points())
     }
 
     /// sacrebleu's beam-banded word edit distance of every shift candidate.
     ///
     /// # Errors
     /// A device failure.
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError>;
+    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError>;
 
     /// Clipped n-gram matches `Σ_g min(count_h[g], count_r[g])` of the listed
     /// `(hypothesis, reference)` string pairs (`pairs` holds two indices per
@@ -467,21 +467,21 @@ pub trait Backend: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// A device failure, or orders the kernels do not cover.
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError>;
+    fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError>;
 
     /// Clipped matches of every hypothesis of the grid against every
     /// reference: value `(j * refs.len() + k) * orders() + o`.
     ///
     /// # Errors
-    /// As [`Backend::chrf_match_list`].
-    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError>;
+    /// As [`Backend::ngram_matches`].
+    fn ngram_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError>;
 
     /// fastchrf's aggregate matches ([`Aggregate`]), hypothesis-major then
     /// by order.
     ///
     /// # Errors
-    /// As [`Backend::chrf_match_list`].
-    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError>;
+    /// As [`Backend::ngram_matches`].
+    fn ngram_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError>;
 
     /// MBR's expected chrF utility of every hypothesis of `grid`, reduced
     /// where the matches are counted: for hypothesis `j`, numpy's mean over
@@ -493,13 +493,13 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// # Errors
     /// [`BackendError::Unsupported`] where this backend has no such
     /// reduction (the caller computes the matrix instead); a device failure.
-    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+    fn ngram_mean_f(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
         let _ = (input, q);
         Err(BackendError::Unsupported("no device reduction of the chrF utility".into()))
     }
 }
 
-/// A [`Backend::chrf_match_grid`] request: hypotheses against references,
+/// A [`Backend::ngram_match_grid`] request: hypotheses against references,
 /// each a range of string indices.
 #[derive(Debug, Clone)]
 pub struct Grid {
@@ -509,7 +509,7 @@ pub struct Grid {
     pub refs: Range<u32>,
 }
 
-/// A [`Backend::chrf_aggregate`] request: for hypothesis `j` (string
+/// A [`Backend::ngram_aggregate`] request: for hypothesis `j` (string
 /// `hyps.start + j`) and order `o`, `Σ_g min(mult[j] * count_j[g],
 /// Σ_k count_k[g])` over the references `refs` except string `skip[j]`
 /// (`u32::MAX`: none).
@@ -525,7 +525,7 @@ pub struct Aggregate<'a> {
     pub mult: &'a [u64],
 }
 
-/// A [`Backend::chrf_mean_utility`] request.
+/// A [`Backend::ngram_mean_f`] request.
 #[derive(Debug, Clone)]
 pub struct MeanUtility<'a> {
     /// The hypotheses and references.
@@ -569,7 +569,7 @@ pub enum Work {
         refs: usize,
     },
     /// MBR's expected chrF utility of a group, reduced on the device
-    /// ([`Backend::chrf_mean_utility`]).
+    /// ([`Backend::ngram_mean_f`]).
     ChrfMeanUtility {
         /// Hypotheses of the group.
         hyps: usize,
@@ -761,69 +761,69 @@ impl<D: Delegating> Backend for D {
     fn offload(&self, work: &Work) -> bool {
         self.sends(work)
     }
-    fn levenshtein(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
-        delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein(a, b))
+    fn edit_distances(&self, a: &Seqs, b: &Seqs) -> Result<Vec<u32>, BackendError> {
+        delegate(self, Call::EditDistances { pairs: a.len() }, |g| g.edit_distances(a, b))
     }
-    fn levenshtein_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
-        delegate(self, Call::Levenshtein { pairs: a.len() }, |g| g.levenshtein_text(a, b))
+    fn edit_distances_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
+        delegate(self, Call::EditDistances { pairs: a.len() }, |g| g.edit_distances_text(a, b))
     }
-    fn ter_candidates(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        let call = Call::TerCandidates { pairs: round.n_pairs(), cands: round.n_cands() };
-        delegate(self, call, |g| g.ter_candidates(round))
+    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
+        let call = Call::ShiftScores { pairs: round.n_pairs(), cands: round.n_cands() };
+        delegate(self, call, |g| g.shift_scores(round))
     }
-    fn chrf_match_list(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
-        delegate(self, Call::ChrfMatchList { pairs: pairs.len() / 2 }, |g| g.chrf_match_list(input, pairs))
+    fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
+        delegate(self, Call::NgramMatches { pairs: pairs.len() / 2 }, |g| g.ngram_matches(input, pairs))
     }
-    fn chrf_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
-        let call = Call::ChrfMatchGrid { hyps: span(&grid.hyps), refs: span(&grid.refs) };
-        delegate(self, call, |g| g.chrf_match_grid(input, grid))
+    fn ngram_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
+        let call = Call::NgramMatchGrid { hyps: span(&grid.hyps), refs: span(&grid.refs) };
+        delegate(self, call, |g| g.ngram_match_grid(input, grid))
     }
-    fn chrf_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
-        let call = Call::ChrfAggregate { hyps: span(&q.hyps), refs: span(&q.refs) };
-        delegate(self, call, |g| g.chrf_aggregate(input, q))
+    fn ngram_aggregate(&self, input: &NgramInput, q: &Aggregate<'_>) -> Result<Vec<u64>, BackendError> {
+        let call = Call::NgramAggregate { hyps: span(&q.hyps), refs: span(&q.refs) };
+        delegate(self, call, |g| g.ngram_aggregate(input, q))
     }
-    fn chrf_mean_utility(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
-        let call = Call::ChrfMeanUtility { hyps: span(&q.grid.hyps), refs: span(&q.grid.refs) };
-        delegate(self, call, |g| g.chrf_mean_utility(input, q))
+    fn ngram_mean_f(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
+        let call = Call::NgramMeanF { hyps: span(&q.grid.hyps), refs: span(&q.grid.refs) };
+        delegate(self, call, |g| g.ngram_mean_f(input, q))
     }
 }
 
 /// A primitive call and its size, as [`Observed`] reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    /// [`Backend::levenshtein`] of this many pairs.
-    Levenshtein {
+    /// [`Backend::edit_distances`] of this many pairs.
+    EditDistances {
         /// Pairs.
         pairs: usize,
     },
-    /// [`Backend::ter_candidates`] of a round.
-    TerCandidates {
+    /// [`Backend::shift_scores`] of a round.
+    ShiftScores {
         /// Rows of the round.
         pairs: usize,
         /// Shift candidates scored.
         cands: usize,
     },
-    /// [`Backend::chrf_match_list`] of this many pairs.
-    ChrfMatchList {
+    /// [`Backend::ngram_matches`] of this many pairs.
+    NgramMatches {
         /// Pairs.
         pairs: usize,
     },
-    /// [`Backend::chrf_match_grid`] of this many hypotheses and references.
-    ChrfMatchGrid {
+    /// [`Backend::ngram_match_grid`] of this many hypotheses and references.
+    NgramMatchGrid {
         /// Hypotheses.
         hyps: usize,
         /// References.
         refs: usize,
     },
-    /// [`Backend::chrf_aggregate`] of this many hypotheses and references.
-    ChrfAggregate {
+    /// [`Backend::ngram_aggregate`] of this many hypotheses and references.
+    NgramAggregate {
         /// Hypotheses.
         hyps: usize,
         /// References.
         refs: usize,
     },
-    /// [`Backend::chrf_mean_utility`] of this many hypotheses and references.
-    ChrfMeanUtility {
+    /// [`Backend::ngram_mean_f`] of this many hypotheses and references.
+    NgramMeanF {
         /// Hypotheses.
         hyps: usize,
         /// References.
@@ -1081,8 +1081,8 @@ mod tests {
             assert_eq!(back.get(i), s.chars().map(u32::from).collect::<Vec<_>>().as_slice(), "{s:?}");
             assert_eq!(t.code_point_len(i), cps[i]);
         }
-        // The default levenshtein_text is levenshtein over those code points.
-        let d = CpuBackend.levenshtein_text(&t, &t).unwrap();
+        // The default edit_distances_text is edit_distances over those code points.
+        let d = CpuBackend.edit_distances_text(&t, &t).unwrap();
         assert!(d.iter().all(|&x| x == 0));
     }
 }

@@ -332,7 +332,7 @@ pub(crate) fn segments_gpu<'a, R: AsRef<[&'a str]>>(
         }
     }
     let input = ngram_input(cfg, &texts);
-    let m = backend.chrf_match_list(&input, &pairs)?;
+    let m = backend.ngram_matches(&input, &pairs)?;
     let orders = cfg.orders();
     let mut next = 0usize;
     let mut out = Vec::with_capacity(rows.len());

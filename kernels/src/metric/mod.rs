@@ -207,21 +207,39 @@ pub enum Detail {
     Ints(Vec<u64>),
 }
 
-/// A metric as [`Any`], for the callers that need one metric's own API
-/// (TER's alignment); every [`Metric`] has it.
-pub trait MetricAny: Any {
-    /// The metric as [`Any`].
-    fn as_any(&self) -> &dyn Any;
+/// Per-hypothesis-word and per-reference-word alignment labels of the final
+/// (shifted) hypothesis, tercom style: `=` kept, `S` substituted, `I`
+/// inserted (hypothesis word with no reference word), `D` deleted (reference
+/// word missing from the hypothesis); `>` marks a hypothesis word that was
+/// moved by a shift.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alignment {
+    /// Space-separated labels in the order of the shifted hypothesis aligned to the reference.
+    pub ops: String,
+    /// The shifted hypothesis words, space-separated.
+    pub shifted_hyp: String,
+    /// The words of the reference aligned to (the one with the fewest
+    /// edits, the first of equals), space-separated.
+    pub reference: String,
 }
 
-impl<T: Metric> MetricAny for T {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
+/// A metric's word alignment, an optional face ([`Metric::align`]): the
+/// words it scores a text on and its edit alignment of a hypothesis against
+/// references (TER's; the report's segment browser, Python's `tokenize`).
+pub trait Align {
+    /// The words `text` is scored on.
+    fn words(&self, text: &str) -> Vec<String>;
+
+    /// The alignment of `hyp` against the reference it scores best with;
+    /// `None` without a reference.
+    ///
+    /// # Errors
+    /// Input over the metric's limits.
+    fn alignment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Alignment>, MetricError>;
 }
 
 /// A metric with its options parsed.
-pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
+pub trait Metric: fmt::Debug + Send + Sync {
     /// Its row of the metric table.
     fn info(&self) -> &'static MetricInfo;
 
@@ -324,6 +342,17 @@ pub trait Metric: fmt::Debug + Send + Sync + MetricAny {
     /// brevity penalty).
     fn verbose(&self, sums: &[f64]) -> Option<String> {
         let _ = sums;
+        None
+    }
+
+    /// Its word alignment, when it has one (TER).
+    fn align(&self) -> Option<&dyn Align> {
+        None
+    }
+
+    /// For a segment score computed elsewhere: the number column it is read
+    /// from.
+    fn score_column(&self) -> Option<&str> {
         None
     }
 

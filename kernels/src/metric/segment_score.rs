@@ -113,6 +113,10 @@ impl Metric for SegmentScore {
         &INFO
     }
 
+    fn score_column(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+
     fn display(&self) -> String {
         self.name.clone()
     }

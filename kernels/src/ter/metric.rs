@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use super::{Ter, TerAlgo, TerSegment, TerStats};
 use crate::metric::sql::{Num, Segment, SqlDoc, SqlFunctions, StatField, StatValue};
-use crate::metric::{CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag};
+use crate::metric::{
+    Align, Alignment, CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag,
+};
 use crate::metric::{RowSums, SumScore, Summed, count};
 use crate::{MetricError, NRefs, Signature};
 use crate::{py::Py, significance::Resample};
@@ -104,9 +106,23 @@ fn ter_segment(s: &TerSegment) -> Segment {
     Segment { stats: vec![f64::from(s.num_edits), s.ref_len], facts: vec![f64::from(s.num_shifts)] }
 }
 
+impl Align for Ter {
+    fn words(&self, text: &str) -> Vec<String> {
+        self.tokenize(text)
+    }
+
+    fn alignment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Alignment>, MetricError> {
+        Ter::alignment(self, hyp, refs)
+    }
+}
+
 impl Metric for Ter {
     fn info(&self) -> &'static MetricInfo {
         &INFO
+    }
+
+    fn align(&self) -> Option<&dyn Align> {
+        Some(self)
     }
 
     fn signature(&self, nrefs: NRefs) -> Signature {

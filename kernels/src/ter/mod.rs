@@ -299,21 +299,8 @@ impl<'a> Interner<'a> {
     }
 }
 
-/// Per-hypothesis-word and per-reference-word alignment labels of the final
-/// (shifted) hypothesis, tercom style: `=` kept, `S` substituted, `I`
-/// inserted (hypothesis word with no reference word), `D` deleted (reference
-/// word missing from the hypothesis); `>` marks a hypothesis word that was
-/// moved by a shift.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TerAlignment {
-    /// Space-separated labels in the order of the shifted hypothesis aligned to the reference.
-    pub ops: String,
-    /// The shifted hypothesis words, space-separated.
-    pub shifted_hyp: String,
-    /// The words of the reference aligned to (the one with the fewest
-    /// edits, the first of equals), space-separated.
-    pub reference: String,
-}
+/// TER's alignment of a hypothesis (the interface's [`Alignment`]).
+pub use crate::metric::Alignment as TerAlignment;
 
 impl Ter {
     /// TER with options parsed from `options` (see [`TerConfig::parse`]).

@@ -559,7 +559,7 @@ pub(crate) fn ter_pairs_on(
                 slot.copy_from_slice(&[k as u32, a as u32, l as u32, t as u32]);
             }
         });
-        let costs = backend.ter_candidates(&round)?;
+        let costs = backend.shift_scores(&round)?;
         active.par_iter_mut().enumerate().for_each(|(k, st)| {
             #[allow(clippy::cast_possible_truncation, reason = "the offsets count candidates held in memory")]
             let costs = &costs[cand_offs[k] as usize / 4..cand_offs[k + 1] as usize / 4];

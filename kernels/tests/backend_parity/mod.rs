@@ -88,8 +88,8 @@ pub fn check_levenshtein(gpu: &dyn Backend, pairs: usize) {
     ] {
         let a = random_seqs(&mut rng, n, max_len, alphabet, base);
         let b = random_seqs(&mut rng, n, max_len, alphabet, base);
-        let want = CpuBackend.levenshtein(&a, &b).unwrap();
-        assert_eq!(gpu.levenshtein(&a, &b).unwrap(), want, "levenshtein, max_len {max_len}");
+        let want = CpuBackend.edit_distances(&a, &b).unwrap();
+        assert_eq!(gpu.edit_distances(&a, &b).unwrap(), want, "levenshtein, max_len {max_len}");
     }
     let rows = wmt_sample(7, 5 * pairs);
     let wmt: Vec<(&str, &str)> = rows.iter().map(|r| (r.hyp.as_str(), r.r#ref.as_str())).collect();
@@ -154,7 +154,7 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
         refs.push(&r);
     }
     let round = TerRound::from_parts(&hyps, &refs, &bands, &cands);
-    assert_eq!(gpu.ter_candidates(&round).unwrap(), CpuBackend.ter_candidates(&round).unwrap(), "ter_candidates");
+    assert_eq!(gpu.shift_scores(&round).unwrap(), CpuBackend.shift_scores(&round).unwrap(), "ter_candidates");
 
     let mut owned = wmt_hyps_and_refs(3, wmt_rows);
     for _ in 0..300 {
@@ -192,7 +192,7 @@ pub fn check_chrf(gpu: &dyn Backend, wmt_rows: usize) {
         word_order: 2,
     };
     let pairs: Vec<u32> = (0..80).map(|_| rng.below(40) as u32).collect();
-    assert_eq!(gpu.chrf_match_list(&input, &pairs).unwrap(), CpuBackend.chrf_match_list(&input, &pairs).unwrap());
+    assert_eq!(gpu.ngram_matches(&input, &pairs).unwrap(), CpuBackend.ngram_matches(&input, &pairs).unwrap());
     let mut owned = wmt_hyps_and_refs(5, wmt_rows);
     for _ in 0..200 {
         let h = random_sentence(&mut rng, 20);

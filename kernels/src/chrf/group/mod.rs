@@ -265,7 +265,7 @@ impl Group {
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
             let grid = Grid { hyps: Self::range(0, self.n_hyps)?, refs: Self::range(self.ref_start, self.n_refs)? };
-            let m = backend.chrf_match_grid(&self.symbols.input(), &grid)?;
+            let m = backend.ngram_match_grid(&self.symbols.input(), &grid)?;
             let orders = self.cfg.orders();
             let nr = self.n_refs;
             let cfg = &self.cfg;
@@ -318,7 +318,7 @@ impl Group {
                 beta: self.cfg.beta,
                 eps_smoothing: self.cfg.eps_smoothing,
             };
-            let means = backend.chrf_mean_utility(&self.symbols.input(), &q)?;
+            let means = backend.ngram_mean_f(&self.symbols.input(), &q)?;
             Ok(means.into_iter().map(|m| (!m.is_nan()).then_some(m)).collect())
         };
         match reduced() {
@@ -357,7 +357,7 @@ impl Group {
                 skip: &skip_ids,
                 mult: &mult,
             };
-            let m = backend.chrf_aggregate(&self.symbols.input(), &q)?;
+            let m = backend.ngram_aggregate(&self.symbols.input(), &q)?;
             let ref_tot: Vec<u64> = (0..orders)
                 .map(|o| (0..self.n_refs).map(|k| self.symbols.total(self.ref_start + k, o)).sum())
                 .collect();

@@ -10,6 +10,10 @@
 //! from their own configuration, dropping settings of extensions they do not
 //! know (so both add mteval's).
 
+pub mod codec;
+pub mod status;
+pub mod wire_errors;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,39 +31,29 @@ use mteval_kernels::backend::DeviceRequest;
 
 use crate::session::{SessionOptions, client_state, runtime_env, session_config, with_mteval};
 
-/// Arguments of `mteval scheduler`.
-#[derive(Debug, clap::Args)]
-pub struct SchedulerArgs {
+/// How `mteval scheduler` runs.
+#[derive(Debug, Clone)]
+pub struct SchedulerConfig {
     /// Address the scheduler listens on (gRPC; executors and clients connect here).
-    #[arg(long, default_value = "127.0.0.1:50050")]
     pub bind: SocketAddr,
-    /// Seconds without a heartbeat after which an executor counts as lost (its tasks run
-    /// elsewhere; with no executor left, the running jobs fail). Executors beat every 3 s.
-    #[arg(long, default_value_t = EXECUTOR_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(HEARTBEAT_S * 2..=86_400))]
+    /// Seconds without a heartbeat after which an executor counts as lost.
     pub executor_timeout: u64,
 }
 
-/// Arguments of `mteval executor`.
-#[derive(Debug, clap::Args)]
-pub struct ExecutorArgs {
+/// How `mteval executor` runs.
+#[derive(Debug, Clone)]
+pub struct ExecutorConfig {
     /// The scheduler to register with, `HOST:PORT`.
-    #[arg(long, default_value = "127.0.0.1:50050")]
     pub scheduler: String,
-    /// Address of the executor's Arrow Flight service (the results and shuffle data it serves).
-    #[arg(long, default_value = "127.0.0.1:50051")]
+    /// Address of the executor's Arrow Flight service.
     pub bind: SocketAddr,
-    /// Address of the executor's gRPC service (the scheduler pushes tasks here).
-    #[arg(long, default_value = "127.0.0.1:50052")]
+    /// Address of the executor's gRPC service.
     pub grpc_bind: SocketAddr,
     /// Tasks run at once (default: the number of cores).
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
     pub concurrent_tasks: Option<usize>,
     /// Directory for shuffle and result files (default: a temporary directory removed at exit).
-    #[arg(long)]
     pub work_dir: Option<PathBuf>,
-    /// Seconds without an answer from the scheduler after which this executor stops, cancelling
-    /// the tasks it runs (their job is lost with the scheduler).
-    #[arg(long, default_value_t = EXECUTOR_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(HEARTBEAT_S * 2..=86_400))]
+    /// Seconds without an answer from the scheduler after which this executor stops.
     pub scheduler_timeout: u64,
 }
 
@@ -68,7 +62,7 @@ pub struct ExecutorArgs {
 /// within [`CLIENT_KEEPALIVE_S`] + 20 seconds (Ballista's keep-alive
 /// timeout) rather than Ballista's 300 + 20.
 fn ballista_config() -> SessionConfig {
-    let (logical, physical) = crate::codec::codecs();
+    let (logical, physical) = crate::cluster::codec::codecs();
     let mut cfg = SessionConfig::new_with_ballista()
         .with_ballista_logical_extension_codec(logical)
         .with_ballista_physical_extension_codec(physical);
@@ -122,10 +116,10 @@ fn node_state(cfg: SessionConfig, temp_dir: Option<&Path>) -> datafusion::common
 ///
 /// # Errors
 /// When the address cannot be bound or the scheduler fails.
-pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
+pub async fn run_scheduler(a: &SchedulerConfig) -> Result<()> {
     use ballista_scheduler::cluster::BallistaCluster;
     use ballista_scheduler::config::SchedulerConfig;
-    let (logical, physical) = crate::codec::codecs();
+    let (logical, physical) = crate::cluster::codec::codecs();
     let mut config = SchedulerConfig::default()
         .with_override_config_producer(Arc::new(|| node_config(None)))
         .with_override_session_builder(Arc::new(|cfg| node_state(cfg, None)));
@@ -155,7 +149,7 @@ pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
         tokio::net::TcpListener::bind(a.bind).await.with_context(|| format!("cannot listen on {}", a.bind))?;
     crate::output::note!("mteval scheduler listening on {}", a.bind);
     tokio::select! {
-        res = crate::cluster_status::serve(listener, scheduler) => res.with_context(|| format!("scheduler on {}", a.bind)),
+        res = crate::cluster::status::serve(listener, scheduler) => res.with_context(|| format!("scheduler on {}", a.bind)),
         _ = tokio::signal::ctrl_c() => Ok(()),
     }
 }
@@ -164,7 +158,7 @@ pub async fn run_scheduler(a: &SchedulerArgs) -> Result<()> {
 ///
 /// # Errors
 /// Bad addresses, an unreachable scheduler, a work directory that cannot be created.
-pub async fn run_executor(a: &ExecutorArgs, device: Option<DeviceRequest>) -> Result<()> {
+pub async fn run_executor(a: &ExecutorConfig, device: Option<DeviceRequest>) -> Result<()> {
     use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
     let (host, port) = a
         .scheduler
@@ -188,7 +182,7 @@ pub async fn run_executor(a: &ExecutorArgs, device: Option<DeviceRequest>) -> Re
         (None, None) => unreachable!("a temporary directory is made when no --work-dir is given"),
     };
     let functions = node_state(node_config(device), None)?;
-    let (logical, physical) = crate::codec::codecs();
+    let (logical, physical) = crate::cluster::codec::codecs();
     let spill = work_dir.clone();
     let config = ExecutorProcessConfig {
         bind_host: a.bind.ip().to_string(),
@@ -212,7 +206,7 @@ pub async fn run_executor(a: &ExecutorArgs, device: Option<DeviceRequest>) -> Re
     let lost = Duration::from_secs(a.scheduler_timeout);
     tokio::select! {
         res = start_executor_process(Arc::new(config)) => res.with_context(|| format!("executor on {}", a.bind))?,
-        () = crate::cluster_status::until_gone(&url, lost) => {
+        () = crate::cluster::status::until_gone(&url, lost) => {
             drop(temp);
             anyhow::bail!(
                 "the scheduler at {url} has not answered for {} s: this executor stops, and its running tasks \
@@ -235,14 +229,14 @@ pub async fn remote_context(url: &str, opts: &SessionOptions, executor_wait: Dur
     let url = &cluster_url(url)?;
     // First: an address that is no mteval scheduler, or one with no
     // executor, is said in words before Ballista's client tries it.
-    crate::cluster_status::wait_for_executors(url, executor_wait).await?;
+    crate::cluster::status::wait_for_executors(url, executor_wait).await?;
     let state = client_state(ballista_config(), opts)?;
     let mut ctx = SessionContext::remote_with_state(url, state)
         .await
         .with_context(|| format!("cannot connect to the cluster at {url}"))?;
     // Ballista's client state keeps only its own function lists.
     mteval_udfs::register_all_on(&mut ctx, opts.device)?;
-    Ok(crate::path_tables::enable(ctx))
+    Ok(crate::session::path_tables::enable(ctx))
 }
 
 /// Makes the jobs of `ctx` return their partitions in partition order, not
@@ -265,13 +259,13 @@ pub fn results_in_partition_order(ctx: &SessionContext) -> Result<()> {
 }
 
 /// `plan` as a client sends it to a cluster: its CSV and JSON tables
-/// portable (see [`crate::codec::portable_tables`]) and its qualifiers safe
+/// portable (see [`crate::cluster::codec::portable_tables`]) and its qualifiers safe
 /// ([`wire_safe_qualifiers`]).
 ///
 /// # Errors
 /// When a rewritten node cannot be rebuilt.
 pub fn for_the_wire(plan: LogicalPlan) -> datafusion::common::Result<LogicalPlan> {
-    wire_safe_qualifiers(crate::codec::portable_tables(plan)?)
+    wire_safe_qualifiers(crate::cluster::codec::portable_tables(plan)?)
 }
 
 /// `plan` with every table qualifier in the form that survives the trip to
@@ -377,11 +371,11 @@ pub fn cluster_url(given: &str) -> Result<String> {
 /// there, said in words.
 #[must_use]
 pub fn with_address(e: anyhow::Error, url: &str) -> anyhow::Error {
-    if let Some(why) = e.chain().find_map(|c| crate::wire_errors::unsendable_plan(&c.to_string())) {
+    if let Some(why) = e.chain().find_map(|c| crate::cluster::wire_errors::unsendable_plan(&c.to_string())) {
         let url = cluster_url(url).unwrap_or_else(|_| url.to_owned());
         return anyhow::anyhow!("the cluster at {url}: {why}");
     }
-    if e.chain().any(|c| crate::wire_errors::transport_error(&c.to_string()).is_some()) {
+    if e.chain().any(|c| crate::cluster::wire_errors::transport_error(&c.to_string()).is_some()) {
         let url = cluster_url(url).unwrap_or_else(|_| url.to_owned());
         return e.context(format!("the cluster at {url}"));
     }

@@ -7,6 +7,8 @@
 //! (a single PUT, or a multipart upload that is completed last), so it is
 //! never partial either.
 
+pub mod copy_plan;
+
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -24,7 +26,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 
 /// How results are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// An aligned text table.
     Table,
@@ -34,6 +36,15 @@ pub enum Format {
     Json,
     /// One JSON object per line.
     Ndjson,
+}
+
+impl crate::flags::Named for Format {
+    const NAMES: &'static [(Self, &'static str, &'static str)] = &[
+        (Format::Table, "table", "An aligned text table"),
+        (Format::Csv, "csv", "CSV with a header row"),
+        (Format::Json, "json", "One JSON array of row objects"),
+        (Format::Ndjson, "ndjson", "One JSON object per line"),
+    ];
 }
 
 /// Refuses a nested column (a struct such as `corpus_wer(...)`'s, a list, a
@@ -163,8 +174,10 @@ pub fn error_message(e: &anyhow::Error) -> String {
     for cause in e.chain() {
         let text = cause.to_string();
         // A Ballista job's failure carries the executor's error in Debug form.
-        let text =
-            crate::wire_errors::job_error(&text).or_else(|| crate::wire_errors::transport_error(&text)).unwrap_or(text);
+        #[cfg(feature = "cluster")]
+        let text = crate::cluster::wire_errors::job_error(&text)
+            .or_else(|| crate::cluster::wire_errors::transport_error(&text))
+            .unwrap_or(text);
         if msg.contains(&text) {
             continue;
         }
@@ -178,13 +191,14 @@ pub fn error_message(e: &anyhow::Error) -> String {
 
 /// Writes a line to standard error; a closed or full standard error is
 /// ignored (the line is informational, and `eprintln!` would panic).
+#[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr(), $($arg)*);
     }};
 }
-pub(crate) use note;
+pub use crate::note;
 
 /// Prints the log records of mteval's libraries (target `mteval`: the
 /// kernels' "no usable GPU" line and GPU fallback warnings) to standard

@@ -3,6 +3,9 @@
 //! reads them, aligned by segment; the column checks every subcommand and
 //! Python share; and the per-segment statistics of a metric over a system.
 
+pub mod score_files;
+pub mod textfiles;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -14,9 +17,9 @@ use mteval_kernels::NRefs;
 use mteval_kernels::metric::{Metric, segment_score};
 use mteval_kernels::significance::SegmentStats;
 
+use crate::corpus::textfiles::{read_lines, read_utf8, split_lines, split_refs};
 use crate::metrics::MetricChoice;
 use crate::session::{SessionOptions, new_context, register_input};
-use crate::textfiles::{read_lines, read_utf8, split_lines, split_refs};
 
 fn is_string_type(t: &DataType) -> bool {
     mteval_udfs::common::is_string_like(t) || t.is_null()
@@ -44,72 +47,9 @@ pub fn check_column<'a>(
     Ok(f)
 }
 
-/// The columns of a table with a row per segment and system (`mteval
-/// compare`, `mteval report`), and the baseline system. The column flags
-/// are options without a stored default, so that text mode can refuse
-/// them when given (text files have no columns).
-#[derive(Debug, clap::Args)]
-pub struct TableColumns {
-    /// Table mode: the column naming the system of each row [default: system].
-    #[arg(long)]
-    pub system_col: Option<String>,
-    /// Table mode: hypothesis column [default: hyp].
-    #[arg(long)]
-    pub hyp_col: Option<String>,
-    /// Table mode: reference column(s); NULL references are skipped [default: ref].
-    #[arg(long = "ref-col")]
-    pub ref_cols: Vec<String>,
-    /// Table mode: the column identifying a segment, to align the systems' rows (default: each
-    /// system's rows in input order).
-    #[arg(long)]
-    pub segment_col: Option<String>,
-    /// The baseline system (default: the first system in the input; in text mode, one of the -i
-    /// files as given).
-    #[arg(long)]
-    pub baseline: Option<String>,
-}
-
-impl TableColumns {
-    /// What [`read_table`] reads from `input`, with `extra_cols` (name, required).
-    pub(crate) fn spec<'a>(&'a self, input: &'a str, extra_cols: &'a [(String, bool)]) -> TableSpec<'a> {
-        TableSpec {
-            input,
-            system_col: Some(self.system_col.as_deref().unwrap_or("system")),
-            hyp_col: self.hyp_col.as_deref().unwrap_or("hyp"),
-            ref_cols: if self.ref_cols.is_empty() { default_ref_cols() } else { &self.ref_cols },
-            segment_col: self.segment_col.as_deref(),
-            baseline: self.baseline.as_deref(),
-            extra_cols,
-            score_cols: &[],
-            text: true,
-            gold_col: None,
-        }
-    }
-
-    /// Text mode: refuses the column flags, which only a table has.
-    ///
-    /// # Errors
-    /// A column flag that was given.
-    pub(crate) fn refuse_in_text_mode(&self) -> Result<()> {
-        for (flag, given) in [
-            ("--system-col", self.system_col.is_some()),
-            ("--hyp-col", self.hyp_col.is_some()),
-            ("--ref-col", !self.ref_cols.is_empty()),
-            ("--segment-col", self.segment_col.is_some()),
-        ] {
-            if given {
-                bail!(
-                    "{flag} is for table inputs; with -i the inputs are text files, aligned by line and named by \
-                     their paths"
-                );
-            }
-        }
-        Ok(())
-    }
-}
-
 /// `["ref"]`, the reference column when none is given.
-fn default_ref_cols() -> &'static [String] {
+#[must_use]
+pub fn default_ref_cols() -> &'static [String] {
     static REF: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     REF.get_or_init(|| vec!["ref".to_owned()])
 }
@@ -211,7 +151,8 @@ pub struct TableSpec<'a> {
 
 /// Whether `input` names a table (a dataset, or a file by its extension,
 /// compressed or not), as opposed to a text file of references.
-pub(crate) fn is_table(input: &str) -> bool {
+#[must_use]
+pub fn is_table(input: &str) -> bool {
     if crate::session::is_dataset(input) {
         return true;
     }
@@ -224,7 +165,7 @@ pub(crate) fn is_table(input: &str) -> bool {
 ///
 /// # Errors
 /// Several inputs, or `--num-refs` / `-r` (which read reference files).
-pub(crate) fn table_mode_only(inputs: &[String], num_refs: Option<usize>, refs: bool) -> Result<()> {
+pub fn table_mode_only(inputs: &[String], num_refs: Option<usize>, refs: bool) -> Result<()> {
     if inputs.len() != 1 {
         bail!("give one input table, or reference files with -i SYS1 SYS2 ... for text files");
     }
@@ -247,7 +188,7 @@ pub(crate) fn table_mode_only(inputs: &[String], num_refs: Option<usize>, refs: 
 ///
 /// # Errors
 /// A baseline that is none of the -i files.
-pub(crate) fn put_baseline_first(corpus: &mut Corpus, baseline: Option<&str>, paired: bool) -> Result<()> {
+pub fn put_baseline_first(corpus: &mut Corpus, baseline: Option<&str>, paired: bool) -> Result<()> {
     let Some(b) = baseline else { return Ok(()) };
     let plain = |n: &str| n.strip_prefix(BASELINE_PREFIX).filter(|_| paired).unwrap_or(n).to_owned();
     let Some(i) = corpus.systems.iter().position(|(n, _)| plain(n) == b) else {
@@ -269,7 +210,7 @@ pub(crate) fn put_baseline_first(corpus: &mut Corpus, baseline: Option<&str>, pa
 }
 
 /// How sacrebleu's table names the baseline of a paired test.
-pub(crate) const BASELINE_PREFIX: &str = "Baseline: ";
+pub const BASELINE_PREFIX: &str = "Baseline: ";
 
 /// Statistics of every segment of one system for one metric (chrF and TER
 /// through the backend, which batches them on a GPU).
@@ -302,12 +243,10 @@ pub(crate) fn segment_label(keys: Option<&[String]>, i: usize) -> String {
 }
 
 /// Text mode: references (tab-separated with --num-refs) and system files.
-pub(crate) fn read_text(
-    ref_files: &[PathBuf],
-    system_files: &[PathBuf],
-    num_refs: usize,
-    paired: bool,
-) -> Result<Corpus> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub fn read_text(ref_files: &[PathBuf], system_files: &[PathBuf], num_refs: usize, paired: bool) -> Result<Corpus> {
     if ref_files.is_empty() {
         bail!("give the reference file(s) before -i, as sacrebleu takes them: mteval compare REF -i SYS1 SYS2");
     }
@@ -406,7 +345,7 @@ pub async fn read_table(a: &TableSpec<'_>) -> Result<Corpus> {
     let input = a.input;
     let ctx = new_context(&SessionOptions {
         target_partitions: Some(1),
-        device: crate::device::get(),
+        device: crate::session::device::get(),
         ..Default::default()
     })?;
     let mut text_cols = Vec::new();

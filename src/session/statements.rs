@@ -14,16 +14,16 @@ use futures::StreamExt;
 use crate::output::{BatchFileWriter, Format, print_batches, write_stdout};
 
 /// A statement planned (and, for DDL and `SET`, already carried out).
-pub(crate) struct Planned {
+pub struct Planned {
     /// The result to print or write.
-    pub(crate) df: DataFrame,
+    pub df: DataFrame,
     /// For `COPY ... TO`: where it writes.
-    pub(crate) copy_to: Option<String>,
+    pub copy_to: Option<String>,
     /// Local JSON files the statement reads, to locate a JSON error in.
-    pub(crate) json_files: Vec<String>,
+    pub json_files: Vec<String>,
     /// For `COPY ... TO` a local file: the file it writes under a temporary
     /// name, renamed onto the target when the statement succeeds.
-    pub(crate) atomic: Option<crate::output::AtomicFile>,
+    pub atomic: Option<crate::output::AtomicFile>,
 }
 
 /// The statements of `sql` (several may be `;`-separated), each nested at
@@ -31,7 +31,7 @@ pub(crate) struct Planned {
 ///
 /// # Errors
 /// A syntax error, or a statement nested deeper.
-pub(crate) fn statements(sql: &str) -> Result<Vec<datafusion::sql::parser::Statement>> {
+pub fn statements(sql: &str) -> Result<Vec<datafusion::sql::parser::Statement>> {
     let parsed: Vec<_> = DFParser::parse_sql(sql).context("SQL syntax error")?.into_iter().collect();
     for (i, st) in parsed.iter().enumerate() {
         if nesting_over(st, MAX_NESTING) {
@@ -134,7 +134,10 @@ pub fn on_sql_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
 /// which a `RESET` of `datafusion.execution.target_partitions` returns to.
 /// A statement is planned after the ones before it ran, so it sees what
 /// they made (`COPY ... TO 'x.parquet'; SELECT ... FROM 'x.parquet'`).
-pub(crate) async fn plan_one(
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub async fn plan_one(
     ctx: &SessionContext,
     st: datafusion::sql::parser::Statement,
     partitions: usize,
@@ -142,8 +145,9 @@ pub(crate) async fn plan_one(
     let show_functions = show_functions_like(&st);
     let state = ctx.state();
     let plan = mteval_reset(state.statement_to_plan(st).await.map_err(window_hint)?);
-    let on_cluster = crate::cluster::is_cluster_session(&state);
-    let plan = crate::copy_plan::bake_options(&state, plan, on_cluster)?;
+    let on_cluster = is_cluster_session(&state);
+    let plan = crate::output::copy_plan::bake_options(&state, plan, on_cluster)?;
+    #[cfg(feature = "cluster")]
     let plan = if on_cluster { crate::cluster::for_the_wire(plan)? } else { plan };
     check_setting(&plan)?;
     let copy_to = match &plan {
@@ -201,7 +205,10 @@ fn atomic_copy(plan: LogicalPlan) -> Result<(LogicalPlan, Option<crate::output::
 }
 
 /// Plans and prints every statement of `sql`, one after the other.
-pub(crate) async fn run_all(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<()> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub async fn run_all(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<()> {
     for st in statements(sql)? {
         print_df(plan_one(ctx, st, partitions).await?, format).await?;
     }
@@ -324,7 +331,7 @@ pub(crate) fn mteval_reset(plan: LogicalPlan) -> LogicalPlan {
             if r.variable.to_ascii_lowercase().starts_with("mteval.") =>
         {
             let value = if r.variable.eq_ignore_ascii_case("mteval.device") {
-                crate::device::get().map(|d| d.to_string()).unwrap_or_default()
+                crate::session::device::get().map(|d| d.to_string()).unwrap_or_default()
             } else {
                 String::new()
             };
@@ -379,7 +386,8 @@ pub(crate) fn check_copy_target(url: &str) -> Result<()> {
 
 /// The local files and directories every listing table of `plan` reads
 /// (views and subqueries included).
-pub(crate) fn table_paths(plan: &LogicalPlan) -> Vec<String> {
+#[must_use]
+pub fn table_paths(plan: &LogicalPlan) -> Vec<String> {
     use datafusion::common::tree_node::TreeNodeRecursion;
     use datafusion::datasource::listing::ListingTable;
     use datafusion::datasource::source_as_provider;
@@ -447,7 +455,8 @@ pub(crate) fn json_files(plan: &LogicalPlan) -> Vec<String> {
 
 /// A JSON error located in the file and line it comes from (Arrow names
 /// neither); other errors unchanged.
-pub(crate) fn locate(e: datafusion::error::DataFusionError, json_files: &[String]) -> anyhow::Error {
+#[must_use]
+pub fn locate(e: datafusion::error::DataFusionError, json_files: &[String]) -> anyhow::Error {
     let msg = e.to_string();
     if msg.contains("Json error") || msg.contains("JSON") || msg.contains("json") {
         for f in json_files {
@@ -512,12 +521,24 @@ pub(crate) fn check_limits(ctx: &SessionContext, before: &datafusion::execution:
     Ok(())
 }
 
+/// Whether `state` is a cluster client's (always false without the
+/// `cluster` feature).
+fn is_cluster_session(state: &datafusion::execution::SessionState) -> bool {
+    #[cfg(feature = "cluster")]
+    return crate::cluster::is_cluster_session(state);
+    #[cfg(not(feature = "cluster"))]
+    {
+        let _ = state;
+        false
+    }
+}
+
 /// A session's `SET mteval.device = 'cuda'` fails at once, not at its
 /// first query, when this machine has no usable GPU. The setting is the
 /// session's own; on a cluster it is the executors' business.
 pub(crate) fn check_device_setting(ctx: &SessionContext) -> Result<()> {
     let state = ctx.state();
-    if crate::cluster::is_cluster_session(&state) {
+    if is_cluster_session(&state) {
         return Ok(());
     }
     if let Some(d) = mteval_udfs::common::configured_device(state.config().options()) {
@@ -526,7 +547,10 @@ pub(crate) fn check_device_setting(ctx: &SessionContext) -> Result<()> {
     Ok(())
 }
 
-pub(crate) async fn print_df(p: Planned, format: Format) -> Result<()> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub async fn print_df(p: Planned, format: Format) -> Result<()> {
     let batches = collect(p).await?;
     if batches.first().is_some_and(|b| b.num_columns() == 0) || (batches.is_empty() && format == Format::Table) {
         return Ok(());
@@ -576,7 +600,10 @@ pub(crate) async fn collect(p: Planned) -> Result<Vec<RecordBatch>> {
 }
 
 /// Streams a result into a file, atomically.
-pub(crate) async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<usize> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<usize> {
     let schema = std::sync::Arc::new(df.schema().as_arrow().clone());
     let mut stream = df.execute_stream().await?;
     let mut w = BatchFileWriter::create(path, &schema, &[])?;

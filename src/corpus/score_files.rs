@@ -11,11 +11,11 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use mteval_kernels::metric::segment_score::SegmentScore;
 
-use crate::textfiles::{read_utf8, split_lines};
+use crate::corpus::textfiles::{read_utf8, split_lines};
 
 /// A `--score-file` flag: the score's name (with `:lower`) and its files.
 #[derive(Debug, Clone)]
-pub(crate) struct ScoreFile {
+pub struct ScoreFile {
     /// `NAME` or `NAME:lower`, as `--score-col` takes it.
     pub name: String,
     /// `NAME` alone.
@@ -29,7 +29,7 @@ impl ScoreFile {
     ///
     /// # Errors
     /// A flag without `=` or without files.
-    pub(crate) fn parse(flag: &str) -> Result<Self> {
+    pub fn parse(flag: &str) -> Result<Self> {
         let Some((name, files)) = flag.split_once('=') else {
             bail!("--score-file {flag}: expected NAME=FILE (comet-score's output) or NAME=SYS1.scores,SYS2.scores");
         };
@@ -42,7 +42,8 @@ impl ScoreFile {
     }
 
     /// The column name (without `:lower`), as [`SegmentScore::from_flag`] reads it.
-    pub(crate) fn column(&self) -> &str {
+    #[must_use]
+    pub fn column(&self) -> &str {
         &self.column
     }
 
@@ -52,7 +53,7 @@ impl ScoreFile {
     /// # Errors
     /// Unreadable files, lines that are not scores, a system without a
     /// score for every segment, or plain files not one per system.
-    pub(crate) fn read(&self, systems: &[String], n: usize) -> Result<Vec<Vec<f64>>> {
+    pub fn read(&self, systems: &[String], n: usize) -> Result<Vec<Vec<f64>>> {
         let flag = format!("--score-file {}", self.name);
         if let [one] = &self.files[..] {
             let text = read_utf8(Path::new(one)).with_context(|| flag.clone())?;

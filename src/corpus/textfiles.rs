@@ -7,12 +7,15 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 /// The path that names standard input (as sacrebleu reads a system there).
-pub(crate) const STDIN: &str = "-";
+pub const STDIN: &str = "-";
 
 /// Reads `path` as UTF-8 text (`-`: standard input); an invalid byte is
 /// reported with its line.
 /// A `.gz` file is decompressed first, as sacrebleu's `smart_open` does.
-pub(crate) fn read_utf8(path: &Path) -> Result<String> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub fn read_utf8(path: &Path) -> Result<String> {
     let mut bytes = if path == Path::new(STDIN) {
         let mut b = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).context("cannot read standard input")?;
@@ -38,7 +41,7 @@ pub(crate) fn read_utf8(path: &Path) -> Result<String> {
 /// whitespace, so `\r`, tabs, U+3000 and U+001C go too). Only chrF with
 /// `space:yes` sees the difference; every other metric splits or drops
 /// whitespace itself.
-pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+pub fn split_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
         return Vec::new();
     }
@@ -48,13 +51,19 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
 }
 
 /// Reads `path` as lines ([`split_lines`]), each its own string.
-pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub fn read_lines(path: &Path) -> Result<Vec<String>> {
     Ok(split_lines(&read_utf8(path)?).into_iter().map(str::to_owned).collect())
 }
 
 /// The `n` tab-separated references of every line (sacrebleu's
 /// `--num-refs`: split at the first `n - 1` tabs), as `n` streams.
-pub(crate) fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Result<Vec<Vec<&'a str>>> {
+///
+/// # Errors
+/// What reading, planning or running it meets, as a message naming its source.
+pub fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Result<Vec<Vec<&'a str>>> {
     if n == 1 {
         return Ok(vec![lines]);
     }

@@ -4,6 +4,9 @@
 //! baseline (or plain corpus scores), and sacrebleu's JSON table. `mteval
 //! compare` prints it; Python's `mteval.compare` returns it.
 
+pub mod comet;
+pub mod paired;
+
 use anyhow::{Result, bail};
 use mteval_kernels::backend::Backend;
 use mteval_kernels::metric::Metric;
@@ -148,7 +151,7 @@ impl Comparison {
 /// A JSON value whose objects keep their keys in the order given (as
 /// Python's dicts do; `serde_json`'s map sorts them).
 #[derive(Debug, Clone)]
-pub(crate) enum Json {
+pub enum Json {
     /// `null`
     Null,
     /// A number, string or boolean, as `serde_json` writes it.
@@ -191,7 +194,8 @@ impl From<String> for Json {
 
 impl Json {
     /// Python's `json.dumps(value, indent=indent, ensure_ascii=False)`.
-    pub(crate) fn pretty(&self, indent: usize) -> String {
+    #[must_use]
+    pub fn pretty(&self, indent: usize) -> String {
         let mut out = String::new();
         self.write(&mut out, indent, 0);
         out

@@ -1,66 +1,9 @@
 //! The settings of sacrebleu's paired tests and intervals shared by
-//! `compare`, `report` and `score --report`: the flags of the tests
-//! ([`PairedFlags`], one struct both subcommands flatten), the seed and the
-//! resample counts.
+//! `compare`, `report` and `score --report` (and their Python faces): the
+//! seed, the resample counts, the progress of a long test.
 
 use anyhow::{Context, Result};
-use mteval_kernels::significance::{self, PairedTest};
-
-/// sacrebleu's paired-test flags, as `compare` and `report` take them.
-#[derive(Debug, Clone, clap::Args)]
-pub struct PairedFlags {
-    /// Paired bootstrap resampling against the baseline (sacrebleu's --paired-bs; `report`'s
-    /// default).
-    #[arg(long = "paired-bs", conflicts_with = "paired_ar")]
-    pub paired_bs: bool,
-    /// Paired approximate randomization against the baseline (sacrebleu's --paired-ar).
-    #[arg(long = "paired-ar")]
-    pub paired_ar: bool,
-    /// Bootstrap resamples of --paired-bs (and of `report`'s 95% intervals).
-    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
-    pub paired_bs_n: usize,
-    /// Trials of --paired-ar.
-    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
-    pub paired_ar_n: usize,
-    /// Random seed of the resamples: an integer, or `none` for a fresh one each run. Default:
-    /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
-    #[arg(long)]
-    pub seed: Option<String>,
-}
-
-impl PairedFlags {
-    /// The seed: `--seed`, else `SACREBLEU_SEED`, else 12345.
-    ///
-    /// # Errors
-    /// A seed that is not an integer or `none`.
-    pub fn seed(&self) -> Result<Option<u128>> {
-        seed_of(self.seed.as_deref())
-    }
-
-    /// `--paired-bs-n`, checked.
-    ///
-    /// # Errors
-    /// 0, or over the limit.
-    pub fn bootstrap_n(&self) -> Result<usize> {
-        resamples(self.paired_bs_n, "--paired-bs-n")
-    }
-
-    /// The test asked for: approximate randomization (with bootstrap
-    /// intervals of `ar_intervals` resamples, as sacrebleu's
-    /// `n_ar_confidence`), paired bootstrap, or `None` without either flag.
-    ///
-    /// # Errors
-    /// A resample count of 0 or over the limit.
-    pub fn test(&self, ar_intervals: Option<usize>) -> Result<Option<PairedTest>> {
-        Ok(if self.paired_ar {
-            Some(PairedTest::Randomization(resamples(self.paired_ar_n, "--paired-ar-n")?, ar_intervals))
-        } else if self.paired_bs {
-            Some(PairedTest::Bootstrap(self.bootstrap_n()?))
-        } else {
-            None
-        })
-    }
-}
+use mteval_kernels::significance;
 
 /// The seed of the resamples: `arg` (an integer or `none`), else
 /// `SACREBLEU_SEED`, else sacrebleu's 12345.
