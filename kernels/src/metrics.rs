@@ -129,6 +129,23 @@ mod tests {
     use crate::NRefs;
 
     #[test]
+    fn widths_and_sentence_scores_come_from_the_resampling_view_by_default() {
+        for info in METRICS.iter().filter(|i| i.inputs == crate::metric::Inputs::Text) {
+            let m = info.configure("").unwrap();
+            let row = m.segment("the cat sat on a mat", &["a cat sat on the mat"]).unwrap().unwrap();
+            assert_eq!(row.len(), m.width(), "{}", info.name);
+            let sentence = m.sentence_score(&row).unwrap();
+            if let Some(r) = m.resample() {
+                assert_eq!(r.width(), m.width(), "{}", info.name);
+                // BLEU's sentence score alone differs (effective order).
+                if info.name != "bleu" {
+                    assert_eq!(sentence, r.score(&row), "{}", info.name);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn optional_faces_belong_to_their_metrics_only() {
         // TER alone aligns words: its face is its own tokenizer and alignment.
         for info in METRICS.iter().filter(|i| i.column.is_some()) {

@@ -138,10 +138,6 @@ impl Metric for BleuConfig {
         BleuConfig::signature(self, nrefs)
     }
 
-    fn width(&self) -> usize {
-        self.stats_len()
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Ok(BleuConfig::segment(self, hyp, refs).map(|s| as_f64(&s)))
     }

@@ -155,10 +155,6 @@ impl Metric for Chrf {
         self.cfg.signature(nrefs)
     }
 
-    fn width(&self) -> usize {
-        self.cfg.stats_len()
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Ok(self.cfg.segment(hyp, refs).map(|s| as_f64(&s.stats)))
     }
@@ -181,10 +177,6 @@ impl Metric for Chrf {
         rows: &[(&str, Vec<&str>)],
     ) -> Vec<Result<Option<Segment>, MetricError>> {
         self.cfg.segments_on(backend, rows).into_iter().map(|s| Ok(s.map(|s| chrf_segment(&s)))).collect()
-    }
-
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(self.cfg.score(&counts(stats)))
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {

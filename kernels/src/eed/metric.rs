@@ -75,17 +75,8 @@ impl Metric for EedConfig {
         }
     }
 
-    /// `[sentence score, 1]`.
-    fn width(&self) -> usize {
-        2
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Ok(self.sentence_multi(hyp, refs)?.map(|s| vec![s, 1.0]))
-    }
-
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(stats[0] / stats[1])
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {

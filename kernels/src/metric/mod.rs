@@ -280,8 +280,12 @@ pub trait Metric: fmt::Debug + Send + Sync {
         }
     }
 
-    /// Statistics per segment (the width of [`Self::segment`]'s rows).
-    fn width(&self) -> usize;
+    /// Statistics per segment (the width of [`Self::segment`]'s rows); by
+    /// default its resampling view's ([`Self::resample`]), which a metric
+    /// without one gives itself.
+    fn width(&self) -> usize {
+        self.resample().map_or(0, Resample::width)
+    }
 
     /// One segment's statistics, the values the corpus score sums; `None`
     /// with no reference.
@@ -323,9 +327,15 @@ pub trait Metric: fmt::Debug + Send + Sync {
     }
 
     /// The sentence score of one segment's statistics, as the reference
-    /// tool's sentence-level function gives it (BLEU: with effective order);
-    /// `None` where it has none (a term list without terms).
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64>;
+    /// tool's sentence-level function gives it; `None` where it has none (a
+    /// term list without terms). By default the score from statistics of
+    /// its resampling view ([`Resample::score`]) on the one row: a metric
+    /// scored from summed statistics writes that formula once. Overridden
+    /// where the sentence function differs (BLEU's effective order) or the
+    /// metric has no resampling view.
+    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
+        self.resample().map(|r| r.score(stats))
+    }
 
     /// An empty corpus state; `None` for metrics without a corpus score
     /// (MBR utilities).

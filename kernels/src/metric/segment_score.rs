@@ -141,20 +141,12 @@ impl Metric for SegmentScore {
         self.direction
     }
 
-    fn width(&self) -> usize {
-        2
-    }
-
     /// A score is read from its column, not computed from text.
     fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Err(MetricError::InvalidInput {
             metric: METRIC,
             reason: format!("{} is read from a number column, not computed from text", self.name),
         })
-    }
-
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(stats[0] / stats[1])
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {

@@ -133,11 +133,6 @@ impl Metric for Ter {
         self.config.max_words
     }
 
-    /// `[edits, average reference length]`.
-    fn width(&self) -> usize {
-        2
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Ok(Ter::segment(self, hyp, refs)?.map(|s| ter_segment(&s).stats))
     }
@@ -160,10 +155,6 @@ impl Metric for Ter {
         rows: &[(&str, Vec<&str>)],
     ) -> Vec<Result<Option<Segment>, MetricError>> {
         Ter::segments_on(self, backend, rows).into_iter().map(|s| Ok(s?.map(|s| ter_segment(&s)))).collect()
-    }
-
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(Resample::score(self, stats))
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {

@@ -263,18 +263,8 @@ impl Metric for Wer {
         4
     }
 
-    /// `[hits, substitutions, deletions, insertions, ref_len, hyp_len]` of
-    /// the best reference.
-    fn width(&self) -> usize {
-        6
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Ok(self.cfg.best(hyp, refs).map(|(_, c)| c.to_stats().to_vec()))
-    }
-
-    fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        Some(self.measure.of(&WerCounts::from_stats(stats).scores()))
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
