@@ -176,25 +176,6 @@ impl Metric for MeanUtility {
         self.metric.max_words()
     }
 
-    fn width(&self) -> usize {
-        0
-    }
-
-    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Err(MetricError::InvalidInput {
-            metric: "metric",
-            reason: format!("{} scores the candidates of one source (`mteval mbr`), not references", self.display()),
-        })
-    }
-
-    fn sentence_score(&self, _stats: &[f64]) -> Option<f64> {
-        None
-    }
-
-    fn corpus(&self) -> Option<Box<dyn super::CorpusState>> {
-        None
-    }
-
     fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
         Some(self)
     }

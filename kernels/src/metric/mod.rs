@@ -288,12 +288,17 @@ pub trait Metric: fmt::Debug + Send + Sync {
     }
 
     /// One segment's statistics, the values the corpus score sums; `None`
-    /// with no reference.
+    /// with no reference. Every text metric gives it; the rows that read
+    /// something else ([`Inputs`]: MBR candidates, term lists) refuse by
+    /// default.
     ///
     /// # Errors
     /// A segment the metric refuses (over a length limit), or a metric that
-    /// does not read text ([`Inputs`]).
-    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError>;
+    /// does not read text ([`not_text`]).
+    fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
+        let _ = (hyp, refs);
+        Err(not_text(self.info()))
+    }
 
     /// [`Self::segment`] of every row, on `backend` where the metric has a
     /// batched path (a GPU), else on all cores; the same results either way.
@@ -337,9 +342,11 @@ pub trait Metric: fmt::Debug + Send + Sync {
         self.resample().map(|r| r.score(stats))
     }
 
-    /// An empty corpus state; `None` for metrics without a corpus score
-    /// (MBR utilities).
-    fn corpus(&self) -> Option<Box<dyn CorpusState>>;
+    /// An empty corpus state; by default `None`, for the rows without a
+    /// corpus score (MBR utilities).
+    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
+        None
+    }
 
     /// The metric as sacrebleu's significance tests resample it; `None` for
     /// metrics they do not take.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{TermAccuracy, TermCounts, signature};
-use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed, as_f64, count, not_text};
+use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed, as_f64, count};
 use crate::{MetricError, NRefs, Signature};
 
 /// Exact terminology accuracy's row of the metric table.
@@ -98,10 +98,6 @@ impl Metric for TermAccuracyMetric {
 
     fn width(&self) -> usize {
         5
-    }
-
-    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Err(not_text(self.info()))
     }
 
     /// The row's matched terms over its terms.

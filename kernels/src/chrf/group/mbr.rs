@@ -104,22 +104,6 @@ impl crate::metric::Metric for MbrChrf {
         Utility::signature(self)
     }
 
-    fn width(&self) -> usize {
-        0
-    }
-
-    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Err(crate::metric::not_text(self.info()))
-    }
-
-    fn sentence_score(&self, _stats: &[f64]) -> Option<f64> {
-        None
-    }
-
-    fn corpus(&self) -> Option<Box<dyn crate::metric::CorpusState>> {
-        None
-    }
-
     fn utility(self: std::sync::Arc<Self>) -> Option<std::sync::Arc<dyn Utility>> {
         Some(self)
     }
