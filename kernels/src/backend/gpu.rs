@@ -113,6 +113,22 @@ fn unsupported(why: impl Into<String>) -> BackendError {
     BackendError::Unsupported(why.into())
 }
 
+/// The kernels' span arguments of a group: the first hypothesis, their
+/// number, the first reference, their number, and the n-gram orders.
+fn span_args<'a, B>(
+    hyps: &std::ops::Range<u32>,
+    refs: &std::ops::Range<u32>,
+    orders: u32,
+) -> Result<[KArg<'a, B>; 5], BackendError> {
+    Ok([
+        KArg::U32(hyps.start),
+        KArg::U32(to_u32(hyps.len(), "hypotheses")?),
+        KArg::U32(refs.start),
+        KArg::U32(to_u32(refs.len(), "references")?),
+        KArg::U32(orders),
+    ])
+}
+
 fn to_u32(n: usize, what: &str) -> Result<u32, BackendError> {
     u32::try_from(n).map_err(|_| unsupported(format!("{what} ({n}) above 2^32")))
 }
@@ -176,6 +192,17 @@ impl<E: KernelExec> GpuBackend<E> {
 
     fn upload_seqs(&self, s: &Seqs) -> Result<(E::Buf, E::Buf), BackendError> {
         Ok((self.exec.upload_u32(&s.data)?, self.exec.upload_u64(&s.offs)?))
+    }
+
+    /// The match counts of every hypothesis of `grid.hyps` against every
+    /// reference of `grid.refs`, per order (`chrf_match_grid`), left on the
+    /// device.
+    fn match_grid(&self, p: &Profiles<E::Buf>, grid: &Grid) -> Result<E::Buf, BackendError> {
+        let n_out = grid.hyps.len() * grid.refs.len() * p.orders as usize;
+        let out = self.exec.zeros_u32(n_out)?;
+        let args = p.args(std::iter::once(KArg::Buf(&out)).chain(span_args(&grid.hyps, &grid.refs, p.orders)?));
+        self.launch("chrf_match_grid", n_out as u64, &args)?;
+        Ok(out)
     }
 
     fn profiles(&self, input: &NgramInput) -> Result<Profiles<E::Buf>, BackendError> {
@@ -412,42 +439,19 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
     }
 
     fn ngram_match_grid(&self, input: &NgramInput, grid: &Grid) -> Result<Vec<u32>, BackendError> {
-        let Grid { hyps, refs } = grid.clone();
         let p = self.profiles(input)?;
-        let (nh, nr) = (hyps.len(), refs.len());
-        let n_out = nh * nr * p.orders as usize;
-        let out = self.exec.zeros_u32(n_out)?;
-        self.launch(
-            "chrf_match_grid",
-            n_out as u64,
-            &p.args([
-                KArg::Buf(&out),
-                KArg::U32(hyps.start),
-                KArg::U32(to_u32(nh, "hypotheses")?),
-                KArg::U32(refs.start),
-                KArg::U32(to_u32(nr, "references")?),
-                KArg::U32(p.orders),
-            ]),
-        )?;
+        let n_out = grid.hyps.len() * grid.refs.len() * p.orders as usize;
+        let out = self.match_grid(&p, grid)?;
         self.exec.download_u32(&out, n_out)
     }
 
     fn ngram_mean_f(&self, input: &NgramInput, q: &MeanUtility<'_>) -> Result<Vec<f64>, BackendError> {
         let Grid { hyps, refs } = q.grid.clone();
         let p = self.profiles(input)?;
-        let (nh, nr) = (hyps.len(), refs.len());
+        let nh = hyps.len();
         let orders = p.orders as usize;
         // The match counts stay on the device.
-        let matches = self.exec.zeros_u32(nh * nr * orders)?;
-        let grid_args = [
-            KArg::Buf(&matches),
-            KArg::U32(hyps.start),
-            KArg::U32(to_u32(nh, "hypotheses")?),
-            KArg::U32(refs.start),
-            KArg::U32(to_u32(nr, "references")?),
-            KArg::U32(p.orders),
-        ];
-        self.launch("chrf_match_grid", (nh * nr * orders) as u64, &p.args(grid_args))?;
+        let matches = self.match_grid(&p, &q.grid)?;
         let totals: Vec<u64> = (0..input.n_strings())
             .flat_map(|s| (0..orders).map(move |o| (s, o)))
             .map(|(s, o)| input.total(s, o))
@@ -459,18 +463,10 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.launch(
             "chrf_mean_utility",
             nh as u64,
-            &[
-                KArg::Buf(&matches),
-                KArg::Buf(&totals),
-                KArg::Buf(&skip),
-                KArg::Buf(&params),
-                KArg::Buf(&out),
-                KArg::U32(hyps.start),
-                KArg::U32(to_u32(nh, "hypotheses")?),
-                KArg::U32(refs.start),
-                KArg::U32(to_u32(nr, "references")?),
-                KArg::U32(p.orders),
-            ],
+            &[KArg::Buf(&matches), KArg::Buf(&totals), KArg::Buf(&skip), KArg::Buf(&params), KArg::Buf(&out)]
+                .into_iter()
+                .chain(span_args(&hyps, &refs, p.orders)?)
+                .collect::<Vec<_>>(),
         )?;
         Ok(self.exec.download_u64(&out, nh)?.into_iter().map(f64::from_bits).collect())
     }
@@ -487,16 +483,11 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.launch(
             "chrf_aggregate",
             slots,
-            &p.args([
-                KArg::Buf(&skip_b),
-                KArg::Buf(&mult_b),
-                KArg::Buf(&out),
-                KArg::U32(hyps.start),
-                KArg::U32(to_u32(nh, "hypotheses")?),
-                KArg::U32(refs.start),
-                KArg::U32(to_u32(refs.len(), "references")?),
-                KArg::U32(p.orders),
-            ]),
+            &p.args(
+                [KArg::Buf(&skip_b), KArg::Buf(&mult_b), KArg::Buf(&out)]
+                    .into_iter()
+                    .chain(span_args(&hyps, &refs, p.orders)?),
+            ),
         )?;
         self.exec.download_u64(&out, nh * orders)
     }
