@@ -245,7 +245,8 @@ pub(crate) fn segment_label(keys: Option<&[String]>, i: usize) -> String {
 /// Text mode: references (tab-separated with --num-refs) and system files.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A file that cannot be read or is not UTF-8, files of different lengths, a line with
+/// fewer references than --num-refs.
 pub fn read_text(ref_files: &[PathBuf], system_files: &[PathBuf], num_refs: usize, paired: bool) -> Result<Corpus> {
     if ref_files.is_empty() {
         bail!("give the reference file(s) before -i, as sacrebleu takes them: mteval compare REF -i SYS1 SYS2");

@@ -14,7 +14,7 @@ pub const STDIN: &str = "-";
 /// A `.gz` file is decompressed first, as sacrebleu's `smart_open` does.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A file that cannot be opened or decompressed; an invalid UTF-8 byte, naming its line.
 pub fn read_utf8(path: &Path) -> Result<String> {
     let mut bytes = if path == Path::new(STDIN) {
         let mut b = Vec::new();
@@ -53,7 +53,7 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 /// Reads `path` as lines ([`split_lines`]), each its own string.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// As [`read_utf8`].
 pub fn read_lines(path: &Path) -> Result<Vec<String>> {
     Ok(split_lines(&read_utf8(path)?).into_iter().map(str::to_owned).collect())
 }
@@ -62,7 +62,7 @@ pub fn read_lines(path: &Path) -> Result<Vec<String>> {
 /// `--num-refs`: split at the first `n - 1` tabs), as `n` streams.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A line with fewer than `n` references, naming the file and line.
 pub fn split_refs<'a>(path: &Path, lines: Vec<&'a str>, n: usize) -> Result<Vec<Vec<&'a str>>> {
     if n == 1 {
         return Ok(vec![lines]);

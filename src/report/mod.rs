@@ -61,7 +61,8 @@ pub struct Setup {
 /// `--by` columns), scores it and writes the page to `out`.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// The table cannot be read or scored (naming the column or row), or the page
+/// cannot be written.
 pub async fn write_from_table(
     setup: &Setup,
     table: TableSpec<'_>,
@@ -336,7 +337,7 @@ fn tokens(align: &dyn Align, hyp: &str, refs: &[String]) -> Vec<Token> {
 /// Computes every number of the page and writes it to `out`, atomically.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A metric that fails on a segment, or the page cannot be written.
 #[allow(clippy::too_many_lines, reason = "the page's sections in order, each a few lines")]
 pub fn write_page(
     corpus: &Corpus,

@@ -136,7 +136,7 @@ pub fn on_sql_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
 /// they made (`COPY ... TO 'x.parquet'; SELECT ... FROM 'x.parquet'`).
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A statement that does not plan (naming the table, column or setting).
 pub async fn plan_one(
     ctx: &SessionContext,
     st: datafusion::sql::parser::Statement,
@@ -207,7 +207,7 @@ fn atomic_copy(plan: LogicalPlan) -> Result<(LogicalPlan, Option<crate::output::
 /// Plans and prints every statement of `sql`, one after the other.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// The first statement that fails to plan or run, located in its file and row.
 pub async fn run_all(ctx: &SessionContext, sql: &str, partitions: usize, format: Format) -> Result<()> {
     for st in statements(sql)? {
         print_df(plan_one(ctx, st, partitions).await?, format).await?;
@@ -549,7 +549,7 @@ pub(crate) fn check_device_setting(ctx: &SessionContext) -> Result<()> {
 
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A query that fails to run, or standard output that cannot be written.
 pub async fn print_df(p: Planned, format: Format) -> Result<()> {
     let batches = collect(p).await?;
     if batches.first().is_some_and(|b| b.num_columns() == 0) || (batches.is_empty() && format == Format::Table) {
@@ -602,7 +602,8 @@ pub(crate) async fn collect(p: Planned) -> Result<Vec<RecordBatch>> {
 /// Streams a result into a file, atomically.
 ///
 /// # Errors
-/// What reading, planning or running it meets, as a message naming its source.
+/// A query that fails to run, or a file that cannot be written (the target is
+/// left as it was).
 pub async fn write_df(df: DataFrame, path: &std::path::Path) -> Result<usize> {
     let schema = std::sync::Arc::new(df.schema().as_arrow().clone());
     let mut stream = df.execute_stream().await?;
