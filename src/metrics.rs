@@ -191,7 +191,7 @@ pub fn comparable_names() -> String {
 /// The first such name.
 pub fn check_comparable(metrics: &[String], command: &str) -> Result<()> {
     for m in metrics {
-        let usable = metrics::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.resample().is_some()));
+        let usable = metrics::lookup(m).ok().map(|i| i.configure("").is_ok_and(|c| c.stats().is_some()));
         match usable {
             Some(true) => {}
             Some(false) => bail!("{m}: mteval {command} takes {}", comparable_names()),
@@ -248,7 +248,7 @@ pub async fn or_score_col_hint<T>(r: Result<T>, table: Option<&str>, metrics: &[
 /// # Errors
 /// The first such metric.
 pub fn check_resampled(metrics: &[MetricChoice], what: &str) -> Result<()> {
-    if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
+    if let Some(m) = metrics.iter().find(|m| m.metric().stats().is_none()) {
         bail!("{what}: {} is not in the report; it compares {}", m.column(), comparable_names());
     }
     Ok(())

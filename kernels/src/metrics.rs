@@ -72,7 +72,7 @@ pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
 /// The metrics sacrebleu's significance tests take (those with a
 /// [`Metric::resample`] view), in the table's order.
 pub fn resampled() -> impl Iterator<Item = &'static MetricInfo> {
-    METRICS.iter().copied().filter(|m| m.configure("").is_ok_and(|c| c.resample().is_some()))
+    METRICS.iter().copied().filter(|m| m.configure("").is_ok_and(|c| c.stats().is_some()))
 }
 
 /// Names as a list in words: `a, b and c`.
@@ -129,19 +129,30 @@ mod tests {
     use crate::NRefs;
 
     #[test]
-    fn widths_and_sentence_scores_come_from_the_resampling_view_by_default() {
+    fn widths_sentence_and_corpus_scores_come_from_the_score_from_statistics() {
+        let rows = [("the cat sat on a mat", "a cat sat on the mat"), ("x y z", "x z")];
         for info in METRICS.iter().filter(|i| i.inputs == crate::metric::Inputs::Text) {
             let m = info.configure("").unwrap();
-            let row = m.segment("the cat sat on a mat", &["a cat sat on the mat"]).unwrap().unwrap();
-            assert_eq!(row.len(), m.width(), "{}", info.name);
-            let sentence = m.sentence_score(&row).unwrap();
-            if let Some(r) = m.resample() {
-                assert_eq!(r.width(), m.width(), "{}", info.name);
-                // BLEU's sentence score alone differs (effective order).
-                if info.name != "bleu" {
-                    assert_eq!(sentence, r.score(&row), "{}", info.name);
-                }
+            let segs: Vec<Vec<f64>> = rows.iter().map(|(h, r)| m.segment(h, &[r]).unwrap().unwrap()).collect();
+            assert_eq!(segs[0].len(), m.width(), "{}", info.name);
+            let sentence = m.sentence_score(&segs[0]).unwrap();
+            // CharacTER alone has no score from summed statistics.
+            assert_eq!(m.stats().is_none(), info.name == "charac_ter", "{}", info.name);
+            let Some(f) = m.stats() else { continue };
+            assert_eq!(f.width(), m.width(), "{}", info.name);
+            // BLEU's sentence score alone differs (effective order).
+            if info.name != "bleu" {
+                assert_eq!(sentence, f.score(&segs[0]), "{}", info.name);
             }
+            // The corpus state is the rows summed, scored by the one formula.
+            let mut corpus = m.corpus().unwrap();
+            let mut sums = vec![0.0; m.width()];
+            for s in &segs {
+                corpus.add(s);
+                sums.iter_mut().zip(s).for_each(|(a, b)| *a += b);
+            }
+            assert_eq!(corpus.score(), Some(f.score(&sums)), "{}", info.name);
+            assert_eq!(corpus.details(), f.details(&sums), "{}", info.name);
         }
     }
 

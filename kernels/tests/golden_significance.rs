@@ -11,9 +11,10 @@ use mteval_kernels::NRefs;
 use mteval_kernels::metrics;
 use std::sync::Arc;
 
+use mteval_kernels::metric::FromStats;
 use mteval_kernels::metric::Metric;
 use mteval_kernels::metric::segment_score::{self, SegmentScore};
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
+use mteval_kernels::significance::{self, PairedTest, SegmentStats};
 use serde_json::Value;
 
 /// The metric of a golden case: `kind` (bleu, chrf, ter, the WER family, or
@@ -28,7 +29,7 @@ fn metric(kind: &str, opts: &str) -> Arc<dyn Metric> {
 /// Per-segment statistics of `hyps` (the `s`-th system sorted by name)
 /// against `refs`; a score column's are its seeded scores.
 fn stats(m: &dyn Metric, s: usize, hyps: &[String], refs: &[Vec<String>]) -> SegmentStats {
-    let mut out = SegmentStats::new(m.resample().unwrap().width());
+    let mut out = SegmentStats::new(m.stats().unwrap().width());
     if let Some(column) = m.score_column() {
         for i in 0..hyps.len() {
             out.push(&segment_score::stats(common::seeded_score(column, s, i)));
@@ -67,13 +68,13 @@ fn significance_matches_sacrebleu_on_the_shared_systems() {
             .iter()
             .map(|m| (metric(m["kind"].as_str().unwrap(), m["mteval_options"].as_str().unwrap()), m))
             .collect();
-        let views: Vec<&dyn Resample> = metrics.iter().map(|(m, _)| m.resample().unwrap()).collect();
+        let views: Vec<&dyn FromStats> = metrics.iter().map(|(m, _)| m.stats().unwrap()).collect();
         let nrefs = NRefs::Fixed(refs_cols.len());
         let ctx = format!("{pair} {test_kind} n={n} seed={seed:?}");
         if test_kind == "ci" {
             for (m, g) in &metrics {
                 let s = stats(m.as_ref(), 0, systems[0], &data.refs);
-                let r = significance::confidence(m.resample().unwrap(), &s, n, seed).unwrap();
+                let r = significance::confidence(m.stats().unwrap(), &s, n, seed).unwrap();
                 let want = &g["results"][0];
                 assert_eq!(r.score, want["score"].as_f64().unwrap(), "{ctx} {}", g["name"]);
                 let e = r.estimate.unwrap();

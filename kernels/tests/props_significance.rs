@@ -1,7 +1,8 @@
 //! Properties of BLEU and of the significance tests on random corpora.
 
 use mteval_kernels::BleuConfig;
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
+use mteval_kernels::metric::FromStats;
+use mteval_kernels::significance::{self, PairedTest, SegmentStats};
 use proptest::prelude::*;
 
 fn words() -> impl Strategy<Value = String> {
@@ -34,7 +35,7 @@ proptest! {
         // Corpus BLEU without effective order is 0 when no segment has a
         // 4-gram (sacrebleu's log of a zero precision), however many words.
         if texts.iter().any(|t| t.split_whitespace().count() >= 4) {
-            prop_assert!((Resample::score(&corpus, &st.sums()) - 100.0).abs() < 1e-9);
+            prop_assert!((FromStats::score(&corpus, &st.sums()) - 100.0).abs() < 1e-9);
         }
     }
 
@@ -50,7 +51,7 @@ proptest! {
     ) {
         let cfg = BleuConfig::default();
         let s = stats(&cfg, &hyps, &refs[..hyps.len()]);
-        let m: [&dyn Resample; 1] = [&cfg];
+        let m: [&dyn FromStats; 1] = [&cfg];
         for test in [PairedTest::Bootstrap(50), PairedTest::Randomization(80, Some(20))] {
             let n = match test { PairedTest::Bootstrap(n) | PairedTest::Randomization(n, _) => n };
             let r = significance::paired(&m, std::slice::from_ref(&s), std::slice::from_ref(&s), test, Some(u128::from(seed))).unwrap();

@@ -35,7 +35,7 @@ impl Metric {
     #[pyo3(signature = (name, options = ""))]
     fn new(name: &str, options: &str) -> PyResult<Self> {
         let cfg = metrics::lookup(name).and_then(|m| m.configure(options)).map_err(|e| metric_error(&e))?;
-        if cfg.resample().is_none() {
+        if cfg.stats().is_none() {
             let names: Vec<&str> = metrics::resampled().map(|m| m.name).collect();
             return Err(PyValueError::new_err(format!(
                 "{name}: the metric objects are {} (see mteval.score for the others)",

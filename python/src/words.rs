@@ -83,7 +83,7 @@ pub(crate) fn check_compared(metrics: &[String], scores: &[String], options: &[S
     let mut infos = Vec::with_capacity(text.len());
     for m in &text {
         match metrics::lookup(m) {
-            Ok(info) if info.configure("").is_ok_and(|c| c.resample().is_some()) => infos.push(info),
+            Ok(info) if info.configure("").is_ok_and(|c| c.stats().is_some()) => infos.push(info),
             Ok(_) => return Err(err(format!("metrics: {m}: {}", takes()))),
             Err(_) => return Err(err(format!("metrics: unknown metric '{m}': {}", takes()))),
         }

@@ -10,10 +10,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
+use mteval_kernels::metric::FromStats;
 use mteval_kernels::metric::{FlagSets, Metric};
 use mteval_kernels::metrics;
 use mteval_kernels::significance::comet;
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
+use mteval_kernels::significance::{self, PairedTest, SegmentStats, TestResult};
 
 use super::args::{PairedFlags, TableColumns};
 use mteval::compare::paired::{ResamplingProgress, resamples};
@@ -294,7 +295,7 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     };
     let out = if n_sys == 1 {
         let stats = corpus.all_stats(&metrics, backend.as_ref())?.remove(0);
-        let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
+        let views: Vec<&dyn FromStats> = compared.iter().filter_map(|m| m.stats()).collect();
         let results: Vec<TestResult> = if a.confidence {
             views
                 .iter()

@@ -9,8 +9,9 @@ pub mod paired;
 
 use anyhow::{Result, bail};
 use mteval_kernels::backend::Backend;
+use mteval_kernels::metric::FromStats;
 use mteval_kernels::metric::Metric;
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
+use mteval_kernels::significance::{self, PairedTest, SegmentStats, TestResult};
 
 use crate::corpus::Corpus;
 use crate::metrics::{MetricChoice, check_comparable, resolve_compared};
@@ -37,7 +38,7 @@ pub fn text_metrics(metrics: &[String], score_cols: &[String]) -> Result<Vec<Str
 /// As [`resolve_compared`]; a metric without a resampling view.
 pub fn resolve(text_metrics: &[String], options: &[String], score_cols: &[String]) -> Result<Vec<MetricChoice>> {
     let metrics = resolve_compared(text_metrics, options, score_cols)?;
-    if let Some(m) = metrics.iter().find(|m| m.metric().resample().is_none()) {
+    if let Some(m) = metrics.iter().find(|m| m.metric().stats().is_none()) {
         bail!("{}: mteval compare takes {}", m.column(), crate::metrics::comparable_names());
     }
     // Each row of the JSON table keys the system's name as `system` and each
@@ -71,7 +72,7 @@ pub struct Comparison {
 
 /// A corpus score without resampling.
 #[must_use]
-pub fn plain(m: &dyn Resample, s: &SegmentStats) -> TestResult {
+pub fn plain(m: &dyn FromStats, s: &SegmentStats) -> TestResult {
     TestResult { score: m.score(&s.sums()), p_value: None, estimate: None }
 }
 
@@ -94,7 +95,7 @@ pub fn compare(
     }
     let stats = corpus.all_stats(metrics, backend)?;
     let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
-    let views: Vec<&dyn Resample> = compared.iter().filter_map(|m| m.resample()).collect();
+    let views: Vec<&dyn FromStats> = compared.iter().filter_map(|m| m.stats()).collect();
     let results: Vec<Vec<TestResult>> = match test {
         Some(t) => significance::compare(&views, &stats, t, seed)?,
         None => stats.iter().map(|per| views.iter().zip(per).map(|(m, s)| plain(*m, s)).collect()).collect(),

@@ -14,8 +14,9 @@ use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use mteval_kernels::metric::FromStats;
 use mteval_kernels::metric::{Align, Direction, Metric};
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats, TestResult};
+use mteval_kernels::significance::{self, PairedTest, SegmentStats, TestResult};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -350,7 +351,7 @@ pub fn write_page(
     let n_seg = corpus.refs.len();
     let metrics = &setup.metrics;
     let configured: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
-    let views: Vec<&dyn Resample> = configured.iter().filter_map(|m| m.resample()).collect();
+    let views: Vec<&dyn FromStats> = configured.iter().filter_map(|m| m.stats()).collect();
     let names: Vec<String> = metrics.iter().map(MetricChoice::display).collect();
     note!("report: {n_sys} systems x {n_seg} segments, {} metrics: sentence statistics", metrics.len());
     let backend = crate::session::device::backend()?;

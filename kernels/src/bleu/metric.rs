@@ -3,14 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{BleuConfig, BleuStats, Smoothing, compute_bleu};
+use super::{BleuConfig, Smoothing, compute_bleu};
 use crate::metric::sql::{SqlDoc, SqlFunctions, StatField, StatValue};
-use crate::metric::{
-    CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, count,
-    counts,
-};
+use crate::metric::{Detail, FlagSets, FromStats, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64, count, counts};
 use crate::py::number::{Py, py_int};
-use crate::significance::Resample;
 use crate::{MetricError, NRefs, Signature};
 
 /// BLEU on sacrebleu's command line: `-m bleu` and its flags.
@@ -112,10 +108,6 @@ impl Metric for SentenceBleu {
         self.0.signature(nrefs)
     }
 
-    fn width(&self) -> usize {
-        self.0.stats_len()
-    }
-
     fn segment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
         Metric::segment(&self.0, hyp, refs)
     }
@@ -124,8 +116,8 @@ impl Metric for SentenceBleu {
         Some(self.0.score(&counts(stats)))
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        self.0.corpus()
+    fn stats(&self) -> Option<&dyn FromStats> {
+        Some(&self.0)
     }
 }
 
@@ -148,11 +140,7 @@ impl Metric for BleuConfig {
         Some(Self { effective_order: true, ..*self }.score(&counts(stats)))
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(*self))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(self)
     }
 
@@ -171,14 +159,20 @@ impl Metric for BleuConfig {
     }
 }
 
-impl CountScore for BleuConfig {
-    fn score_sums(&self, sums: &BleuStats) -> Option<f64> {
-        sums.score(self)
+/// BLEU from its summed statistics `[hyp_len, ref_len, correct per order,
+/// total per order]`.
+impl FromStats for BleuConfig {
+    fn width(&self) -> usize {
+        self.stats_len()
+    }
+
+    fn score(&self, sums: &[f64]) -> f64 {
+        BleuConfig::score(self, &counts(sums))
     }
 
     /// sacrebleu's `BLEUScore` fields.
-    fn sums_details(&self, sums: &BleuStats) -> Vec<(&'static str, Detail)> {
-        let Some(stats) = sums.padded(self.stats_len()) else { return Vec::new() };
+    fn details(&self, sums: &[f64]) -> Vec<(&'static str, Detail)> {
+        let stats = counts(sums);
         let n = self.max_ngram_order;
         let b = self.score_details(&stats);
         vec![
@@ -190,21 +184,11 @@ impl CountScore for BleuConfig {
             ("ref_len", Detail::Int(b.ref_len)),
         ]
     }
-}
-
-impl Resample for BleuConfig {
-    fn width(&self) -> usize {
-        self.stats_len()
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        BleuConfig::score(self, &counts(sums))
-    }
 
     /// `correct[n-1] += k` on an `int64` row stores `int(c + k)`: add-k
     /// with a fractional `k` truncates.
     fn score_ar(&self, sums: &[f64]) -> f64 {
-        let Smoothing::AddK(k) = self.smooth else { return Resample::score(self, sums) };
+        let Smoothing::AddK(k) = self.smooth else { return FromStats::score(self, sums) };
         let n = self.max_ngram_order;
         let mut v = counts(sums);
         if v[2..2 + n].iter().all(|&c| c == 0) {

@@ -4,13 +4,11 @@
 
 use std::sync::Arc;
 
-use super::{ChrfConfig, ChrfSegment, ChrfStats};
+use super::{ChrfConfig, ChrfSegment};
 use crate::metric::sql::{Segment, SqlDoc, SqlFunctions, StatField, StatValue};
-use crate::metric::{
-    CorpusState, CountScore, Detail, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, Summed, as_f64, counts,
-};
+use crate::metric::{Detail, FlagSets, FromStats, Metric, MetricInfo, Sacrebleu, SacrebleuFlag, as_f64, counts};
+use crate::py::Py;
 use crate::{MetricError, NRefs, Signature};
-use crate::{py::Py, significance::Resample};
 
 /// chrF and chrF++ on sacrebleu's command line: `-m chrf` and its flags.
 pub static SACREBLEU: Sacrebleu = Sacrebleu {
@@ -179,37 +177,28 @@ impl Metric for Chrf {
         self.cfg.segments_on(backend, rows).into_iter().map(|s| Ok(s.map(|s| chrf_segment(&s)))).collect()
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(self.cfg))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(&self.cfg)
     }
 }
 
-impl CountScore for ChrfConfig {
-    fn score_sums(&self, sums: &ChrfStats) -> Option<f64> {
-        sums.score(self)
-    }
-
-    /// sacrebleu's `CHRFScore` fields.
-    fn sums_details(&self, _sums: &ChrfStats) -> Vec<(&'static str, Detail)> {
-        vec![
-            ("char_order", Detail::Int(self.char_order as u64)),
-            ("word_order", Detail::Int(self.word_order as u64)),
-            ("beta", Detail::Float(self.beta)),
-        ]
-    }
-}
-
-impl Resample for ChrfConfig {
+/// chrF from its summed statistics (`[hyp, ref, match]` per order).
+impl FromStats for ChrfConfig {
     fn width(&self) -> usize {
         self.stats_len()
     }
 
     fn score(&self, sums: &[f64]) -> f64 {
         ChrfConfig::score(self, &counts(sums))
+    }
+
+    /// sacrebleu's `CHRFScore` fields.
+    fn details(&self, _sums: &[f64]) -> Vec<(&'static str, Detail)> {
+        vec![
+            ("char_order", Detail::Int(self.char_order as u64)),
+            ("word_order", Detail::Int(self.word_order as u64)),
+            ("beta", Detail::Float(self.beta)),
+        ]
     }
 
     fn score_f32(&self, sums: &[f32]) -> Py {

@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use super::EedConfig;
 use crate::metric::sql::{SqlDoc, SqlFunctions};
-use crate::metric::{CorpusState, Direction, Mean, Metric, MetricInfo, Summed};
-use crate::significance::Resample;
+use crate::metric::{Direction, FromStats, Mean, Metric, MetricInfo};
 use crate::{MetricError, NRefs, Signature};
 
 /// EED's row of the metric table.
@@ -79,11 +78,7 @@ impl Metric for EedConfig {
         Ok(self.sentence_multi(hyp, refs)?.map(|s| vec![s, 1.0]))
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(Mean))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(&Mean)
     }
 }

@@ -24,9 +24,9 @@
 pub mod mbr;
 pub mod segment_score;
 pub mod sql;
+pub mod stats;
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -35,9 +35,8 @@ use rayon::prelude::*;
 use crate::backend::Backend;
 use crate::metric::mbr::Utility;
 use crate::metric::sql::{Segment, SqlFunctions};
+pub use crate::metric::stats::{FromStats, Mean, Summable, Summed};
 use crate::options::OptionKey;
-use crate::significance::Resample;
-use crate::sums::CountSums;
 use crate::{MetricError, NRefs, Signature};
 
 /// Whether a higher or a lower score is better.
@@ -281,10 +280,10 @@ pub trait Metric: fmt::Debug + Send + Sync {
     }
 
     /// Statistics per segment (the width of [`Self::segment`]'s rows); by
-    /// default its resampling view's ([`Self::resample`]), which a metric
+    /// default its score from statistics' ([`Self::stats`]), which a metric
     /// without one gives itself.
     fn width(&self) -> usize {
-        self.resample().map_or(0, Resample::width)
+        self.stats().map_or(0, FromStats::width)
     }
 
     /// One segment's statistics, the values the corpus score sums; `None`
@@ -333,24 +332,29 @@ pub trait Metric: fmt::Debug + Send + Sync {
 
     /// The sentence score of one segment's statistics, as the reference
     /// tool's sentence-level function gives it; `None` where it has none (a
-    /// term list without terms). By default the score from statistics of
-    /// its resampling view ([`Resample::score`]) on the one row: a metric
-    /// scored from summed statistics writes that formula once. Overridden
-    /// where the sentence function differs (BLEU's effective order) or the
-    /// metric has no resampling view.
+    /// term list without terms). By default its score from statistics
+    /// ([`FromStats::score`]) on the one row: a metric scored from summed
+    /// statistics writes that formula once. Overridden where the sentence
+    /// function differs (BLEU's effective order) or the metric has no score
+    /// from summed statistics.
     fn sentence_score(&self, stats: &[f64]) -> Option<f64> {
-        self.resample().map(|r| r.score(stats))
+        self.stats().map(|s| s.score(stats))
     }
 
-    /// An empty corpus state; by default `None`, for the rows without a
-    /// corpus score (MBR utilities).
+    /// An empty corpus state: by default its statistics summed
+    /// ([`Summed`], through [`Self::stats`]); `None` for the rows without
+    /// a corpus score. Overridden where the corpus value is not a function
+    /// of summed rows (`CharacTER`'s mean of sentence scores, terminology's
+    /// kept predictions).
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        None
+        self.stats().map(Summable::summed)
     }
 
-    /// The metric as sacrebleu's significance tests resample it; `None` for
-    /// metrics they do not take.
-    fn resample(&self) -> Option<&dyn Resample> {
+    /// Its score from summed statistics, written once ([`FromStats`]): the
+    /// width, sentence score and corpus state come from it by default, and
+    /// sacrebleu's significance tests resample through it (the metrics
+    /// without one are not resampled).
+    fn stats(&self) -> Option<&dyn FromStats> {
         None
     }
 
@@ -459,163 +463,6 @@ pub fn same_state<T: 'static>(other: &dyn CorpusState) -> Result<&T, MetricError
         metric: "corpus statistics",
         reason: "statistics of different metrics cannot be merged".into(),
     })
-}
-
-/// A metric whose statistics are counts summed element-wise
-/// ([`CountSums`]) and scored from the sums: BLEU and chrF. Its corpus
-/// state is a [`Summed`] through the [`SumScore`] every such metric has.
-pub trait CountScore: Copy + fmt::Debug + Send + Sync + 'static {
-    /// The corpus score of the sums; `None` without a segment.
-    fn score_sums(&self, sums: &CountSums<Self>) -> Option<f64>;
-    /// The reference tool's score fields besides the score.
-    fn sums_details(&self, sums: &CountSums<Self>) -> Vec<(&'static str, Detail)>;
-}
-
-impl<C: CountScore> SumScore for C {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        self.score_sums(&CountSums::from_parts(counts(&sums.sums), sums.segments))
-    }
-
-    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
-        self.sums_details(&CountSums::from_parts(counts(&sums.sums), sums.segments))
-    }
-}
-
-/// Statistics rows summed element-wise in `f64` (exact for counts below
-/// 2^53, and in input order for a float column such as TER's reference
-/// lengths), with the number of rows.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RowSums {
-    /// The element-wise sums; as long as the longest row added.
-    pub sums: Vec<f64>,
-    /// Rows added.
-    pub segments: u64,
-}
-
-impl RowSums {
-    /// Adds `row` as `segments` rows' sums.
-    fn add(&mut self, row: &[f64], segments: u64) {
-        if self.sums.len() < row.len() {
-            self.sums.resize(row.len(), 0.0);
-        }
-        for (a, b) in self.sums.iter_mut().zip(row) {
-            *a += b;
-        }
-        self.segments += segments;
-    }
-}
-
-/// A metric whose corpus value comes from its statistics rows summed
-/// ([`RowSums`]); [`Summed`] is its corpus state.
-pub trait SumScore: Clone + fmt::Debug + Send + Sync + 'static {
-    /// What a segment's statistics row adds to the sums (the row itself
-    /// unless the metric keeps other sums).
-    fn summand<'a>(&self, stats: &'a [f64]) -> Cow<'a, [f64]> {
-        Cow::Borrowed(stats)
-    }
-
-    /// The corpus score of sums of at least one row; `None` where the
-    /// reference tool has none.
-    fn score_of(&self, sums: &RowSums) -> Option<f64>;
-
-    /// The reference tool's score fields besides the score.
-    fn details_of(&self, _sums: &RowSums) -> Vec<(&'static str, Detail)> {
-        Vec::new()
-    }
-
-    /// A corpus-level check of the reference tool ([`CorpusState::check`]).
-    ///
-    /// # Errors
-    /// What the reference tool refuses.
-    fn check_of(&self, _sums: &RowSums) -> Result<(), MetricError> {
-        Ok(())
-    }
-
-    /// The segments the metric counts (terminology: the predictions kept).
-    fn counted(&self, sums: &RowSums) -> u64 {
-        sums.segments
-    }
-}
-
-/// The corpus state of a [`SumScore`] metric: its configuration and the
-/// rows summed.
-#[derive(Debug, Clone)]
-pub struct Summed<C> {
-    cfg: C,
-    sums: RowSums,
-}
-
-impl<C: SumScore> Summed<C> {
-    /// No segment yet.
-    #[must_use]
-    pub fn boxed(cfg: C) -> Box<dyn CorpusState> {
-        Box::new(Self { cfg, sums: RowSums::default() })
-    }
-}
-
-impl<C: SumScore> CorpusState for Summed<C> {
-    fn add(&mut self, stats: &[f64]) {
-        self.sums.add(&self.cfg.summand(stats), 1);
-    }
-
-    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
-        let o = &same_state::<Self>(other)?.sums;
-        self.sums.add(&o.sums, o.segments);
-        Ok(())
-    }
-
-    fn segments(&self) -> u64 {
-        self.cfg.counted(&self.sums)
-    }
-
-    fn score(&self) -> Option<f64> {
-        if self.sums.segments == 0 { None } else { self.cfg.score_of(&self.sums) }
-    }
-
-    fn check(&self) -> Result<(), MetricError> {
-        self.cfg.check_of(&self.sums)
-    }
-
-    fn details(&self) -> Vec<(&'static str, Detail)> {
-        self.cfg.details_of(&self.sums)
-    }
-
-    fn to_state(&self) -> (Vec<f64>, u64) {
-        (self.sums.sums.clone(), self.sums.segments)
-    }
-
-    fn add_state(&mut self, values: &[f64], segments: u64) {
-        self.sums.add(values, segments);
-    }
-}
-
-/// The mean of per-segment scores kept as the rows `[score, 1]`, as
-/// sacrebleu's significance code computes a metric that is a mean: Python
-/// floats summed in segment order, then `sums[0] / sums[1]`; on the
-/// bootstrap's `float32` sums the quotient of two `float32` scalars is a
-/// `float32`. The corpus state ([`Summed`]) and resampling view of the
-/// segment scores read from a column and of EED.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Mean;
-
-impl SumScore for Mean {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        Some(sums.sums[0] / sums.sums[1])
-    }
-}
-
-impl Resample for Mean {
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn score(&self, sums: &[f64]) -> f64 {
-        sums[0] / sums[1]
-    }
-
-    fn score_f32(&self, sums: &[f32]) -> crate::py::Py {
-        crate::py::Py::F32(sums[0]) / crate::py::Py::F32(sums[1])
-    }
 }
 
 /// The error of a metric asked for what it does not read.

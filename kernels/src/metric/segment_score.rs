@@ -14,10 +14,9 @@
 
 use std::sync::Arc;
 
-use super::{CorpusState, Direction, Inputs, Mean, Metric, MetricInfo, Summed};
+use super::{Direction, FromStats, Inputs, Mean, Metric, MetricInfo};
 use crate::options::{OptionKey, unknown_key};
 use crate::signature::{IMPL_VERSION, bad_value, parse_options};
-use crate::significance::Resample;
 use crate::{MetricError, NRefs, Signature};
 
 const METRIC: &str = "segment score";
@@ -149,11 +148,7 @@ impl Metric for SegmentScore {
         })
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(Mean))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(&Mean)
     }
 }
@@ -193,7 +188,7 @@ mod tests {
             c.add(&stats(v));
         }
         assert_eq!(c.score(), Some((0.1 + 0.2 + 0.7) / 3.0));
-        let r = s.resample().unwrap();
+        let r = s.stats().unwrap();
         assert_eq!(r.score(&[1.0, 3.0]), 1.0 / 3.0);
         let q = r.score_f32(&[1.0, 3.0]);
         assert_eq!(q, crate::py::Py::F32(1.0f32 / 3.0f32));

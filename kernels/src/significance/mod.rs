@@ -1,7 +1,7 @@
 //! Paired significance tests and bootstrap confidence intervals, exactly as
 //! sacrebleu 2.6.0 computes them (`sacrebleu/significance.py` and
 //! `Score.estimate_ci` in `metrics/base.py`), for every metric with a
-//! [`Resample`] view (each metric's module implements it).
+//! [`FromStats`] view (each metric's module implements it).
 //!
 //! Everything starts from the per-segment statistics a corpus score sums
 //! ([`SegmentStats`], one row per segment, as each metric's
@@ -21,7 +21,7 @@
 //!   `float32` in row order (numpy's `sum(0)`), and the metric's scoring code
 //!   runs on those `float32` sums, where numpy 2's promotion keeps chrF's and
 //!   TER's arithmetic in `float32` (others end in doubles, e.g. `math.exp`):
-//!   [`Resample::score_f32`] reproduces each formula with the types it meets
+//!   [`FromStats::score_f32`] reproduces each formula with the types it meets
 //!   ([`Py`]). The resample scores form a `float32` array when every one is
 //!   a `float32`, else a `float64` one, and the statistics below run in that
 //!   type.
@@ -36,7 +36,7 @@
 //!   baseline rows and the unselected system rows each summed from 0 in
 //!   segment order, then the two sums added (B: the unselected baseline
 //!   rows plus the selected system rows), and scored as Python does on
-//!   `int64`/`float64` values ([`Resample::score_ar`]); `c = #{|A − B| >
+//!   `int64`/`float64` values ([`FromStats::score_ar`]); `c = #{|A − B| >
 //!   |SYS − BASE|}`, `p = (c + 1) / (trials + 1)`. Integer statistics sum
 //!   exactly in any order (`int64` products). Float statistics (segment
 //!   scores, multi-reference TER) go through BLAS, whose order is segment
@@ -62,6 +62,7 @@ use rayon::prelude::*;
 
 use crate::MetricError;
 use crate::charac_ter::corpus::exact_mean;
+use crate::metric::FromStats;
 use crate::py::random::Generator;
 
 /// sacrebleu's default seed (`SACREBLEU_SEED`).
@@ -122,25 +123,6 @@ pub(crate) fn progress(draws: usize) {
     }
 }
 
-/// A metric whose corpus score can be recomputed from summed statistics,
-/// in each numeric setting sacrebleu scores them.
-pub trait Resample: Sync {
-    /// Statistics per segment.
-    fn width(&self) -> usize;
-    /// The corpus score of summed statistics held as Python numbers
-    /// (`_compute_score_from_stats` on `sum_of_lists`).
-    fn score(&self, sums: &[f64]) -> f64;
-    /// The score of sums held in a numpy `int64`/`float64` row
-    /// (approximate randomization); the same as [`Self::score`] except where
-    /// writing a float back into an `int64` array truncates.
-    fn score_ar(&self, sums: &[f64]) -> f64 {
-        self.score(sums)
-    }
-    /// The score of `float32` sums (bootstrap resamples), with the type
-    /// sacrebleu's code gives it.
-    fn score_f32(&self, sums: &[f32]) -> Py;
-}
-
 /// Per-segment statistics of one system for one metric: a row per segment.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentStats {
@@ -161,7 +143,7 @@ impl SegmentStats {
     /// When `row` does not have [`Self::width`] values.
     pub fn push(&mut self, row: &[f64]) {
         // Every caller builds rows from the metric whose width made this
-        // set (`Resample::width`), so a row of another width is a bug of
+        // set (`FromStats::width`), so a row of another width is a bug of
         // the caller, not of the data.
         assert_eq!(row.len(), self.width, "segment statistics of another width");
         self.data.extend_from_slice(row);
@@ -441,12 +423,12 @@ fn bootstrap_sums(
 }
 
 /// The `float32` scores of bootstrap sums (rows of `w`), on all cores.
-fn resample_scores(metric: &dyn Resample, sums: &[f32]) -> Scores {
+fn resample_scores(metric: &dyn FromStats, sums: &[f32]) -> Scores {
     Scores::collect(sums.par_chunks(metric.width()).map(|s| metric.score_f32(s)).collect())
 }
 
 /// Checks that every statistics set has the metric's width and `n` rows.
-fn check(metric: &dyn Resample, stats: &SegmentStats, n: usize) -> Result<(), MetricError> {
+fn check(metric: &dyn FromStats, stats: &SegmentStats, n: usize) -> Result<(), MetricError> {
     if stats.width() != metric.width() || stats.len() != n {
         return Err(MetricError::InvalidInput {
             metric: "significance",
@@ -467,7 +449,7 @@ fn check(metric: &dyn Resample, stats: &SegmentStats, n: usize) -> Result<(), Me
 /// # Errors
 /// Statistics of the wrong width; an empty corpus.
 pub fn confidence(
-    metric: &dyn Resample,
+    metric: &dyn FromStats,
     stats: &SegmentStats,
     samples: usize,
     seed: Option<u128>,
@@ -478,7 +460,7 @@ pub fn confidence(
 /// The scores of `samples` bootstrap resamples of one system's statistics,
 /// drawn by a fresh generator from `seed` (sacrebleu's `_bootstrap_resample`).
 fn bootstrap_scores(
-    metric: &dyn Resample,
+    metric: &dyn FromStats,
     stats: &SegmentStats,
     samples: usize,
     seed: Option<u128>,
@@ -495,7 +477,7 @@ fn bootstrap_scores(
 /// # Errors
 /// Statistics of the wrong width.
 pub fn baseline(
-    metric: &dyn Resample,
+    metric: &dyn FromStats,
     stats: &SegmentStats,
     test: PairedTest,
     seed: Option<u128>,
@@ -510,7 +492,7 @@ pub fn baseline(
 /// One system's score and the interval `ci` makes of `samples` bootstrap
 /// resamples of its statistics (none for no resample).
 fn with_interval(
-    metric: &dyn Resample,
+    metric: &dyn FromStats,
     stats: &SegmentStats,
     samples: usize,
     seed: Option<u128>,
@@ -529,7 +511,7 @@ fn with_interval(
 /// # Errors
 /// Statistics of the wrong width or of different segment counts.
 pub fn paired(
-    metrics: &[&dyn Resample],
+    metrics: &[&dyn FromStats],
     base: &[SegmentStats],
     sys: &[SegmentStats],
     test: PairedTest,
@@ -609,7 +591,7 @@ fn add_to(acc: &mut [f64], row: &[f64]) {
 /// additions: any order sums them exactly.
 fn randomization_counts(
     rng: &mut Generator,
-    metrics: &[&dyn Resample],
+    metrics: &[&dyn FromStats],
     base: &[SegmentStats],
     sys: &[SegmentStats],
     trials: usize,
@@ -719,7 +701,7 @@ fn randomization_counts(
 /// # Errors
 /// Fewer than two systems; statistics of the wrong width or segment count.
 pub fn compare(
-    metrics: &[&dyn Resample],
+    metrics: &[&dyn FromStats],
     systems: &[Vec<SegmentStats>],
     test: PairedTest,
     seed: Option<u128>,
@@ -750,7 +732,7 @@ pub fn compare(
 /// generators (use [`compare`] and [`paired`]).
 #[allow(clippy::type_complexity, reason = "results and p-values, as documented")]
 pub fn bootstrap_all(
-    metrics: &[&dyn Resample],
+    metrics: &[&dyn FromStats],
     systems: &[Vec<SegmentStats>],
     samples: usize,
     seed: Option<u128>,

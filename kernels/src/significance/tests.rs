@@ -5,7 +5,7 @@
 use super::*;
 use crate::{BleuConfig, ChrfConfig, Ter};
 
-fn stats_of<M: Resample>(m: &M, rows: &[Vec<f64>]) -> SegmentStats {
+fn stats_of<M: FromStats>(m: &M, rows: &[Vec<f64>]) -> SegmentStats {
     let mut s = SegmentStats::new(m.width());
     for r in rows {
         s.push(r);
@@ -45,7 +45,7 @@ fn a_system_against_itself_is_never_beaten_by_chance() {
     let hyps = ["the cat sat on the mat", "a dog barked", "hello there world", "one two three four"];
     let refs = ["the cat sat on a mat", "the dog barked", "hello world", "one two three five"];
     let s = bleu_rows(&cfg, &hyps, &refs);
-    let metrics: [&dyn Resample; 1] = [&cfg];
+    let metrics: [&dyn FromStats; 1] = [&cfg];
     for test in [PairedTest::Bootstrap(200), PairedTest::Randomization(300, None)] {
         let r = paired(&metrics, std::slice::from_ref(&s), std::slice::from_ref(&s), test, Some(7)).unwrap();
         let n = match test {
@@ -77,7 +77,7 @@ fn float32_scores_match_the_double_formulas_on_exact_values() {
     let bleu = BleuConfig::default();
     let v = [4.0f32, 4.0, 4.0, 3.0, 2.0, 1.0, 4.0, 3.0, 2.0, 1.0];
     let wide: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
-    assert_eq!(bleu.score_f32(&v), Py::Float(Resample::score(&bleu, &wide)));
+    assert_eq!(bleu.score_f32(&v), Py::Float(FromStats::score(&bleu, &wide)));
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn bootstrap_all_equals_compare_and_each_paired_test() {
             ]
         })
         .collect();
-    let metrics: [&dyn Resample; 3] = [&bleu, &chrf, &ter];
+    let metrics: [&dyn FromStats; 3] = [&bleu, &chrf, &ter];
     for seed in [Some(12345), None] {
         let (results, p) = bootstrap_all(&metrics, &systems, 300, seed.or(Some(99))).unwrap();
         let want = compare(&metrics, &systems, PairedTest::Bootstrap(300), seed.or(Some(99))).unwrap();
@@ -178,7 +178,7 @@ fn progress_hook_counts_every_segment_draw() {
     let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
     let r: Vec<&str> = refs.iter().map(String::as_str).collect();
     let s = bleu_rows(&cfg, &h, &r);
-    let metrics: [&dyn Resample; 1] = [&cfg];
+    let metrics: [&dyn FromStats; 1] = [&cfg];
     let take = || std::mem::take(&mut *seen.lock().unwrap());
     confidence(&cfg, &s, 300, Some(1)).unwrap();
     assert_eq!(take(), 300 * 57, "one bootstrap: resamples x segments");
@@ -243,7 +243,7 @@ fn randomization_on_few_float_scores_sums_as_numpy_and_ties_the_all_swapped_tria
         (&[0.64, 0.467, 0.371, 0.355, 0.791], &[0.905, 0.177, 0.653, 0.298, 0.967], 0.5632436756324367),
         (&[0.82, 0.473, 0.558], &[0.958, 0.699, 0.745], 9.999000099990002e-05),
     ];
-    let metrics: [&dyn Resample; 1] = [&crate::metric::Mean];
+    let metrics: [&dyn FromStats; 1] = [&crate::metric::Mean];
     for (k, &(base, sys, want)) in cases.iter().enumerate() {
         let (b, s) = (score_stats(base), score_stats(sys));
         let r = paired(&metrics, &[b], &[s], PairedTest::Randomization(10_000, None), Some(12345)).unwrap();

@@ -5,12 +5,10 @@ use std::sync::Arc;
 
 use super::{Ter, TerAlgo, TerSegment, TerStats};
 use crate::metric::sql::{Num, Segment, SqlDoc, SqlFunctions, StatField, StatValue};
-use crate::metric::{
-    Align, Alignment, CorpusState, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag,
-};
-use crate::metric::{RowSums, SumScore, Summed, count};
+use crate::metric::{Align, Alignment, Detail, Direction, FlagSets, Metric, MetricInfo, Sacrebleu, SacrebleuFlag};
+use crate::metric::{FromStats, count};
+use crate::py::Py;
 use crate::{MetricError, NRefs, Signature};
-use crate::{py::Py, significance::Resample};
 
 /// TER on sacrebleu's command line: `-m ter` and its flags.
 pub static SACREBLEU: Sacrebleu = Sacrebleu {
@@ -157,40 +155,24 @@ impl Metric for Ter {
         Ter::segments_on(self, backend, rows).into_iter().map(|s| Ok(s?.map(|s| ter_segment(&s)))).collect()
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(*self))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(self)
     }
 }
 
-/// TER's corpus sums: `[Σ edits, Σ average reference lengths]`.
-impl SumScore for Ter {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        Some(self.score(&ter_stats(sums)))
-    }
-
-    /// sacrebleu's `TERScore` fields.
-    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
-        let s = ter_stats(sums);
-        vec![("num_edits", Detail::Int(s.num_edits)), ("ref_length", Detail::Float(s.ref_len))]
-    }
-}
-
-fn ter_stats(sums: &RowSums) -> TerStats {
-    let at = |i: usize| sums.sums.get(i).copied().unwrap_or(0.0);
-    TerStats { num_edits: count(at(0)), ref_len: at(1), num_shifts: 0, segments: sums.segments }
-}
-
-impl Resample for Ter {
+/// TER from its summed statistics: `[Σ edits, Σ average reference lengths]`.
+impl FromStats for Ter {
     fn width(&self) -> usize {
         2
     }
 
     fn score(&self, sums: &[f64]) -> f64 {
         Ter::score(self, &TerStats { num_edits: count(sums[0]), ref_len: sums[1], ..TerStats::default() })
+    }
+
+    /// sacrebleu's `TERScore` fields.
+    fn details(&self, sums: &[f64]) -> Vec<(&'static str, Detail)> {
+        vec![("num_edits", Detail::Int(count(sums[0]))), ("ref_length", Detail::Float(sums[1]))]
     }
 
     fn score_f32(&self, sums: &[f32]) -> Py {

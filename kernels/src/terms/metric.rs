@@ -3,11 +3,10 @@
 //! and its term list, not references: a row's statistics are its
 //! [`TermCounts`] as [`TermCounts::to_stats`] lays them out.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{TermAccuracy, TermCounts, signature};
-use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, RowSums, SumScore, Summed, as_f64, count};
+use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, as_f64, count, same_state};
 use crate::{MetricError, NRefs, Signature};
 
 /// Exact terminology accuracy's row of the metric table.
@@ -107,38 +106,53 @@ impl Metric for TermAccuracyMetric {
     }
 
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(*self))
+        Some(Box::new(TermState { lemmatized: self.lemmatized, acc: TermAccuracy::default() }))
     }
 }
 
-/// Terminology's corpus sums: a [`TermAccuracy`] in its array layout.
-impl SumScore for TermAccuracyMetric {
-    fn summand<'a>(&self, stats: &'a [f64]) -> Cow<'a, [f64]> {
-        let mut acc = TermAccuracy::default();
-        acc.add(&TermCounts::from_stats(stats));
-        Cow::Owned(as_f64(&acc.to_array()))
+/// Terminology's corpus state: the [`TermAccuracy`] sums of the rows (not
+/// the rows summed: a dropped prediction leaves the denominator), which
+/// engines move as [`TermAccuracy::to_array`]'s layout.
+#[derive(Debug, Clone, Copy)]
+struct TermState {
+    lemmatized: bool,
+    acc: TermAccuracy,
+}
+
+impl CorpusState for TermState {
+    fn add(&mut self, stats: &[f64]) {
+        self.acc.add(&TermCounts::from_stats(stats));
     }
 
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        let acc = accuracy(sums);
-        if self.lemmatized { acc.lemmatized_accuracy() } else { acc.exact_accuracy() }
+    fn merge(&mut self, other: &dyn CorpusState) -> Result<(), MetricError> {
+        self.acc.merge(&same_state::<Self>(other)?.acc);
+        Ok(())
+    }
+
+    /// The predictions kept.
+    fn segments(&self) -> u64 {
+        self.acc.kept_predictions
+    }
+
+    fn score(&self) -> Option<f64> {
+        if self.lemmatized { self.acc.lemmatized_accuracy() } else { self.acc.exact_accuracy() }
     }
 
     /// The lemmatized accuracy's check that every kept prediction has its
     /// lemma sentence.
-    fn check_of(&self, sums: &RowSums) -> Result<(), MetricError> {
-        if self.lemmatized { accuracy(sums).check() } else { Ok(()) }
+    fn check(&self) -> Result<(), MetricError> {
+        if self.lemmatized { self.acc.check() } else { Ok(()) }
     }
 
-    fn counted(&self, sums: &RowSums) -> u64 {
-        accuracy(sums).kept_predictions
+    fn to_state(&self) -> (Vec<f64>, u64) {
+        (as_f64(&self.acc.to_array()), self.acc.kept_predictions)
     }
-}
 
-fn accuracy(sums: &RowSums) -> TermAccuracy {
-    let mut a = [0; 6];
-    for (x, &s) in a.iter_mut().zip(&sums.sums) {
-        *x = count(s);
+    fn add_state(&mut self, values: &[f64], _segments: u64) {
+        let mut a = [0; 6];
+        for (x, &v) in a.iter_mut().zip(values) {
+            *x = count(v);
+        }
+        self.acc.merge(&TermAccuracy::from_array(a));
     }
-    TermAccuracy::from_array(a)
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use super::{Unit, WerConfig, WerCounts, WerScores};
 use crate::metric::sql::{CorpusField, Num, SqlDoc, SqlFunctions, StatField, StatValue};
-use crate::metric::{CorpusState, Detail, Direction, Metric, MetricInfo, RowSums, SumScore, Summed};
+use crate::metric::{Detail, Direction, FromStats, Metric, MetricInfo};
+use crate::py::Py;
 use crate::{MetricError, NRefs, Signature};
-use crate::{py::Py, significance::Resample};
 
 /// Which of jiwer's measures a row scores with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -267,11 +267,7 @@ impl Metric for Wer {
         Ok(self.cfg.best(hyp, refs).map(|(_, c)| c.to_stats().to_vec()))
     }
 
-    fn corpus(&self) -> Option<Box<dyn CorpusState>> {
-        Some(Summed::boxed(*self))
-    }
-
-    fn resample(&self) -> Option<&dyn Resample> {
+    fn stats(&self) -> Option<&dyn FromStats> {
         Some(self)
     }
 }
@@ -284,13 +280,29 @@ impl Metric for Wer {
 /// added in `float32` and converted by `float()` before dividing, and
 /// `float(H) / N` is a `float32` (numpy 2's rules for a Python float with a
 /// `float32`).
-impl Resample for Wer {
+impl FromStats for Wer {
     fn width(&self) -> usize {
         6
     }
 
     fn score(&self, sums: &[f64]) -> f64 {
         self.measure.of(&WerCounts::from_stats(sums).scores())
+    }
+
+    /// jiwer's `WordOutput` fields: the four measures and the four counts.
+    fn details(&self, sums: &[f64]) -> Vec<(&'static str, Detail)> {
+        let c = WerCounts::from_stats(sums);
+        let s = c.scores();
+        vec![
+            ("wer", Detail::Float(s.wer)),
+            ("mer", Detail::Float(s.mer)),
+            ("wil", Detail::Float(s.wil)),
+            ("wip", Detail::Float(s.wip)),
+            ("hits", Detail::Int(c.hits)),
+            ("substitutions", Detail::Int(c.substitutions)),
+            ("deletions", Detail::Int(c.deletions)),
+            ("insertions", Detail::Int(c.insertions)),
+        ]
     }
 
     fn score_f32(&self, sums: &[f32]) -> Py {
@@ -313,29 +325,5 @@ impl Resample for Wer {
             Measure::Wip => wip(),
             Measure::Wil => Py::Float(1.0) - wip(),
         }
-    }
-}
-
-/// The WER family's corpus sums: [`WerCounts`] as [`WerCounts::to_stats`]
-/// lays them out.
-impl SumScore for Wer {
-    fn score_of(&self, sums: &RowSums) -> Option<f64> {
-        Some(self.measure.of(&WerCounts::from_stats(&sums.sums).scores()))
-    }
-
-    /// jiwer's `WordOutput` fields: the four measures and the four counts.
-    fn details_of(&self, sums: &RowSums) -> Vec<(&'static str, Detail)> {
-        let c = WerCounts::from_stats(&sums.sums);
-        let s = c.scores();
-        vec![
-            ("wer", Detail::Float(s.wer)),
-            ("mer", Detail::Float(s.mer)),
-            ("wil", Detail::Float(s.wil)),
-            ("wip", Detail::Float(s.wip)),
-            ("hits", Detail::Int(c.hits)),
-            ("substitutions", Detail::Int(c.substitutions)),
-            ("deletions", Detail::Int(c.deletions)),
-            ("insertions", Detail::Int(c.insertions)),
-        ]
     }
 }

@@ -330,7 +330,7 @@ fn each_measure_is_a_row_of_the_metric_table() {
         let mut c = m.corpus().unwrap();
         c.add(&stats);
         assert_eq!(c.score(), Some(score), "{display}");
-        let r = m.resample().unwrap();
+        let r = m.stats().unwrap();
         assert_eq!(r.score(&stats), score);
         let f32s = stats.map(|x| x as f32);
         assert_eq!(r.score_f32(&f32s).value(), score_f32_reference(display, &f32s), "{display}");
@@ -364,7 +364,7 @@ fn empty_references_in_float32_follow_jiwer() {
     use super::metric::{MER, WIP};
     let r = |info: &'static crate::metric::MetricInfo, s: [f32; 6]| {
         let m = info.configure("").unwrap();
-        m.resample().unwrap().score_f32(&s)
+        m.stats().unwrap().score_f32(&s)
     };
     let silence = [0.0, 0.0, 0.0, 2.0, 0.0, 2.0];
     assert_eq!(r(&WER, silence), crate::py::Py::F32(2.0));

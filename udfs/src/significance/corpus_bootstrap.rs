@@ -29,9 +29,10 @@ use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
+use mteval_kernels::metric::FromStats;
 use mteval_kernels::metric::{Metric, segment_score};
 use mteval_kernels::metrics;
-use mteval_kernels::significance::{self, PairedTest, Resample, SegmentStats};
+use mteval_kernels::significance::{self, PairedTest, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
 use crate::common::{
@@ -211,7 +212,7 @@ fn settings(
         }
     }
     let metric = info.configure(&rest.join("|"))?;
-    if metric.resample().is_none() {
+    if metric.stats().is_none() {
         return Err(MetricError::InvalidOption {
             metric: name,
             reason: format!("{}: resampling is for {}", info.name, resampled_names()),
@@ -226,8 +227,8 @@ fn settings(
 
 /// The resampling view of a metric (`settings()` refuses every metric
 /// without one, so the error is a guard, not a path users meet).
-fn resample<'a>(name: &str, m: &'a dyn Metric) -> Result<&'a dyn Resample> {
-    m.resample().ok_or_else(|| exec_datafusion_err!("{name}: {} cannot be resampled", m.info().name))
+fn resample<'a>(name: &str, m: &'a dyn Metric) -> Result<&'a dyn FromStats> {
+    m.stats().ok_or_else(|| exec_datafusion_err!("{name}: {} cannot be resampled", m.info().name))
 }
 
 /// The names of the metrics the resampling functions take, as a list in words.
