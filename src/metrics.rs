@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use mteval_kernels::metric::segment_score::SegmentScore;
 use mteval_kernels::metric::{CorpusState, Inputs, Metric, MetricInfo, SacrebleuFlag};
 use mteval_kernels::metrics;
@@ -89,14 +89,11 @@ impl MetricChoice {
         }
     }
 
-    /// The choice for a metric of the table with its options; MBR utilities
-    /// are not scored per row.
+    /// The choice for a metric of the table with its options.
     fn from_table(info: &'static MetricInfo, options: &str) -> Result<Self> {
         let metric = info.configure(options)?;
-        match (info.column, metric.corpus()) {
-            (Some(_), Some(empty)) => Ok(Self(metric, empty)),
-            _ => bail!("{} is an MBR utility: use `mteval mbr --utility` or the SQL window function", info.name),
-        }
+        let empty = metric.corpus().with_context(|| format!("{} has no corpus score", info.name))?;
+        Ok(Self(metric, empty))
     }
 }
 
@@ -284,11 +281,20 @@ pub fn markdown_table() -> String {
     let mut s = String::from(
         "| metric | also accepted | `mteval score` column | SQL functions | reproduces |\n|---|---|---|---|---|\n",
     );
+    let ticked = |names: &[&str]| names.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
     for m in metrics::METRICS {
-        let aliases = m.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-        let column = m.column.map_or_else(|| "(`mteval mbr`)".to_owned(), |c| format!("`{c}`"));
-        let functions = m.functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-        let _ = writeln!(s, "| `{}` | {aliases} | {column} | {functions} | {} |", m.name, m.reference);
+        let column = m.column.map_or_else(String::new, |c| format!("`{c}`"));
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {column} | {} | {} |",
+            m.name,
+            ticked(m.aliases),
+            ticked(m.functions),
+            m.reference
+        );
+    }
+    for u in metrics::UTILITIES {
+        let _ = writeln!(s, "| `{}` |  | (`mteval mbr`) | {} | {} |", u.name, ticked(u.functions), u.reference);
     }
     s
 }
@@ -298,7 +304,10 @@ pub fn markdown_table() -> String {
 /// # Errors
 /// An unknown metric name.
 pub fn options_table(name: &str) -> Result<String, mteval_kernels::MetricError> {
-    Ok(option_keys_table(metrics::lookup(name)?.options))
+    match metrics::utility_row(name) {
+        Some(u) => Ok(option_keys_table(u.options)),
+        None => Ok(option_keys_table(metrics::lookup(name)?.options)),
+    }
 }
 
 /// The SQL guide's table of `groups`' keys.

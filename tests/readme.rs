@@ -113,4 +113,15 @@ fn every_metric_name_works_on_the_command_line_and_in_sql() {
             assert!(String::from_utf8_lossy(&o.stdout).contains(&want[..want.find('|').unwrap()]), "{name}");
         }
     }
+    // The MBR utilities: a signature in SQL, and `-m` refuses them by name.
+    for u in mteval_kernels::metrics::UTILITIES {
+        let q = format!("SELECT mteval_signature('{}', 'self:no') AS s", u.name);
+        let o = mteval(&["sql", "--format", "csv", "-c", &q]);
+        assert!(o.status.success(), "{}: {}", u.name, stderr(&o));
+        let want = u.configure("self:no").unwrap().signature().to_string();
+        assert_eq!(String::from_utf8(o.stdout).unwrap().lines().nth(1), Some(want.as_str()), "{}", u.name);
+        let o = mteval(&["score", demo, "-m", u.name]);
+        assert!(!o.status.success(), "{}", u.name);
+        assert!(stderr(&o).contains(&format!("{} is an MBR utility", u.name)), "{}", stderr(&o));
+    }
 }

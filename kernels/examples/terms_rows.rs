@@ -19,7 +19,9 @@ fn field<T: Into<Value>>(r: Result<T, MetricError>) -> Value {
         Err(MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. }) => {
             json!({ "error": reason })
         }
-        Err(e @ (MetricError::UnknownMetric { .. } | MetricError::AmbiguousMetric { .. })) => {
+        Err(
+            e @ (MetricError::UnknownMetric { .. } | MetricError::AmbiguousMetric { .. } | MetricError::Utility { .. }),
+        ) => {
             json!({ "error": e.to_string() })
         }
     }

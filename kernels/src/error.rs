@@ -21,6 +21,18 @@ pub enum MetricError {
         /// Every accepted name.
         known: String,
     },
+    /// The name of an MBR utility ([`crate::metrics::UTILITIES`]) where a
+    /// metric of rows was asked for.
+    #[error(
+        "{name} is an MBR utility (it ranks candidates), not a per-row score: use `mteval mbr --utility` or its SQL \
+         window function"
+    )]
+    Utility {
+        /// The utility's name.
+        name: &'static str,
+        /// Its SQL window functions.
+        functions: &'static [&'static str],
+    },
     /// A name that two metrics go by in the tools mteval replaces.
     #[error("metric name '{name}' is ambiguous: {meaning}")]
     AmbiguousMetric {

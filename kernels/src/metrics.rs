@@ -1,13 +1,14 @@
 //! The metric table: every metric's row ([`METRICS`]), above the metrics
-//! and the interface they implement (`crate::metric`), and the lookups by
-//! name over it. Adding a metric is one line here (and its module in
-//! `lib.rs`).
+//! and the interface they implement (`crate::metric`), the MBR utilities'
+//! own small table ([`UTILITIES`]), and the lookups by name over them.
+//! Adding a metric is one line here (and its module in `lib.rs`).
 
 use std::sync::Arc;
 
 use crate::MetricError;
-use crate::metric::mbr::{MeanUtility, Utility};
+use crate::metric::mbr::{MeanUtility, Utility, UtilityInfo};
 use crate::metric::{Inputs, MetricInfo, not_text};
+use crate::{NRefs, Signature};
 
 /// Every metric, in the SQL guide's order.
 pub static METRICS: &[&MetricInfo] = &[
@@ -24,10 +25,14 @@ pub static METRICS: &[&MetricInfo] = &[
     &crate::wer::metric::CHAR_ERROR_RATE,
     &crate::terms::metric::EXACT,
     &crate::terms::metric::LEMMATIZED,
-    &crate::chrf::group::PAIRWISE,
-    &crate::chrf::group::AGGREGATE,
-    &crate::ter::mbr::INFO,
 ];
+
+/// Every MBR utility built for MBR or named for it (`mteval mbr --utility`,
+/// the SQL window functions); any text metric of [`METRICS`] is one too, as
+/// the mean of its sentence scores.
+pub static UTILITIES: &[&UtilityInfo] =
+    &[&crate::chrf::group::PAIRWISE, &crate::chrf::group::AGGREGATE, &crate::ter::mbr::INFO];
+
 /// Every accepted name, canonical names first, each with its aliases.
 #[must_use]
 pub fn known_names() -> String {
@@ -56,17 +61,40 @@ const AMBIGUOUS: &[(&str, &str)] = &[(
 ///
 /// # Errors
 /// [`MetricError::UnknownMetric`] listing every name;
-/// [`MetricError::AmbiguousMetric`] for a name of two metrics (`cer`).
+/// [`MetricError::AmbiguousMetric`] for a name of two metrics (`cer`);
+/// [`MetricError::Utility`] for the name of a row of [`UTILITIES`].
 pub fn lookup(name: &str) -> Result<&'static MetricInfo, MetricError> {
     let n = name.trim();
     if let Some(&(_, meaning)) = AMBIGUOUS.iter().find(|(a, _)| a.eq_ignore_ascii_case(n)) {
         return Err(MetricError::AmbiguousMetric { name: n.to_owned(), meaning });
+    }
+    if let Some(u) = UTILITIES.iter().find(|u| u.name.eq_ignore_ascii_case(n)) {
+        return Err(MetricError::Utility { name: u.name, functions: u.functions });
     }
     METRICS
         .iter()
         .copied()
         .find(|m| m.name.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
         .ok_or_else(|| MetricError::UnknownMetric { name: n.to_owned(), known: known_names() })
+}
+
+/// The row of [`UTILITIES`] named `name` exactly (any case), as the
+/// metric names of [`lookup`] are.
+#[must_use]
+pub fn utility_row(name: &str) -> Option<&'static UtilityInfo> {
+    UTILITIES.iter().copied().find(|u| u.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// The signature of the metric or MBR utility named `name` with
+/// `options` (`mteval_signature`); a utility's has no `nrefs`.
+///
+/// # Errors
+/// An unknown name, bad options.
+pub fn signature(name: &str, options: &str, nrefs: NRefs) -> Result<Signature, MetricError> {
+    match utility_row(name) {
+        Some(u) => Ok(u.configure(options)?.signature()),
+        None => Ok(lookup(name)?.configure(options)?.signature(nrefs)),
+    }
 }
 
 /// The metrics sacrebleu's significance tests take (those with a
@@ -84,32 +112,22 @@ pub fn in_words(names: &[&str]) -> String {
     }
 }
 
-/// The utility named `name` with `options` (signature syntax): an MBR row of
-/// the metric table, named with or without its `mbr_` prefix (`-` may stand
+/// The utility named `name` with `options` (signature syntax): a row of
+/// [`UTILITIES`], named with or without its `mbr_` prefix (`-` may stand
 /// for `_`), else the [`MeanUtility`] of a text metric (`wer`, `bleu`, ...).
 ///
 /// # Errors
 /// An unknown name, a metric that does not read text, bad options.
 pub fn utility(name: &str, options: &str) -> Result<Arc<dyn Utility>, MetricError> {
-    let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
-    let is_mbr = |m: &&MetricInfo| {
-        m.inputs == Inputs::Candidates && (m.name == wanted || m.name.strip_prefix("mbr_") == Some(wanted.as_str()))
-    };
-    if let Some(row) = METRICS.iter().copied().find(is_mbr) {
-        return row
-            .configure(options)?
-            .utility()
-            .ok_or_else(|| crate::metric::mbr::invalid(format!("{} is not an MBR utility", row.name)));
+    if let Some(row) = UTILITIES.iter().find(|u| u.is_named(name)) {
+        return row.configure(options);
     }
+    let wanted = name.trim().replace('-', "_");
     match lookup(name).or_else(|_| lookup(&wanted)) {
-        Ok(of) if of.inputs == Inputs::Text => Ok(Arc::new(MeanUtility::configure(of, of, options)?)),
+        Ok(of) if of.inputs == Inputs::Text => Ok(Arc::new(MeanUtility::configure(of, options)?)),
         Ok(of) => Err(crate::metric::mbr::invalid(format!("{} cannot be an MBR utility: {}", of.name, not_text(of)))),
         Err(_) => {
-            let rows: Vec<&str> = METRICS
-                .iter()
-                .filter(|m| m.inputs == Inputs::Candidates)
-                .filter_map(|m| m.name.strip_prefix("mbr_"))
-                .collect();
+            let rows: Vec<&str> = UTILITIES.iter().filter_map(|m| m.name.strip_prefix("mbr_")).collect();
             let text: Vec<&str> = METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
             Err(crate::metric::mbr::invalid(format!(
                 "unknown utility '{}' (known: {}, or the mean sentence score of a text metric: {})",
@@ -190,7 +208,7 @@ mod tests {
             assert_eq!(c.display(), m.display, "{}", m.name);
             let again = m.configure(&c.sql_options()).unwrap();
             assert_eq!(again.signature(NRefs::Fixed(2)), c.signature(NRefs::Fixed(2)), "{}", m.name);
-            assert_eq!(c.corpus().is_some(), m.inputs != Inputs::Candidates, "{}", m.name);
+            assert!(c.corpus().is_some(), "{}", m.name);
         }
         let e = lookup("bleurt").unwrap_err().to_string();
         assert!(e.contains("unknown metric 'bleurt'") && e.contains("charac_ter (characTER)"), "{e}");
@@ -201,6 +219,30 @@ mod tests {
         assert_eq!(lookup("chrf").unwrap().configure("nc:4|beta:1").unwrap().display(), "chrF1");
         assert_eq!(lookup("wer").unwrap().configure("unit:char").unwrap().display(), "CER");
         assert!(lookup("term-acc").unwrap().configure("x:y").is_err());
+    }
+
+    #[test]
+    fn utilities_are_a_table_of_their_own() {
+        for &u in UTILITIES {
+            // Not a metric of rows: named apart, and refused where one is asked for.
+            assert!(METRICS.iter().all(|m| !m.name.eq_ignore_ascii_case(u.name) && !m.aliases.contains(&u.name)));
+            let e = lookup(&u.name.to_ascii_uppercase()).unwrap_err();
+            assert_eq!(e, MetricError::Utility { name: u.name, functions: u.functions });
+            assert!(e.to_string().starts_with(&format!("{} is an MBR utility", u.name)), "{e}");
+            assert!(!known_names().contains(u.name), "{}", u.name);
+            // Named with or without `mbr_`; the signature pastes back; the options table is its own.
+            let short = u.name.strip_prefix("mbr_").unwrap().replace('_', "-");
+            let sig = utility(&short, "self:no").unwrap().signature();
+            assert_eq!(utility(u.name, &sig.to_string()).unwrap().signature(), sig, "{}", u.name);
+            assert_eq!(signature(u.name, "self:no", NRefs::Fixed(3)).unwrap(), sig, "{}", u.name);
+            assert_eq!(utility_row(&u.name.to_ascii_uppercase()), Some(u));
+            assert!(u.options.iter().flat_map(|g| g.iter()).any(|k| k.key == "self"), "{}", u.name);
+            let e = utility(u.name, "colour:red").unwrap_err().to_string();
+            assert!(e.contains("unknown key 'colour'"), "{e}");
+        }
+        assert_eq!(utility_row("chrf"), None, "a text metric's name is not a row of the utility table");
+        let ter = signature("ter", "", NRefs::Fixed(2)).unwrap().to_string();
+        assert!(ter.starts_with("nrefs:2|case:lc|"), "{ter}");
     }
 
     #[test]

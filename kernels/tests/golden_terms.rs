@@ -63,6 +63,7 @@ fn reason(e: &MetricError) -> &str {
     match e {
         MetricError::InvalidInput { reason, .. } | MetricError::InvalidOption { reason, .. } => reason,
         MetricError::UnknownMetric { name, .. } | MetricError::AmbiguousMetric { name, .. } => name,
+        MetricError::Utility { name, .. } => name,
     }
 }
 

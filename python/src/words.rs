@@ -8,7 +8,7 @@
 
 use mteval_kernels::metric::MetricInfo;
 use mteval_kernels::metric::segment_score::SegmentScore;
-use mteval_kernels::metrics;
+use mteval_kernels::{MetricError, metrics};
 use pyo3::PyErr;
 use pyo3::exceptions::PyValueError;
 
@@ -30,19 +30,20 @@ pub(crate) fn check_metrics(metrics: &[String], options: &[String], function: &s
     }
     let mut infos: Vec<&'static MetricInfo> = Vec::with_capacity(metrics.len());
     for m in metrics {
-        let info = metrics::lookup(m).map_err(|e| err(format!("metrics: {e}")))?;
-        if info.column.is_none() {
-            let how = match info.functions {
-                [] => String::new(),
-                fs => format!("; its SQL window function ({}) does, through mteval.sql", fs.join(", ")),
-            };
-            return Err(err(format!(
-                "metrics: {} is an MBR utility (it ranks candidates), not a per-row score: {function} does not \
-                 take it{how}",
-                info.name
-            )));
+        match metrics::lookup(m) {
+            Ok(info) => infos.push(info),
+            Err(MetricError::Utility { name, functions }) => {
+                let how = match functions {
+                    [] => String::new(),
+                    fs => format!("; its SQL window function ({}) does, through mteval.sql", fs.join(", ")),
+                };
+                return Err(err(format!(
+                    "metrics: {name} is an MBR utility (it ranks candidates), not a per-row score: {function} does \
+                     not take it{how}"
+                )));
+            }
+            Err(e) => return Err(err(format!("metrics: {e}"))),
         }
-        infos.push(info);
     }
     check_options(&infos, options)
 }

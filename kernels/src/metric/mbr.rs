@@ -6,8 +6,12 @@
 //! itself. Every other text metric is a utility through [`MeanUtility`]: the
 //! mean of its sentence scores against the pseudo-references, averaged as
 //! `numpy.mean` does (row `mbr_ter` is this over TER; `--utility wer`,
-//! `bleu`, `char_error_rate`... are the same over those rows). [`configure`]
-//! resolves a utility's name to one of them.
+//! `bleu`, `char_error_rate`... are the same over those rows). The named
+//! utilities are rows of their own table ([`UtilityInfo`],
+//! [`crate::metrics::UTILITIES`]), not of the metric table: they read the
+//! candidates of a source, not a hypothesis and references, and have no
+//! per-row or corpus score. [`crate::metrics::utility`] resolves a
+//! utility's name to one of them.
 
 use std::fmt;
 use std::sync::Arc;
@@ -28,6 +32,56 @@ pub const MBR_OPTIONS: &[OptionKey] = &[OptionKey::new(
     "`yes`: every row of the group is a pseudo-reference for itself too, as in fastchrf; `no`: a row's own \
      pseudo-reference is left out",
 )];
+
+/// Parses a utility's options (signature syntax, `key:value|...`).
+pub type ConfigureUtility = fn(&str) -> Result<Arc<dyn Utility>, MetricError>;
+
+/// One row of the MBR utility table ([`crate::metrics::UTILITIES`]).
+pub struct UtilityInfo {
+    /// Its name (`mbr_chrf`); `mteval mbr --utility` takes it with or
+    /// without the `mbr_` prefix.
+    pub name: &'static str,
+    /// Its SQL window functions.
+    pub functions: &'static [&'static str],
+    /// The reference implementation it reproduces.
+    pub reference: &'static str,
+    /// Its option keys, in groups (the SQL guide's option tables).
+    pub options: &'static [&'static [OptionKey]],
+    /// Parses options (signature syntax).
+    pub configure: ConfigureUtility,
+}
+
+impl UtilityInfo {
+    /// Parses `options` for this utility.
+    ///
+    /// # Errors
+    /// Unknown keys and bad values, naming them.
+    pub fn configure(&self, options: &str) -> Result<Arc<dyn Utility>, MetricError> {
+        (self.configure)(options)
+    }
+
+    /// Whether `name` names it (any case, `-` for `_`, with or without
+    /// `mbr_`).
+    #[must_use]
+    pub fn is_named(&self, name: &str) -> bool {
+        let wanted = name.trim().replace('-', "_").to_ascii_lowercase();
+        self.name == wanted || self.name.strip_prefix("mbr_") == Some(wanted.as_str())
+    }
+}
+
+impl fmt::Debug for UtilityInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UtilityInfo").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for UtilityInfo {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for UtilityInfo {}
 
 /// An MBR utility with its options parsed.
 pub trait Utility: fmt::Debug + Send + Sync {
@@ -92,17 +146,15 @@ pub fn split_options(metric: &'static str, options: &str) -> Result<(bool, Strin
 pub struct MeanUtility {
     metric: Arc<dyn Metric>,
     include_self: bool,
-    row: &'static MetricInfo,
 }
 
 impl MeanUtility {
     /// The mean of `of`'s sentence scores with `options` (`of`'s keys plus
-    /// `self`), answering as row `row` of the metric table (`mbr_ter`; or
-    /// `of` itself, for a utility named by its metric).
+    /// `self`).
     ///
     /// # Errors
     /// Unknown keys (the error lists `of`'s and `self`) and bad values.
-    pub fn configure(row: &'static MetricInfo, of: &'static MetricInfo, options: &str) -> Result<Self, MetricError> {
+    pub fn configure(of: &'static MetricInfo, options: &str) -> Result<Self, MetricError> {
         let (include_self, rest) = split_options(of.name, options)?;
         let metric = of.configure(&rest).map_err(|e| match e {
             MetricError::InvalidOption { metric, reason } if reason.starts_with("unknown key") => {
@@ -110,7 +162,7 @@ impl MeanUtility {
             }
             e => e,
         })?;
-        Ok(Self { metric, include_self, row })
+        Ok(Self { metric, include_self })
     }
 
     /// The metric averaged.
@@ -156,27 +208,5 @@ impl Utility for MeanUtility {
                 Ok(numpy_mean(&row))
             })
             .collect()
-    }
-}
-
-impl Metric for MeanUtility {
-    fn info(&self) -> &'static MetricInfo {
-        self.row
-    }
-
-    fn display(&self) -> String {
-        format!("MBR-{}", self.metric.display())
-    }
-
-    fn signature(&self, _nrefs: NRefs) -> Signature {
-        Utility::signature(self)
-    }
-
-    fn max_words(&self) -> Option<usize> {
-        self.metric.max_words()
-    }
-
-    fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
-        Some(self)
     }
 }

@@ -33,7 +33,6 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::backend::Backend;
-use crate::metric::mbr::Utility;
 use crate::metric::sql::{Segment, SqlFunctions};
 pub use crate::metric::stats::{FromStats, Mean, Summable, Summed};
 use crate::options::OptionKey;
@@ -58,9 +57,6 @@ pub enum Inputs {
         /// Whether a lemma column is read too.
         lemmatized: bool,
     },
-    /// The candidates of one source (MBR utilities: `mteval mbr` and the
-    /// window functions); no per-row score, no corpus score.
-    Candidates,
     /// A number per segment computed elsewhere ([`segment_score`]).
     Score,
 }
@@ -121,8 +117,8 @@ pub struct MetricInfo {
     pub display: &'static str,
     /// Other accepted spellings (matched ignoring case).
     pub aliases: &'static [&'static str],
-    /// The score column `mteval score` writes; `None`: not scored per row
-    /// there (MBR utilities).
+    /// The score column `mteval score` writes; `None`: a column of its own
+    /// (a segment score read from its number column).
     pub column: Option<&'static str>,
     /// SQL functions computing it (sentence level first).
     pub functions: &'static [&'static str],
@@ -288,7 +284,7 @@ pub trait Metric: fmt::Debug + Send + Sync {
 
     /// One segment's statistics, the values the corpus score sums; `None`
     /// with no reference. Every text metric gives it; the rows that read
-    /// something else ([`Inputs`]: MBR candidates, term lists) refuse by
+    /// something else ([`Inputs`]: term lists, a number column) refuse by
     /// default.
     ///
     /// # Errors
@@ -342,8 +338,7 @@ pub trait Metric: fmt::Debug + Send + Sync {
     }
 
     /// An empty corpus state: by default its statistics summed
-    /// ([`Summed`], through [`Self::stats`]); `None` for the rows without
-    /// a corpus score. Overridden where the corpus value is not a function
+    /// ([`Summed`], through [`Self::stats`]). Overridden where the corpus value is not a function
     /// of summed rows (`CharacTER`'s mean of sentence scores, terminology's
     /// kept predictions).
     fn corpus(&self) -> Option<Box<dyn CorpusState>> {
@@ -374,13 +369,6 @@ pub trait Metric: fmt::Debug + Send + Sync {
     /// For a segment score computed elsewhere: the number column it is read
     /// from.
     fn score_column(&self) -> Option<&str> {
-        None
-    }
-
-    /// The metric as an MBR utility, for the rows that are one
-    /// ([`Inputs::Candidates`]); a text metric is one through
-    /// [`mbr::MeanUtility`].
-    fn utility(self: Arc<Self>) -> Option<Arc<dyn Utility>> {
         None
     }
 }
@@ -471,7 +459,6 @@ pub fn not_text(info: &MetricInfo) -> MetricError {
     let what = match info.inputs {
         Inputs::Text => "text",
         Inputs::Terms { .. } => "a hypothesis with its term list",
-        Inputs::Candidates => "the candidates of one source (`mteval mbr`)",
         Inputs::Score => "a number column",
     };
     MetricError::InvalidInput { metric: "metric", reason: format!("{} scores {what}, not references", info.name) }

@@ -5,28 +5,22 @@
 
 use std::sync::Arc;
 
-use crate::metric::mbr::{MBR_OPTIONS, MeanUtility};
-use crate::metric::{Direction, Inputs, MetricInfo};
+use crate::metric::mbr::{MBR_OPTIONS, MeanUtility, UtilityInfo};
 
-/// The MBR TER utility's row of the metric table.
-pub static INFO: MetricInfo = MetricInfo {
+/// The MBR TER utility's row of the utility table.
+pub static INFO: UtilityInfo = UtilityInfo {
     name: "mbr_ter",
-    display: "MBR-TER",
-    column: None,
     functions: &[],
     reference: "sacrebleu 2.6.0 TER, averaged as `numpy.mean`",
     options: &[super::OPTIONS, MBR_OPTIONS],
-    direction: Direction::Lower,
-    inputs: Inputs::Candidates,
-    configure: |o| Ok(Arc::new(MeanUtility::configure(&INFO, &super::metric::INFO, o)?)),
-    ..MetricInfo::TEXT
+    configure: |o| Ok(Arc::new(MeanUtility::configure(&super::metric::INFO, o)?)),
 };
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::Ter;
     use crate::backend::CpuBackend;
+    use crate::metric::Direction;
     use crate::metric::mbr::{Candidates, Utility};
     use crate::metrics::utility as configure;
     use crate::py::numpy_mean;

@@ -17,9 +17,8 @@ use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
 /// Unknown metric or invalid options.
 pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String> {
     let name = "mteval_signature";
-    let info = mteval_kernels::metrics::lookup(metric).map_err(|e| metric_err(name, &e))?;
-    let configured = info.configure(options).map_err(|e| metric_err(name, &e))?;
-    Ok(configured.signature(nrefs).to_string())
+    let sig = mteval_kernels::metrics::signature(metric, options, nrefs).map_err(|e| metric_err(name, &e))?;
+    Ok(sig.to_string())
 }
 
 /// The `mteval_signature` scalar function.

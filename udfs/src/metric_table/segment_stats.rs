@@ -12,7 +12,7 @@ use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::metric::{Inputs, Metric};
-use mteval_kernels::metrics;
+use mteval_kernels::{MetricError, metrics};
 
 use crate::common::{
     ConstantArg, check_arity, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of,
@@ -50,16 +50,17 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
 
 /// The metric named `metric` with `options`, if it reads text.
 fn configure(name: &str, metric: &str, options: &str) -> Result<Arc<dyn Metric>> {
-    let info = metrics::lookup(metric).map_err(|e| metric_err(name, &e))?;
-    if info.inputs != Inputs::Text {
-        let text: Vec<&str> = metrics::METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
-        return plan_err!(
-            "{name}: {} does not score a hypothesis against references; the metrics that do: {}",
-            info.name,
-            metrics::in_words(&text)
-        );
-    }
-    info.configure(options).map_err(|e| metric_err(name, &e))
+    let not_text = match metrics::lookup(metric) {
+        Ok(info) if info.inputs == Inputs::Text => return info.configure(options).map_err(|e| metric_err(name, &e)),
+        Ok(info) => info.name,
+        Err(MetricError::Utility { name: utility, .. }) => utility,
+        Err(e) => return Err(metric_err(name, &e)),
+    };
+    let text: Vec<&str> = metrics::METRICS.iter().filter(|m| m.inputs == Inputs::Text).map(|m| m.name).collect();
+    plan_err!(
+        "{name}: {not_text} does not score a hypothesis against references; the metrics that do: {}",
+        metrics::in_words(&text)
+    )
 }
 
 impl ScalarSpec for SegmentStatsFn {

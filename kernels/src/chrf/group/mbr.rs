@@ -2,13 +2,15 @@
 //! plus `self`) and signature, and numpy's mean, which the expected utility
 //! of a candidate reproduces bit for bit.
 
+use std::sync::Arc;
+
 use super::FastChrfOptions;
 use crate::MetricError;
 use crate::backend::Backend;
 use crate::chrf::ChrfConfig;
 use crate::chrf::Whitespace;
 use crate::metric::Direction;
-use crate::metric::mbr::{Candidates, MBR_OPTIONS, Utility, split_options};
+use crate::metric::mbr::{Candidates, MBR_OPTIONS, Utility, UtilityInfo, split_options};
 use crate::py::numpy_mean;
 
 /// Options of the MBR utilities: chrF keys on top of fastchrf's defaults
@@ -53,35 +55,27 @@ pub(super) fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
     }
 }
 
-/// The pairwise chrF utility's row of the metric table.
-pub static PAIRWISE: crate::metric::MetricInfo = crate::metric::MetricInfo {
+/// The pairwise chrF utility's row of the utility table.
+pub static PAIRWISE: UtilityInfo = UtilityInfo {
     name: "mbr_chrf",
-    display: "MBR-chrF",
-    column: None,
     functions: &["mbr_chrf"],
     reference: "fastchrf 0.2.1 pairwise_chrf",
     options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    inputs: crate::metric::Inputs::Candidates,
     configure: |o| configure(o, false),
-    ..crate::metric::MetricInfo::TEXT
 };
 
-/// The aggregate chrF utility's row of the metric table.
-pub static AGGREGATE: crate::metric::MetricInfo = crate::metric::MetricInfo {
+/// The aggregate chrF utility's row of the utility table.
+pub static AGGREGATE: UtilityInfo = UtilityInfo {
     name: "mbr_chrf_aggregate",
-    display: "MBR-chrF-aggregate",
-    column: None,
     functions: &["mbr_chrf_aggregate"],
     reference: "fastchrf 0.2.1 aggregate_chrf",
     options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    inputs: crate::metric::Inputs::Candidates,
     configure: |o| configure(o, true),
-    ..crate::metric::MetricInfo::TEXT
 };
 
-fn configure(options: &str, aggregate: bool) -> Result<std::sync::Arc<dyn crate::metric::Metric>, MetricError> {
+fn configure(options: &str, aggregate: bool) -> Result<Arc<dyn Utility>, MetricError> {
     let (cfg, include_self) = parse_mbr_options(options)?;
-    Ok(std::sync::Arc::new(MbrChrf { cfg, include_self, aggregate }))
+    Ok(Arc::new(MbrChrf { cfg, include_self, aggregate }))
 }
 
 /// An MBR utility on chrF.
@@ -95,27 +89,13 @@ pub struct MbrChrf {
     pub aggregate: bool,
 }
 
-impl crate::metric::Metric for MbrChrf {
-    fn info(&self) -> &'static crate::metric::MetricInfo {
-        if self.aggregate { &AGGREGATE } else { &PAIRWISE }
-    }
-
-    fn signature(&self, _nrefs: crate::NRefs) -> crate::Signature {
-        Utility::signature(self)
-    }
-
-    fn utility(self: std::sync::Arc<Self>) -> Option<std::sync::Arc<dyn Utility>> {
-        Some(self)
-    }
-}
-
 impl Utility for MbrChrf {
     fn signature(&self) -> crate::Signature {
         mbr_signature(&self.cfg, self.include_self, if self.aggregate { "aggregate" } else { "pairwise" })
     }
 
     fn direction(&self) -> Direction {
-        crate::metric::Metric::info(self).direction
+        Direction::Higher
     }
 
     fn include_self(&self) -> bool {
