@@ -25,7 +25,7 @@ pub struct MbrArgs {
     /// Pseudo-reference column (default: the candidates themselves).
     #[arg(long)]
     pub pseudo_ref_col: Option<String>,
-    /// Expected-utility function: an MBR row of the metric table, with or without its `mbr_`
+    /// Expected-utility function: a row of the utility table, with or without its `mbr_`
     /// prefix: `chrf` (mean pairwise chrF), `chrf_aggregate` (fastchrf's aggregate chrF; also
     /// `chrf-aggregate`) or `ter` (mean sentence TER, lower is better); or any text metric,
     /// whose mean sentence score is the utility, its direction deciding (`wer`, `mer`,
