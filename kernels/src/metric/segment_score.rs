@@ -140,14 +140,6 @@ impl Metric for SegmentScore {
         self.direction
     }
 
-    /// A score is read from its column, not computed from text.
-    fn segment(&self, _hyp: &str, _refs: &[&str]) -> Result<Option<Vec<f64>>, MetricError> {
-        Err(MetricError::InvalidInput {
-            metric: METRIC,
-            reason: format!("{} is read from a number column, not computed from text", self.name),
-        })
-    }
-
     fn stats(&self) -> Option<&dyn FromStats> {
         Some(&Mean)
     }
@@ -176,7 +168,8 @@ mod tests {
         assert_eq!(SegmentScore::parse(&sig).unwrap(), s, "the signature pastes back");
         assert!(SegmentScore::parse("nc:6").unwrap_err().to_string().contains("unknown key 'nc'"));
         assert_eq!(s.display(), "metricx");
-        assert!(s.segment("a", &["b"]).is_err());
+        let e = s.segment("a", &["b"]).unwrap_err().to_string();
+        assert!(e.contains("score scores a number column, not references"), "{e}");
     }
 
     #[test]
