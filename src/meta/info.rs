@@ -20,7 +20,19 @@ pub struct LpInfo {
     pub baselines: &'static [&'static str],
 }
 
-const WMT23_PRIMARIES: &[&str] = &[
+/// `a` then `b`, as one list (`N`: their lengths' sum).
+const fn concat<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
+/// The WMT23 primaries that are not baselines.
+const WMT23_SUBMISSIONS: &[&str] = &[
     "Calibri-COMET22",
     "Calibri-COMET22-QE",
     "cometoid22-wmt22",
@@ -39,21 +51,9 @@ const WMT23_PRIMARIES: &[&str] = &[
     "XCOMET-Ensemble",
     "XCOMET-QE-Ensemble",
     "XLsim",
-    "BERTscore",
-    "BLEU",
-    "BLEURT-20",
-    "chrF",
-    "COMET",
-    "CometKiwi",
-    "docWMT22CometDA",
-    "docWMT22CometKiwiDA",
-    "f200spBLEU",
-    "MS-COMET-QE-22",
-    "prismRef",
-    "prismSrc",
-    "Random-sysname",
-    "YiSi-1",
 ];
+const WMT23_PRIMARIES: &[&str] =
+    &concat::<{ WMT23_SUBMISSIONS.len() + WMT23_BASELINES.len() }>(WMT23_SUBMISSIONS, WMT23_BASELINES);
 const WMT23_BASELINES: &[&str] = &[
     "BERTscore",
     "BLEU",
@@ -70,7 +70,8 @@ const WMT23_BASELINES: &[&str] = &[
     "Random-sysname",
     "YiSi-1",
 ];
-const WMT24_PRIMARIES: &[&str] = &[
+/// The WMT24 primaries that are not baselines.
+const WMT24_SUBMISSIONS: &[&str] = &[
     "BLCOM_1",
     "bright-qe",
     "chrfS",
@@ -84,20 +85,9 @@ const WMT24_PRIMARIES: &[&str] = &[
     "XCOMET",
     "XCOMET-QE",
     "XLsimMqm",
-    "BERTScore",
-    "BLEU",
-    "BLEURT-20",
-    "chrF",
-    "COMET-22",
-    "CometKiwi",
-    "PrismRefMedium",
-    "PrismRefSmall",
-    "spBLEU",
-    "YiSi-1",
-    "sentinel-cand-mqm",
-    "sentinel-ref-mqm",
-    "sentinel-src-mqm",
 ];
+const WMT24_PRIMARIES: &[&str] =
+    &concat::<{ WMT24_SUBMISSIONS.len() + WMT24_BASELINES.len() }>(WMT24_SUBMISSIONS, WMT24_BASELINES);
 const WMT24_BASELINES: &[&str] = &[
     "BERTScore",
     "BLEU",
@@ -278,6 +268,12 @@ mod tests {
         assert_eq!(lp_info("wmt23", "en-ru").unwrap().gold, None);
         assert!(lp_info("wmt23", "xx-yy").is_none());
         assert_eq!(default_lps("wmt25").len(), 16);
+        // meta_info's primaries: the submissions, then every baseline.
+        let w23 = lp_info("wmt23", "en-de").unwrap().primaries;
+        assert_eq!((w23.len(), w23[0], w23[18], w23[31]), (32, "Calibri-COMET22", "BERTscore", "YiSi-1"));
+        let w24 = lp_info("wmt24", "en-de").unwrap();
+        assert_eq!(w24.primaries.len(), 26);
+        assert!(w24.baselines.iter().all(|b| w24.primaries.contains(b)) && w24.primaries.contains(&"BLCOM_1"));
     }
 
     #[test]

@@ -69,19 +69,7 @@ impl UtilityInfo {
     }
 }
 
-impl fmt::Debug for UtilityInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("UtilityInfo").field("name", &self.name).finish_non_exhaustive()
-    }
-}
-
-impl PartialEq for UtilityInfo {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-
-impl Eq for UtilityInfo {}
+super::table_row!(UtilityInfo);
 
 /// An MBR utility with its options parsed.
 pub trait Utility: fmt::Debug + Send + Sync {

@@ -140,17 +140,28 @@ pub struct MetricInfo {
     pub sql: Option<&'static SqlFunctions>,
 }
 
-impl fmt::Debug for MetricInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MetricInfo").field("name", &self.name).finish_non_exhaustive()
-    }
-}
+/// A row of a static table (`MetricInfo`, `UtilityInfo`): shown by its
+/// name, equal only to itself (rows are `static`s, compared by address).
+macro_rules! table_row {
+    ($row:ty) => {
+        impl std::fmt::Debug for $row {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($row)).field("name", &self.name).finish_non_exhaustive()
+            }
+        }
 
-impl PartialEq for MetricInfo {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
+        impl PartialEq for $row {
+            fn eq(&self, other: &Self) -> bool {
+                std::ptr::eq(self, other)
+            }
+        }
+
+        impl Eq for $row {}
+    };
 }
+pub(crate) use table_row;
+
+table_row!(MetricInfo);
 
 impl MetricInfo {
     /// What most rows share, for struct update syntax (`..MetricInfo::TEXT`):

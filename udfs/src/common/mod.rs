@@ -23,8 +23,9 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, GenericListArray, StringArray};
 use datafusion::arrow::array::{Float64Array, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, plan_err};
+use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::MetricError;
 use mteval_kernels::backend::{Backend, DeviceRequest};
@@ -411,6 +412,16 @@ pub fn struct_fields(nullable: bool, fields: &[(&str, DataType)]) -> Fields {
 #[must_use]
 pub fn list_of(item: DataType, nullable: bool) -> DataType {
     DataType::List(Arc::new(Field::new_list_field(item, nullable)))
+}
+
+/// The intermediate state of an aggregate that keeps its rows: one list
+/// column per `(name, item type)`, named after the aggregate (`args_name`).
+#[must_use]
+pub fn list_state_fields(args_name: &str, columns: &[(&str, DataType)]) -> Vec<FieldRef> {
+    let field = |(name, t): &(&str, DataType)| {
+        Arc::new(Field::new(format_state_name(args_name, name), list_of(t.clone(), true), true))
+    };
+    columns.iter().map(field).collect()
 }
 
 /// A struct result (see [`float64_value`]).

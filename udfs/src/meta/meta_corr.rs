@@ -13,18 +13,15 @@
 //! same in any order (Pearson's and Spearman's sums are exact, see kernels'
 //! `meta::linear`), so the partitions do not change it.
 
-use std::sync::Arc;
-
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type};
+use datafusion::arrow::datatypes::{DataType, FieldRef, Float64Type};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::Statistic;
 
-use crate::common::{constant_options, metric_err};
+use crate::common::{constant_options, list_state_fields, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc};
 
 /// The `meta_corr` aggregate function.
@@ -69,11 +66,7 @@ impl AggregateSpec for MetaCorrFn {
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
-        let list = || DataType::List(Arc::new(Field::new_list_field(DataType::Float64, true)));
-        vec![
-            Arc::new(Field::new(format_state_name(args.name, "metric"), list(), true)),
-            Arc::new(Field::new(format_state_name(args.name, "gold"), list(), true)),
-        ]
+        list_state_fields(args.name, &[("metric", DataType::Float64), ("gold", DataType::Float64)])
     }
 }
 

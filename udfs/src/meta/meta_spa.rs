@@ -12,18 +12,16 @@
 //! another has, is refused naming the row or the system.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type};
+use datafusion::arrow::datatypes::{DataType, FieldRef, Float64Type};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::spa::{SpaOptions, spa};
 
-use crate::common::{ROW_IN_BATCH, constant_options, metric_err};
+use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_spa` aggregate function.
@@ -76,13 +74,15 @@ impl AggregateSpec for MetaSpaFn {
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
-        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
-        vec![
-            Arc::new(Field::new(format_state_name(args.name, "metric"), list(DataType::Float64), true)),
-            Arc::new(Field::new(format_state_name(args.name, "gold"), list(DataType::Float64), true)),
-            Arc::new(Field::new(format_state_name(args.name, "system"), list(DataType::Utf8), true)),
-            Arc::new(Field::new(format_state_name(args.name, "segment"), list(DataType::Utf8), true)),
-        ]
+        list_state_fields(
+            args.name,
+            &[
+                ("metric", DataType::Float64),
+                ("gold", DataType::Float64),
+                ("system", DataType::Utf8),
+                ("segment", DataType::Utf8),
+            ],
+        )
     }
 }
 

@@ -19,12 +19,11 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Typ
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::{MAX_PAIRS, TieOptOptions, pair_count, rate_within_limit, tie_optimization_rows};
 use mteval_kernels::py::legacy::RandomState;
 
-use crate::common::{constant_options, metric_err};
+use crate::common::{constant_options, list_state_fields, metric_err};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_tie_opt` aggregate function.
@@ -75,12 +74,10 @@ impl AggregateSpec for MetaTieOptFn {
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
-        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
-        vec![
-            Arc::new(Field::new(format_state_name(args.name, "metric"), list(DataType::Float64), true)),
-            Arc::new(Field::new(format_state_name(args.name, "gold"), list(DataType::Float64), true)),
-            Arc::new(Field::new(format_state_name(args.name, "row"), list(DataType::Utf8), true)),
-        ]
+        list_state_fields(
+            args.name,
+            &[("metric", DataType::Float64), ("gold", DataType::Float64), ("row", DataType::Utf8)],
+        )
     }
 }
 

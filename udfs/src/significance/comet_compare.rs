@@ -19,11 +19,10 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Typ
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::utils::format_state_name;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::significance::comet::{self, Options};
 
-use crate::common::{ROW_IN_BATCH, constant_options, metric_err};
+use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
 use crate::meta::meta_spa::{Key, ordered};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
@@ -98,12 +97,10 @@ impl AggregateSpec for CometCompareFn {
     }
 
     fn state_fields(args: &StateFieldsArgs) -> Vec<FieldRef> {
-        let list = |t: DataType| DataType::List(Arc::new(Field::new_list_field(t, true)));
-        vec![
-            Arc::new(Field::new(format_state_name(args.name, "score"), list(DataType::Float64), true)),
-            Arc::new(Field::new(format_state_name(args.name, "system"), list(DataType::Utf8), true)),
-            Arc::new(Field::new(format_state_name(args.name, "segment"), list(DataType::Utf8), true)),
-        ]
+        list_state_fields(
+            args.name,
+            &[("score", DataType::Float64), ("system", DataType::Utf8), ("segment", DataType::Utf8)],
+        )
     }
 }
 

@@ -56,22 +56,27 @@ pub(super) fn mean_skipping(row: &[f64], skip: Option<usize>) -> Option<f64> {
 }
 
 /// The pairwise chrF utility's row of the utility table.
-pub static PAIRWISE: UtilityInfo = UtilityInfo {
-    name: "mbr_chrf",
-    functions: &["mbr_chrf"],
-    reference: "fastchrf 0.2.1 pairwise_chrf",
-    options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    configure: |o| configure(o, false),
-};
+pub static PAIRWISE: UtilityInfo = row(&["mbr_chrf"], "fastchrf 0.2.1 pairwise_chrf", |o| configure(o, false));
 
 /// The aggregate chrF utility's row of the utility table.
-pub static AGGREGATE: UtilityInfo = UtilityInfo {
-    name: "mbr_chrf_aggregate",
-    functions: &["mbr_chrf_aggregate"],
-    reference: "fastchrf 0.2.1 aggregate_chrf",
-    options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
-    configure: |o| configure(o, true),
-};
+pub static AGGREGATE: UtilityInfo =
+    row(&["mbr_chrf_aggregate"], "fastchrf 0.2.1 aggregate_chrf", |o| configure(o, true));
+
+/// A chrF utility's row: named as its one window function, chrF's options
+/// and `self`.
+const fn row(
+    function: &'static [&'static str; 1],
+    reference: &'static str,
+    configure: crate::metric::mbr::ConfigureUtility,
+) -> UtilityInfo {
+    UtilityInfo {
+        name: function[0],
+        functions: function,
+        reference,
+        options: &[crate::chrf::OPTIONS, MBR_OPTIONS],
+        configure,
+    }
+}
 
 fn configure(options: &str, aggregate: bool) -> Result<Arc<dyn Utility>, MetricError> {
     let (cfg, include_self) = parse_mbr_options(options)?;
