@@ -3,12 +3,9 @@
 own task sets (tasks.WMT23, tasks.WMT24, tasks.WMT25 at commit 68a481a) run on
 synthetic test sets written in its data layout.
 
-The reference is read from a fetched copy of google-research/mt-metrics-eval
-(never vendored, and never the unrelated PyPI package of that name):
+The reference is the fetched copy and venv of scripts/make_meta_golden.py's
+docstring (/tmp/mtme-repo at 68a481a, /tmp/metavenv); then
 
-    git clone https://github.com/google-research/mt-metrics-eval /tmp/mtme-repo
-    git -C /tmp/mtme-repo checkout 68a481a
-    python3 -m venv /tmp/metavenv && /tmp/metavenv/bin/pip install numpy==2.4.6 scipy==1.17.1 dacite==1.9.2
     MTME_DIR=/tmp/mtme-repo /tmp/metavenv/bin/python scripts/make_taskset_golden.py > tests/golden/meta_tasksets.json
 
 For each task set: three language pairs (wmt23: en-de with its outlier

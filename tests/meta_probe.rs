@@ -153,6 +153,20 @@ fn parquet_table(dir: &Path, rows: &[(&str, &str, Option<f64>, f64)]) -> PathBuf
 }
 
 /// Two systems x three segments, with `gold` as system b's segment 1.
+/// mt-metrics-eval's layout under `DIR/data`: wmt23 en-de with two
+/// systems' segment scores of metric `m` and the human scores `mqm` (file
+/// text); the root.
+fn mtme_en_de(dir: &Path, mqm: &str) -> PathBuf {
+    let base = dir.join("data/wmt23");
+    for sub in ["human-scores", "metric-scores/en-de", "references"] {
+        std::fs::create_dir_all(base.join(sub)).unwrap();
+    }
+    write_file(&base.join("references"), "en-de.refA.txt", "x\nx\n");
+    write_file(&base.join("human-scores"), "en-de.mqm.seg.score", mqm);
+    write_file(&base.join("metric-scores/en-de"), "m-refA.seg.score", "a\t0.1\na\t0.2\nb\t0.3\nb\t0.4\n");
+    dir.join("data")
+}
+
 fn two_systems(gold: Option<f64>) -> Vec<(&'static str, &'static str, Option<f64>, f64)> {
     vec![
         ("a", "0", Some(1.0), 0.1),
@@ -184,14 +198,7 @@ fn mteval_meta_refuses_a_nan_gold_score_naming_its_row_from_0() {
     let r = v["tasks"][0]["metrics"][0]["corr"].as_f64().unwrap();
     assert!((r - 0.777_515_917_258_177_5).abs() <= 1e-15, "{r}");
     // mt-metrics-eval's layout: a 'nan' in a score file.
-    let base = dir.path().join("data/wmt23");
-    for sub in ["human-scores", "metric-scores/en-de", "references"] {
-        std::fs::create_dir_all(base.join(sub)).unwrap();
-    }
-    write_file(&base.join("references"), "en-de.refA.txt", "x\nx\n");
-    write_file(&base.join("human-scores"), "en-de.mqm.seg.score", "a\t1.0\na\tnan\nb\t2.0\nb\t0.5\n");
-    write_file(&base.join("metric-scores/en-de"), "m-refA.seg.score", "a\t0.1\na\t0.2\nb\t0.3\nb\t0.4\n");
-    let root = dir.path().join("data");
+    let root = mtme_en_de(dir.path(), "a\t1.0\na\tnan\nb\t2.0\nb\t0.5\n");
     fails_with(
         &["meta", "--mtme", root.to_str().unwrap(), "--mtme-lp", "en-de", "-k", "0"],
         &["en-de.mqm.seg.score:2: score \"nan\": scores must be finite numbers (a missing one is None)"],
@@ -211,14 +218,7 @@ fn mteval_meta_refuses_an_unknown_exclude_name_listing_the_systems() {
     let out = mteval_ok(&["meta", t, "--segment-col", "seg", "-k", "0", "--exclude", "a", "--corr", "pearson"]);
     assert!(out.starts_with("level=seg corr_fcn=pearson"), "{out}");
     // mt-metrics-eval's layout: the systems of the human scores.
-    let base = dir.path().join("data/wmt23");
-    for sub in ["human-scores", "metric-scores/en-de", "references"] {
-        std::fs::create_dir_all(base.join(sub)).unwrap();
-    }
-    write_file(&base.join("references"), "en-de.refA.txt", "x\nx\n");
-    write_file(&base.join("human-scores"), "en-de.mqm.seg.score", "a\t1.0\na\t2.0\nb\t2.0\nb\t0.5\n");
-    write_file(&base.join("metric-scores/en-de"), "m-refA.seg.score", "a\t0.1\na\t0.2\nb\t0.3\nb\t0.4\n");
-    let root = dir.path().join("data");
+    let root = mtme_en_de(dir.path(), "a\t1.0\na\t2.0\nb\t2.0\nb\t0.5\n");
     let mtme = ["meta", "--mtme", root.to_str().unwrap(), "--mtme-lp", "en-de", "-k", "0", "--exclude"];
     let mut args = mtme.to_vec();
     args.push("outlierr");

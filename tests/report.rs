@@ -44,6 +44,20 @@ fn tags(html: &str, tag: &str) -> Vec<HashMap<String, String>> {
 }
 
 /// The part of `html` from `start` to the next `end`.
+/// en-de's first `segments` segments with a made-up `comet` column (`expr`
+/// of the row), as `DIR/c.parquet`.
+fn with_comet(dir: &Path, expr: &str, segments: u32) -> PathBuf {
+    let table = dir.join("c.parquet");
+    let q = format!(
+        "COPY (SELECT system, seg_id, hyp, ref, {expr} AS comet FROM '{}' WHERE seg_id <= {segments} \
+         ORDER BY system, seg_id) TO '{}'",
+        parquet("en-de"),
+        table.display()
+    );
+    mteval_ok(&["sql", "-c", &q]);
+    table
+}
+
 fn section<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
     let i = html.find(start).unwrap_or_else(|| panic!("no {start}"));
     let j = html[i..].find(end).unwrap();
@@ -644,14 +658,7 @@ fn the_gold_section_ranks_the_metrics_as_mteval_meta() {
 #[test]
 fn the_matrix_keeps_each_metrics_precision_and_the_browser_names_its_numbers() {
     let dir = tempfile::tempdir().unwrap();
-    let src = parquet("en-de");
-    let table = dir.path().join("c.parquet");
-    let q = format!(
-        "COPY (SELECT system, seg_id, hyp, ref, 0.8 + (length(hyp) % 10) * 0.001 AS comet FROM '{src}' \
-         WHERE seg_id <= 200 ORDER BY system, seg_id) TO '{}'",
-        table.display()
-    );
-    mteval_ok(&["sql", "-c", &q]);
+    let table = with_comet(dir.path(), "0.8 + (length(hyp) % 10) * 0.001", 200);
     let t = table.to_str().unwrap();
     let (_, html) = report(dir.path(), "c.html", &[t, "-m", "bleu", "--score-col", "comet", "--segment-col", "seg_id"]);
     let matrix = section(&html, "<table class=\"matrix\" data-metric=\"comet\"", "</table>");
@@ -672,14 +679,7 @@ fn the_matrix_keeps_each_metrics_precision_and_the_browser_names_its_numbers() {
 #[test]
 fn the_comet_compare_section_holds_compares_numbers() {
     let dir = tempfile::tempdir().unwrap();
-    let src = parquet("en-de");
-    let table = dir.path().join("c.parquet");
-    let q = format!(
-        "COPY (SELECT system, seg_id, hyp, ref, 0.7 + (length(hyp) % 13) * 0.01 AS comet FROM '{src}' \
-         WHERE seg_id <= 300 ORDER BY system, seg_id) TO '{}'",
-        table.display()
-    );
-    mteval_ok(&["sql", "-c", &q]);
+    let table = with_comet(dir.path(), "0.7 + (length(hyp) % 13) * 0.01", 300);
     let t = table.to_str().unwrap();
     let (_, html) = report(
         dir.path(),

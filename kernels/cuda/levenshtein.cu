@@ -69,12 +69,15 @@ __device__ __forceinline__ void lev_carry_out(u64* cw, u32 j, u32 n, u64 p_bit, 
     }
 }
 
-extern "C" __global__ void lev_myers(
-    const u32* __restrict__ a, const u64* __restrict__ a_offs,
-    const u32* __restrict__ b, const u64* __restrict__ b_offs,
-    const u32* __restrict__ order,
-    u64* __restrict__ carry, const u64* __restrict__ carry_offs,
-    u32* __restrict__ out, u32 n_pairs)
+// The arguments of both distance kernels: the pairs' symbols (a, b) and
+// offsets, the order pairs are taken in, the carries between pattern blocks
+// and their offsets, the distances written by pair index, the pair count.
+#define LEV_KERNEL_ARGS \
+    const u32* __restrict__ a, const u64* __restrict__ a_offs, const u32* __restrict__ b, \
+    const u64* __restrict__ b_offs, const u32* __restrict__ order, u64* __restrict__ carry, \
+    const u64* __restrict__ carry_offs, u32* __restrict__ out, u32 n_pairs
+
+extern "C" __global__ void lev_myers(LEV_KERNEL_ARGS)
 {
     u64 t = mteval_thread_index();
     if (t >= n_pairs) return;
@@ -137,12 +140,7 @@ extern "C" __global__ void lev_myers(
 // carries (2 words per 64 text columns) to carry[carry_offs[w] ..] and the
 // next group's first lane reads them, as in lev_myers. Warp w computes pair
 // i = order[w]. Same recurrence, hence the same distances, as lev_myers.
-extern "C" __global__ void lev_warp(
-    const u32* __restrict__ a, const u64* __restrict__ a_offs,
-    const u32* __restrict__ b, const u64* __restrict__ b_offs,
-    const u32* __restrict__ order,
-    u64* __restrict__ carry, const u64* __restrict__ carry_offs,
-    u32* __restrict__ out, u32 n_pairs)
+extern "C" __global__ void lev_warp(LEV_KERNEL_ARGS)
 {
     u64 t = mteval_thread_index();
     u64 w = t / 32;

@@ -115,7 +115,7 @@ fn tie_calibration_and_accuracy_equal_mt_metrics_eval() {
 /// rank clusters.
 #[test]
 fn rankings_equal_mt_metrics_eval() {
-    use mteval_kernels::meta::permutation::{Measure, Params, Test, compare_metrics};
+    use mteval_kernels::meta::permutation::{Extra, Measure, Params, Test, compare_metrics};
     use mteval_kernels::py::legacy::RandomState;
     let g = compare_golden();
     let cases = g["compare"].as_array().unwrap();
@@ -145,7 +145,7 @@ fn rankings_equal_mt_metrics_eval() {
             ..Params::default()
         };
         let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
-        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng).unwrap();
+        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng, Extra::default()).unwrap();
         let what = format!("case {c} ({name})");
         let want = case["ranking"].as_array().unwrap();
         assert_eq!(got.metrics.len(), want.len(), "{what}");
@@ -233,7 +233,7 @@ fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
 /// the clusters.
 #[test]
 fn spa_rankings_equal_mt_metrics_eval() {
-    use mteval_kernels::meta::permutation::{Measure, Params, compare_metrics};
+    use mteval_kernels::meta::permutation::{Extra, Measure, Params, compare_metrics};
     use mteval_kernels::py::legacy::RandomState;
     let g = spa_golden();
     let cases = g["compare"].as_array().unwrap();
@@ -246,7 +246,7 @@ fn spa_rankings_equal_mt_metrics_eval() {
         let params = Params { k: as_usize(&case["k"]), block_size: as_usize(&case["block_size"]), ..Params::default() };
         let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
         let measure = Measure::Spa { perms: 1000, seed: 4 };
-        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng).unwrap();
+        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng, Extra::default()).unwrap();
         let what = format!("SPA case {c}");
         for (r, w) in got.metrics.iter().zip(case["ranking"].as_array().unwrap()) {
             assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");

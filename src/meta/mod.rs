@@ -23,7 +23,7 @@ use anyhow::{Context, Result, bail};
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Float64Type};
-use mteval_kernels::meta::permutation::{Comparison, Measure, Params, Test, compare_metrics};
+use mteval_kernels::meta::permutation::{Comparison, Extra, Measure, Params, Test, compare_metrics};
 use mteval_kernels::meta::{AverageBy, MAX_PAIRS, Statistic, Variant, pair_count};
 use mteval_kernels::py::legacy::RandomState;
 use mteval_kernels::py::numpy_mean;
@@ -272,9 +272,16 @@ pub fn run_tasks(data: &MetaData, tasks: &[Task], seed: u32, stream: bool) -> Re
             rng = RandomState::seed(seed);
         }
         let _progress = crate::compare::paired::ResamplingProgress::start(&format!("meta {}", task.corr_name()));
-        let comparison =
-            compare_metrics(&level.gold, &level.metrics, data.systems.len(), task.measure, &task.params, &mut rng)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", task.name()))?;
+        let comparison = compare_metrics(
+            &level.gold,
+            &level.metrics,
+            data.systems.len(),
+            task.measure,
+            &task.params,
+            &mut rng,
+            Extra::default(),
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}", task.name()))?;
         out.push(TaskResult { task: task.clone(), seed, comparison });
     }
     Ok(out)

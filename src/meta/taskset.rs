@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use anyhow::{Result, bail};
-use mteval_kernels::meta::permutation::{Comparison, Extra, Measure, Params, Test, assign_ranks, compare_metrics_with};
+use mteval_kernels::meta::permutation::{Comparison, Extra, Measure, Params, Test, assign_ranks, compare_metrics};
 use mteval_kernels::meta::{AverageBy, Statistic, Variant};
 use mteval_kernels::py::legacy::RandomState;
 
@@ -261,7 +261,7 @@ pub fn run(
             crate::compare::paired::ResamplingProgress::start(&format!("meta {} {}", task.lang(), task.corr_fcn()));
         let extra = Extra { blocks: blocks.as_deref(), keep_draws: task.params.k > 0 };
         let comparison =
-            compare_metrics_with(&level.gold, &level.metrics, *num_sys, task.measure, &task.params, &mut rng, extra)
+            compare_metrics(&level.gold, &level.metrics, *num_sys, task.measure, &task.params, &mut rng, extra)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", task.name()))?;
         out.push(SetResult { task: task.clone(), comparison });
     }

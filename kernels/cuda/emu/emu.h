@@ -62,11 +62,17 @@ static inline unsigned long long atomicAdd(unsigned long long* p, unsigned long 
     return old;
 }
 
-template <typename F>
-static void emu_launch(unsigned long long threads, unsigned int block, F kernel) {
+// Sets the launch's block and grid sizes; the number of blocks.
+static unsigned long long emu_grid(unsigned long long threads, unsigned int block) {
     unsigned long long blocks = (threads + block - 1) / block;
     blockDim = {block, 1, 1};
     gridDim = {(unsigned int)blocks, 1, 1};
+    return blocks;
+}
+
+template <typename F>
+static void emu_launch(unsigned long long threads, unsigned int block, F kernel) {
+    unsigned long long blocks = emu_grid(threads, block);
     for (unsigned long long b = 0; b < blocks; ++b) {
         blockIdx = {(unsigned int)b, 0, 0};
         for (unsigned int t = 0; t < block; ++t) {
@@ -81,9 +87,7 @@ static void emu_launch(unsigned long long threads, unsigned int block, F kernel)
 // with the whole warp, as on a GPU).
 template <typename F>
 static void emu_launch_warps(unsigned long long threads, unsigned int block, F kernel) {
-    unsigned long long blocks = (threads + block - 1) / block;
-    blockDim = {block, 1, 1};
-    gridDim = {(unsigned int)blocks, 1, 1};
+    unsigned long long blocks = emu_grid(threads, block);
     for (unsigned long long b = 0; b < blocks; ++b) {
         for (unsigned int w0 = 0; w0 < block; w0 += 32) {
             EmuWarp warp;

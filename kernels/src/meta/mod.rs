@@ -29,7 +29,7 @@ pub mod tie_opt;
 
 pub use kendall::{TauStats, Variant, kendall};
 pub use linear::{pearson, spearman};
-pub use permutation::{Comparison, Measure, compare_metrics};
+pub use permutation::{Comparison, Extra, Measure, compare_metrics};
 pub use tie_opt::{MAX_PAIRS, TieOpt, pair_count, rate_within_limit, tie_optimization, tie_optimization_rows};
 
 /// A correlation statistic of two vectors.

@@ -144,7 +144,7 @@ pub struct Comparison {
     pub resampled: std::collections::BTreeMap<(usize, usize), Vec<(f64, f64)>>,
 }
 
-/// What `compare_metrics_with` takes besides `compare_metrics`' arguments.
+/// What [`compare_metrics`] takes besides the scores and the test: accuracy pooled over blocks of systems, the resampling runs kept.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extra<'a> {
     /// With [`Measure::Accuracy`]: the systems of each test set, in order,
@@ -163,29 +163,15 @@ const CHUNK_DRAWS: usize = 1 << 20;
 
 /// `CompareMetrics` (or, with [`Measure::Accuracy`],
 /// `CompareMetricsWithGlobalAccuracy`) over `metrics` (name, scores packed
-/// as `num_sys` rows like `gold`), drawing from `rng`.
+/// as `num_sys` rows like `gold`), drawing from `rng`; with accuracy pooled
+/// over test sets (blocks of systems) and the resampling runs kept, as
+/// [`Extra`] asks (`Extra::default()`: neither).
 ///
 /// # Errors
 /// Bad shapes, a pairs test without tie calibration, averaging with
-/// accuracy, bad parameters, or a tie calibration that fails.
-pub fn compare_metrics(
-    gold: &[Option<f64>],
-    metrics: &[(String, Vec<f64>)],
-    num_sys: usize,
-    measure: Measure,
-    params: &Params,
-    rng: &mut RandomState,
-) -> Result<Comparison, String> {
-    compare_metrics_with(gold, metrics, num_sys, measure, params, rng, Extra::default())
-}
-
-/// [`compare_metrics`] with accuracy pooled over test sets (blocks of
-/// systems) and the resampling runs kept, as [`Extra`] asks.
-///
-/// # Errors
-/// As [`compare_metrics`]; blocks that do not add up to the systems, or
+/// accuracy, bad parameters, or a tie calibration that fails; blocks that do not add up to the systems, or
 /// blocks with a measure other than accuracy.
-pub fn compare_metrics_with(
+pub fn compare_metrics(
     gold: &[Option<f64>],
     metrics: &[(String, Vec<f64>)],
     num_sys: usize,

@@ -10,36 +10,21 @@ from .transformations import cer_default, wer_default
 __all__ = ["wer", "mer", "wip", "wil", "cer"]
 
 
-def _measure(k, reference, hypothesis, reference_transform, hypothesis_transform):
-    H, S, D, I, N, P = counts(reference, hypothesis, reference_transform, hypothesis_transform)
-    return measures_of(H, S, D, I, N, P)[k]
+def _measure(k: int, name: str, doc: str, default):
+    """jiwer's measure `name`: entry `k` of the measures of the summed counts."""
+
+    def measure(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=default,
+                hypothesis_transform=default) -> float:
+        H, S, D, I, N, P = counts(reference, hypothesis, reference_transform, hypothesis_transform)
+        return measures_of(H, S, D, I, N, P)[k]
+
+    measure.__name__ = measure.__qualname__ = name
+    measure.__doc__ = doc
+    return measure
 
 
-def wer(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=wer_default,
-        hypothesis_transform=wer_default) -> float:
-    """Word error rate: (S + D + I) / (H + S + D)."""
-    return _measure(0, reference, hypothesis, reference_transform, hypothesis_transform)
-
-
-def mer(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=wer_default,
-        hypothesis_transform=wer_default) -> float:
-    """Match error rate: (S + D + I) / (H + S + D + I)."""
-    return _measure(1, reference, hypothesis, reference_transform, hypothesis_transform)
-
-
-def wip(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=wer_default,
-        hypothesis_transform=wer_default) -> float:
-    """Word information preserved: (H / N) * (H / P)."""
-    return _measure(3, reference, hypothesis, reference_transform, hypothesis_transform)
-
-
-def wil(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=wer_default,
-        hypothesis_transform=wer_default) -> float:
-    """Word information lost: 1 - wip."""
-    return _measure(2, reference, hypothesis, reference_transform, hypothesis_transform)
-
-
-def cer(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=cer_default,
-        hypothesis_transform=cer_default) -> float:
-    """Character error rate: the word error rate over characters."""
-    return _measure(0, reference, hypothesis, reference_transform, hypothesis_transform)
+wer = _measure(0, "wer", "Word error rate: (S + D + I) / (H + S + D).", wer_default)
+mer = _measure(1, "mer", "Match error rate: (S + D + I) / (H + S + D + I).", wer_default)
+wil = _measure(2, "wil", "Word information lost: 1 - wip.", wer_default)
+wip = _measure(3, "wip", "Word information preserved: (H / N) * (H / P).", wer_default)
+cer = _measure(0, "cer", "Character error rate: the word error rate over characters.", cer_default)
