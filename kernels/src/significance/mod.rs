@@ -402,14 +402,7 @@ fn bootstrap_sums(
         rng.choice_fill(n, idx)?;
         progress(r * n);
         let acc = &mut acc[..r * total];
-        acc.par_chunks_mut(total).zip(idx.par_chunks(n)).for_each(|(acc, row)| {
-            acc.fill(0.0);
-            for &j in row {
-                for (a, &x) in acc.iter_mut().zip(&wide[j * total..(j + 1) * total]) {
-                    *a += x;
-                }
-            }
-        });
+        acc.par_chunks_mut(total).zip(idx.par_chunks(n)).for_each(|(acc, row)| sum_rows(acc, row, &wide));
         for (s, sums) in acc.chunks_exact(total).enumerate() {
             let mut at = 0;
             for (&(_, w), o) in sets.iter().zip(out.iter_mut()) {
@@ -420,6 +413,21 @@ fn bootstrap_sums(
         start += r;
     }
     Ok(out)
+}
+
+/// `acc` (one resample's sums, zeroed here) plus the rows `draws` of
+/// `wide` (rows as long as `acc`), each column in draw order. The hot loop
+/// of the bootstrap: a function of its own, so that its code does not
+/// depend on what the compiler inlines around it.
+#[inline(never)]
+fn sum_rows(acc: &mut [f32], draws: &[usize], wide: &[f32]) {
+    let w = acc.len();
+    acc.fill(0.0);
+    for &j in draws {
+        for (a, &x) in acc.iter_mut().zip(&wide[j * w..(j + 1) * w]) {
+            *a += x;
+        }
+    }
 }
 
 /// The `float32` scores of bootstrap sums (rows of `w`), on all cores.
