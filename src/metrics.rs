@@ -240,7 +240,7 @@ pub async fn or_score_col_hint<T>(r: Result<T>, table: Option<&str>, metrics: &[
 }
 
 /// Refuses a resolved metric the report cannot show (one without a
-/// resampling view; `what`: where the report was asked for, as `--report`).
+/// score from summed statistics, `Metric::stats`; `what`: where the report was asked for, as `--report`).
 ///
 /// # Errors
 /// The first such metric.

@@ -35,7 +35,7 @@ pub fn text_metrics(metrics: &[String], score_cols: &[String]) -> Result<Vec<Str
 /// (`METRIC=OPTIONS`), then the segment-score columns (`NAME[:lower]`).
 ///
 /// # Errors
-/// As [`resolve_compared`]; a metric without a resampling view.
+/// As [`resolve_compared`]; a metric without a score from summed statistics (`Metric::stats`).
 pub fn resolve(text_metrics: &[String], options: &[String], score_cols: &[String]) -> Result<Vec<MetricChoice>> {
     let metrics = resolve_compared(text_metrics, options, score_cols)?;
     if let Some(m) = metrics.iter().find(|m| m.metric().stats().is_none()) {

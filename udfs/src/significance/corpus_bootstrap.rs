@@ -2,7 +2,7 @@
 //! ci, signature}`: a corpus score with its bootstrap 95% confidence
 //! interval, exactly as sacrebleu 2.6.0's `--confidence`
 //! (`corpus_score(..., n_bootstrap=N)`) for every metric of the metric
-//! table with a resampling view (sacrebleu's, and the WER family). The options are the metric's plus `bs:N` (resamples, default 1000)
+//! table with a score from summed statistics, `Metric::stats` (sacrebleu's, and the WER family). The options are the metric's plus `bs:N` (resamples, default 1000)
 //! and `seed:S` (default 12345; `none` for a fresh seed), so a printed
 //! signature pastes back. Resamples index the rows in the order the
 //! aggregate receives them: the input order with one partition (mteval's
@@ -225,7 +225,7 @@ fn settings(
     Ok(Settings { metric, test, seed })
 }
 
-/// The resampling view of a metric (`settings()` refuses every metric
+/// The score from summed statistics a metric is resampled through (`settings()` refuses every metric
 /// without one, so the error is a guard, not a path users meet).
 fn resample<'a>(name: &str, m: &'a dyn Metric) -> Result<&'a dyn FromStats> {
     m.stats().ok_or_else(|| exec_datafusion_err!("{name}: {} cannot be resampled", m.info().name))
