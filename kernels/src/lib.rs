@@ -28,6 +28,7 @@ pub mod sums;
 pub mod ter;
 pub mod terms;
 pub mod tokenize;
+mod ucd;
 pub mod wer;
 pub mod whisper;
 
