@@ -49,6 +49,23 @@ pub struct Signature {
 }
 
 impl Signature {
+    /// A signature that starts with `nrefs:N`, as every text metric's does.
+    #[must_use]
+    pub fn of_refs(nrefs: NRefs) -> Self {
+        let mut s = Self::default();
+        s.push("nrefs", nrefs);
+        s
+    }
+
+    /// Ends a signature: `version:V` (what reference it reproduces), then
+    /// `impl:mteval-VERSION`.
+    #[must_use]
+    pub fn stamped(mut self, version: impl fmt::Display) -> Self {
+        self.push("version", version);
+        self.push("impl", format_args!("mteval-{IMPL_VERSION}"));
+        self
+    }
+
     /// Appends one entry.
     pub fn push(&mut self, key: &str, value: impl fmt::Display) {
         self.entries.push((key.to_owned(), value.to_string()));

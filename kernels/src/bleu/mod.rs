@@ -53,11 +53,11 @@ pub use tokenize::BleuTokenizer;
 
 use std::hash::BuildHasherDefault;
 
+use crate::MetricError;
 use crate::hash::FastMap;
 use crate::options::OptionKey;
 use crate::py::text::{py_lower, py_rstrip, py_split};
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
-use crate::{IMPL_VERSION, MetricError};
 
 /// The sacrebleu version whose BLEU this module reproduces.
 pub const SACREBLEU_VERSION: &str = "2.6.0";
@@ -277,8 +277,7 @@ impl BleuConfig {
     /// plus `ngram:N` when N is not 4, then `impl`.
     #[must_use]
     pub fn signature(&self, nrefs: NRefs) -> Signature {
-        let mut s = Signature::default();
-        s.push("nrefs", nrefs);
+        let mut s = Signature::of_refs(nrefs);
         s.push("case", if self.lowercase { "lc" } else { "mixed" });
         s.push("eff", if self.effective_order { "yes" } else { "no" });
         s.push("tok", self.tokenizer.name());
@@ -286,9 +285,7 @@ impl BleuConfig {
         if self.max_ngram_order != DEFAULT_NGRAM_ORDER {
             s.push("ngram", self.max_ngram_order);
         }
-        s.push("version", SACREBLEU_VERSION);
-        s.push("impl", format_args!("mteval-{IMPL_VERSION}"));
-        s
+        s.stamped(SACREBLEU_VERSION)
     }
 
     /// sacrebleu's `_preprocess_segment`: lower-cased (`case:lc`), then

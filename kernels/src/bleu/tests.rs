@@ -9,6 +9,7 @@
 //! so its `unwrap`s (a failed one is a failed test) never reach the library.
 
 use super::*;
+use crate::IMPL_VERSION;
 
 /// Corpus statistics of `segments` (each a hypothesis and its references).
 fn corpus(cfg: &BleuConfig, segments: &[(&str, Vec<&str>)]) -> BleuStats {

@@ -28,12 +28,12 @@ use std::cmp::Ordering;
 
 pub use corpus::CorpusSummary;
 
+use crate::MetricError;
 use crate::hash::FastMap;
 use crate::levenshtein::{CharScratch, Myers, char_distance_with, join_columns};
 use crate::options::OptionKey;
 use crate::py::text::py_split;
 use crate::signature::{Signature, parse_options};
-use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "CharacTER";
 
@@ -165,8 +165,7 @@ impl CharacTerConfig {
     /// `nrefs:1|tok:split|compat:original|fuzzy:no|version:c4b25cb|impl:mteval-0.1.0`.
     #[must_use]
     pub fn signature(&self, nrefs: crate::NRefs) -> Signature {
-        let mut s = Signature::default();
-        s.push("nrefs", nrefs);
+        let mut s = Signature::of_refs(nrefs);
         s.push("tok", "split");
         match self.compat {
             Compat::Original => s.push("compat", "original"),
@@ -176,12 +175,10 @@ impl CharacTerConfig {
             None => s.push("fuzzy", "no"),
             Some(t) => s.push("fuzzy", t),
         }
-        match self.compat {
-            Compat::Original => s.push("version", "c4b25cb"),
-            Compat::Cer => s.push("version", "1.2.0"),
-        }
-        s.push("impl", format!("mteval-{IMPL_VERSION}"));
-        s
+        s.stamped(match self.compat {
+            Compat::Original => "c4b25cb",
+            Compat::Cer => "1.2.0",
+        })
     }
 
     /// `CharacTER` of one hypothesis against one reference, in [0, 1].
@@ -622,6 +619,7 @@ fn shift_cost(shifted: &[u32], orig: &[u32], lens: &[usize]) -> f64 {
 #[allow(clippy::cast_possible_truncation, reason = "random word indices are drawn below the vocabulary size")]
 mod tests {
     use super::*;
+    use crate::IMPL_VERSION;
 
     fn cer(h: &str, r: &str) -> f64 {
         CharacTerConfig::default().sentence(h, r).unwrap()

@@ -25,9 +25,9 @@ pub mod group;
 pub mod metric;
 mod ngrams;
 
+use crate::MetricError;
 use crate::options::OptionKey;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
-use crate::{IMPL_VERSION, MetricError};
 
 pub use group::{FastChrfOptions, aggregate_chrf, pairwise_chrf};
 pub use ngrams::{punctuation_words, with_scratch};
@@ -209,11 +209,9 @@ impl ChrfConfig {
     /// The reproducibility signature for `nrefs` references (sacrebleu's keys).
     #[must_use]
     pub fn signature(&self, nrefs: NRefs) -> Signature {
-        let mut s = self.signature_core();
-        s.entries.insert(0, ("nrefs".into(), nrefs.to_string()));
-        s.push("version", SACREBLEU_VERSION);
-        s.push("impl", format_args!("mteval-{IMPL_VERSION}"));
-        s
+        let mut s = Signature::of_refs(nrefs);
+        s.entries.extend(self.signature_core().entries);
+        s.stamped(SACREBLEU_VERSION)
     }
 
     /// Signature entries describing the options only.
@@ -381,6 +379,7 @@ impl ChrfStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::IMPL_VERSION;
 
     fn s(cfg: &ChrfConfig, h: &str, r: &[&str]) -> f64 {
         cfg.sentence_score(h, r).unwrap()

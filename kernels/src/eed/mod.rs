@@ -36,11 +36,11 @@ pub mod metric;
 
 use std::ops::{Add, Div, Mul};
 
+use crate::MetricError;
 use crate::options::OptionKey;
 use crate::py::normalize::{Form, normalize};
 use crate::py::text::{collapse_py_space, is_py_decimal, py_rstrip};
 use crate::signature::{Signature, bad_value, parse_choice, parse_options};
-use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "EED";
 
@@ -142,8 +142,7 @@ impl EedConfig {
     /// `nrefs:1|prep:en|compat:eed|version:f944adc|impl:mteval-0.1.0`.
     #[must_use]
     pub fn signature(&self, nrefs: crate::NRefs) -> Signature {
-        let mut s = Signature::default();
-        s.push("nrefs", nrefs);
+        let mut s = Signature::of_refs(nrefs);
         s.push(
             "prep",
             match self.prep {
@@ -153,9 +152,7 @@ impl EedConfig {
             },
         );
         s.push("compat", if self.compat == Compat::Eed { "eed" } else { "python" });
-        s.push("version", "f944adc");
-        s.push("impl", format!("mteval-{IMPL_VERSION}"));
-        s
+        s.stamped("f944adc")
     }
 
     /// One side as the distance reads it: preprocessed, as characters,
@@ -381,6 +378,7 @@ fn rejoin_titles(c: &[char]) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::IMPL_VERSION;
 
     #[test]
     fn preprocessing_is_eed_pys() {

@@ -123,15 +123,18 @@ fn exact_dot(a: impl IntoIterator<Item = f64>, b: impl IntoIterator<Item = f64>)
     s.value()
 }
 
+/// The length of `x` and `y`, when scipy defines their correlation: as many
+/// values in each, at least two, neither vector constant.
+#[allow(clippy::cast_precision_loss, reason = "a vector's length is far below 2^53")]
+fn correlated_len(x: &[f64], y: &[f64]) -> Option<f64> {
+    (x.len() == y.len() && x.len() >= 2 && !constant(x) && !constant(y)).then_some(x.len() as f64)
+}
+
 /// `scipy.stats.pearsonr(x, y).statistic`, its sums exact; NaN when either
 /// vector is constant or has fewer than two values.
 #[must_use]
-#[allow(clippy::cast_precision_loss, reason = "a vector's length is far below 2^53")]
 pub fn pearson(x: &[f64], y: &[f64]) -> f64 {
-    if x.len() != y.len() || x.len() < 2 || constant(x) || constant(y) {
-        return f64::NAN;
-    }
-    let n = x.len() as f64;
+    let Some(n) = correlated_len(x, y) else { return f64::NAN };
     // xmean = x.mean(); xm = x - xmean; xmax = max(abs(xm));
     // normxm = xmax * norm(xm / xmax); r = vecdot(xm / normxm, ym / normym)
     let centred = |v: &[f64]| {
@@ -149,12 +152,8 @@ pub fn pearson(x: &[f64], y: &[f64]) -> f64 {
 /// `scipy.stats.spearmanr(x, y).statistic`, its sums exact; NaN when either
 /// vector is constant or has fewer than two values.
 #[must_use]
-#[allow(clippy::cast_precision_loss, reason = "a vector's length is far below 2^53")]
 pub fn spearman(x: &[f64], y: &[f64]) -> f64 {
-    if x.len() != y.len() || x.len() < 2 || constant(x) || constant(y) {
-        return f64::NAN;
-    }
-    let n = x.len() as f64;
+    let Some(n) = correlated_len(x, y) else { return f64::NAN };
     let centred = |v: &[f64]| {
         let r = average_ranks(v);
         let mean = exact_sum(r.iter().copied()) / n;

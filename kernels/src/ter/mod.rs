@@ -29,11 +29,11 @@ pub use beam::Op;
 pub use shift::perform_shift;
 pub(crate) use shift::run_distances;
 
+use crate::MetricError;
 use crate::options::OptionKey;
 use crate::py::text::py_split;
 use crate::signature::{NRefs, Signature, parse_bool, parse_options};
 use crate::tokenize::TercomTokenizer;
-use crate::{IMPL_VERSION, MetricError};
 
 /// Fewest rows in one part of a pipelined GPU run (see [`Ter::segments_on`]).
 pub const PIPELINE_MIN_ROWS: usize = 256;
@@ -148,8 +148,7 @@ impl TerConfig {
     pub fn signature(&self, nrefs: NRefs) -> Signature {
         let yn = |b: bool| if b { "yes" } else { "no" };
         let t = &self.tokenizer;
-        let mut s = Signature::default();
-        s.push("nrefs", nrefs);
+        let mut s = Signature::of_refs(nrefs);
         s.push("case", if t.case_sensitive { "mixed" } else { "lc" });
         s.push("tok", "tercom");
         s.push("norm", yn(t.normalized));
@@ -158,9 +157,7 @@ impl TerConfig {
         if self.algo == TerAlgo::Seed {
             s.push("algo", "seed");
         }
-        s.push("version", SACREBLEU_VERSION);
-        s.push("impl", format_args!("mteval-{IMPL_VERSION}"));
-        s
+        s.stamped(SACREBLEU_VERSION)
     }
 }
 

@@ -55,9 +55,7 @@ const METRIC: &str = "term accuracy";
 pub fn signature(lemmatized: bool) -> crate::Signature {
     let mut s = crate::Signature::default();
     s.push("variant", if lemmatized { "lemmatized" } else { "exact" });
-    s.push("version", &REFERENCE_COMMIT[..12]);
-    s.push("impl", format!("mteval-{}", crate::IMPL_VERSION));
-    s
+    s.stamped(&REFERENCE_COMMIT[..12])
 }
 
 pub(crate) fn invalid(reason: String) -> MetricError {

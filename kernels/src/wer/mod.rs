@@ -46,13 +46,13 @@ use std::fmt::Write as _;
 
 use editops::{Aligner, EditKind, EditOp};
 
+use crate::MetricError;
 use crate::hash::FastMap;
 use crate::levenshtein::CharIds;
 use crate::options::OptionKey;
 use crate::py::text::py_strip;
 use crate::signature::{Signature, parse_choice, parse_options};
 use crate::whisper::basic::{BasicOptions, basic};
-use crate::{IMPL_VERSION, MetricError};
 
 const METRIC: &str = "WER";
 
@@ -407,13 +407,10 @@ impl WerConfig {
     /// `nrefs:1|unit:word|transform:default|version:jiwer-4.0.0|impl:mteval-0.1.0`.
     #[must_use]
     pub fn signature(&self, nrefs: crate::NRefs) -> Signature {
-        let mut s = Signature::default();
-        s.push("nrefs", nrefs);
+        let mut s = Signature::of_refs(nrefs);
         s.push("unit", if self.unit == Unit::Char { "char" } else { "word" });
         s.push("transform", self.transform.name());
-        s.push("version", format!("jiwer-{JIWER_VERSION}"));
-        s.push("impl", format!("mteval-{IMPL_VERSION}"));
-        s
+        s.stamped(format_args!("jiwer-{JIWER_VERSION}"))
     }
 
     /// The display name: `WER`, or `CER` with `unit:char`.

@@ -9,6 +9,7 @@
 
 use super::metric::WER;
 use super::*;
+use crate::IMPL_VERSION;
 use crate::metric::Detail;
 use crate::testutil::lcg;
 

@@ -39,9 +39,7 @@ pub fn mbr_signature(cfg: &ChrfConfig, include_self: bool, utility: &str) -> cra
         s.push("ws", "python");
     }
     s.push("self", if include_self { "yes" } else { "no" });
-    s.push("version", format_args!("fastchrf-{}", crate::chrf::FASTCHRF_VERSION));
-    s.push("impl", format_args!("mteval-{}", crate::IMPL_VERSION));
-    s
+    s.stamped(format_args!("fastchrf-{}", crate::chrf::FASTCHRF_VERSION))
 }
 
 /// `numpy.mean` of `row` without entry `skip` (when in range).
