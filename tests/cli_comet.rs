@@ -14,6 +14,16 @@ use crate::cli::{mteval, stdout};
 use crate::common::repo_golden;
 
 /// A case's table: `system,seg_id,comet`, the scores at full precision.
+/// Runs `check` on every golden case with its name and its table (a CSV in a
+/// temporary folder that lives as long as the call).
+fn each_case(check: impl Fn(&str, &Value, String)) {
+    let golden = repo_golden("comet_compare.json");
+    for c in golden["cases"].as_array().unwrap() {
+        let dir = tempfile::tempdir().unwrap();
+        check(c["name"].as_str().unwrap(), c, write_table(dir.path(), c));
+    }
+}
+
 fn write_table(dir: &Path, c: &Value) -> String {
     let mut csv = String::from("system,seg_id,comet\n");
     for (name, scores) in c["systems"].as_array().unwrap().iter().zip(c["scores"].as_array().unwrap()) {
@@ -82,11 +92,7 @@ fn assert_results(name: &str, got: &Value, want: &Value) {
 
 #[test]
 fn comet_compare_table_mode_matches_comet_compare() {
-    let golden = repo_golden("comet_compare.json");
-    for c in golden["cases"].as_array().unwrap() {
-        let name = c["name"].as_str().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let table = write_table(dir.path(), c);
+    each_case(|name, c, table| {
         let mut args =
             vec!["compare".to_owned(), table, "--score-col".into(), "comet".into(), "--comet-compare".into()];
         args.extend(option_flags(c));
@@ -112,7 +118,7 @@ fn comet_compare_table_mode_matches_comet_compare() {
             assert_eq!(m["summary"][x][y], Value::Bool(x_wins), "{name}: summary[{x}][{y}]");
             assert_eq!(m["summary"][y][x], Value::Bool(y_wins), "{name}: summary[{y}][{x}]");
         }
-    }
+    });
 }
 
 /// The systems of pair `p` in `itertools.combinations(range(n), 2)` order.
@@ -227,11 +233,7 @@ fn comet_compare_runs_on_text_metrics_and_refuses_what_it_cannot_do() {
 
 #[test]
 fn comet_compare_in_sql_matches_comet_compare() {
-    let golden = repo_golden("comet_compare.json");
-    for c in golden["cases"].as_array().unwrap() {
-        let name = c["name"].as_str().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let table = write_table(dir.path(), c);
+    each_case(|name, c, table| {
         let o = &c["options"];
         let opts = format!(
             "splits:{}|ratio:{}|seed:{}|alt:{}",
@@ -272,7 +274,7 @@ fn comet_compare_in_sql_matches_comet_compare() {
                 }
             }
         }
-    }
+    });
     let dir = tempfile::tempdir().unwrap();
     let t = dir.path().join("bad.csv");
     std::fs::write(&t, "system,seg_id,comet\na,1,0.5\na,2,0.6\nb,1,0.4\n").unwrap();

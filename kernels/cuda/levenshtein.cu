@@ -25,18 +25,18 @@
 
 // Pair i's two sides, the shorter one as the pattern p (m symbols), the
 // other as the text x (n symbols).
-__device__ __forceinline__ void lev_pair(
-    const u32* a, const u64* a_offs, const u32* b, const u64* b_offs, u32 i,
-    const u32*& p, u32& m, const u32*& x, u32& n)
+struct LevPair {
+    const u32* p;
+    u32 m;
+    const u32* x;
+    u32 n;
+};
+
+__device__ __forceinline__ LevPair lev_pair(const u32* a, const u64* a_offs, const u32* b, const u64* b_offs, u32 i)
 {
-    p = a + a_offs[i];
-    m = (u32)(a_offs[i + 1] - a_offs[i]);
-    x = b + b_offs[i];
-    n = (u32)(b_offs[i + 1] - b_offs[i]);
-    if (m > n) {
-        const u32* s = p; p = x; x = s;
-        u32 l = m; m = n; n = l;
-    }
+    LevPair q = {a + a_offs[i], (u32)(a_offs[i + 1] - a_offs[i]), b + b_offs[i], (u32)(b_offs[i + 1] - b_offs[i])};
+    if (q.m > q.n) return {q.x, q.n, q.p, q.m};
+    return q;
 }
 
 // One text column through one block (Hyyrö's step): eq_b = the block's
@@ -82,10 +82,7 @@ extern "C" __global__ void lev_myers(LEV_KERNEL_ARGS)
     u64 t = mteval_thread_index();
     if (t >= n_pairs) return;
     u32 i = order[t];
-    const u32* p;
-    const u32* x;
-    u32 m, n;
-    lev_pair(a, a_offs, b, b_offs, i, p, m, x, n);
+    auto [p, m, x, n] = lev_pair(a, a_offs, b, b_offs, i);
     if (m == 0) { out[i] = n; return; }
     u64* cw = carry + carry_offs[t];
     u32 blocks = (m + 63) / 64;
@@ -148,10 +145,7 @@ extern "C" __global__ void lev_warp(LEV_KERNEL_ARGS)
     // Uniform per warp: a warp is whole or absent.
     if (w >= n_pairs) return;
     u32 i = order[w];
-    const u32* p;
-    const u32* x;
-    u32 m, n;
-    lev_pair(a, a_offs, b, b_offs, i, p, m, x, n);
+    auto [p, m, x, n] = lev_pair(a, a_offs, b, b_offs, i);
     if (m == 0) {
         if (lane == 0) out[i] = n;
         return;

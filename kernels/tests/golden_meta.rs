@@ -115,16 +115,11 @@ fn tie_calibration_and_accuracy_equal_mt_metrics_eval() {
 /// rank clusters.
 #[test]
 fn rankings_equal_mt_metrics_eval() {
-    use mteval_kernels::meta::permutation::{Extra, Measure, Params, Test, compare_metrics};
-    use mteval_kernels::py::legacy::RandomState;
+    use mteval_kernels::meta::permutation::{Measure, Params, Test};
     let g = compare_golden();
     let cases = g["compare"].as_array().unwrap();
     assert_eq!(cases.len(), 11);
     for (c, case) in cases.iter().enumerate() {
-        let num_sys = as_usize(&case["num_sys"]);
-        let gold = options(&case["gold"]);
-        let metrics: Vec<(String, Vec<f64>)> =
-            case["metrics"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), floats(v))).collect();
         let name = case["measure"].as_str().unwrap();
         let measure = match name {
             "pearson" => Measure::Corr(Statistic::Pearson),
@@ -139,14 +134,11 @@ fn rankings_equal_mt_metrics_eval() {
         };
         let params = Params {
             average_by: AverageBy::from_name(case["average_by"].as_str().unwrap()).unwrap(),
-            k: as_usize(&case["k"]),
-            block_size: as_usize(&case["block_size"]),
             test: if case["perm_test"] == "pairs" { Test::Pairs } else { Test::Scores },
             ..Params::default()
         };
-        let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
-        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng, Extra::default()).unwrap();
         let what = format!("case {c} ({name})");
+        let got = compare_case(case, measure, params, &what);
         let want = case["ranking"].as_array().unwrap();
         assert_eq!(got.metrics.len(), want.len(), "{what}");
         for (r, w) in got.metrics.iter().zip(want) {
@@ -159,13 +151,34 @@ fn rankings_equal_mt_metrics_eval() {
             }
             assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
         }
-        for (i, row) in case["sig"].as_array().unwrap().iter().enumerate() {
-            for (j, p) in row.as_array().unwrap().iter().enumerate() {
-                assert_eq!(got.sig[i][j], p.as_f64().unwrap(), "{what}: p-value [{i}][{j}]");
-                assert_eq!(got.draws[i][j] as u64, case["draws"][i][j].as_u64().unwrap(), "{what}: draws [{i}][{j}]");
-            }
+    }
+}
+
+/// One golden `compare` case (`CompareMetrics*` under the case's seed, `k`
+/// and `block_size`) under `measure` and `params`: every p-value of the
+/// significance matrix and the draws done after early stopping checked;
+/// the ranking returned for the caller's checks.
+fn compare_case(
+    case: &Value,
+    measure: mteval_kernels::meta::permutation::Measure,
+    params: mteval_kernels::meta::permutation::Params,
+    what: &str,
+) -> mteval_kernels::meta::permutation::Comparison {
+    use mteval_kernels::meta::permutation::{Extra, Params, compare_metrics};
+    use mteval_kernels::py::legacy::RandomState;
+    let metrics: Vec<(String, Vec<f64>)> =
+        case["metrics"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), floats(v))).collect();
+    let params = Params { k: as_usize(&case["k"]), block_size: as_usize(&case["block_size"]), ..params };
+    let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
+    let (gold, num_sys) = (options(&case["gold"]), as_usize(&case["num_sys"]));
+    let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng, Extra::default()).unwrap();
+    for (i, row) in case["sig"].as_array().unwrap().iter().enumerate() {
+        for (j, p) in row.as_array().unwrap().iter().enumerate() {
+            assert_eq!(got.sig[i][j], p.as_f64().unwrap(), "{what}: p-value [{i}][{j}]");
+            assert_eq!(got.draws[i][j] as u64, case["draws"][i][j].as_u64().unwrap(), "{what}: draws [{i}][{j}]");
         }
     }
+    got
 }
 
 fn spa_golden() -> Value {
@@ -233,31 +246,19 @@ fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
 /// the clusters.
 #[test]
 fn spa_rankings_equal_mt_metrics_eval() {
-    use mteval_kernels::meta::permutation::{Extra, Measure, Params, compare_metrics};
-    use mteval_kernels::py::legacy::RandomState;
+    use mteval_kernels::meta::permutation::{Measure, Params};
     let g = spa_golden();
     let cases = g["compare"].as_array().unwrap();
     assert_eq!(cases.len(), 2);
     for (c, case) in cases.iter().enumerate() {
-        let num_sys = as_usize(&case["num_sys"]);
-        let gold = options(&case["gold"]);
-        let metrics: Vec<(String, Vec<f64>)> =
-            case["metrics"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), floats(v))).collect();
-        let params = Params { k: as_usize(&case["k"]), block_size: as_usize(&case["block_size"]), ..Params::default() };
-        let mut rng = RandomState::seed(u32::try_from(case["seed"].as_u64().unwrap()).unwrap());
-        let measure = Measure::Spa { perms: 1000, seed: 4 };
-        let got = compare_metrics(&gold, &metrics, num_sys, measure, &params, &mut rng, Extra::default()).unwrap();
         let what = format!("SPA case {c}");
-        for (r, w) in got.metrics.iter().zip(case["ranking"].as_array().unwrap()) {
+        let got = compare_case(case, Measure::Spa { perms: 1000, seed: 4 }, Params::default(), &what);
+        let want = case["ranking"].as_array().unwrap();
+        assert_eq!(got.metrics.len(), want.len(), "{what}");
+        for (r, w) in got.metrics.iter().zip(want) {
             assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");
             assert_eq!(r.corr.to_bits(), w[1].as_f64().unwrap().to_bits(), "{what}: {} {}", r.name, r.corr);
             assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
-        }
-        for (i, row) in case["sig"].as_array().unwrap().iter().enumerate() {
-            for (j, p) in row.as_array().unwrap().iter().enumerate() {
-                assert_eq!(got.sig[i][j], p.as_f64().unwrap(), "{what}: p-value [{i}][{j}]");
-                assert_eq!(got.draws[i][j] as u64, case["draws"][i][j].as_u64().unwrap(), "{what}: draws [{i}][{j}]");
-            }
         }
     }
 }

@@ -259,8 +259,7 @@ impl Group {
     /// on `backend` (one launch for the whole group on a GPU; the CPU path if
     /// the GPU fails). Same rows either way.
     pub fn pairwise_map_on<T: Send>(&self, backend: &dyn Backend, f: impl Fn(usize, &[f64]) -> T + Sync) -> Vec<T> {
-        let work = Work::ChrfPairwise { hyps: self.n_hyps, refs: self.n_refs };
-        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
+        if !self.offloads(backend, |hyps, refs| Work::ChrfPairwise { hyps, refs }) {
             return self.pairwise_map(f);
         }
         let gpu = || -> Result<Vec<T>, BackendError> {
@@ -289,6 +288,13 @@ impl Group {
         or_cpu("pairwise chrF", gpu, || self.pairwise_map(&f))
     }
 
+    /// Whether `backend` takes this group's `work` (made from the numbers of
+    /// hypotheses and references; always asked); an empty group never goes to
+    /// a device.
+    fn offloads(&self, backend: &dyn Backend, work: impl FnOnce(usize, usize) -> Work) -> bool {
+        backend.offload(&work(self.n_hyps, self.n_refs)) && self.n_hyps > 0 && self.n_refs > 0
+    }
+
     /// String index range `start .. start + len` as `u32`.
     fn range(start: usize, len: usize) -> Result<std::ops::Range<u32>, BackendError> {
         let s = u32::try_from(start).map_err(|_| BackendError::Unsupported("group too large".into()))?;
@@ -302,8 +308,7 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn expected_utility_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        let work = Work::ChrfMeanUtility { hyps: self.n_hyps, refs: self.n_refs };
-        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
+        if !self.offloads(backend, |hyps, refs| Work::ChrfMeanUtility { hyps, refs }) {
             return self.expected_utility_skipping(skip);
         }
         // Reduced on the device (only the N means come back); a backend
@@ -335,8 +340,7 @@ impl Group {
     /// When `skip` is shorter than the number of hypotheses.
     #[must_use]
     pub fn aggregate_skipping_on(&self, backend: &dyn Backend, skip: &[Option<usize>]) -> Vec<Option<f64>> {
-        let work = Work::ChrfAggregate { hyps: self.n_hyps, refs: self.n_refs };
-        if !backend.offload(&work) || self.n_hyps == 0 || self.n_refs == 0 {
+        if !self.offloads(backend, |hyps, refs| Work::ChrfAggregate { hyps, refs }) {
             return self.aggregate_skipping(skip);
         }
         let gpu = || -> Result<Vec<Option<f64>>, BackendError> {
