@@ -9,16 +9,22 @@
 use mteval_kernels::meta::{AverageBy, Statistic, Variant, average_correlation};
 use serde_json::Value;
 
-fn golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta.json");
+/// The list `key` of the repository's `tests/golden/NAME`, which holds `n` cases.
+fn golden_cases(name: &str, key: &str, n: usize) -> Vec<Value> {
+    let cases = golden(name)[key].as_array().unwrap().clone();
+    assert_eq!(cases.len(), n, "{name}: {key}");
+    cases
+}
+
+/// The repository's `tests/golden/NAME`.
+fn golden(name: &str) -> Value {
+    let path = format!("{}/../tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 #[test]
 fn average_correlations_equal_mt_metrics_eval() {
-    let g = golden();
-    let cases = g["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 10);
+    let cases = golden_cases("meta.json", "cases", 10);
     let mut checked = 0;
     for (c, case) in cases.iter().enumerate() {
         let num_sys = usize::try_from(case["num_sys"].as_u64().unwrap()).unwrap();
@@ -55,11 +61,6 @@ fn average_correlations_equal_mt_metrics_eval() {
     assert_eq!(checked, 10 * 6 * 12);
 }
 
-fn compare_golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_compare.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn as_usize(v: &Value) -> usize {
     usize::try_from(v.as_u64().unwrap()).unwrap()
 }
@@ -78,7 +79,7 @@ fn floats(v: &Value) -> Vec<f64> {
 fn tie_calibration_and_accuracy_equal_mt_metrics_eval() {
     use mteval_kernels::meta::{pairwise_accuracy, tie_optimization};
     use mteval_kernels::py::legacy::RandomState;
-    let g = compare_golden();
+    let g = golden("meta_compare.json");
     let mut checked = 0;
     for (c, case) in g["tie_opt"].as_array().unwrap().iter().enumerate() {
         let num_sys = as_usize(&case["num_sys"]);
@@ -116,9 +117,7 @@ fn tie_calibration_and_accuracy_equal_mt_metrics_eval() {
 #[test]
 fn rankings_equal_mt_metrics_eval() {
     use mteval_kernels::meta::permutation::{Measure, Params, Test};
-    let g = compare_golden();
-    let cases = g["compare"].as_array().unwrap();
-    assert_eq!(cases.len(), 11);
+    let cases = golden_cases("meta_compare.json", "compare", 11);
     for (c, case) in cases.iter().enumerate() {
         let name = case["measure"].as_str().unwrap();
         let measure = match name {
@@ -137,33 +136,25 @@ fn rankings_equal_mt_metrics_eval() {
             test: if case["perm_test"] == "pairs" { Test::Pairs } else { Test::Scores },
             ..Params::default()
         };
-        let what = format!("case {c} ({name})");
-        let got = compare_case(case, measure, params, &what);
-        let want = case["ranking"].as_array().unwrap();
-        assert_eq!(got.metrics.len(), want.len(), "{what}");
-        for (r, w) in got.metrics.iter().zip(want) {
-            assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");
-            let wc = w[1].as_f64().unwrap();
-            if matches!(measure, Measure::Corr(Statistic::Pearson | Statistic::Spearman)) {
-                assert!((r.corr - wc).abs() <= 1e-14, "{what}: {} {} vs {wc}", r.name, r.corr);
-            } else {
-                assert_eq!(r.corr.to_bits(), wc.to_bits(), "{what}: {} {} vs {wc}", r.name, r.corr);
-            }
-            assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
-        }
+        // numpy takes Pearson's and Spearman's dot products from BLAS.
+        let tolerance =
+            if matches!(measure, Measure::Corr(Statistic::Pearson | Statistic::Spearman)) { 1e-14 } else { 0.0 };
+        compare_case(case, measure, params, tolerance, &format!("case {c} ({name})"));
     }
 }
 
 /// One golden `compare` case (`CompareMetrics*` under the case's seed, `k`
-/// and `block_size`) under `measure` and `params`: every p-value of the
-/// significance matrix and the draws done after early stopping checked;
-/// the ranking returned for the caller's checks.
+/// and `block_size`) under `measure` and `params`: the ranking's order,
+/// correlations (bit-equal, or within `tolerance` when it is not 0) and
+/// clusters, every p-value of the significance matrix and the draws done
+/// after early stopping.
 fn compare_case(
     case: &Value,
     measure: mteval_kernels::meta::permutation::Measure,
     params: mteval_kernels::meta::permutation::Params,
+    tolerance: f64,
     what: &str,
-) -> mteval_kernels::meta::permutation::Comparison {
+) {
     use mteval_kernels::meta::permutation::{Extra, Params, compare_metrics};
     use mteval_kernels::py::legacy::RandomState;
     let metrics: Vec<(String, Vec<f64>)> =
@@ -178,12 +169,18 @@ fn compare_case(
             assert_eq!(got.draws[i][j] as u64, case["draws"][i][j].as_u64().unwrap(), "{what}: draws [{i}][{j}]");
         }
     }
-    got
-}
-
-fn spa_golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_spa.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    let want = case["ranking"].as_array().unwrap();
+    assert_eq!(got.metrics.len(), want.len(), "{what}");
+    for (r, w) in got.metrics.iter().zip(want) {
+        assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");
+        let wc = w[1].as_f64().unwrap();
+        if tolerance == 0.0 {
+            assert_eq!(r.corr.to_bits(), wc.to_bits(), "{what}: {} {} vs {wc}", r.name, r.corr);
+        } else {
+            assert!((r.corr - wc).abs() <= tolerance, "{what}: {} {} vs {wc}", r.name, r.corr);
+        }
+        assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
+    }
 }
 
 /// Soft pairwise accuracy against `pce.compute_pairwise_p_values` and
@@ -197,9 +194,7 @@ fn spa_golden() -> Value {
 #[test]
 fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
     use mteval_kernels::meta::spa::{filtered, one_minus_pce, pairwise_p_values, permutation_signs};
-    let g = spa_golden();
-    let cases = g["spa"].as_array().unwrap();
-    assert_eq!(cases.len(), 16);
+    let cases = golden_cases("meta_spa.json", "spa", 16);
     let (mut p_total, mut p_equal, mut spa_equal, mut worst) = (0, 0, 0, 0.0f64);
     for (c, case) in cases.iter().enumerate() {
         let num_sys = usize::try_from(case["num_sys"].as_u64().unwrap()).unwrap();
@@ -247,19 +242,9 @@ fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
 #[test]
 fn spa_rankings_equal_mt_metrics_eval() {
     use mteval_kernels::meta::permutation::{Measure, Params};
-    let g = spa_golden();
-    let cases = g["compare"].as_array().unwrap();
-    assert_eq!(cases.len(), 2);
+    let cases = golden_cases("meta_spa.json", "compare", 2);
     for (c, case) in cases.iter().enumerate() {
-        let what = format!("SPA case {c}");
-        let got = compare_case(case, Measure::Spa { perms: 1000, seed: 4 }, Params::default(), &what);
-        let want = case["ranking"].as_array().unwrap();
-        assert_eq!(got.metrics.len(), want.len(), "{what}");
-        for (r, w) in got.metrics.iter().zip(want) {
-            assert_eq!(r.name, w[0].as_str().unwrap(), "{what}: order");
-            assert_eq!(r.corr.to_bits(), w[1].as_f64().unwrap().to_bits(), "{what}: {} {}", r.name, r.corr);
-            assert_eq!(r.rank as u64, w[2].as_u64().unwrap(), "{what}: rank of {}", r.name);
-        }
+        compare_case(case, Measure::Spa { perms: 1000, seed: 4 }, Params::default(), 0.0, &format!("SPA case {c}"));
     }
 }
 
@@ -272,8 +257,7 @@ fn spa_rankings_equal_mt_metrics_eval() {
 #[test]
 fn pairwise_difference_pearson_equals_mt_metrics_eval() {
     use mteval_kernels::meta::{AverageBy, Statistic, pdp_correlation};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/meta_pdp.json");
-    let g: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let g = golden("meta_pdp.json");
     assert!(g["permutation_test_with_pdp"].as_str().unwrap().contains("pdp"), "the reference's test raises");
     let cases = g["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 16);
