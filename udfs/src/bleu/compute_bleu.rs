@@ -9,7 +9,7 @@ use datafusion::common::{Result, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{BleuConfig, MetricError};
 
-use crate::common::{check_arity, coerce_options, exec_parse, float64_value, list_of, plan_parse};
+use crate::common::{check_arity, exec_parse, float64_value, list_of, plan_parse};
 use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
 
 /// sacrebleu's `compute_bleu` defaults (`smooth_method='none'`,
@@ -43,10 +43,7 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
             _ => return plan_err!("{name}: {arg} must be an integer, got {ty}"),
         });
     }
-    if let Some(o) = t.get(4) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
+    crate::common::with_options(name, t, out)
 }
 
 /// The `compute_bleu` scalar function.

@@ -14,7 +14,7 @@ pub(crate) use device::bind_device;
 pub use device::{MtevalConfig, configured_device, session_backend};
 pub use options::{
     ConstantArg, OPTIONS, coerce_constant, coerce_options, constant_options, constant_string, constant_value,
-    exec_options, exec_parse, options_str, plan_options, plan_parse,
+    exec_options, exec_parse, options_str, plan_options, plan_parse, with_options,
 };
 pub use strings::{StrCol, coerce_string, is_string, is_string_like, metric_err};
 pub use sums::{merge_u64_states, u64_state};
@@ -357,11 +357,7 @@ where
 /// Fewer than two or more than three arguments, or one of the wrong type.
 pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     check_arity(name, t, 2..=3, "(hyp, ref [, options])")?;
-    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?];
-    if let Some(o) = t.get(2) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
+    with_options(name, t, vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?])
 }
 
 /// Fails unless `t` holds as many arguments as `arity` allows, naming the

@@ -37,10 +37,7 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     crate::common::check_arity(name, t, 4..=5, shape)?;
     let mut out = super::coerce_scores(name, &t[..2], 2..=2, shape, |_| DataType::Utf8)?;
     out.extend([DataType::Utf8, DataType::Utf8]);
-    if let Some(o) = t.get(4) {
-        out.push(crate::common::coerce_options(name, o)?);
-    }
-    Ok(out)
+    crate::common::with_options(name, t, out)
 }
 
 impl AggregateSpec for MetaSpaFn {

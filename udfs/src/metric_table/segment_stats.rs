@@ -15,8 +15,8 @@ use mteval_kernels::metric::{Inputs, Metric};
 use mteval_kernels::{MetricError, metrics};
 
 use crate::common::{
-    ConstantArg, check_arity, coerce_constant, coerce_metric_args, coerce_options, eval_args_on, exec_options, list_of,
-    metric_err, plan_options, struct_fields, struct_value,
+    ConstantArg, check_arity, coerce_constant, coerce_metric_args, eval_args_on, exec_options, list_of, metric_err,
+    plan_options, struct_fields, struct_value,
 };
 use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
 
@@ -42,10 +42,7 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     check_arity(name, t, 3..=4, "(hyp, ref, metric [, options])")?;
     let mut out = coerce_metric_args(name, &t[..2])?;
     out.push(coerce_constant(name, METRIC_ARG, &t[2])?);
-    if let Some(o) = t.get(3) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
+    crate::common::with_options(name, t, out)
 }
 
 /// The metric named `metric` with `options`, if it reads text.

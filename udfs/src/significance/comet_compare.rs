@@ -60,11 +60,7 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     if !(t[0].is_numeric() || t[0].is_null()) {
         return plan_err!("{name}: the score (first argument) must be a number column, got {}", t[0]);
     }
-    let mut out = vec![DataType::Float64, DataType::Utf8, DataType::Utf8];
-    if let Some(o) = t.get(3) {
-        out.push(crate::common::coerce_options(name, o)?);
-    }
-    Ok(out)
+    crate::common::with_options(name, t, vec![DataType::Float64, DataType::Utf8, DataType::Utf8])
 }
 
 impl AggregateSpec for CometCompareFn {
