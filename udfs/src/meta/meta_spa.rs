@@ -11,8 +11,6 @@
 //! segment scored twice for a system, or a system without a segment that
 //! another has, is refused naming the row or the system.
 
-use std::collections::BTreeMap;
-
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray};
 use datafusion::arrow::datatypes::{DataType, FieldRef, Float64Type};
 use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
@@ -22,6 +20,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::spa::{SpaOptions, spa};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
+use crate::meta::systems::by_system;
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_spa` aggregate function.
@@ -92,32 +91,6 @@ struct SpaAccumulator {
     rows: Vec<Row>,
 }
 
-/// A system or segment key in order: numerically when every key is an
-/// integer, else as text.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Key {
-    Int(i128),
-    Text(String),
-}
-
-impl Key {
-    pub(crate) fn name(&self) -> String {
-        match self {
-            Self::Int(n) => n.to_string(),
-            Self::Text(t) => t.clone(),
-        }
-    }
-}
-
-/// The keys of `values`: all integers, or all text.
-pub(crate) fn ordered<'a>(values: impl Iterator<Item = &'a str> + Clone) -> Vec<Key> {
-    let ints: Option<Vec<i128>> = values.clone().map(|v| v.trim().parse().ok()).collect();
-    match ints {
-        Some(v) => v.into_iter().map(Key::Int).collect(),
-        None => values.map(|v| Key::Text(v.to_owned())).collect(),
-    }
-}
-
 impl Accumulator for SpaAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
@@ -146,42 +119,13 @@ impl Accumulator for SpaAccumulator {
         if self.rows.is_empty() {
             return Ok(ScalarValue::Float64(None));
         }
-        let keys = ordered(self.rows.iter().map(|r| r.3.as_str()));
-        let systems = ordered(self.rows.iter().map(|r| r.2.as_str()));
-        // system -> segment -> row index
-        let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
-        for (i, ((r, k), sk)) in self.rows.iter().zip(&keys).zip(&systems).enumerate() {
-            if let Some(prev) = table.entry(sk).or_default().insert(k, i) {
-                return exec_err!(
-                    "meta_spa: system '{}' has segment '{}' twice (scores {} and {}): one row per system and segment",
-                    r.2,
-                    r.3,
-                    self.rows[prev].0,
-                    r.0
-                );
-            }
-        }
-        let segments: Vec<&Key> = {
-            let mut all: Vec<&Key> = keys.iter().collect();
-            all.sort();
-            all.dedup();
-            all
-        };
-        let (mut gold, mut metric) = (Vec::new(), Vec::new());
-        for (system, segs) in &table {
-            for s in &segments {
-                let Some(&i) = segs.get(s) else {
-                    let (system, name) = (system.name(), s.name());
-                    return exec_err!(
-                        "meta_spa: system '{system}' has no row for segment '{name}', which other systems have: \
-                         SPA compares systems on the same segments"
-                    );
-                };
-                metric.push(self.rows[i].0);
-                gold.push(self.rows[i].1);
-            }
-        }
-        let value = spa(&gold, &metric, table.len(), self.options.perms, self.options.seed)
+        let systems: Vec<&str> = self.rows.iter().map(|r| r.2.as_str()).collect();
+        let segments: Vec<&str> = self.rows.iter().map(|r| r.3.as_str()).collect();
+        let why = "SPA compares systems on the same segments";
+        let (_, by_system) = by_system(MetaSpaFn::NAME, &systems, &segments, |i| self.rows[i].0, why)?;
+        let (gold, metric): (Vec<Option<f64>>, Vec<f64>) =
+            by_system.iter().flatten().map(|&i| (self.rows[i].1, self.rows[i].0)).unzip();
+        let value = spa(&gold, &metric, by_system.len(), self.options.perms, self.options.seed)
             .map_err(|e| exec_datafusion_err!("meta_spa: {e}"))?;
         Ok(ScalarValue::Float64(Some(value)))
     }

@@ -10,6 +10,7 @@
 pub mod meta_corr;
 pub mod meta_spa;
 pub mod meta_tie_opt;
+pub(crate) mod systems;
 
 use datafusion::arrow::array::{Array, Float64Array};
 use datafusion::arrow::datatypes::DataType;

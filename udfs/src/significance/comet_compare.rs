@@ -10,7 +10,6 @@
 //! segment, a segment scored twice for a system, or a system without a
 //! segment another has, is refused naming the row or the system.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, ListArray, StringArray, StructArray};
@@ -23,7 +22,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::significance::comet::{self, Options};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
-use crate::meta::meta_spa::{Key, ordered};
+use crate::meta::systems::by_system;
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `comet_compare` aggregate function.
@@ -113,42 +112,12 @@ struct CometAccumulator {
 impl CometAccumulator {
     /// The score matrix: systems in name order, segments in key order.
     fn matrix(&self) -> Result<(Vec<String>, Vec<Vec<f32>>)> {
-        let systems = ordered(self.rows.iter().map(|r| r.1.as_str()));
-        let keys = ordered(self.rows.iter().map(|r| r.2.as_str()));
-        let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
-        for (i, ((r, s), k)) in self.rows.iter().zip(&systems).zip(&keys).enumerate() {
-            if let Some(prev) = table.entry(s).or_default().insert(k, i) {
-                return exec_err!(
-                    "comet_compare: system '{}' has segment '{}' twice (scores {} and {}): one row per system and \
-                     segment",
-                    r.1,
-                    r.2,
-                    self.rows[prev].0,
-                    r.0
-                );
-            }
-        }
-        let mut segments: Vec<&Key> = keys.iter().collect();
-        segments.sort();
-        segments.dedup();
-        let mut names = Vec::new();
-        let mut scores = Vec::new();
-        for (system, segs) in &table {
-            let mut col = Vec::with_capacity(segments.len());
-            for s in &segments {
-                let Some(&i) = segs.get(s) else {
-                    return exec_err!(
-                        "comet_compare: system '{}' has no row for segment '{}', which other systems have: the tests \
-                         compare systems on the same segments",
-                        system.name(),
-                        s.name()
-                    );
-                };
-                col.push(self.rows[i].0);
-            }
-            names.push(system.name());
-            scores.push(comet::to_f32(&col));
-        }
+        let systems: Vec<&str> = self.rows.iter().map(|r| r.1.as_str()).collect();
+        let segments: Vec<&str> = self.rows.iter().map(|r| r.2.as_str()).collect();
+        let why = "the tests compare systems on the same segments";
+        let (names, rows) = by_system(CometCompareFn::NAME, &systems, &segments, |i| self.rows[i].0, why)?;
+        let scores =
+            rows.iter().map(|idx| comet::to_f32(&idx.iter().map(|&i| self.rows[i].0).collect::<Vec<_>>())).collect();
         Ok((names, scores))
     }
 }

@@ -1,0 +1,108 @@
+//! A group's rows as systems × segments, as mt-metrics-eval packs them for
+//! its system-level tests (`meta_spa`, `comet_compare`): systems in key
+//! order, segments in key order, each numerically when all its keys are
+//! integers, every system with a row for every segment.
+
+use std::collections::BTreeMap;
+
+use datafusion::common::{Result, exec_err};
+
+/// A system or segment key in order: numerically when every key is an
+/// integer, else as text.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Int(i128),
+    Text(String),
+}
+
+impl Key {
+    fn name(&self) -> String {
+        match self {
+            Self::Int(n) => n.to_string(),
+            Self::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// The keys of `values`: all integers, or all text.
+fn ordered(values: &[&str]) -> Vec<Key> {
+    let ints: Option<Vec<i128>> = values.iter().map(|v| v.trim().parse().ok()).collect();
+    match ints {
+        Some(v) => v.into_iter().map(Key::Int).collect(),
+        None => values.iter().map(|v| Key::Text((*v).to_owned())).collect(),
+    }
+}
+
+/// Row `i` of the group is system `systems[i]`'s row for segment
+/// `segments[i]`, scored `score(i)`. Gives the systems' names in order and,
+/// for each system, its rows' indices in segment order.
+///
+/// # Errors
+/// A system with a segment twice (naming both scores); a system without a
+/// row for a segment another system has (`why` says why the function needs
+/// it). Both name the function `name`.
+pub(crate) fn by_system(
+    name: &str,
+    systems: &[&str],
+    segments: &[&str],
+    score: impl Fn(usize) -> f64,
+    why: &str,
+) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
+    let (system_keys, segment_keys) = (ordered(systems), ordered(segments));
+    let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
+    for (i, (s, k)) in system_keys.iter().zip(&segment_keys).enumerate() {
+        if let Some(prev) = table.entry(s).or_default().insert(k, i) {
+            return exec_err!(
+                "{name}: system '{}' has segment '{}' twice (scores {} and {}): one row per system and segment",
+                systems[i],
+                segments[i],
+                score(prev),
+                score(i)
+            );
+        }
+    }
+    let mut all: Vec<&Key> = segment_keys.iter().collect();
+    all.sort();
+    all.dedup();
+    let mut names = Vec::with_capacity(table.len());
+    let mut rows = Vec::with_capacity(table.len());
+    for (system, segs) in &table {
+        let mut idx = Vec::with_capacity(all.len());
+        for s in &all {
+            let Some(&i) = segs.get(s) else {
+                return exec_err!(
+                    "{name}: system '{}' has no row for segment '{}', which other systems have: {why}",
+                    system.name(),
+                    s.name()
+                );
+            };
+            idx.push(i);
+        }
+        names.push(system.name());
+        rows.push(idx);
+    }
+    Ok((names, rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn systems_and_segments_in_key_order() {
+        // Integer keys in numeric order (10 after 9), text keys as text.
+        let (names, rows) = by_system("f", &["b", "a", "b", "a"], &["10", "9", "9", "10"], |_| 0.0, "why").unwrap();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(rows, [vec![1, 3], vec![2, 0]]);
+        let (_, rows) = by_system("f", &["s", "s"], &["x10", "x9"], |_| 0.0, "why").unwrap();
+        assert_eq!(rows, [vec![0, 1]]);
+    }
+
+    #[test]
+    fn a_repeated_or_missing_segment_is_refused_in_words() {
+        let e = by_system("f", &["a", "a"], &["1", " 1"], |i| [0.5, 0.25][i], "why").unwrap_err().to_string();
+        assert!(e.contains("f: system 'a' has segment ' 1' twice (scores 0.5 and 0.25)"), "{e}");
+        let e = by_system("f", &["a", "a", "b"], &["1", "2", "1"], |_| 0.0, "because").unwrap_err().to_string();
+        assert!(e.contains("f: system 'b' has no row for segment '2', which other systems have: because"), "{e}");
+    }
+}
