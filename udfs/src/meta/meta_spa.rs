@@ -20,7 +20,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::spa::{SpaOptions, spa};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
-use crate::meta::systems::by_system;
+use crate::meta::systems::{by_system, null_argument};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_spa` aggregate function.
@@ -97,17 +97,16 @@ impl Accumulator for SpaAccumulator {
         let (sys, seg) = (values[2].as_string::<i32>(), values[3].as_string::<i32>());
         super::check_scores(MetaSpaFn::NAME, m, g)?;
         for i in 0..m.len() {
-            for (what, null) in [
-                ("metric score (first argument)", m.is_null(i)),
-                ("system (third argument)", sys.is_null(i)),
-                ("segment (fourth argument)", seg.is_null(i)),
-            ] {
-                if null {
-                    return exec_err!(
-                        "meta_spa: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a metric score for \
-                         every segment (only a gold score may be missing)"
-                    );
-                }
+            let args: [(&str, &dyn Array); 3] = [
+                ("metric score (first argument)", m),
+                ("system (third argument)", sys),
+                ("segment (fourth argument)", seg),
+            ];
+            if let Some(what) = null_argument(i, &args) {
+                return exec_err!(
+                    "meta_spa: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a metric score for every \
+                     segment (only a gold score may be missing)"
+                );
             }
             let gold = (!g.is_null(i)).then(|| g.value(i));
             self.rows.push((m.value(i), gold, sys.value(i).to_owned(), seg.value(i).to_owned()));

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use datafusion::arrow::array::Array;
 use datafusion::common::{Result, exec_err};
 
 /// A system or segment key in order: numerically when every key is an
@@ -31,6 +32,12 @@ fn ordered(values: &[&str]) -> Vec<Key> {
         Some(v) => v.into_iter().map(Key::Int).collect(),
         None => values.iter().map(|v| Key::Text((*v).to_owned())).collect(),
     }
+}
+
+/// The first of `args` (what it is, its column) that is NULL in row `i`:
+/// every row of these functions needs its system, its segment and its score.
+pub(crate) fn null_argument<'a>(i: usize, args: &[(&'a str, &dyn Array)]) -> Option<&'a str> {
+    args.iter().find(|(_, col)| col.is_null(i)).map(|(what, _)| *what)
 }
 
 /// Row `i` of the group is system `systems[i]`'s row for segment
