@@ -13,14 +13,14 @@
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray};
 use datafusion::arrow::datatypes::{DataType, FieldRef, Float64Type};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::spa::{SpaOptions, spa};
 
-use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
-use crate::meta::systems::{by_system, null_argument};
+use crate::common::{constant_options, list_state_fields, metric_err};
+use crate::meta::systems::{by_system, refuse_null};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `meta_spa` aggregate function.
@@ -96,18 +96,14 @@ impl Accumulator for SpaAccumulator {
         let (m, g) = (values[0].as_primitive::<Float64Type>(), values[1].as_primitive::<Float64Type>());
         let (sys, seg) = (values[2].as_string::<i32>(), values[3].as_string::<i32>());
         super::check_scores(MetaSpaFn::NAME, m, g)?;
+        let args: [(&str, &dyn Array); 3] = [
+            ("metric score (first argument)", m),
+            ("system (third argument)", sys),
+            ("segment (fourth argument)", seg),
+        ];
+        let needs = "every system needs a metric score for every segment (only a gold score may be missing)";
         for i in 0..m.len() {
-            let args: [(&str, &dyn Array); 3] = [
-                ("metric score (first argument)", m),
-                ("system (third argument)", sys),
-                ("segment (fourth argument)", seg),
-            ];
-            if let Some(what) = null_argument(i, &args) {
-                return exec_err!(
-                    "meta_spa: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a metric score for every \
-                     segment (only a gold score may be missing)"
-                );
-            }
+            refuse_null(MetaSpaFn::NAME, i, &args, needs)?;
             let gold = (!g.is_null(i)).then(|| g.value(i));
             self.rows.push((m.value(i), gold, sys.value(i).to_owned(), seg.value(i).to_owned()));
         }

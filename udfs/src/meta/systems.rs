@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use datafusion::arrow::array::Array;
 use datafusion::common::{Result, exec_err};
 
+use crate::common::ROW_IN_BATCH;
+
 /// A system or segment key in order: numerically when every key is an
 /// integer, else as text.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,10 +36,18 @@ fn ordered(values: &[&str]) -> Vec<Key> {
     }
 }
 
-/// The first of `args` (what it is, its column) that is NULL in row `i`:
-/// every row of these functions needs its system, its segment and its score.
-pub(crate) fn null_argument<'a>(i: usize, args: &[(&'a str, &dyn Array)]) -> Option<&'a str> {
-    args.iter().find(|(_, col)| col.is_null(i)).map(|(what, _)| *what)
+/// Refuses row `i` when one of `args` (what it is, its column) is NULL, naming
+/// the function, the row and the argument, and saying what every row needs
+/// (`needs`): these functions take no row without its system, its segment
+/// and its score.
+///
+/// # Errors
+/// The first NULL argument of row `i`.
+pub(crate) fn refuse_null(name: &str, i: usize, args: &[(&str, &dyn Array)], needs: &str) -> Result<()> {
+    match args.iter().find(|(_, col)| col.is_null(i)) {
+        Some((what, _)) => exec_err!("{name}: row {i}{ROW_IN_BATCH}: the {what} is NULL: {needs}"),
+        None => Ok(()),
+    }
 }
 
 /// Row `i` of the group is system `systems[i]`'s row for segment

@@ -22,7 +22,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::significance::comet::{self, Options};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
-use crate::meta::systems::{by_system, null_argument};
+use crate::meta::systems::{by_system, refuse_null};
 use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
 
 /// The `comet_compare` aggregate function.
@@ -126,17 +126,10 @@ impl Accumulator for CometAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let score = values[0].as_primitive::<Float64Type>();
         let (sys, seg) = (values[1].as_string::<i32>(), values[2].as_string::<i32>());
+        let args: [(&str, &dyn Array); 3] =
+            [("score (first argument)", score), ("system (second argument)", sys), ("segment (third argument)", seg)];
         for i in 0..score.len() {
-            let args: [(&str, &dyn Array); 3] = [
-                ("score (first argument)", score),
-                ("system (second argument)", sys),
-                ("segment (third argument)", seg),
-            ];
-            if let Some(what) = null_argument(i, &args) {
-                return exec_err!(
-                    "comet_compare: row {i}{ROW_IN_BATCH}: the {what} is NULL: every system needs a score for every segment"
-                );
-            }
+            refuse_null(CometCompareFn::NAME, i, &args, "every system needs a score for every segment")?;
             let v = score.value(i);
             #[allow(clippy::cast_possible_truncation, reason = "comet-compare's float32 scores")]
             if !(v as f32).is_finite() {
