@@ -41,22 +41,21 @@ fn median_secs(mut f: impl FnMut()) -> f64 {
     t[1]
 }
 
-/// Prints where batched TER's time goes with `inner` scoring the candidates:
-/// the whole call, and the time inside the scoring calls. With one part the
-/// difference is the host's work (tokenising, each row's DP, trace and
-/// candidates per round, batch layout, choice of shift); with more, parts
-/// overlap and the scoring time is summed over them.
+/// Prints where batched TER's time goes with `inner` searching: the whole
+/// call, and the time inside the search calls. With one part the
+/// difference is the host's work (tokenising, mapping words to ids); with
+/// more, parts overlap and the search time is summed over them.
 fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>, label: &str) {
-    // (time in `ter_candidates`, calls, rows scored, candidates)
-    let spent = Arc::new(Mutex::new((Duration::ZERO, 0usize, 0usize, 0usize)));
+    // (time in `shift_search`, calls, pairs searched)
+    let spent = Arc::new(Mutex::new((Duration::ZERO, 0usize, 0usize)));
     let add = spent.clone();
     let timed = Observed::new(inner, move |call, t| {
-        if let Call::ShiftScores { pairs, cands } = call {
+        if let Call::ShiftSearch { pairs } = call {
             let mut s = add.lock().expect("lock");
-            *s = (s.0 + t, s.1 + 1, s.2 + pairs, s.3 + cands);
+            *s = (s.0 + t, s.1 + 1, s.2 + pairs);
         }
     });
-    let runs: Vec<(Duration, (Duration, usize, usize, usize))> = (0..3)
+    let runs: Vec<(Duration, (Duration, usize, usize))> = (0..3)
         .map(|_| {
             *spent.lock().expect("lock") = Default::default();
             let start = Instant::now();
@@ -66,13 +65,13 @@ fn ter_breakdown(ter: &Ter, pairs: &[(&str, Vec<&str>)], inner: Arc<dyn Backend>
         .collect();
     let mut by_total = runs;
     by_total.sort_by_key(|r| r.0);
-    let (total, (scoring, rounds, rows, cands)) = by_total[1];
+    let (total, (search, calls, searched)) = by_total[1];
     println!(
-        "batched TER, {label}: {:.3} s ({:.0} rows/s); {cands} candidates of {rows} row-rounds scored in \
-         {rounds} calls taking {:.3} s together",
+        "batched TER, {label}: {:.3} s ({:.0} rows/s); {searched} pairs searched in {calls} calls taking {:.3} s \
+         together",
         total.as_secs_f64(),
         pairs.len() as f64 / total.as_secs_f64(),
-        scoring.as_secs_f64(),
+        search.as_secs_f64(),
     );
 }
 
@@ -412,23 +411,18 @@ fn main() {
         assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
         return;
     }
-    // Batched TER at each pipeline depth (parts of the rows whose rounds run
-    // at once) and CPU tail (fewest unfinished rows for a round on the
-    // device), then back to the defaults.
-    let defaults = (backend::ter_pipeline(), backend::ter_cpu_tail());
-    println!("batched TER (defaults: {} parts, CPU tail below {} rows):", defaults.0, defaults.1);
+    // Batched TER at each pipeline depth (parts of the rows searched at
+    // once), then back to the default.
+    let default = backend::ter_pipeline();
+    println!("batched TER (default: {default} parts):");
     for depth in [1, 2, 3, 4] {
-        for tail in [0, 32, 128, 512] {
-            backend::set_ter_pipeline(depth);
-            backend::set_ter_cpu_tail(tail);
-            let label = format!("{depth} part(s), CPU tail below {tail} rows");
-            match &gpu {
-                Some(g) => ter_breakdown(&ter, &pairs, g.clone(), &format!("GPU scoring, {label}")),
-                None => ter_breakdown(&ter, &pairs, cpu.clone(), &format!("CPU stand-in for the GPU, {label}")),
-            }
+        backend::set_ter_pipeline(depth);
+        let label = format!("{depth} part(s)");
+        match &gpu {
+            Some(g) => ter_breakdown(&ter, &pairs, g.clone(), &format!("GPU search, {label}")),
+            None => ter_breakdown(&ter, &pairs, cpu.clone(), &format!("CPU stand-in for the GPU, {label}")),
         }
     }
-    backend::set_ter_pipeline(defaults.0);
-    backend::set_ter_cpu_tail(defaults.1);
+    backend::set_ter_pipeline(default);
     assert_eq!(backend::fallback_count(), 0, "a GPU batch fell back to the CPU");
 }

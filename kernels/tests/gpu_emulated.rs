@@ -10,9 +10,7 @@ use mteval_kernels::backend::emulate::EmuExec;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mteval_kernels::backend::{
-    AutoBackend, Backend, BackendError, GpuBackend, Observed, Seqs, TerRound, Work, fallback_count,
-};
+use mteval_kernels::backend::{AutoBackend, Backend, GpuBackend, Observed, Seqs, Work, fallback_count};
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::char_distances_on;
 use mteval_kernels::{ChrfConfig, Ter};
@@ -49,25 +47,33 @@ fn levenshtein_warp_kernel_equals_cpu() {
     let Some(gpu) = emulated() else { return };
     backend_parity::check_levenshtein(&gpu.with_lev_warp_blocks(0), 40);
 }
-parity_test!(ter_kernel_and_batched_rounds_equal_cpu: check_ter(400));
+parity_test!(ter_search_kernel_equals_cpu: check_ter(400));
+
+/// Stress rounds of TER's search kernel: fresh random pairs from several seeds.
+#[test]
+fn ter_search_kernel_stress() {
+    let Some(gpu) = emulated() else { return };
+    for seed in 100..104 {
+        backend_parity::check_ter_search(&gpu, seed, 1500);
+    }
+}
 parity_test!(chrf_kernels_equal_cpu: check_chrf(800));
 parity_test!(mbr_kernels_equal_cpu: check_mbr(12));
 
 #[test]
-fn ter_band_beyond_the_kernels_ring_is_left_to_the_cpu() {
+fn ter_band_beyond_the_kernels_ring_is_searched_on_the_cpu() {
     let Some(gpu) = emulated() else { return };
-    // No sacrebleu pair has this band: row 2 starts 100 columns before row 1
-    // ends, more than the kernel's 64-cell ring holds.
-    let r: Vec<u32> = (0..200).collect();
-    let band = [0u32, 201, 0, 150, 50, 201, 150, 201];
-    let round = TerRound::from_parts(
-        &Seqs::from_slices([&[1u32, 2, 3][..]]),
-        &Seqs::from_slices([&r[..]]),
-        &Seqs::from_slices([&band[..]]),
-        &[0, 0, 1, 2],
-    );
-    let err = gpu.shift_scores(&round).unwrap_err();
-    assert!(matches!(err, BackendError::Unsupported(_)), "{err}");
+    // A reference 100 times its hypothesis: band rows of 100 columns, more
+    // than the kernel's 64-cell ring. That pair is searched on the CPU, the
+    // other on the device, within the one call (no fallback of the batch).
+    let r: Vec<u32> = (0..200).map(|w| w % 7).collect();
+    let hyps = Seqs::from_slices([&[1u32, 2][..], &[3, 1, 2, 5][..]]);
+    let refs = Seqs::from_slices([&r[..], &[1, 2, 3, 5][..]]);
+    let before = fallback_count();
+    let got = gpu.shift_search(&hyps, &refs).unwrap();
+    assert_eq!(got, mteval_kernels::backend::CpuBackend.shift_search(&hyps, &refs).unwrap());
+    assert_eq!(got[1], (1, 1), "one shift of the block 1 2");
+    assert_eq!(fallback_count(), before);
 }
 
 #[test]
@@ -75,8 +81,6 @@ fn failing_kernels_fall_back_to_the_cpu() {
     let Some(ok) = emulated() else { return };
     let gpu = GpuBackend::failing_on(ok.exec().clone(), "*");
     assert!(gpu.is_gpu());
-    // More rows than any TER setting the other tests pick finishes on the
-    // CPU without a round on the device.
     let rows: Vec<(&str, Vec<&str>)> =
         [("a b c d", vec!["c d a b"]), ("x", vec!["y z", "x"])].into_iter().cycle().take(300).collect();
     let before = fallback_count();

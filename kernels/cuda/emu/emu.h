@@ -7,6 +7,7 @@
 // barrier in every shuffle and __syncwarp, as the lanes of a warp do.
 #pragma once
 #include <barrier>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <thread>

@@ -59,9 +59,9 @@ int main() {
             emu_launch_warps(threads, block, [&] { lev_warp(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P64(6), P32(7), S32(8)); });
         } else if (name == "utf8_decode") {
             emu_launch(threads, block, [&] { utf8_decode(P32(0), P64(1), P32(2), P32(3), P64(4), S32(5)); });
-        } else if (name == "ter_candidates") {
-            emu_launch(threads, block, [&] {
-                ter_candidates(P32(0), P64(1), S32(2), P32(3), S32(4));
+        } else if (name == "ter_search") {
+            emu_launch_warps(threads, block, [&] {
+                ter_search(P32(0), P64(1), P32(2), P64(3), P32(4), P32(5), P64(6), P32(7), P32(8), S32(9), S32(10));
             });
         } else if (name == "chrf_profiles") {
             emu_launch(threads, block, [&] {

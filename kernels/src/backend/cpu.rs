@@ -4,9 +4,9 @@
 
 use rayon::prelude::*;
 
-use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs, TerRound};
+use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs};
 use crate::levenshtein::id_distance;
-use crate::ter::run_distances;
+use crate::ter::ter_pair;
 
 /// All CPU cores (rayon's global pool).
 #[derive(Debug, Clone, Copy, Default)]
@@ -71,21 +71,13 @@ impl Backend for CpuBackend {
             .collect())
     }
 
-    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        // Each run of candidates of one pair shares that pair's forward and
-        // backward matrices, as in the CPU shift search.
-        let cands = round.cands();
-        let mut runs: Vec<&[u32]> = Vec::new();
-        let mut rest = cands;
-        while !rest.is_empty() {
-            let len = rest.chunks_exact(4).take_while(|c| c[0] == rest[0]).count() * 4;
-            let (run, tail) = rest.split_at(len);
-            runs.push(run);
-            rest = tail;
-        }
-        Ok(runs
+    fn shift_search(&self, hyps: &Seqs, refs: &Seqs) -> Result<Vec<(u32, u32)>, BackendError> {
+        Ok((0..hyps.len())
             .into_par_iter()
-            .flat_map_iter(|run| run_distances(round.hyp(run[0] as usize), round.reference(run[0] as usize), run))
+            .map(|i| {
+                let p = ter_pair(hyps.get(i), refs.get(i));
+                (p.edits, p.shifts)
+            })
             .collect())
     }
 

@@ -38,7 +38,7 @@ pub const KERNELS: [(&str, &str); 9] = [
     ("levenshtein.cu", "lev_myers"),
     ("levenshtein.cu", "lev_warp"),
     ("levenshtein.cu", "utf8_decode"),
-    ("ter.cu", "ter_candidates"),
+    ("ter.cu", "ter_search"),
     ("chrf.cu", "chrf_profiles"),
     ("chrf.cu", "chrf_match_list"),
     ("chrf.cu", "chrf_match_grid"),

@@ -118,6 +118,11 @@ impl KernelExec for EmuExec {
         }
     }
 
+    fn max_warps(&self) -> usize {
+        // Each emulated warp is 32 host threads started for the launch.
+        64
+    }
+
     fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, EmuBuf>]) -> Result<(), BackendError> {
         let mut msg = Vec::new();
         msg.extend(u32::try_from(kernel.len()).map_err(dev)?.to_le_bytes());

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::{Aggregate, Backend, BackendError, Grid, MeanUtility, NgramInput, Seqs, TerRound, Texts};
+use super::{Aggregate, Backend, BackendError, Grid, MeanUtility, NgramInput, Seqs, Texts};
 
 /// A kernel argument: a `u32` scalar or a device buffer.
 pub enum KArg<'a, B> {
@@ -70,23 +70,40 @@ pub trait KernelExec: Send + Sync + 'static {
     /// # Errors
     /// Launch or kernel errors.
     fn launch(&self, kernel: &'static str, threads: u64, args: &[KArg<'_, Self::Buf>]) -> Result<(), BackendError>;
+    /// How many warps a persistent-warp kernel (`ter_search`) launches at
+    /// most: about what the device keeps resident at once.
+    fn max_warps(&self) -> usize {
+        // 132 multiprocessors of 64 resident warps each (H100, H200).
+        8192
+    }
 }
 
-/// Cells of the TER kernel's per-thread DP ring (`TER_RING` in
+/// Cells of a candidate's DP ring in `ter_search` (`TER_RING` in
 /// `kernels/cuda/ter.cu`).
-const TER_RING: u32 = 64;
+const TER_RING: usize = 64;
 
-/// Whether the TER kernel's ring holds pair `p` of `round`: every row `i >= 2`
-/// starts at most [`TER_RING`] columns before the end of row `i - 1`.
-/// sacrebleu's band keeps that span at most 52 columns, so this only guards
-/// the kernel against a band it was not written for.
-fn ter_ring_holds(round: &TerRound, p: usize) -> bool {
-    if round.reference(p).len() < TER_RING as usize {
-        return true;
-    }
-    let band = round.band(p);
-    let n_h = band.len() / 2 - 1;
-    (2..=n_h).all(|i| band[2 * i - 1] <= band[2 * i] + TER_RING)
+/// Words of `ter_search`'s memory per warp (`TER_WARP_WORDS`).
+const TER_WARP_WORDS: usize = 8 + 32 * 4 + 3 * 1024;
+
+/// At most this many words of per-pair scratch in one `ter_search` launch
+/// (1 GiB); a larger batch is searched in several launches.
+const TER_SCRATCH_WORDS: usize = 1 << 28;
+
+/// Whether `ter_search`'s ring holds a pair's band (`(lo, hi)` per row):
+/// every row below the last is at most [`TER_RING`] columns wide, and every
+/// row `i >= 2` starts at most [`TER_RING`] columns before row `i - 1` ends.
+/// sacrebleu's band keeps both near 52 unless the reference is about 50
+/// times longer than the hypothesis.
+fn ter_ring_holds(bands: &[(usize, usize)]) -> bool {
+    let n_h = bands.len() - 1;
+    (1..n_h).all(|i| bands[i].1 - bands[i].0 <= TER_RING) && (2..=n_h).all(|i| bands[i - 1].1 <= bands[i].0 + TER_RING)
+}
+
+/// Words of `ter_search`'s scratch for a pair of `n_h` and `n_r` words and
+/// that band: the word order twice, the band, the row offsets, the
+/// alignment and both error prefix sums, then the banded matrix.
+fn ter_scratch_words(n_h: usize, n_r: usize, bands: &[(usize, usize)]) -> usize {
+    6 * n_h + 2 * n_r + 5 + bands.iter().map(|b| b.1 - b.0).sum::<usize>()
 }
 
 /// The kernels of `kernels/cuda/*.cu` behind the [`Backend`] trait.
@@ -399,29 +416,88 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
         self.lev_on_device(&Symbols { data: &ad, offs: &ao, lens: &la }, &Symbols { data: &bd, offs: &bo, lens: &lb })
     }
 
-    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        let n_cand = round.n_cands();
-        if n_cand == 0 {
-            return Ok(Vec::new());
+    fn shift_search(&self, hyps: &Seqs, refs: &Seqs) -> Result<Vec<(u32, u32)>, BackendError> {
+        let n = hyps.len();
+        let mut out = vec![(0u32, 0u32); n];
+        // Per pair: on the device (its scratch words), on the CPU (a band
+        // the kernel's ring does not hold), or done (no reference words).
+        let plan: Vec<Option<usize>> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let (n_h, n_r) = (hyps.get(i).len(), refs.get(i).len());
+                let bands = crate::ter::bands(n_h, n_r);
+                (n_r > 0 && ter_ring_holds(&bands)).then(|| ter_scratch_words(n_h, n_r, &bands))
+            })
+            .collect();
+        out.par_iter_mut().enumerate().filter(|(i, _)| plan[*i].is_none()).for_each(|(i, o)| {
+            let p = crate::ter::ter_pair(hyps.get(i), refs.get(i));
+            *o = (p.edits, p.shifts);
+        });
+        // The device's pairs, most work first.
+        let mut listed: Vec<(usize, u32)> = plan
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| w.map(|w| (w, i)))
+            .map(|(w, i)| Ok((w, to_u32(i, "pairs")?)))
+            .collect::<Result<_, BackendError>>()?;
+        if listed.is_empty() {
+            return Ok(out);
         }
-        if let Some(p) = (0..round.n_pairs()).find(|&p| !ter_ring_holds(round, p)) {
-            return Err(unsupported(format!("TER pair {p}: a band wider than the kernel's {TER_RING}-cell ring")));
+        listed.par_sort_unstable_by(|a, b| b.cmp(a));
+        let (hd, ho) = self.upload_seqs(hyps)?;
+        let (rd, ro) = self.upload_seqs(refs)?;
+        let results = self.exec.zeros_u32(2 * n)?;
+        let mut rest = &listed[..];
+        while !rest.is_empty() {
+            // As many pairs as fit the scratch budget (at least one).
+            let mut words = 0usize;
+            let take = rest.iter().take_while(|l| {
+                words += l.0;
+                words <= TER_SCRATCH_WORDS
+            });
+            let k = take.count().max(1);
+            let (part, tail) = rest.split_at(k);
+            rest = tail;
+            let order: Vec<u32> = part.iter().map(|l| l.1).collect();
+            let mut scr_offs = Vec::with_capacity(k + 1);
+            let mut at = 0u64;
+            for l in part {
+                scr_offs.push(at);
+                at += l.0 as u64;
+            }
+            let n_warps = k.min(self.exec.max_warps()).max(1);
+            let order = self.exec.upload_u32(&order)?;
+            let scr_offs = self.exec.upload_u64(&scr_offs)?;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "the scratch of one launch is at most TER_SCRATCH_WORDS, or one pair's"
+            )]
+            let scratch = self.exec.zeros_u32(at as usize)?;
+            let warp_mem = self.exec.zeros_u32(n_warps * TER_WARP_WORDS)?;
+            self.launch(
+                "ter_search",
+                32 * n_warps as u64,
+                &[
+                    KArg::Buf(&hd),
+                    KArg::Buf(&ho),
+                    KArg::Buf(&rd),
+                    KArg::Buf(&ro),
+                    KArg::Buf(&order),
+                    KArg::Buf(&scratch),
+                    KArg::Buf(&scr_offs),
+                    KArg::Buf(&warp_mem),
+                    KArg::Buf(&results),
+                    KArg::U32(to_u32(k, "pairs")?),
+                    KArg::U32(to_u32(n_warps, "warps")?),
+                ],
+            )?;
         }
-        let data = self.exec.upload_u32(&round.data)?;
-        let offs = self.exec.upload_u64(&round.offs)?;
-        let out = self.exec.zeros_u32(n_cand)?;
-        self.launch(
-            "ter_candidates",
-            n_cand as u64,
-            &[
-                KArg::Buf(&data),
-                KArg::Buf(&offs),
-                KArg::U32(to_u32(round.n_pairs(), "pairs")?),
-                KArg::Buf(&out),
-                KArg::U32(to_u32(n_cand, "candidates")?),
-            ],
-        )?;
-        self.exec.download_u32(&out, n_cand)
+        let results = self.exec.download_u32(&results, 2 * n)?;
+        for &(_, i) in &listed {
+            let i = i as usize;
+            out[i] = (results[2 * i], results[2 * i + 1]);
+        }
+        Ok(out)
     }
 
     fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {

@@ -268,115 +268,6 @@ impl<'a> Texts<'a> {
     }
 }
 
-/// One greedy round of TER's shift search over many (hypothesis, reference)
-/// pairs: the candidates to score, laid out as one `u32` buffer and one
-/// offset buffer, so that a GPU receives a round in two copies.
-///
-/// `data` holds every pair's current (already shifted) hypothesis, then
-/// every reference, then every band, then the candidates. `offs` holds
-/// `3 (n + 1) + 1` absolute offsets into `data`: the `n + 1` bounds of the
-/// hypotheses, those of the references, those of the bands, and where the
-/// candidates start. Words are ids in one id space per pair; a band is
-/// `(lo, hi)` for rows `0..=n_h` (see `ter::beam`); a candidate is four
-/// `u32`, `(pair, start, len, target)` of a sacrebleu `_perform_shift`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TerRound {
-    /// Hypotheses, references, bands, candidates.
-    pub data: Vec<u32>,
-    /// Section bounds (see the type's docs).
-    pub offs: Vec<u64>,
-}
-
-impl TerRound {
-    /// A zeroed round for pairs of the given (hypothesis, reference, band)
-    /// lengths and `n_cands` candidates; fill it through [`Self::sections_mut`].
-    #[must_use]
-    pub fn zeroed(lens: &[[usize; 3]], n_cands: usize) -> Self {
-        let mut offs = Vec::with_capacity(3 * (lens.len() + 1) + 1);
-        let mut at = 0u64;
-        for part in 0..3 {
-            offs.push(at);
-            for l in lens {
-                at += l[part] as u64;
-                offs.push(at);
-            }
-        }
-        offs.push(at);
-        #[allow(clippy::cast_possible_truncation, reason = "`at` sums the lengths of sequences held in memory")]
-        let data = vec![0u32; at as usize + 4 * n_cands];
-        Self { data, offs }
-    }
-
-    /// A round from its parts (tests and tools; the shift search lays its
-    /// rounds out in place with [`Self::zeroed`]).
-    #[must_use]
-    pub fn from_parts(hyps: &Seqs, refs: &Seqs, bands: &Seqs, cands: &[u32]) -> Self {
-        let lens: Vec<[usize; 3]> =
-            (0..hyps.len()).map(|p| [hyps.get(p).len(), refs.get(p).len(), bands.get(p).len()]).collect();
-        let mut round = Self::zeroed(&lens, cands.len() / 4);
-        let [h, r, b, c] = round.sections_mut();
-        h.copy_from_slice(&hyps.data);
-        r.copy_from_slice(&refs.data);
-        b.copy_from_slice(&bands.data);
-        c.copy_from_slice(cands);
-        round
-    }
-
-    /// Number of pairs.
-    #[must_use]
-    pub fn n_pairs(&self) -> usize {
-        (self.offs.len() - 1) / 3 - 1
-    }
-
-    /// Number of candidates.
-    #[must_use]
-    pub fn n_cands(&self) -> usize {
-        self.cands().len() / 4
-    }
-
-    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
-    fn section(&self, part: usize, p: usize) -> &[u32] {
-        let i = part * (self.n_pairs() + 1) + p;
-        &self.data[self.offs[i] as usize..self.offs[i + 1] as usize]
-    }
-
-    /// Current hypothesis of pair `p`.
-    #[must_use]
-    pub fn hyp(&self, p: usize) -> &[u32] {
-        self.section(0, p)
-    }
-
-    /// Reference of pair `p`.
-    #[must_use]
-    pub fn reference(&self, p: usize) -> &[u32] {
-        self.section(1, p)
-    }
-
-    /// Band of pair `p`: `(lo, hi)` for rows `0..=n_h`, flat.
-    #[must_use]
-    pub fn band(&self, p: usize) -> &[u32] {
-        self.section(2, p)
-    }
-
-    /// Every candidate, four `u32` each.
-    #[must_use]
-    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
-    pub fn cands(&self) -> &[u32] {
-        &self.data[self.offs[self.offs.len() - 1] as usize..]
-    }
-
-    /// The four sections of `data`: hypotheses, references, bands, candidates.
-    #[allow(clippy::cast_possible_truncation, reason = "offsets index `data`, which is in memory")]
-    pub fn sections_mut(&mut self) -> [&mut [u32]; 4] {
-        let n = self.n_pairs();
-        let bounds = [self.offs[n + 1], self.offs[2 * n + 2], self.offs[3 * n + 3]];
-        let (h, rest) = self.data.split_at_mut(bounds[0] as usize);
-        let (r, rest) = rest.split_at_mut((bounds[1] - bounds[0]) as usize);
-        let (b, c) = rest.split_at_mut((bounds[2] - bounds[1]) as usize);
-        [h, r, b, c]
-    }
-}
-
 /// Symbols of a set of strings for chrF: per string its character symbols
 /// (code points, whitespace removed unless kept) and its word ids.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -455,11 +346,13 @@ pub trait Backend: Send + Sync + fmt::Debug {
         self.edit_distances(&a.code_points(), &b.code_points())
     }
 
-    /// sacrebleu's beam-banded word edit distance of every shift candidate.
+    /// TER's greedy shift search (sacrebleu's `translation_edit_rate`) of
+    /// every pair `(hyps[i], refs[i])` of word ids: `(edits, shifts)` per
+    /// pair, as [`crate::ter::ter_pair`] gives them.
     ///
     /// # Errors
     /// A device failure.
-    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError>;
+    fn shift_search(&self, hyps: &Seqs, refs: &Seqs) -> Result<Vec<(u32, u32)>, BackendError>;
 
     /// Clipped n-gram matches `Σ_g min(count_h[g], count_r[g])` of the listed
     /// `(hypothesis, reference)` string pairs (`pairs` holds two indices per
@@ -767,9 +660,8 @@ impl<D: Delegating> Backend for D {
     fn edit_distances_text(&self, a: &Texts<'_>, b: &Texts<'_>) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::EditDistances { pairs: a.len() }, |g| g.edit_distances_text(a, b))
     }
-    fn shift_scores(&self, round: &TerRound) -> Result<Vec<u32>, BackendError> {
-        let call = Call::ShiftScores { pairs: round.n_pairs(), cands: round.n_cands() };
-        delegate(self, call, |g| g.shift_scores(round))
+    fn shift_search(&self, hyps: &Seqs, refs: &Seqs) -> Result<Vec<(u32, u32)>, BackendError> {
+        delegate(self, Call::ShiftSearch { pairs: hyps.len() }, |g| g.shift_search(hyps, refs))
     }
     fn ngram_matches(&self, input: &NgramInput, pairs: &[u32]) -> Result<Vec<u32>, BackendError> {
         delegate(self, Call::NgramMatches { pairs: pairs.len() / 2 }, |g| g.ngram_matches(input, pairs))
@@ -796,12 +688,10 @@ pub enum Call {
         /// Pairs.
         pairs: usize,
     },
-    /// [`Backend::shift_scores`] of a round.
-    ShiftScores {
-        /// Rows of the round.
+    /// [`Backend::shift_search`] of this many pairs.
+    ShiftSearch {
+        /// Pairs.
         pairs: usize,
-        /// Shift candidates scored.
-        cands: usize,
     },
     /// [`Backend::ngram_matches`] of this many pairs.
     NgramMatches {
@@ -944,37 +834,20 @@ impl Setting {
 }
 
 static TER_PIPELINE: Setting = Setting::new("MTEVAL_TER_PIPELINE", 2);
-static TER_CPU_TAIL: Setting = Setting::new("MTEVAL_TER_CPU_TAIL", 32);
 
-/// Sets how many parts of a TER batch run their greedy rounds at once on a
-/// GPU (1: every row's round in one batch).
+/// Sets how many parts of a TER batch a GPU searches at once (1: every row
+/// in one search).
 pub fn set_ter_pipeline(parts: usize) {
     TER_PIPELINE.set(parts);
 }
 
-/// How many parts of a TER batch run their greedy rounds at once on a GPU,
-/// so that one part's host work overlaps another's kernels: as set by
+/// How many parts of a TER batch a GPU searches at once, so that one part's
+/// host work (tokenising, mapping words to ids) overlaps another's kernel: as set by
 /// [`set_ter_pipeline`], else the environment variable `MTEVAL_TER_PIPELINE`,
 /// else 2.
 #[must_use]
 pub fn ter_pipeline() -> usize {
     TER_PIPELINE.get().max(1)
-}
-
-/// Sets below how many unfinished rows a GPU TER batch finishes on the CPU
-/// (0: never).
-pub fn set_ter_cpu_tail(rows: usize) {
-    TER_CPU_TAIL.set(rows);
-}
-
-/// Below how many unfinished rows a GPU TER batch stops its rounds and each
-/// row finishes its shift search on the CPU: the last greedy rounds hold a
-/// few long rows, for which a round trip to the device costs more than the
-/// CPU's work. As set by [`set_ter_cpu_tail`], else the environment variable
-/// `MTEVAL_TER_CPU_TAIL`, else 32.
-#[must_use]
-pub fn ter_cpu_tail() -> usize {
-    TER_CPU_TAIL.get()
 }
 
 /// The CPU backend (one per process).

@@ -142,42 +142,8 @@ impl<'r> BeamEditDistance<'r> {
     /// Prepares the band for hypotheses of `n_h` words against `reference`.
     #[must_use]
     pub fn new(reference: &'r [u32], n_h: usize) -> Self {
-        let n_r = reference.len();
-        #[allow(clippy::cast_precision_loss, reason = "sentence lengths are far below 2^53")]
-        let length_ratio = if n_h == 0 { 1.0 } else { n_r as f64 / n_h as f64 };
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the beam is at most half a sentence length plus a constant"
-        )]
-        let beam = if (BEAM_WIDTH as f64) < length_ratio / 2.0 {
-            (length_ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64
-        } else {
-            BEAM_WIDTH
-        };
-        #[allow(clippy::cast_possible_wrap, reason = "a reference length is far below i64::MAX")]
-        let end = n_r as i64 + 1;
-        let mut bands = Vec::with_capacity(n_h + 1);
-        bands.push((0, n_r + 1));
-        for i in 1..=n_h {
-            #[allow(
-                clippy::cast_precision_loss,
-                clippy::cast_possible_truncation,
-                reason = "row positions are far below 2^53"
-            )]
-            let pd = (i as f64 * length_ratio).floor() as i64;
-            let min_j = (pd - beam).max(0);
-            let mut max_j = (pd + beam).min(end);
-            if i == n_h {
-                max_j = end;
-            }
-            #[allow(
-                clippy::cast_sign_loss,
-                clippy::cast_possible_truncation,
-                reason = "both bounds are clamped to 0 ..= n_r + 1"
-            )]
-            bands.push((min_j as usize, max_j.max(min_j) as usize));
-        }
-        let w = n_r + 1;
+        let bands = bands(n_h, reference.len());
+        let w = reference.len() + 1;
         Self {
             reference,
             n_h,
@@ -195,15 +161,6 @@ impl<'r> BeamEditDistance<'r> {
     #[must_use]
     pub fn reference(&self) -> &'r [u32] {
         self.reference
-    }
-
-    /// The band as `(lo, hi)` for rows `0..=n_h`, flat (what the GPU kernel reads).
-    pub fn band_pairs(&self) -> impl Iterator<Item = u32> + '_ {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "band bounds are at most the reference length + 1, far below 2^32"
-        )]
-        self.bands.iter().flat_map(|&(lo, hi)| [lo as u32, hi as u32])
     }
 
     fn width(&self) -> usize {
@@ -440,6 +397,45 @@ impl<'r> BeamEditDistance<'r> {
             Op::Ins
         }
     }
+}
+
+/// sacrebleu's band: `[min_j, max_j)` for rows `0..=n_h` of a hypothesis of
+/// `n_h` words against a reference of `n_r` (row 0 spans every column, the
+/// last row reaches the last column), with its f64 arithmetic.
+#[must_use]
+pub fn bands(n_h: usize, n_r: usize) -> Vec<(usize, usize)> {
+    #[allow(clippy::cast_precision_loss, reason = "sentence lengths are far below 2^53")]
+    let length_ratio = if n_h == 0 { 1.0 } else { n_r as f64 / n_h as f64 };
+    #[allow(clippy::cast_possible_truncation, reason = "the beam is at most half a sentence length plus a constant")]
+    let beam = if (BEAM_WIDTH as f64) < length_ratio / 2.0 {
+        (length_ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64
+    } else {
+        BEAM_WIDTH
+    };
+    #[allow(clippy::cast_possible_wrap, reason = "a reference length is far below i64::MAX")]
+    let end = n_r as i64 + 1;
+    let mut bands = Vec::with_capacity(n_h + 1);
+    bands.push((0, n_r + 1));
+    for i in 1..=n_h {
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            reason = "row positions are far below 2^53"
+        )]
+        let pd = (i as f64 * length_ratio).floor() as i64;
+        let min_j = (pd - beam).max(0);
+        let mut max_j = (pd + beam).min(end);
+        if i == n_h {
+            max_j = end;
+        }
+        #[allow(
+            clippy::cast_sign_loss,
+            clippy::cast_possible_truncation,
+            reason = "both bounds are clamped to 0 ..= n_r + 1"
+        )]
+        bands.push((min_j as usize, max_j.max(min_j) as usize));
+    }
+    bands
 }
 
 /// The cheapest path through one row's band cells: min over the cells of

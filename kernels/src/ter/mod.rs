@@ -24,10 +24,10 @@ mod shift;
 use crate::hash::FastMap;
 use std::hash::BuildHasherDefault;
 
-pub(crate) use beam::BeamEditDistance;
 pub use beam::Op;
+pub(crate) use beam::bands;
 pub use shift::perform_shift;
-pub(crate) use shift::run_distances;
+pub(crate) use shift::ter_pair;
 
 use crate::MetricError;
 use crate::options::OptionKey;
@@ -163,15 +163,6 @@ impl TerConfig {
 
 fn bad(k: &str, v: &str, expected: &str) -> MetricError {
     crate::signature::bad_value(METRIC, k, v, expected)
-}
-
-/// The flat `(lo, hi)` band sacrebleu uses for a hypothesis of `n_h` words
-/// against `reference` (what the GPU backend's TER rounds carry), for tests
-/// of backends.
-#[doc(hidden)]
-#[must_use]
-pub fn band_for_tests(reference: &[u32], n_h: usize) -> Vec<u32> {
-    BeamEditDistance::new(reference, n_h).band_pairs().collect()
 }
 
 /// Statistics of one segment against its best reference.
@@ -408,14 +399,14 @@ impl Ter {
     }
 
     /// [`Self::segment`] for every row, with the shift search's candidate
-    /// scoring on `backend`: one batch per greedy round for all rows on a
-    /// GPU (recomputed on the CPU if the GPU fails), the CPU's per-row path
+    /// search on `backend`: every row's whole search in one batch on a GPU
+    /// (recomputed on the CPU if the GPU fails), the CPU's per-row path
     /// otherwise. Same statistics either way.
     ///
     /// On a GPU the rows are cut into [`crate::backend::ter_pipeline`]
-    /// parts (of at least [`PIPELINE_MIN_ROWS`] rows) whose rounds run at
-    /// once, so that one part's host work (tokenising, each row's DP and
-    /// candidates) overlaps another part's kernels.
+    /// parts (of at least [`PIPELINE_MIN_ROWS`] rows) searched at once, so
+    /// that one part's host work (tokenising, mapping words to ids) overlaps
+    /// another part's kernel.
     pub fn segments_on<'a, R: AsRef<[&'a str]> + Sync>(
         &self,
         backend: &dyn crate::backend::Backend,
@@ -466,7 +457,11 @@ impl Ter {
             .collect();
         let per_pair = crate::backend::or_cpu(
             "TER",
-            || shift::ter_pairs_on(backend, &pairs),
+            || {
+                let hyps = crate::backend::Seqs::from_slices(pairs.iter().map(|p| p.0));
+                let refs = crate::backend::Seqs::from_slices(pairs.iter().map(|p| p.1));
+                backend.shift_search(&hyps, &refs)
+            },
             || {
                 pairs
                     .par_iter()

@@ -7,7 +7,7 @@
     reason = "random values are drawn below small bounds and test sizes are small"
 )]
 
-use mteval_kernels::backend::{Backend, CpuBackend, NgramInput, Seqs, TerRound};
+use mteval_kernels::backend::{Backend, CpuBackend, NgramInput, Seqs};
 use mteval_kernels::chrf::group::Group;
 use mteval_kernels::levenshtein::{char_distances_on, word_distances_on};
 use mteval_kernels::{ChrfConfig, Ter};
@@ -122,40 +122,11 @@ pub fn check_levenshtein(gpu: &dyn Backend, pairs: usize) {
     assert_eq!(word_distances_on(gpu, &words), word_distances_on(&CpuBackend, &words), "word_edit_distance");
 }
 
-/// TER: random candidate rounds through the primitive, then whole segments
-/// (every greedy round batched) on WMT rows and random small-vocabulary rows.
+/// TER: the whole shift search through the primitive
+/// ([`check_ter_search`]), then whole segments on WMT rows and random rows.
 pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
+    check_ter_search(gpu, 2, 300);
     let mut rng = Rng::new(2);
-    let (mut hyps, mut refs, mut bands) = (Seqs::new(), Seqs::new(), Seqs::new());
-    let mut cands = Vec::new();
-    // 200 random pairs, then references 50 to 133 times longer than their
-    // hypotheses: band rows up to exactly 128 columns wide (the kernel's
-    // per-thread ring) and wider (its global scratch rows).
-    let long = [(2u64, 156u64), (3, 234), (3, 237), (2, 158), (4, 400), (3, 300), (2, 266), (5, 250)];
-    for p in 0..(200 + long.len()) as u32 {
-        let (n_h, n_r) = match long.get((p as usize).wrapping_sub(200)) {
-            Some(&(h, r)) => (h, r),
-            None => (rng.below(40), 1 + rng.below(40)),
-        };
-        let h: Vec<u32> = (0..n_h).map(|_| rng.below(6) as u32).collect();
-        let r: Vec<u32> = (0..n_r).map(|_| rng.below(6) as u32).collect();
-        let ed = mteval_kernels::ter::band_for_tests(&r, h.len());
-        bands.push(&ed);
-        for _ in 0..10 {
-            if h.is_empty() {
-                break;
-            }
-            let s = rng.below(h.len() as u64);
-            let len = 1 + rng.below((h.len() as u64 - s).min(10));
-            let t = rng.below(h.len() as u64 + 3);
-            cands.extend([p, s as u32, len as u32, t as u32]);
-        }
-        hyps.push(&h);
-        refs.push(&r);
-    }
-    let round = TerRound::from_parts(&hyps, &refs, &bands, &cands);
-    assert_eq!(gpu.shift_scores(&round).unwrap(), CpuBackend.shift_scores(&round).unwrap(), "ter_candidates");
-
     let mut owned = wmt_hyps_and_refs(3, wmt_rows);
     for _ in 0..300 {
         let h = random_sentence(&mut rng, 30);
@@ -166,12 +137,10 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
     owned.push(("a b c".into(), vec![String::new()]));
     owned.push((String::new(), vec!["a b".into()]));
     let rows = borrowed(&owned);
-    // One pipeline depth per option set: 1 (every row in one batch per
-    // round), then 2 and 3 parts whose rounds run at once; and rows that
-    // finish on the CPU below 0 (never), 32 and 200 unfinished rows.
-    for (depth, tail, opts) in [(1, 0, ""), (2, 32, "case:mixed|norm:yes"), (3, 200, "punct:no|asian:yes")] {
+    // One pipeline depth per option set: 1 (every row in one search), then
+    // 2 and 3 parts searched at once.
+    for (depth, opts) in [(1, ""), (2, "case:mixed|norm:yes"), (3, "punct:no|asian:yes")] {
         mteval_kernels::backend::set_ter_pipeline(depth);
-        mteval_kernels::backend::set_ter_cpu_tail(tail);
         let ter = Ter::from_options(opts).unwrap();
         let want = ter.segments_on(&CpuBackend, &rows);
         let got = ter.segments_on(gpu, &rows);
@@ -179,6 +148,41 @@ pub fn check_ter(gpu: &dyn Backend, wmt_rows: usize) {
             assert_eq!(g, w, "TER '{opts}' row {i}: {:?}", rows[i]);
         }
     }
+}
+
+/// TER's whole shift search through the primitive on `n` random pairs of
+/// small vocabularies drawn from `seed` (many shifts and ties; pairs beyond
+/// 60 words, where the band leaves cells out), a random permutation of 60
+/// distinct words (the candidate budget spent), empty sides, and references
+/// 20 to 133 times longer than their hypotheses (bands the device's ring
+/// holds and bands it leaves to the CPU).
+pub fn check_ter_search(gpu: &dyn Backend, seed: u64, n: usize) {
+    let mut rng = Rng::new(seed);
+    let (mut hyps, mut refs) = (Seqs::new(), Seqs::new());
+    let long = [(2u64, 156u64), (3, 150), (3, 237), (2, 100), (4, 400), (5, 250), (1, 60), (0, 7), (6, 0)];
+    for p in 0..(n + long.len()) {
+        let (n_h, n_r) = match long.get(p.wrapping_sub(n)) {
+            Some(&(h, r)) => (h, r),
+            None => (rng.below(80), rng.below(80)),
+        };
+        let vocab = 2 + rng.below(6);
+        let h: Vec<u32> = (0..n_h).map(|_| rng.below(vocab) as u32).collect();
+        let r: Vec<u32> = (0..n_r).map(|_| rng.below(vocab) as u32).collect();
+        hyps.push(&h);
+        refs.push(&r);
+    }
+    let mut perm: Vec<u32> = (0..60).collect();
+    for i in (1..perm.len()).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    hyps.push(&perm);
+    refs.push(&(0..60).collect::<Vec<u32>>());
+    let want = CpuBackend.shift_search(&hyps, &refs).unwrap();
+    let got = gpu.shift_search(&hyps, &refs).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "ter_search, seed {seed}, pair {i}: {:?} against {:?}", hyps.get(i), refs.get(i));
+    }
+    assert_eq!(got.len(), want.len());
 }
 
 /// chrF / chrF++ sentence statistics on WMT and random rows (best reference
