@@ -42,14 +42,132 @@ __device__ void chrf_heap_sort(u64* hi, u64* lo, u32 n) {
     }
 }
 
-// Builds each profile: packs every window, sorts, and compacts it into
-// distinct keys with counts; n_uniq[s * orders + o] = number of keys.
+// The symbols of profile (s, o) and its n-gram order.
+__device__ __forceinline__ void chrf_order_seq(
+    const u32* chars, const u64* char_offs, const u32* words, const u64* word_offs, u32 char_order,
+    u32 s, u32 o, const u32** sym, u64* len, u32* n)
+{
+    if (o < char_order) {
+        *sym = chars + char_offs[s];
+        *len = char_offs[s + 1] - char_offs[s];
+        *n = o + 1;
+    } else {
+        *sym = words + word_offs[s];
+        *len = word_offs[s + 1] - word_offs[s];
+        *n = o - char_order + 1;
+    }
+}
+
+// The key of the n symbols at sym: 21 bits each, packed into (hi, lo).
+__device__ __forceinline__ void chrf_pack(const u32* sym, u32 n, u64* hi, u64* lo) {
+    u64 h = 0, l = 0;
+    for (u32 k = 0; k < n; ++k) {
+        h = (h << 21) | (l >> 43);
+        l = (l << 21) | (u64)sym[k];
+    }
+    *hi = h;
+    *lo = l;
+}
+
+// The profile that owns key slot `slot`: the last a in [a, b) with
+// key_offs[a] <= slot.
+__device__ __forceinline__ u64 chrf_owner(const u64* key_offs, u64 a, u64 b, u64 slot) {
+    while (b - a > 1) {
+        u64 mid = a + (b - a) / 2;
+        if (key_offs[mid] <= slot) a = mid; else b = mid;
+    }
+    return a;
+}
+
+// Profiles are built in parallel, one thread per window, in three passes
+// over the windows of each profile (at most `max_windows` of them; a
+// larger profile is left to chrf_profiles):
+// - chrf_windows: window w's key into raw_hi/raw_lo[slot];
+// - chrf_rank: mark[slot] = how many windows hold the key, on its first
+//   window, 0 on the others;
+// - chrf_compact: each first window's key and count go to the place of its
+//   key among the profile's distinct keys, sorted ascending, and window 0
+//   writes n_uniq.
+// Each pass is one pass of a thread over its profile's windows, so a
+// sentence's profile costs about as many steps as it has windows, spread
+// over as many threads; the result is chrf_profiles' exactly.
+extern "C" __global__ void chrf_windows(
+    const u32* __restrict__ chars, const u64* __restrict__ char_offs,
+    const u32* __restrict__ words, const u64* __restrict__ word_offs,
+    const u64* __restrict__ key_offs, u64* __restrict__ raw_hi, u64* __restrict__ raw_lo,
+    u32 n_strings, u32 char_order, u32 word_order, u32 max_windows)
+{
+    u32 orders = char_order + word_order;
+    u64 profiles = (u64)n_strings * orders;
+    u64 slot = mteval_thread_index();
+    if (slot >= key_offs[profiles]) return;
+    u64 a = chrf_owner(key_offs, 0, profiles, slot);
+    if (key_offs[a + 1] - key_offs[a] > max_windows) return;
+    const u32* sym;
+    u64 len;
+    u32 n;
+    chrf_order_seq(chars, char_offs, words, word_offs, char_order, (u32)(a / orders), (u32)(a % orders), &sym, &len, &n);
+    chrf_pack(sym + (slot - key_offs[a]), n, raw_hi + slot, raw_lo + slot);
+}
+
+extern "C" __global__ void chrf_rank(
+    const u64* __restrict__ key_offs, const u64* __restrict__ raw_hi, const u64* __restrict__ raw_lo,
+    u32* __restrict__ mark, u32 n_profiles, u32 max_windows)
+{
+    u64 slot = mteval_thread_index();
+    if (slot >= key_offs[n_profiles]) return;
+    u64 a = chrf_owner(key_offs, 0, n_profiles, slot);
+    u64 base = key_offs[a], end = key_offs[a + 1];
+    if (end - base > max_windows) return;
+    u64 kh = raw_hi[slot], kl = raw_lo[slot];
+    u32 same = 0;
+    for (u64 j = base; j < end; ++j) {
+        if (raw_hi[j] == kh && raw_lo[j] == kl) {
+            if (j < slot) {
+                mark[slot] = 0;
+                return;
+            }
+            ++same;
+        }
+    }
+    mark[slot] = same;
+}
+
+extern "C" __global__ void chrf_compact(
+    const u64* __restrict__ key_offs, const u64* __restrict__ raw_hi, const u64* __restrict__ raw_lo,
+    const u32* __restrict__ mark, u64* __restrict__ key_hi, u64* __restrict__ key_lo, u32* __restrict__ counts,
+    u32* __restrict__ n_uniq, u32 n_profiles, u32 max_windows)
+{
+    u64 slot = mteval_thread_index();
+    if (slot >= key_offs[n_profiles]) return;
+    u64 a = chrf_owner(key_offs, 0, n_profiles, slot);
+    u64 base = key_offs[a], end = key_offs[a + 1];
+    if (end - base > max_windows) return;
+    if (slot == base) {
+        u32 distinct = 0;
+        for (u64 j = base; j < end; ++j) distinct += mark[j] > 0;
+        n_uniq[a] = distinct;
+    }
+    if (mark[slot] == 0) return;
+    u64 kh = raw_hi[slot], kl = raw_lo[slot];
+    u32 below = 0;
+    for (u64 j = base; j < end; ++j) {
+        below += mark[j] > 0 && (raw_hi[j] < kh || (raw_hi[j] == kh && raw_lo[j] < kl));
+    }
+    key_hi[base + below] = kh;
+    key_lo[base + below] = kl;
+    counts[base + below] = mark[slot];
+}
+
+// Builds each profile of more than `min_windows` windows (one thread a
+// profile): packs every window, sorts, and compacts it into distinct keys
+// with counts; n_uniq[s * orders + o] = number of keys.
 extern "C" __global__ void chrf_profiles(
     const u32* __restrict__ chars, const u64* __restrict__ char_offs,
     const u32* __restrict__ words, const u64* __restrict__ word_offs,
     u64* __restrict__ key_hi, u64* __restrict__ key_lo, u32* __restrict__ counts,
     const u64* __restrict__ key_offs, u32* __restrict__ n_uniq,
-    u32 n_strings, u32 char_order, u32 word_order)
+    u32 n_strings, u32 char_order, u32 word_order, u32 min_windows)
 {
     u64 t = mteval_thread_index();
     u32 orders = char_order + word_order;
@@ -58,29 +176,14 @@ extern "C" __global__ void chrf_profiles(
     const u32* sym;
     u64 len;
     u32 n;
-    if (o < char_order) {
-        sym = chars + char_offs[s];
-        len = char_offs[s + 1] - char_offs[s];
-        n = o + 1;
-    } else {
-        sym = words + word_offs[s];
-        len = word_offs[s + 1] - word_offs[s];
-        n = o - char_order + 1;
-    }
+    chrf_order_seq(chars, char_offs, words, word_offs, char_order, s, o, &sym, &len, &n);
     u64* hi = key_hi + key_offs[t];
     u64* lo = key_lo + key_offs[t];
     u32* cnt = counts + key_offs[t];
     if (len < n) { n_uniq[t] = 0; return; }
     u32 windows = (u32)(len - n + 1);
-    for (u32 w = 0; w < windows; ++w) {
-        u64 h = 0, l = 0;
-        for (u32 k = 0; k < n; ++k) {
-            h = (h << 21) | (l >> 43);
-            l = (l << 21) | (u64)sym[w + k];
-        }
-        hi[w] = h;
-        lo[w] = l;
-    }
+    if (windows <= min_windows) return;  // ranked in parallel (chrf_windows, chrf_rank, chrf_compact)
+    for (u32 w = 0; w < windows; ++w) chrf_pack(sym + w, n, hi + w, lo + w);
     chrf_heap_sort(hi, lo, windows);
     u32 u = 0;
     for (u32 w = 0; w < windows; ++w) {
@@ -186,12 +289,7 @@ extern "C" __global__ void chrf_aggregate(
     u64 end = key_offs[(u64)(h0 + n_hyps) * orders];
     u64 slot = base + mteval_thread_index();
     if (slot >= end) return;
-    // Owner profile: the last a with key_offs[a] <= slot.
-    u64 a = (u64)h0 * orders, b = (u64)(h0 + n_hyps) * orders;
-    while (b - a > 1) {
-        u64 mid = a + (b - a) / 2;
-        if (key_offs[mid] <= slot) a = mid; else b = mid;
-    }
+    u64 a = chrf_owner(key_offs, (u64)h0 * orders, (u64)(h0 + n_hyps) * orders, slot);
     u64 e = slot - key_offs[a];
     if (e >= n_uniq[a]) return;
     u32 j = (u32)(a / orders) - h0, o = (u32)(a % orders);

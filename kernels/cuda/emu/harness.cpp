@@ -65,7 +65,17 @@ int main() {
             });
         } else if (name == "chrf_profiles") {
             emu_launch(threads, block, [&] {
-                chrf_profiles(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), P64(7), P32(8), S32(9), S32(10), S32(11));
+                chrf_profiles(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), P64(7), P32(8), S32(9), S32(10), S32(11), S32(12));
+            });
+        } else if (name == "chrf_windows") {
+            emu_launch(threads, block, [&] {
+                chrf_windows(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P64(6), S32(7), S32(8), S32(9), S32(10));
+            });
+        } else if (name == "chrf_rank") {
+            emu_launch(threads, block, [&] { chrf_rank(P64(0), P64(1), P64(2), P32(3), S32(4), S32(5)); });
+        } else if (name == "chrf_compact") {
+            emu_launch(threads, block, [&] {
+                chrf_compact(P64(0), P64(1), P64(2), P32(3), P64(4), P64(5), P32(6), P32(7), S32(8), S32(9));
             });
         } else if (name == "chrf_match_list") {
             emu_launch(threads, block, [&] {

@@ -34,11 +34,14 @@ pub const SOURCES: [(&str, &str); 3] = [
 pub const COMMON: &str = include_str!("../../cuda/common.cuh");
 
 /// Every kernel, with the file that defines it.
-pub const KERNELS: [(&str, &str); 9] = [
+pub const KERNELS: [(&str, &str); 12] = [
     ("levenshtein.cu", "lev_myers"),
     ("levenshtein.cu", "lev_warp"),
     ("levenshtein.cu", "utf8_decode"),
     ("ter.cu", "ter_search"),
+    ("chrf.cu", "chrf_windows"),
+    ("chrf.cu", "chrf_rank"),
+    ("chrf.cu", "chrf_compact"),
     ("chrf.cu", "chrf_profiles"),
     ("chrf.cu", "chrf_match_list"),
     ("chrf.cu", "chrf_match_grid"),

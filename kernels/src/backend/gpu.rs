@@ -16,6 +16,15 @@ pub enum KArg<'a, B> {
     Buf(&'a B),
 }
 
+// A scalar or a reference: copied whatever the buffer type.
+impl<B> Clone for KArg<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B> Copy for KArg<'_, B> {}
+
 /// Device memory and kernel launches (one implementation per way of running
 /// the CUDA C kernels).
 pub trait KernelExec: Send + Sync + 'static {
@@ -150,7 +159,13 @@ fn to_u32(n: usize, what: &str) -> Result<u32, BackendError> {
     u32::try_from(n).map_err(|_| unsupported(format!("{what} ({n}) above 2^32")))
 }
 
-/// Device buffers of one [`NgramInput`] after `chrf_profiles`.
+/// Profiles of at most this many windows are built one thread per window
+/// (`chrf_windows`, `chrf_rank`, `chrf_compact`: each thread passes over its
+/// profile's windows, so the work grows with the square of the windows);
+/// longer ones one thread per profile with a heap sort (`chrf_profiles`).
+const CHRF_RANK_MAX_WINDOWS: u32 = 2048;
+
+/// Device buffers of one [`NgramInput`]'s profiles.
 struct Profiles<B> {
     hi: B,
     lo: B,
@@ -246,6 +261,7 @@ impl<E: KernelExec> GpuBackend<E> {
         let keys = host_offs[host_offs.len() - 1] as usize;
         let (chars, char_offs) = self.upload_seqs(&input.chars)?;
         let (words, word_offs) = self.upload_seqs(&input.words)?;
+        let longest = host_offs.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let p = Profiles {
             hi: self.exec.zeros_u64(keys)?,
             lo: self.exec.zeros_u64(keys)?,
@@ -255,24 +271,57 @@ impl<E: KernelExec> GpuBackend<E> {
             host_offs,
             orders: to_u32(orders, "orders")?,
         };
+        let n_strings = KArg::U32(to_u32(n, "strings")?);
+        let n_profiles = KArg::U32(to_u32(n * orders, "profiles")?);
+        let max_windows = KArg::U32(CHRF_RANK_MAX_WINDOWS);
+        let (raw_hi, raw_lo, mark) =
+            (self.exec.zeros_u64(keys)?, self.exec.zeros_u64(keys)?, self.exec.zeros_u32(keys)?);
+        let symbols = [KArg::Buf(&chars), KArg::Buf(&char_offs), KArg::Buf(&words), KArg::Buf(&word_offs)];
+        let char_word = [KArg::U32(input.char_order), KArg::U32(input.word_order)];
+        let raw = [KArg::Buf(&p.offs), KArg::Buf(&raw_hi), KArg::Buf(&raw_lo)];
         self.launch(
-            "chrf_profiles",
-            (n * orders) as u64,
-            &[
-                KArg::Buf(&chars),
-                KArg::Buf(&char_offs),
-                KArg::Buf(&words),
-                KArg::Buf(&word_offs),
-                KArg::Buf(&p.hi),
-                KArg::Buf(&p.lo),
-                KArg::Buf(&p.counts),
-                KArg::Buf(&p.offs),
-                KArg::Buf(&p.uniq),
-                KArg::U32(to_u32(n, "strings")?),
-                KArg::U32(input.char_order),
-                KArg::U32(input.word_order),
-            ],
+            "chrf_windows",
+            keys as u64,
+            &[&symbols[..], &raw, &[n_strings], &char_word, &[max_windows]].concat(),
         )?;
+        self.launch("chrf_rank", keys as u64, &[&raw[..], &[KArg::Buf(&mark), n_profiles, max_windows]].concat())?;
+        self.launch(
+            "chrf_compact",
+            keys as u64,
+            &[
+                &raw[..],
+                &[
+                    KArg::Buf(&mark),
+                    KArg::Buf(&p.hi),
+                    KArg::Buf(&p.lo),
+                    KArg::Buf(&p.counts),
+                    KArg::Buf(&p.uniq),
+                    n_profiles,
+                    max_windows,
+                ],
+            ]
+            .concat(),
+        )?;
+        if longest > u64::from(CHRF_RANK_MAX_WINDOWS) {
+            self.launch(
+                "chrf_profiles",
+                (n * orders) as u64,
+                &[
+                    &symbols[..],
+                    &[
+                        KArg::Buf(&p.hi),
+                        KArg::Buf(&p.lo),
+                        KArg::Buf(&p.counts),
+                        KArg::Buf(&p.offs),
+                        KArg::Buf(&p.uniq),
+                        n_strings,
+                    ],
+                    &char_word,
+                    &[max_windows],
+                ]
+                .concat(),
+            )?;
+        }
         Ok(p)
     }
 }

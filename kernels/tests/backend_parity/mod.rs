@@ -197,6 +197,22 @@ pub fn check_chrf(gpu: &dyn Backend, wmt_rows: usize) {
     };
     let pairs: Vec<u32> = (0..80).map(|_| rng.below(40) as u32).collect();
     assert_eq!(gpu.ngram_matches(&input, &pairs).unwrap(), CpuBackend.ngram_matches(&input, &pairs).unwrap());
+    // Profiles of up to 2,048 windows are built one thread per window, longer
+    // ones one thread per profile: strings on both sides of that line
+    // (2,048 windows of order 1 and 2,047 of order 2 in 2,048 symbols) in one batch.
+    let mut chars = random_seqs(&mut rng, 6, 40, 3, 0x61);
+    let mut words = random_seqs(&mut rng, 6, 12, 4, 0);
+    for len in [2047u64, 2048, 2049, 2053, 3000] {
+        chars.push(&(0..len).map(|_| 0x61 + rng.below(3) as u32).collect::<Vec<u32>>());
+        words.push(&(0..len).map(|_| rng.below(2) as u32).collect::<Vec<u32>>());
+    }
+    let long = NgramInput { chars, words, char_order: 6, word_order: 2 };
+    let pairs: Vec<u32> = (0..40).map(|_| rng.below(11) as u32).collect();
+    assert_eq!(
+        gpu.ngram_matches(&long, &pairs).unwrap(),
+        CpuBackend.ngram_matches(&long, &pairs).unwrap(),
+        "long profiles"
+    );
     let mut owned = wmt_hyps_and_refs(5, wmt_rows);
     for _ in 0..200 {
         let h = random_sentence(&mut rng, 20);
