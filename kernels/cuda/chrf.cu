@@ -79,6 +79,22 @@ __device__ __forceinline__ u64 chrf_owner(const u64* key_offs, u64 a, u64 b, u64
     return a;
 }
 
+// The window a thread of the per-window passes takes: its key slot, its
+// profile a and the profile's slots [base, end). False when there is none:
+// past the last slot, or a profile of more than max_windows windows.
+struct ChrfWindow {
+    u64 slot, a, base, end;
+};
+
+__device__ __forceinline__ bool chrf_window(const u64* key_offs, u64 n_profiles, u32 max_windows, ChrfWindow* w) {
+    w->slot = mteval_thread_index();
+    if (w->slot >= key_offs[n_profiles]) return false;
+    w->a = chrf_owner(key_offs, 0, n_profiles, w->slot);
+    w->base = key_offs[w->a];
+    w->end = key_offs[w->a + 1];
+    return w->end - w->base <= max_windows;
+}
+
 // Profiles are built in parallel, one thread per window, in three passes
 // over the windows of each profile (at most `max_windows` of them; a
 // larger profile is left to chrf_profiles):
@@ -98,39 +114,33 @@ extern "C" __global__ void chrf_windows(
     u32 n_strings, u32 char_order, u32 word_order, u32 max_windows)
 {
     u32 orders = char_order + word_order;
-    u64 profiles = (u64)n_strings * orders;
-    u64 slot = mteval_thread_index();
-    if (slot >= key_offs[profiles]) return;
-    u64 a = chrf_owner(key_offs, 0, profiles, slot);
-    if (key_offs[a + 1] - key_offs[a] > max_windows) return;
+    ChrfWindow w;
+    if (!chrf_window(key_offs, (u64)n_strings * orders, max_windows, &w)) return;
     const u32* sym;
     u64 len;
     u32 n;
-    chrf_order_seq(chars, char_offs, words, word_offs, char_order, (u32)(a / orders), (u32)(a % orders), &sym, &len, &n);
-    chrf_pack(sym + (slot - key_offs[a]), n, raw_hi + slot, raw_lo + slot);
+    chrf_order_seq(chars, char_offs, words, word_offs, char_order, (u32)(w.a / orders), (u32)(w.a % orders), &sym, &len, &n);
+    chrf_pack(sym + (w.slot - w.base), n, raw_hi + w.slot, raw_lo + w.slot);
 }
 
 extern "C" __global__ void chrf_rank(
     const u64* __restrict__ key_offs, const u64* __restrict__ raw_hi, const u64* __restrict__ raw_lo,
     u32* __restrict__ mark, u32 n_profiles, u32 max_windows)
 {
-    u64 slot = mteval_thread_index();
-    if (slot >= key_offs[n_profiles]) return;
-    u64 a = chrf_owner(key_offs, 0, n_profiles, slot);
-    u64 base = key_offs[a], end = key_offs[a + 1];
-    if (end - base > max_windows) return;
-    u64 kh = raw_hi[slot], kl = raw_lo[slot];
+    ChrfWindow w;
+    if (!chrf_window(key_offs, n_profiles, max_windows, &w)) return;
+    u64 kh = raw_hi[w.slot], kl = raw_lo[w.slot];
     u32 same = 0;
-    for (u64 j = base; j < end; ++j) {
+    for (u64 j = w.base; j < w.end; ++j) {
         if (raw_hi[j] == kh && raw_lo[j] == kl) {
-            if (j < slot) {
-                mark[slot] = 0;
+            if (j < w.slot) {
+                mark[w.slot] = 0;
                 return;
             }
             ++same;
         }
     }
-    mark[slot] = same;
+    mark[w.slot] = same;
 }
 
 extern "C" __global__ void chrf_compact(
@@ -138,25 +148,22 @@ extern "C" __global__ void chrf_compact(
     const u32* __restrict__ mark, u64* __restrict__ key_hi, u64* __restrict__ key_lo, u32* __restrict__ counts,
     u32* __restrict__ n_uniq, u32 n_profiles, u32 max_windows)
 {
-    u64 slot = mteval_thread_index();
-    if (slot >= key_offs[n_profiles]) return;
-    u64 a = chrf_owner(key_offs, 0, n_profiles, slot);
-    u64 base = key_offs[a], end = key_offs[a + 1];
-    if (end - base > max_windows) return;
-    if (slot == base) {
+    ChrfWindow w;
+    if (!chrf_window(key_offs, n_profiles, max_windows, &w)) return;
+    if (w.slot == w.base) {
         u32 distinct = 0;
-        for (u64 j = base; j < end; ++j) distinct += mark[j] > 0;
-        n_uniq[a] = distinct;
+        for (u64 j = w.base; j < w.end; ++j) distinct += mark[j] > 0;
+        n_uniq[w.a] = distinct;
     }
-    if (mark[slot] == 0) return;
-    u64 kh = raw_hi[slot], kl = raw_lo[slot];
+    if (mark[w.slot] == 0) return;
+    u64 kh = raw_hi[w.slot], kl = raw_lo[w.slot];
     u32 below = 0;
-    for (u64 j = base; j < end; ++j) {
+    for (u64 j = w.base; j < w.end; ++j) {
         below += mark[j] > 0 && (raw_hi[j] < kh || (raw_hi[j] == kh && raw_lo[j] < kl));
     }
-    key_hi[base + below] = kh;
-    key_lo[base + below] = kl;
-    counts[base + below] = mark[slot];
+    key_hi[w.base + below] = kh;
+    key_lo[w.base + below] = kl;
+    counts[w.base + below] = mark[w.slot];
 }
 
 // Builds each profile of more than `min_windows` windows (one thread a

@@ -99,16 +99,20 @@ __device__ void ter_forward(TerSeg& s, u32 from) {
     }
     for (u32 i = from; i <= s.n_h; ++i) {
         u32 lo = s.band[2 * i], hi = s.band[2 * i + 1];
+        // The row above: its band and cells (infinite outside the band).
+        u32 plo = s.band[2 * i - 2], phi = s.band[2 * i - 1];
+        const u32* prev = s.m + s.rowoff[i - 1];
+#define TER_UP(j) ((j) >= plo && (j) < phi ? prev[(j) - plo] : TER_INF)
         u32 h = s.cur[i - 1];
         u32* row = s.m + s.rowoff[i];
         u32 left = TER_INF;
+        u32 diag = lo > 0 ? TER_UP(lo - 1) : 0;
         for (u32 j = lo; j < hi; ++j) {
-            u32 up = ter_cell(s, i - 1, j);
+            u32 up = TER_UP(j);
             u32 v;
             if (j == 0) {
                 v = up + 1;
             } else {
-                u32 diag = ter_cell(s, i - 1, j - 1);
                 u32 best = h == s.r[j - 1] ? diag : diag + 1;
                 if (up + 1 < best) best = up + 1;
                 if (left + 1 < best) best = left + 1;
@@ -116,8 +120,10 @@ __device__ void ter_forward(TerSeg& s, u32 from) {
             }
             v = v < TER_INF ? v : TER_INF;
             row[j - lo] = v;
+            diag = up;
             left = v;
         }
+#undef TER_UP
     }
 }
 
