@@ -91,6 +91,30 @@ __device__ void ter_bands(TerSeg& s) {
     }
 }
 
+// Cells lo..hi of one DP row for hypothesis word h: `up(j)` reads the row
+// above (infinite outside its band), `diag` is its cell lo - 1, and
+// `put(j, v)` stores a cell (after up(j) is read: a ring may reuse it).
+// Returns the last cell (infinite when none).
+template <typename Up, typename Put>
+__device__ __forceinline__ u32 ter_row(const u32* r, u32 h, u32 lo, u32 hi, u32 diag, Up up, Put put) {
+    u32 left = TER_INF;
+    for (u32 j = lo; j < hi; ++j) {
+        u32 above = up(j);
+        u32 v = above + 1;
+        if (j > 0) {
+            u32 best = h == r[j - 1] ? diag : diag + 1;
+            if (above + 1 < best) best = above + 1;
+            if (left + 1 < best) best = left + 1;
+            v = best;
+        }
+        v = v < TER_INF ? v : TER_INF;
+        put(j, v);
+        diag = above;
+        left = v;
+    }
+    return left;
+}
+
 // Rows from..n_h of the banded matrix of the current order (rows below
 // `from` are those of the order before, which shares their words).
 __device__ void ter_forward(TerSeg& s, u32 from) {
@@ -103,26 +127,9 @@ __device__ void ter_forward(TerSeg& s, u32 from) {
         u32 plo = s.band[2 * i - 2], phi = s.band[2 * i - 1];
         const u32* prev = s.m + s.rowoff[i - 1];
 #define TER_UP(j) ((j) >= plo && (j) < phi ? prev[(j) - plo] : TER_INF)
-        u32 h = s.cur[i - 1];
         u32* row = s.m + s.rowoff[i];
-        u32 left = TER_INF;
-        u32 diag = lo > 0 ? TER_UP(lo - 1) : 0;
-        for (u32 j = lo; j < hi; ++j) {
-            u32 up = TER_UP(j);
-            u32 v;
-            if (j == 0) {
-                v = up + 1;
-            } else {
-                u32 best = h == s.r[j - 1] ? diag : diag + 1;
-                if (up + 1 < best) best = up + 1;
-                if (left + 1 < best) best = left + 1;
-                v = best;
-            }
-            v = v < TER_INF ? v : TER_INF;
-            row[j - lo] = v;
-            diag = up;
-            left = v;
-        }
+        ter_row(s.r, s.cur[i - 1], lo, hi, lo > 0 ? TER_UP(lo - 1) : 0,
+                [&](u32 j) { return TER_UP(j); }, [&](u32 j, u32 v) { row[j - lo] = v; });
 #undef TER_UP
     }
 }
@@ -261,23 +268,8 @@ __device__ u32 ter_shifted_distance(const TerSeg& s, u32 st, u32 len, u32 target
         u32 word = s.cur[ter_shifted_index(i - 1, n, st, len, target)];
         // Row 0 is implicit: cell j holds j.
 #define TER_PREV(j) (i == 1 ? (j) : ((j) >= prev_lo && (j) < prev_hi ? ring[(j) % TER_RING] : TER_INF))
-        u32 diag = lo > 0 ? TER_PREV(lo - 1) : 0;
-        u32 left = TER_INF;
-        for (u32 j = lo; j < hi; ++j) {
-            u32 up = TER_PREV(j);
-            u32 v;
-            if (j == 0) {
-                v = up + 1;
-            } else {
-                u32 best = word == s.r[j - 1] ? diag : diag + 1;
-                if (up + 1 < best) best = up + 1;
-                if (left + 1 < best) best = left + 1;
-                v = best < TER_INF ? best : TER_INF;
-            }
-            ring[j % TER_RING] = v;
-            diag = up;
-            left = v;
-        }
+        u32 left = ter_row(s.r, word, lo, hi, lo > 0 ? TER_PREV(lo - 1) : 0,
+                           [&](u32 j) { return TER_PREV(j); }, [&](u32 j, u32 v) { ring[j % TER_RING] = v; });
 #undef TER_PREV
         // The last row always reaches column n_r.
         last = hi == s.w ? left : TER_INF;
