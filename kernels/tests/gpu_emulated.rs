@@ -142,3 +142,21 @@ fn auto_sends_only_long_edit_distances_to_the_gpu() {
     assert!(!auto.offload(&Work::ChrfMeanUtility { hyps: 1024, refs: 1023 }));
     assert!(counting.offload(&Work::TerSegments { rows: 1 }), "a GPU asked for by name takes everything");
 }
+
+/// The harness binds each argument to its kernel parameter by position and
+/// kind: a launch with the wrong arguments is an error naming the kernel,
+/// not a kernel reading the wrong buffer.
+#[test]
+fn emulated_launches_check_their_arguments() {
+    use mteval_kernels::backend::{KArg, KernelExec};
+    let Some(gpu) = emulated() else { return };
+    let exec = gpu.exec();
+    let buf = exec.upload_u32(&[1, 2, 3]).unwrap();
+    let err = |kernel: &'static str, args: &[KArg<'_, _>]| exec.launch(kernel, 32, args).unwrap_err().to_string();
+    let e = err("ter_search", &[KArg::U32(1)]);
+    assert!(e.contains("ter_search") && e.contains("wrong number of arguments"), "{e}");
+    let e = err("utf8_decode", &[KArg::U32(0); 6]);
+    assert!(e.contains("utf8_decode") && e.contains("u32 array parameter got another argument"), "{e}");
+    let e = err("no_such_kernel", &[KArg::Buf(&buf)]);
+    assert!(e.contains("unknown kernel no_such_kernel"), "{e}");
+}

@@ -9,7 +9,11 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 struct Arg {
@@ -18,6 +22,39 @@ struct Arg {
     std::vector<u32> a32;
     std::vector<u64> a64;
 };
+
+// A kernel parameter from its argument: an array's data, or a scalar.
+template <typename T>
+static T emu_arg(Arg& a) {
+    if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<T>>, u32> && std::is_pointer_v<T>) {
+        if (a.tag != 2) throw std::runtime_error("a u32 array parameter got another argument");
+        return a.a32.data();
+    } else if constexpr (std::is_pointer_v<T>) {
+        static_assert(std::is_same_v<std::remove_cv_t<std::remove_pointer_t<T>>, u64>);
+        if (a.tag != 3) throw std::runtime_error("a u64 array parameter got another argument");
+        return a.a64.data();
+    } else {
+        static_assert(std::is_same_v<T, u32>);
+        if (a.tag != 0) throw std::runtime_error("a u32 parameter got another argument");
+        return (u32)a.scalar;
+    }
+}
+
+// Runs `kernel` with `launch` on the launch's arguments, each bound to its
+// parameter by position and type (an array or scalar of the wrong kind, or
+// the wrong number of arguments, is an error, not a misread buffer).
+template <typename Launch, typename... P>
+static void emu_run(Launch launch, void (*kernel)(P...), std::vector<Arg>& args, unsigned long long threads, u32 block) {
+    if (args.size() != sizeof...(P)) throw std::runtime_error("wrong number of arguments");
+    auto params = [&]<size_t... I>(std::index_sequence<I...>) {
+        return std::tuple<P...>{emu_arg<P>(args[I])...};  // braces: in order
+    }(std::index_sequence_for<P...>{});
+    launch(threads, block, [&] { std::apply(kernel, params); });
+}
+
+// True (after running it) when the launch names `kernel`.
+#define EMU_KERNEL(kernel, launch) \
+    (name == #kernel && (emu_run([](auto... a) { launch(a...); }, kernel, args, threads, block), true))
 
 static bool read_exact(void* p, size_t n) { return fread(p, 1, n, stdin) == n; }
 static void write_exact(const void* p, size_t n) { fwrite(p, 1, n, stdout); }
@@ -50,50 +87,21 @@ int main() {
                 }
             }
         }
-        auto P32 = [&](int i) { return args[i].a32.data(); };
-        auto P64 = [&](int i) { return args[i].a64.data(); };
-        auto S32 = [&](int i) { return (u32)args[i].scalar; };
-        if (name == "lev_myers") {
-            emu_launch(threads, block, [&] { lev_myers(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P64(6), P32(7), S32(8)); });
-        } else if (name == "lev_warp") {
-            emu_launch_warps(threads, block, [&] { lev_warp(P32(0), P64(1), P32(2), P64(3), P32(4), P64(5), P64(6), P32(7), S32(8)); });
-        } else if (name == "utf8_decode") {
-            emu_launch(threads, block, [&] { utf8_decode(P32(0), P64(1), P32(2), P32(3), P64(4), S32(5)); });
-        } else if (name == "ter_search") {
-            emu_launch_warps(threads, block, [&] {
-                ter_search(P32(0), P64(1), P32(2), P64(3), P32(4), P32(5), P64(6), P32(7), P32(8), S32(9), S32(10));
-            });
-        } else if (name == "chrf_profiles") {
-            emu_launch(threads, block, [&] {
-                chrf_profiles(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P32(6), P64(7), P32(8), S32(9), S32(10), S32(11), S32(12));
-            });
-        } else if (name == "chrf_windows") {
-            emu_launch(threads, block, [&] {
-                chrf_windows(P32(0), P64(1), P32(2), P64(3), P64(4), P64(5), P64(6), S32(7), S32(8), S32(9), S32(10));
-            });
-        } else if (name == "chrf_rank") {
-            emu_launch(threads, block, [&] { chrf_rank(P64(0), P64(1), P64(2), P32(3), S32(4), S32(5)); });
-        } else if (name == "chrf_compact") {
-            emu_launch(threads, block, [&] {
-                chrf_compact(P64(0), P64(1), P64(2), P32(3), P64(4), P64(5), P32(6), P32(7), S32(8), S32(9));
-            });
-        } else if (name == "chrf_match_list") {
-            emu_launch(threads, block, [&] {
-                chrf_match_list(P64(0), P64(1), P32(2), P64(3), P32(4), P32(5), P32(6), S32(7), S32(8));
-            });
-        } else if (name == "chrf_match_grid") {
-            emu_launch(threads, block, [&] {
-                chrf_match_grid(P64(0), P64(1), P32(2), P64(3), P32(4), P32(5), S32(6), S32(7), S32(8), S32(9), S32(10));
-            });
-        } else if (name == "chrf_aggregate") {
-            emu_launch(threads, block, [&] {
-                chrf_aggregate(P64(0), P64(1), P32(2), P64(3), P32(4), P32(5), P64(6), P64(7), S32(8), S32(9), S32(10), S32(11), S32(12));
-            });
-        } else if (name == "chrf_mean_utility") {
-            emu_launch(threads, block, [&] {
-                chrf_mean_utility(P32(0), P64(1), P32(2), P64(3), P64(4), S32(5), S32(6), S32(7), S32(8), S32(9));
-            });
-        } else {
+        // Each kernel with the launcher its kind needs (warp kernels: their
+        // 32 lanes as host threads).
+        bool known;
+        try {
+            known = EMU_KERNEL(lev_myers, emu_launch) || EMU_KERNEL(lev_warp, emu_launch_warps) ||
+                    EMU_KERNEL(utf8_decode, emu_launch) || EMU_KERNEL(ter_search, emu_launch_warps) ||
+                    EMU_KERNEL(chrf_windows, emu_launch) || EMU_KERNEL(chrf_rank, emu_launch) ||
+                    EMU_KERNEL(chrf_compact, emu_launch) || EMU_KERNEL(chrf_profiles, emu_launch) ||
+                    EMU_KERNEL(chrf_match_list, emu_launch) || EMU_KERNEL(chrf_match_grid, emu_launch) ||
+                    EMU_KERNEL(chrf_aggregate, emu_launch) || EMU_KERNEL(chrf_mean_utility, emu_launch);
+        } catch (const std::exception& e) {
+            fprintf(stderr, "kernel %s: %s\n", name.c_str(), e.what());
+            return 3;
+        }
+        if (!known) {
             fprintf(stderr, "unknown kernel %s\n", name.c_str());
             return 2;
         }
