@@ -3,13 +3,16 @@
 // self-contained, so no CUDA toolkit headers are needed at run time).
 //
 // Every kernel runs one independent thread per work item (a pair, a
-// candidate, a string and order) with no shared memory, no barriers and no
-// warp intrinsics, except the warp kernels (lev_warp: one warp per pair,
-// whose lanes meet only in __shfl_up_sync and __syncwarp over the whole
-// warp); threads write disjoint outputs (or add with atomicAdd). That makes
-// the kernels deterministic, and lets the test harness in kernels/cuda/emu
-// run the very same source on the CPU against the CPU backend: one thread
-// after another, or a warp's 32 lanes as 32 host threads.
+// string and order, a window) with no shared memory, no barriers and no
+// warp intrinsics, except the warp kernels, whose lanes meet only in
+// __syncwarp and __shfl_up_sync over the whole warp: lev_warp (one warp per
+// pair, carries passed by shuffles) and ter_search (one warp per segment,
+// the lanes passing a round's candidates and best shifts through the warp's
+// own global memory between __syncwarp barriers). Threads and warps write
+// disjoint outputs (or add with atomicAdd). That makes the kernels
+// deterministic, and lets the test harness in kernels/cuda/emu run the very
+// same source on the CPU against the CPU backend: one thread after
+// another, or a warp's 32 lanes as 32 host threads.
 
 typedef unsigned int u32;
 typedef unsigned long long u64;

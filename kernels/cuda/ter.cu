@@ -364,8 +364,8 @@ extern "C" __global__ void ter_search(
                 bool gain = top != nullptr && top[0] > TER_INF + 1;  // delta > 0
                 if (checked >= TER_MAX_CANDIDATES || !gain) {
                     ctl[TER_CTL_DONE] = 1;
-                    out[2 * p] = shifts + dist;
-                    out[2 * p + 1] = shifts;
+                    out[2 * (u64)p] = shifts + dist;
+                    out[2 * (u64)p + 1] = shifts;
                 } else {
                     u32 st = top[2], len = top[1], target = top[3];
                     for (u32 q = 0; q < s.n_h; ++q) s.nxt[q] = s.cur[ter_shifted_index(q, s.n_h, st, len, target)];

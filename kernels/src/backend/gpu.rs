@@ -468,14 +468,16 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
     fn shift_search(&self, hyps: &Seqs, refs: &Seqs) -> Result<Vec<(u32, u32)>, BackendError> {
         let n = hyps.len();
         let mut out = vec![(0u32, 0u32); n];
-        // Per pair: on the device (its scratch words), on the CPU (a band
-        // the kernel's ring does not hold), or done (no reference words).
+        // Per pair: on the device (its scratch words), or on the CPU (no
+        // reference words; a band the kernel's ring does not hold; a pair
+        // whose scratch the kernel's 32-bit row offsets cannot address).
         let plan: Vec<Option<usize>> = (0..n)
             .into_par_iter()
             .map(|i| {
                 let (n_h, n_r) = (hyps.get(i).len(), refs.get(i).len());
                 let bands = crate::ter::bands(n_h, n_r);
-                (n_r > 0 && ter_ring_holds(&bands)).then(|| ter_scratch_words(n_h, n_r, &bands))
+                let words = ter_scratch_words(n_h, n_r, &bands);
+                (n_r > 0 && ter_ring_holds(&bands) && u32::try_from(words).is_ok()).then_some(words)
             })
             .collect();
         out.par_iter_mut().enumerate().filter(|(i, _)| plan[*i].is_none()).for_each(|(i, o)| {
