@@ -251,41 +251,32 @@ fn shift_round(
     // block by block.
     found.sort_unstable();
     let mut best: Option<(i64, usize, usize, usize)> = None;
-    score_by_block(
-        ed,
-        cur,
-        dist,
-        found,
-        |&c| c,
-        scratch,
-        |&(sh, len, target), d| {
-            let delta = pre - i64::from(d);
-            if better((delta, len, sh, target), best) {
-                best = Some((delta, len, sh, target));
-            }
-        },
-    );
+    score_by_block(ed, cur, dist, found, scratch, |(sh, len, target), d| {
+        let delta = pre - i64::from(d);
+        if better((delta, len, sh, target), best) {
+            best = Some((delta, len, sh, target));
+        }
+    });
     let (delta, best) = finish(best);
     (dist, delta, best)
 }
 
-/// Scores `cands`, sorted so that each block's candidates are together,
-/// block by block: `key` gives a candidate's `(start, len, target)`, and
-/// `f(candidate, distance)` is called for each. Needs `ed.full(cur)` (whose
-/// distance is `pre`) and `ed.backward(cur)` first.
-fn score_by_block<C>(
+/// Scores `cands` (`(start, len, target)`, sorted so that each block's
+/// candidates are together) block by block, calling `f(candidate,
+/// distance)` for each. Needs `ed.full(cur)` (whose distance is `pre`) and
+/// `ed.backward(cur)` first.
+fn score_by_block(
     ed: &mut BeamEditDistance<'_>,
     cur: &[u32],
     pre: u32,
-    cands: &[C],
-    key: impl Fn(&C) -> (usize, usize, usize),
+    cands: &[(usize, usize, usize)],
     scratch: &mut BlockScratch,
-    mut f: impl FnMut(&C, u32),
+    mut f: impl FnMut((usize, usize, usize), u32),
 ) {
-    for group in cands.chunk_by(|a, b| key(a).0 == key(b).0 && key(a).1 == key(b).1) {
-        let (sh, len, _) = key(&group[0]);
-        block_distances(ed, cur, sh, len, group.iter().map(|c| key(c).2), pre, scratch);
-        for (c, &d) in group.iter().zip(&scratch.dist) {
+    for group in cands.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (sh, len, _) = group[0];
+        block_distances(ed, cur, sh, len, group.iter().map(|c| c.2), pre, scratch);
+        for (&c, &d) in group.iter().zip(&scratch.dist) {
             f(c, d);
         }
     }
