@@ -3,12 +3,14 @@
 // kernels/src/ter/shift.rs and beam.rs): one warp per segment, the words as
 // integer ids. Per greedy round the warp's lane 0 computes the beam-banded
 // edit distance of the current word order (keeping the rows before the
-// last shift), walks its trace into the alignment, and lists the round's
-// shift candidates in sacrebleu's order under its cumulative budget; the 32
-// lanes then score the candidates, each one's banded distance from the
-// first row it changes; lane 0 takes the best by sacrebleu's ranking and
-// applies it, until a round gains nothing or the budget is spent. Only
-// (edits, shifts) per segment come back.
+// last shift) and walks its trace into the alignment; the 32 lanes list the
+// round's shift candidates in sacrebleu's order (each lane the starts it
+// owns, at places lane 0 sums), then score them, each one's banded
+// distance from the first row it changes; lane 0 takes the best by
+// sacrebleu's ranking and applies it, until a round gains nothing or its
+// candidates reach sacrebleu's cumulative budget of 1,000 (which ends the
+// search whatever they score, so that round scores none). Only (edits,
+// shifts) per segment come back.
 //
 // Warps are persistent: warp w runs the listed segments w, w + n_warps, ...
 // (the host lists them longest first, so that the warps' loads even out).
@@ -36,16 +38,21 @@
 #define TER_MAX_SHIFT_DIST 50u
 #define TER_MAX_CANDIDATES 1000u
 #define TER_BEAM_WIDTH 25.0
-// A round lists at most the budget plus one match's len + 1 candidates.
-#define TER_CAND_CAP 1024u
+// A round lists fewer candidates than the budget (a round that reaches it
+// lists none).
+#define TER_CAND_CAP 1000u
 // Per warp: 8 control words, 32 lanes' best (4 words each), the candidates
 // (3 words each).
 #define TER_CTL_WORDS 8u
 #define TER_WARP_WORDS (TER_CTL_WORDS + 32u * 4u + 3u * TER_CAND_CAP)
 
-// Control words of a warp.
+// Control words of a warp: the round's candidates, whether the segment is
+// done, the budget count before the round.
 #define TER_CTL_COUNT 0
 #define TER_CTL_DONE 1
+#define TER_CTL_START 2
+// The round's candidates reach sacrebleu's budget (TER_CTL_COUNT).
+#define TER_BUDGET_SPENT 0xFFFFFFFFu
 
 // One segment's view of its buffers.
 struct TerSeg {
@@ -181,47 +188,75 @@ __device__ void ter_align(TerSeg& s) {
     for (u32 k = 1; k <= s.n_r; ++k) s.rerr[k] += s.rerr[k - 1];
 }
 
-// The round's candidates (start, len, target) in sacrebleu's order into
-// cands, counted into *checked; stops where the budget stops the round.
-// Returns how many were listed.
-__device__ u32 ter_enumerate(const TerSeg& s, u32* checked, u32* cands) {
-    u32 count = 0;
-    if (s.n_r == 0) return 0;
-    for (u32 sh = 0; sh < s.n_h; ++sh) {
-        u32 sr_lo = sh > TER_MAX_SHIFT_DIST ? sh - TER_MAX_SHIFT_DIST : 0;
-        u32 sr_hi = sh + TER_MAX_SHIFT_DIST < s.n_r - 1 ? sh + TER_MAX_SHIFT_DIST : s.n_r - 1;
-        for (u32 sr = sr_lo; sr <= sr_hi; ++sr) {
-            if (s.r[sr] != s.cur[sh]) continue;
-            u32 len = 0;
-            while (len < TER_MAX_SHIFT_SIZE && s.cur[sh + len] == s.r[sr + len]) {
-                ++len;
-                // align[] holds position + 1: the block's aligned position
-                // a lies in [sh, sh + len) iff a + 1 lies in [sh + 1, sh + len].
-                u32 a1 = s.align[sr];
-                bool skip = s.herr[sh + len] == s.herr[sh] || s.rerr[sr + len] == s.rerr[sr] ||
-                            (a1 >= sh + 1 && a1 <= sh + len);
-                if (!skip) {
-                    // Targets: 0 for the position before the reference's
-                    // start, else the aligned position + 1 of each
-                    // reference word of the match; repeats in a row once.
-                    u32 prev = 0xFFFFFFFFu;
-                    for (u32 off = 0; off <= len; ++off) {
-                        u32 idx = (off == 0 && sr == 0) ? 0 : s.align[sr + off - 1];
-                        if (idx == prev) continue;
-                        prev = idx;
-                        *checked += 1;
-                        cands[3 * count] = sh;
-                        cands[3 * count + 1] = len;
-                        cands[3 * count + 2] = idx;
-                        ++count;
-                    }
-                    if (*checked >= TER_MAX_CANDIDATES) return count;
+// The candidates of start position sh, in sacrebleu's order:
+// emit(len, target) for each.
+template <typename Emit>
+__device__ void ter_start_candidates(const TerSeg& s, u32 sh, Emit emit) {
+    if (s.n_r == 0) return;
+    u32 sr_lo = sh > TER_MAX_SHIFT_DIST ? sh - TER_MAX_SHIFT_DIST : 0;
+    u32 sr_hi = sh + TER_MAX_SHIFT_DIST < s.n_r - 1 ? sh + TER_MAX_SHIFT_DIST : s.n_r - 1;
+    for (u32 sr = sr_lo; sr <= sr_hi; ++sr) {
+        if (s.r[sr] != s.cur[sh]) continue;
+        u32 len = 0;
+        while (len < TER_MAX_SHIFT_SIZE && s.cur[sh + len] == s.r[sr + len]) {
+            ++len;
+            // align[] holds position + 1: the block's aligned position
+            // a lies in [sh, sh + len) iff a + 1 lies in [sh + 1, sh + len].
+            u32 a1 = s.align[sr];
+            bool skip = s.herr[sh + len] == s.herr[sh] || s.rerr[sr + len] == s.rerr[sr] ||
+                        (a1 >= sh + 1 && a1 <= sh + len);
+            if (!skip) {
+                // Targets: 0 for the position before the reference's
+                // start, else the aligned position + 1 of each reference
+                // word of the match; repeats in a row once.
+                u32 prev = 0xFFFFFFFFu;
+                for (u32 off = 0; off <= len; ++off) {
+                    u32 idx = (off == 0 && sr == 0) ? 0 : s.align[sr + off - 1];
+                    if (idx == prev) continue;
+                    prev = idx;
+                    emit(len, idx);
                 }
-                if (sh + len == s.n_h || sr + len == s.n_r) break;
             }
+            if (sh + len == s.n_h || sr + len == s.n_r) break;
         }
     }
-    return count;
+}
+
+// The round's candidates (start, len, target) in sacrebleu's order into
+// cands, by the whole warp: each lane counts the candidates of its start
+// positions (into cnt, n_h words); lane 0 turns the counts into each
+// start's place; each lane lists its starts' candidates at their places.
+// ctl[TER_CTL_COUNT] gets their number, or TER_BUDGET_SPENT when they
+// bring the budget count (ctl[TER_CTL_START] before the round) to
+// sacrebleu's limit: sacrebleu then stops listing within the round and
+// ends the search whatever its candidates score, so none is listed.
+__device__ void ter_enumerate(const TerSeg& s, u32 lane, u32* cnt, u32* ctl, u32* cands) {
+    for (u32 sh = lane; sh < s.n_h; sh += 32) {
+        u32 c = 0;
+        ter_start_candidates(s, sh, [&](u32, u32) { ++c; });
+        cnt[sh] = c;
+    }
+    __syncwarp(0xFFFFFFFFu);  // every start's count is written
+    if (lane == 0) {
+        u32 at = 0;
+        for (u32 sh = 0; sh < s.n_h; ++sh) {
+            u32 c = cnt[sh];
+            cnt[sh] = at;
+            at += c;
+        }
+        ctl[TER_CTL_COUNT] = ctl[TER_CTL_START] + at >= TER_MAX_CANDIDATES ? TER_BUDGET_SPENT : at;
+    }
+    __syncwarp(0xFFFFFFFFu);  // the places are written
+    if (ctl[TER_CTL_COUNT] == TER_BUDGET_SPENT) return;
+    for (u32 sh = lane; sh < s.n_h; sh += 32) {
+        u32* c = cands + 3 * cnt[sh];
+        ter_start_candidates(s, sh, [&](u32 len, u32 idx) {
+            c[0] = sh;
+            c[1] = len;
+            c[2] = idx;
+            c += 3;
+        });
+    }
 }
 
 // Index into the current order of word q of the order that moves the
@@ -331,15 +366,15 @@ extern "C" __global__ void ter_search(
             if (lane == 0) {
                 ter_forward(s, from);
                 dist = ter_cell(s, s.n_h, s.n_r);
-                u32 count = 0;
-                if (s.n_r > 0) {
-                    ter_align(s);
-                    count = ter_enumerate(s, &checked, cands);
-                }
-                ctl[TER_CTL_COUNT] = count;
+                ter_align(s);
+                ctl[TER_CTL_START] = checked;
             }
-            __syncwarp(0xFFFFFFFFu);  // the candidates, the matrix and the band are written
-            u32 count = ctl[TER_CTL_COUNT];
+            __syncwarp(0xFFFFFFFFu);  // the matrix, the band and the alignment are written
+            ter_enumerate(s, lane, s.nxt, ctl, cands);
+            __syncwarp(0xFFFFFFFFu);  // the candidates are written
+            bool spent = ctl[TER_CTL_COUNT] == TER_BUDGET_SPENT;
+            u32 count = spent ? 0 : ctl[TER_CTL_COUNT];
+            if (lane == 0) checked = spent ? TER_MAX_CANDIDATES : checked + count;
             u32 pre = ter_cell(s, s.n_h, s.n_r);
             u32 mine[4] = {0, 0, 0, 0};
             bool any = false;

@@ -92,7 +92,7 @@ pub trait KernelExec: Send + Sync + 'static {
 const TER_RING: usize = 64;
 
 /// Words of `ter_search`'s memory per warp (`TER_WARP_WORDS`).
-const TER_WARP_WORDS: usize = 8 + 32 * 4 + 3 * 1024;
+const TER_WARP_WORDS: usize = 8 + 32 * 4 + 3 * 1000;
 
 /// At most this many words of per-pair scratch in one `ter_search` launch
 /// (1 GiB); a larger batch is searched in several launches.

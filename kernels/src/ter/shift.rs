@@ -243,6 +243,11 @@ fn shift_round(
     found.clear();
     let reference = ed.reference();
     enumerate_round(cur, reference, index, ed, checked, round, |sh, len, target| found.push((sh, len, target)));
+    if *checked >= MAX_SHIFT_CANDIDATES {
+        // sacrebleu scores this round's candidates, then ends the search
+        // whatever they score: the distance of `cur` is the answer.
+        return (dist, 0, None);
+    }
     if !found.is_empty() {
         ed.backward(cur);
     }
