@@ -98,21 +98,26 @@ const TER_WARP_WORDS: usize = 8 + 32 * 4 + 3 * 1000;
 /// (1 GiB); a larger batch is searched in several launches.
 const TER_SCRATCH_WORDS: usize = 1 << 28;
 
-/// Whether `ter_search`'s ring holds a pair's band (`(lo, hi)` per row):
-/// every row below the last is at most [`TER_RING`] columns wide, and every
-/// row `i >= 2` starts at most [`TER_RING`] columns before row `i - 1` ends.
-/// sacrebleu's band keeps both near 52 unless the reference is about 50
-/// times longer than the hypothesis.
-fn ter_ring_holds(bands: &[(usize, usize)]) -> bool {
-    let n_h = bands.len() - 1;
-    (1..n_h).all(|i| bands[i].1 - bands[i].0 <= TER_RING) && (2..=n_h).all(|i| bands[i - 1].1 <= bands[i].0 + TER_RING)
-}
-
-/// Words of `ter_search`'s scratch for a pair of `n_h` and `n_r` words and
-/// that band: the word order twice, the band, the row offsets, the
-/// alignment and both error prefix sums, then the banded matrix.
-fn ter_scratch_words(n_h: usize, n_r: usize, bands: &[(usize, usize)]) -> usize {
-    6 * n_h + 2 * n_r + 5 + bands.iter().map(|b| b.1 - b.0).sum::<usize>()
+/// `ter_search`'s scratch words for a pair of `n_h` and `n_r` words (the
+/// word order twice, the band, the row offsets, the alignment and both
+/// error prefix sums, then the banded matrix), or `None` when its ring does
+/// not hold the pair's band. The ring holds it when every row below the
+/// last is at most [`TER_RING`] columns wide, and every row `i >= 2` starts
+/// at most [`TER_RING`] columns before row `i - 1` ends: sacrebleu's band
+/// keeps both near 52 unless the reference is about 50 times longer than
+/// the hypothesis.
+fn ter_scratch_words(n_h: usize, n_r: usize) -> Option<usize> {
+    let mut matrix = 0;
+    let mut above: Option<(usize, usize)> = None;
+    for (i, (lo, hi)) in crate::ter::band_rows(n_h, n_r).enumerate() {
+        let fits = (i == 0 || i == n_h || hi - lo <= TER_RING) && above.is_none_or(|a| i < 2 || a.1 <= lo + TER_RING);
+        if !fits {
+            return None;
+        }
+        matrix += hi - lo;
+        above = Some((lo, hi));
+    }
+    Some(6 * n_h + 2 * n_r + 5 + matrix)
 }
 
 /// The kernels of `kernels/cuda/*.cu` behind the [`Backend`] trait.
@@ -475,9 +480,8 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             .into_par_iter()
             .map(|i| {
                 let (n_h, n_r) = (hyps.get(i).len(), refs.get(i).len());
-                let bands = crate::ter::bands(n_h, n_r);
-                let words = ter_scratch_words(n_h, n_r, &bands);
-                (n_r > 0 && ter_ring_holds(&bands) && u32::try_from(words).is_ok()).then_some(words)
+                let words = if n_r > 0 { ter_scratch_words(n_h, n_r) } else { None };
+                words.filter(|&w| u32::try_from(w).is_ok())
             })
             .collect();
         out.par_iter_mut().enumerate().filter(|(i, _)| plan[*i].is_none()).for_each(|(i, o)| {

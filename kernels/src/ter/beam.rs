@@ -404,6 +404,11 @@ impl<'r> BeamEditDistance<'r> {
 /// last row reaches the last column), with its f64 arithmetic.
 #[must_use]
 pub fn bands(n_h: usize, n_r: usize) -> Vec<(usize, usize)> {
+    band_rows(n_h, n_r).collect()
+}
+
+/// [`bands`] row by row, without a vector.
+pub fn band_rows(n_h: usize, n_r: usize) -> impl Iterator<Item = (usize, usize)> {
     #[allow(clippy::cast_precision_loss, reason = "sentence lengths are far below 2^53")]
     let length_ratio = if n_h == 0 { 1.0 } else { n_r as f64 / n_h as f64 };
     #[allow(clippy::cast_possible_truncation, reason = "the beam is at most half a sentence length plus a constant")]
@@ -414,9 +419,7 @@ pub fn bands(n_h: usize, n_r: usize) -> Vec<(usize, usize)> {
     };
     #[allow(clippy::cast_possible_wrap, reason = "a reference length is far below i64::MAX")]
     let end = n_r as i64 + 1;
-    let mut bands = Vec::with_capacity(n_h + 1);
-    bands.push((0, n_r + 1));
-    for i in 1..=n_h {
+    std::iter::once((0, n_r + 1)).chain((1..=n_h).map(move |i| {
         #[allow(
             clippy::cast_precision_loss,
             clippy::cast_possible_truncation,
@@ -433,9 +436,8 @@ pub fn bands(n_h: usize, n_r: usize) -> Vec<(usize, usize)> {
             clippy::cast_possible_truncation,
             reason = "both bounds are clamped to 0 ..= n_r + 1"
         )]
-        bands.push((min_j as usize, max_j.max(min_j) as usize));
-    }
-    bands
+        (min_j as usize, max_j.max(min_j) as usize)
+    }))
 }
 
 /// The cheapest path through one row's band cells: min over the cells of

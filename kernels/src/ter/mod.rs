@@ -25,7 +25,7 @@ use crate::hash::FastMap;
 use std::hash::BuildHasherDefault;
 
 pub use beam::Op;
-pub(crate) use beam::bands;
+pub(crate) use beam::band_rows;
 pub use shift::perform_shift;
 pub(crate) use shift::ter_pair;
 
