@@ -59,7 +59,7 @@ struct TerSeg {
     const u32* r;  // reference
     u32 n_h, n_r, w;
     u32* cur;      // current word order (n_h)
-    u32* nxt;      // the next one while a shift is applied (n_h)
+    u32* nxt;      // the next order while a shift is applied; the starts' counts and places while listing (n_h)
     u32* band;     // (lo, hi) per row 0..=n_h
     u32* rowoff;   // where row i starts in m (n_h + 1)
     u32* align;    // reference position -> hypothesis position + 1 (0: none)
@@ -290,10 +290,9 @@ __device__ __forceinline__ u32 ter_shifted_index(u32 q, u32 n, u32 st, u32 len, 
 __device__ u32 ter_shifted_distance(const TerSeg& s, u32 st, u32 len, u32 target) {
     u32 n = s.n_h;
     u32 t = target < n ? target : n;
-    u32 r0 = st < t ? st : t;  // rows 0..=r0 are the current order's
+    u32 r0 = st < t ? st : t;  // rows 0..=r0 are the current order's (r0 < n: st < n)
     u32 ring[TER_RING];
     u32 prev_lo = s.band[2 * r0], prev_hi = s.band[2 * r0 + 1];
-    if (r0 == n) return ter_cell(s, n, s.n_r);
     if (r0 > 0) {
         for (u32 j = prev_lo; j < prev_hi; ++j) ring[j % TER_RING] = s.m[s.rowoff[r0] + (j - prev_lo)];
     }
