@@ -388,7 +388,7 @@ fn sql_command_formats_and_output_file() {
     let path = wmt("en-ja", "parquet");
     let q =
         format!("SELECT system, round(corpus_ter(hyp, ref), 6) AS ter FROM '{path}' GROUP BY system ORDER BY system");
-    let lines = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    let lines = sql_rows(&q);
     assert_eq!(lines.len(), 3);
     for v in &lines {
         let e = golden_corpus("en-ja", v["system"].as_str().unwrap(), "ref", "default");
@@ -542,6 +542,11 @@ pub(crate) fn ndjson(o: &Output) -> Vec<serde_json::Value> {
     stdout_ok(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// The rows of `mteval sql -c query`, one JSON object each.
+pub(crate) fn sql_rows(query: &str) -> Vec<serde_json::Value> {
+    ndjson(&mteval(&["sql", "-c", query, "--format", "ndjson"]))
+}
+
 #[test]
 fn golden_edge_cases_tokenizer_and_metric_vectors_through_the_binary() {
     let dir = tempfile::tempdir().unwrap();
@@ -560,7 +565,7 @@ fn golden_edge_cases_tokenizer_and_metric_vectors_through_the_binary() {
             "SELECT i, ter(hyp, ref, '{o}') AS s, ter(hyp, refs, '{o}') AS m, ter_tokenize(hyp, '{o}') AS t FROM '{}' ORDER BY i",
             path.display()
         );
-        let out = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        let out = sql_rows(&q);
         assert_eq!(out.len(), edge.len());
         for (g, r) in out.iter().zip(&edge) {
             let id = &r["id"];
@@ -586,7 +591,7 @@ fn golden_edge_cases_tokenizer_and_metric_vectors_through_the_binary() {
         write_jsonl(&path, &rows);
         let o = ter_options_from_json(&v["options"]);
         let q = format!("SELECT corpus_ter(hyp, refs, '{o}') AS c FROM '{}'", path.display());
-        let out = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        let out = sql_rows(&q);
         assert!(close(out[0]["c"].as_f64().unwrap(), v["score"].as_f64().unwrap()), "{}", v["note"]);
     }
 }
@@ -658,7 +663,7 @@ fn sql_sums_in_input_order() {
     let ref_strs: Vec<Vec<&str>> = refs.iter().map(|r| r.iter().map(String::as_str).collect()).collect();
     let want = ter.score(&ter.corpus(&hyp_strs, &ref_strs).unwrap());
     let q = format!("SELECT corpus_ter(hyp, refs) AS t FROM '{}'", ter_in.display());
-    let got = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    let got = sql_rows(&q);
     assert_eq!(got[0]["t"].as_f64(), Some(want), "corpus TER summed out of order");
 
     // MBR: 600 groups of 12 samples, each row's mean pairwise chrF.
@@ -675,7 +680,7 @@ fn sql_sums_in_input_order() {
     }
     let mbr_in = write_lines(dir.path(), "mbr.jsonl", &lines);
     let q = format!("SELECT g, i, mbr_chrf(hyp) OVER (PARTITION BY g) AS u FROM '{}' ORDER BY g, i", mbr_in.display());
-    let got = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    let got = sql_rows(&q);
     assert_eq!(got.len(), want.len());
     for (k, (v, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(v["u"].as_f64(), *w, "row {k}: pseudo-references out of order");

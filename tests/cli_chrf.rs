@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use mteval_kernels::py::numpy_mean;
 
 use crate::cli::{
-    group_scores, mbr_picks, mteval, mteval_ok, ndjson, parquet_metadata, score_by_system, score_text, scored_rows,
+    group_scores, mbr_picks, mteval, mteval_ok, parquet_metadata, score_by_system, score_text, scored_rows, sql_rows,
     stderr, stdout, stdout_ok, system_scores, temp_file, write_jsonl, write_lines,
 };
 use crate::common::*;
@@ -210,7 +210,7 @@ fn edge_cases_and_metric_vectors_through_the_binary() {
             "SELECT i, chrf_stats(hyp, [refs[1]], '{o}') AS s, chrf(hyp, refs, '{o}') AS m FROM '{}' ORDER BY i",
             p.display()
         );
-        let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        let rows = sql_rows(&q);
         assert_eq!(rows.len(), edge.len());
         for (r, g) in rows.iter().zip(&edge) {
             let id = g["id"].as_str().unwrap();

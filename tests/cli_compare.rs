@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::cli::{mteval, mteval_ok, ndjson, stderr, write_file};
+use crate::cli::{mteval, mteval_ok, sql_rows, stderr, write_file};
 use crate::common::{load_pair, repo_golden, shared_dir};
 
 fn parquet(pair: &str) -> String {
@@ -195,7 +195,7 @@ fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
          FROM '{}' GROUP BY system ORDER BY system",
         parquet("en-de")
     );
-    let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    let rows = sql_rows(&q);
     for (k, r) in rows.iter().enumerate() {
         assert_eq!(r["system"], c["systems"][k]);
         assert_eq!(r["b"].as_f64(), c["corpus"][k].as_f64());
@@ -205,7 +205,7 @@ fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
     let q = "SELECT bleu('the cat sat on the mat', 'the cat sat on a mat') AS s, \
              bleu_stats('the cat sat on the mat', 'the cat sat on a mat')['stats'] AS st, \
              bleu('the cat', 'the cat', 'eff:no') AS short";
-    let r = &ndjson(&mteval(&["sql", "-c", q, "--format", "ndjson"]))[0];
+    let r = &sql_rows(q)[0];
     assert_eq!(r["st"], serde_json::json!([6, 6, 5, 3, 2, 1, 6, 5, 4, 3]));
     assert_eq!(r["short"].as_f64(), Some(0.0), "eff:no: no 3-grams, BLEU 0 with exp smoothing? {r}");
     let ci = case("en-de", "ci", 1000);
@@ -219,7 +219,7 @@ fn bleu_and_corpus_bootstrap_in_sql_match_sacrebleu() {
         parquet("en-de"),
         ci["systems"][0].as_str().unwrap()
     );
-    let out = &ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]))[0];
+    let out = &sql_rows(&q)[0];
     assert_ne!(out["r"]["mean"], out["d"]["mean"], "another order, other resamples");
     assert_eq!(out["r"]["score"], out["d"]["score"]);
     let r = &out["r"];
@@ -277,7 +277,7 @@ fn paired_test_in_sql_matches_sacrebleu() {
              WHERE s.system <> '{base}' GROUP BY s.system ORDER BY s.system",
             p = parquet("en-de")
         );
-        let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+        let rows = sql_rows(&q);
         let m = c["metrics"].as_array().unwrap().iter().find(|m| m["name"] == "chrF2").unwrap();
         assert_eq!(rows.len(), 2);
         for (k, row) in rows.iter().enumerate() {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::cli::{fails_with, mteval, mteval_ok, ndjson, write_jsonl};
+use crate::cli::{fails_with, mteval_ok, sql_rows, write_jsonl};
 use crate::common::{load_pair, repo_golden, seeded_score};
 
 /// A command line's words (the temporary paths here hold no spaces).
@@ -132,7 +132,7 @@ fn sql_resampling_aggregates_take_a_number_column() {
          corpus_bootstrap(neg, 'score', 'score:neg|dir:lower' ORDER BY seg_id) AS n \
          FROM (SELECT * FROM '{t}' WHERE system = '{base}' ORDER BY hyp)"
     );
-    let row = &ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]))[0];
+    let row = &sql_rows(&q)[0];
     for (k, col) in [(0, "f"), (1, "n")] {
         let m = &c["metrics"][k];
         let want = &m["results"][0];
@@ -149,7 +149,7 @@ fn sql_resampling_aggregates_take_a_number_column() {
          FROM '{t}' s JOIN '{t}' b ON s.seg_id = b.seg_id AND b.system = '{base}' \
          WHERE s.system <> '{base}' GROUP BY s.system ORDER BY s.system"
     );
-    let rows = ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]));
+    let rows = sql_rows(&q);
     let m = &c["metrics"][1];
     assert_eq!(rows.len(), 2);
     for (k, row) in rows.iter().enumerate() {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::cli::{fails_with, mteval, mteval_ok, ndjson, write_file, write_jsonl};
+use crate::cli::{fails_with, mteval_ok, sql_rows, write_file, write_jsonl};
 
 /// A table of segment scores: `system`, `seg_id`, `comet`, a row per
 /// system (in order) and segment.
@@ -47,7 +47,7 @@ fn approximate_randomization_on_two_float_scores_is_sacrebleus() {
         "SELECT paired_test(s.comet, b.comet, 'score', 'score:comet|ar:10000' ORDER BY s.seg_id) AS t \
          FROM '{t}' s JOIN '{t}' b ON s.seg_id = b.seg_id AND b.system = 'a' WHERE s.system = 'b'"
     );
-    let row = &ndjson(&mteval(&["sql", "-c", &q, "--format", "ndjson"]))[0];
+    let row = &sql_rows(&q)[0];
     assert_eq!(row["t"]["p_value"].as_f64(), Some(9.999000099990002e-05), "{row}");
     assert_eq!(row["t"]["baseline_score"].as_f64(), Some(0.7778604823409647), "{row}");
 }

@@ -261,10 +261,9 @@ fn term_column(
         let t = mteval_udfs::terms::term_cols::coerce_lemmas(name, t.data_type()).map_err(|e| e.to_string())?;
         let lemmas_a = cast_to(&c.lemmas, &t)?;
         let lemmas = LemmasCol::from_array(name, &lemmas_a, false).map_err(|e| e.to_string())?;
-        mteval_udfs::terms::term_match_lemmatized::lemmatized_rows(name, h, &lemmas, &terms, b.num_rows())
-            .map_err(at)?
+        mteval_udfs::terms::term_cols::lemmatized_rows(name, h, &lemmas, &terms, b.num_rows()).map_err(at)?
     } else {
-        mteval_udfs::terms::term_match::exact_rows(name, h, &terms, b.num_rows()).map_err(at)?
+        mteval_udfs::terms::term_cols::exact_rows(name, h, &terms, b.num_rows()).map_err(at)?
     };
     let scores = counts.iter().map(|v| {
         v.as_ref()

@@ -621,23 +621,26 @@ pub async fn output(a: &MetaRequest) -> Result<String> {
 /// The flags of `mteval meta --corr ...` that run `task` alone (its
 /// averaging, test and sample rate; -k and the other shared flags aside).
 fn task_flags(task: &Task, sample_rate: Option<f64>) -> String {
-    let mut f = match task.measure {
-        Measure::Accuracy => "--corr accuracy".to_owned(),
-        Measure::Spa { .. } => "--corr spa".to_owned(),
-        Measure::Corr(Statistic::Pearson) => "--corr pearson".to_owned(),
-        Measure::Corr(Statistic::PearsonPdp) => "--corr pearson --pdp".to_owned(),
-        Measure::Corr(Statistic::Spearman) => "--corr spearman".to_owned(),
-        Measure::Corr(Statistic::Kendall { variant, epsilon }) => {
-            let mut k = format!("--corr kendall --variant {}", crate::meta::variant_name(variant));
-            if epsilon > 0.0 {
-                let _ = write!(k, " --epsilon {epsilon}");
-            }
-            k
-        }
-        Measure::TiesOpt { variant, .. } => {
-            format!("--corr ties-opt --variant {}", crate::meta::variant_name(variant))
-        }
+    let (corr, variant) = match task.measure {
+        Measure::Accuracy => ("accuracy", None),
+        Measure::Spa { .. } => ("spa", None),
+        Measure::Corr(Statistic::Pearson | Statistic::PearsonPdp) => ("pearson", None),
+        Measure::Corr(Statistic::Spearman) => ("spearman", None),
+        Measure::Corr(Statistic::Kendall { variant, .. }) => ("kendall", Some(variant)),
+        Measure::TiesOpt { variant, .. } => ("ties-opt", Some(variant)),
     };
+    let mut f = format!("--corr {corr}");
+    if matches!(task.measure, Measure::Corr(Statistic::PearsonPdp)) {
+        f += " --pdp";
+    }
+    if let Some(v) = variant {
+        let _ = write!(f, " --variant {}", crate::meta::variant_name(v));
+    }
+    if let Measure::Corr(Statistic::Kendall { epsilon, .. }) = task.measure
+        && epsilon > 0.0
+    {
+        let _ = write!(f, " --epsilon {epsilon}");
+    }
     let default_level =
         if matches!(task.measure, Measure::Accuracy | Measure::Spa { .. }) { Level::Sys } else { Level::Seg };
     if task.level != default_level {

@@ -87,17 +87,20 @@ pub const ARG_OPTIONS: (&str, &str) = (
      option tables); a signature pastes back as options.",
 );
 
-/// The documentation of one function of a family whose functions share an
-/// implementation generic over it (`mbr_chrf` / `mbr_chrf_aggregate`,
-/// `corpus_bootstrap` / `paired_test`): each function's file implements it,
-/// so the shared implementation never names the other files.
+/// The name and documentation of one function of a family whose functions
+/// share an implementation generic over it (`mbr_chrf` /
+/// `mbr_chrf_aggregate`, `corpus_bootstrap` / `paired_test`, `term_match` /
+/// `term_match_lemmatized`, ...): each function's file implements it, so the
+/// shared implementation never names the other files.
 pub trait Documented: Send + Sync + 'static {
+    /// The function's SQL name.
+    const NAME: &'static str;
     /// The documentation.
     const DOC: FunctionDoc;
 }
 
-/// Declares `$name`, the [`Documented`] carrier of this file's `DOC` (the
-/// function `$function`'s documentation).
+/// Declares `$name`, the [`Documented`] carrier of the function `$function`:
+/// its name and this file's `DOC`.
 macro_rules! documented {
     ($name:ident, $function:literal) => {
         #[doc = concat!("`", $function, "`'s documentation ([`DOC`]).")]
@@ -105,11 +108,27 @@ macro_rules! documented {
         pub struct $name;
 
         impl $crate::udf::Documented for $name {
+            const NAME: &'static str = $function;
             const DOC: $crate::udf::FunctionDoc = DOC;
         }
     };
 }
 pub(crate) use documented;
+
+/// Declares the spec type `$spec` of the SQL function `$function` (a unit
+/// struct, for its [`ScalarSpec`] or [`AggregateSpec`]) and its UDF type
+/// `$udf`, the `$wrapper` ([`Scalar`] or [`Aggregate`]) made of it.
+macro_rules! spec {
+    ($function:literal: $spec:ident, $udf:ident = $wrapper:ident) => {
+        #[doc = concat!("The `", $function, "` function's spec.")]
+        #[derive(Debug)]
+        pub struct $spec;
+
+        #[doc = concat!("The `", $function, "` UDF.")]
+        pub type $udf = $crate::udf::$wrapper<$spec>;
+    };
+}
+pub(crate) use spec;
 
 /// A scalar function's spec.
 pub trait ScalarSpec: Send + Sync + 'static {

@@ -262,26 +262,25 @@ impl PostTokenizer {
         }
     }
 
-    fn p1(&mut self, u: &str) {
-        if u.len() == 1 && is_13a_punct_byte(u.as_bytes()[0]) {
-            self.p2(" ");
-            self.p2(u);
-            self.p2(" ");
+    /// `u` to the next stage, `next`: alone, or `spaced` between two spaces.
+    fn pass(&mut self, next: impl Fn(&mut Self, &str), u: &str, spaced: bool) {
+        if spaced {
+            next(self, " ");
+            next(self, u);
+            next(self, " ");
         } else {
-            self.p2(u);
+            next(self, u);
         }
     }
 
+    fn p1(&mut self, u: &str) {
+        self.pass(Self::p2, u, u.len() == 1 && is_13a_punct_byte(u.as_bytes()[0]));
+    }
+
     fn p2(&mut self, u: &str) {
-        if point_unit(u).is_some() && self.after_free_non_digit {
-            self.p3(" ");
-            self.p3(u);
-            self.p3(" ");
-            self.after_free_non_digit = false;
-        } else {
-            self.p3(u);
-            self.after_free_non_digit = !is_digit_unit(u);
-        }
+        let spaced = point_unit(u).is_some() && self.after_free_non_digit;
+        self.pass(Self::p3, u, spaced);
+        self.after_free_non_digit = !spaced && !is_digit_unit(u);
     }
 
     fn p3(&mut self, u: &str) {
@@ -302,15 +301,9 @@ impl PostTokenizer {
     }
 
     fn p4(&mut self, u: &str) {
-        if u == "-" && self.after_free_digit {
-            self.split(" ");
-            self.split(u);
-            self.split(" ");
-            self.after_free_digit = false;
-        } else {
-            self.split(u);
-            self.after_free_digit = is_digit_unit(u);
-        }
+        let spaced = u == "-" && self.after_free_digit;
+        self.pass(Self::split, u, spaced);
+        self.after_free_digit = !spaced && is_digit_unit(u);
     }
 
     fn split(&mut self, u: &str) {

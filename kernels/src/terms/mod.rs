@@ -314,12 +314,8 @@ impl TermAccuracy {
 
     /// Adds another partial sum.
     pub fn merge(&mut self, o: &Self) {
-        self.exact_correct += o.exact_correct;
-        self.lemmatized_correct += o.lemmatized_correct;
-        self.wrong += o.wrong;
-        self.n_terms_denominator += o.n_terms_denominator;
-        self.kept_predictions += o.kept_predictions;
-        self.lemma_sentences += o.lemma_sentences;
+        let (a, b) = (self.to_array(), o.to_array());
+        *self = Self::from_array(std::array::from_fn(|i| a[i] + b[i]));
     }
 
     #[allow(clippy::cast_precision_loss, reason = "exact below 2^53; the division is correctly rounded, like Python's")]

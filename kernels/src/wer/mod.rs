@@ -165,13 +165,9 @@ impl WerCounts {
     }
 
     /// Adds `other`'s counts (jiwer sums them over the sentences).
-    pub const fn add(&mut self, other: &Self) {
-        self.hits += other.hits;
-        self.substitutions += other.substitutions;
-        self.deletions += other.deletions;
-        self.insertions += other.insertions;
-        self.ref_len += other.ref_len;
-        self.hyp_len += other.hyp_len;
+    pub fn add(&mut self, other: &Self) {
+        let (a, b) = (self.to_array(), other.to_array());
+        *self = Self::from_array(std::array::from_fn(|i| a[i] + b[i]));
     }
 
     /// The statistics row of [`crate::metric::Metric::segment`]:

@@ -10,7 +10,7 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 use mteval_kernels::{BleuConfig, MetricError};
 
 use crate::common::{check_arity, exec_parse, float64_value, list_of, plan_parse};
-use crate::udf::{ARG_OPTIONS, FunctionDoc, Scalar, ScalarSpec};
+use crate::udf::{ARG_OPTIONS, FunctionDoc, ScalarSpec};
 
 /// sacrebleu's `compute_bleu` defaults (`smooth_method='none'`,
 /// `effective_order=False`), with `smooth`, `smooth_value` and `eff` on top.
@@ -46,12 +46,7 @@ fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     crate::common::with_options(name, t, out)
 }
 
-/// The `compute_bleu` scalar function.
-#[derive(Debug)]
-pub struct ComputeBleuFn;
-
-/// The `compute_bleu` scalar UDF.
-pub type ComputeBleuUdf = Scalar<ComputeBleuFn>;
+crate::udf::spec!("compute_bleu": ComputeBleuFn, ComputeBleuUdf = Scalar);
 
 impl ScalarSpec for ComputeBleuFn {
     const NAME: &'static str = "compute_bleu";

@@ -22,7 +22,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::{CharacTerConfig, CorpusSummary};
 
 use crate::common::{RefsCol, StrCol, constant_options, eval_rows, list_of, metric_err, struct_fields};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, AggregateSpec, FunctionDoc, Output};
 
 /// Fields of the result struct.
 #[must_use]
@@ -61,12 +61,7 @@ pub fn summary_scalar(s: Option<CorpusSummary>, scores: Option<&[f64]>) -> Resul
     Ok(ScalarValue::Struct(Arc::new(StructArray::try_new(summary_fields(), cols, None)?)))
 }
 
-/// The `corpus_charac_ter` aggregate function.
-#[derive(Debug)]
-pub struct CorpusCharacTerFn;
-
-/// The `corpus_charac_ter` aggregate UDF.
-pub type CorpusCharacTerUdaf = Aggregate<CorpusCharacTerFn>;
+crate::udf::spec!("corpus_charac_ter": CorpusCharacTerFn, CorpusCharacTerUdaf = Aggregate);
 
 impl AggregateSpec for CorpusCharacTerFn {
     const NAME: &'static str = "corpus_charac_ter";

@@ -169,7 +169,7 @@ pub const DOC: FunctionDoc = FunctionDoc {
 };
 
 impl<const AGGREGATE: bool, D: Documented + std::fmt::Debug> WindowSpec for MbrFn<AGGREGATE, D> {
-    const NAME: &'static str = if AGGREGATE { "mbr_chrf_aggregate" } else { "mbr_chrf" };
+    const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
 
     const COERCE: Coerce = coerce_mbr_args;

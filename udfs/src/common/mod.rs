@@ -397,6 +397,25 @@ pub fn utf8_value(vals: Vec<Option<String>>, single: bool) -> ColumnarValue {
     ColumnarValue::Array(Arc::new(StringArray::from(vals)))
 }
 
+/// A text function's result: `f` of each row of the text `args[0]` (NULL
+/// stays NULL), configured by the constant options `args[1]` as `parse`
+/// reads them (its defaults when they are absent).
+///
+/// # Errors
+/// Invalid options, or a text argument that is not a string.
+pub fn map_text<C>(
+    name: &str,
+    args: &ScalarFunctionArgs,
+    parse: impl FnOnce(&str) -> std::result::Result<C, MetricError>,
+    f: impl Fn(&C, &str) -> String,
+) -> Result<ColumnarValue> {
+    let config = exec_parse(name, &args.args, 1, parse)?;
+    let text = StrCol::new(name, &args.args[0])?;
+    let single = text.is_scalar();
+    let n = if single { 1 } else { args.number_rows };
+    Ok(utf8_value((0..n).map(|i| text.get(i).map(|s| f(&config, s))).collect(), single))
+}
+
 /// The fields of a struct result, `(name, type)` in order, all `nullable`
 /// or none.
 #[must_use]

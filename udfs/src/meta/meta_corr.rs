@@ -22,14 +22,9 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::Statistic;
 
 use crate::common::{constant_options, list_state_fields, metric_err};
-use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc};
 
-/// The `meta_corr` aggregate function.
-#[derive(Debug)]
-pub struct MetaCorrFn;
-
-/// The `meta_corr` aggregate UDF.
-pub type MetaCorrUdaf = Aggregate<MetaCorrFn>;
+crate::udf::spec!("meta_corr": MetaCorrFn, MetaCorrUdaf = Aggregate);
 
 /// `(metric: number, gold: number [, options: string])`, the numbers as
 /// float64.

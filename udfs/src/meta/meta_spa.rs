@@ -21,14 +21,9 @@ use mteval_kernels::meta::spa::{SpaOptions, spa};
 
 use crate::common::{constant_options, list_state_fields, metric_err};
 use crate::meta::systems::{by_system, refuse_null};
-use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
 
-/// The `meta_spa` aggregate function.
-#[derive(Debug)]
-pub struct MetaSpaFn;
-
-/// The `meta_spa` aggregate UDF.
-pub type MetaSpaUdaf = Aggregate<MetaSpaFn>;
+crate::udf::spec!("meta_spa": MetaSpaFn, MetaSpaUdaf = Aggregate);
 
 /// `(metric: number, gold: number, system: any, segment: any [, options: string])`.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {

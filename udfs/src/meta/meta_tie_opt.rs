@@ -24,14 +24,9 @@ use mteval_kernels::meta::{MAX_PAIRS, TieOptOptions, pair_count, rate_within_lim
 use mteval_kernels::py::legacy::RandomState;
 
 use crate::common::{constant_options, list_state_fields, metric_err};
-use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
 
-/// The `meta_tie_opt` aggregate function.
-#[derive(Debug)]
-pub struct MetaTieOptFn;
-
-/// The `meta_tie_opt` aggregate UDF.
-pub type MetaTieOptUdaf = Aggregate<MetaTieOptFn>;
+crate::udf::spec!("meta_tie_opt": MetaTieOptFn, MetaTieOptUdaf = Aggregate);
 
 fn output_fields() -> Fields {
     Fields::from(vec![Field::new("tau", DataType::Float64, true), Field::new("epsilon", DataType::Float64, true)])

@@ -8,7 +8,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::NRefs;
 
 use crate::common::{StrCol, metric_err, utf8_value};
-use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{Coerce, FunctionDoc, Output, ScalarSpec};
 
 /// Signature of `metric` (any name of the metric table,
 /// `mteval_kernels::metric`) with `options`.
@@ -21,12 +21,7 @@ pub fn signature_for(metric: &str, options: &str, nrefs: NRefs) -> Result<String
     Ok(sig.to_string())
 }
 
-/// The `mteval_signature` scalar function.
-#[derive(Debug)]
-pub struct MtevalSignatureFn;
-
-/// The `mteval_signature` scalar UDF.
-pub type MtevalSignatureUdf = Scalar<MtevalSignatureFn>;
+crate::udf::spec!("mteval_signature": MtevalSignatureFn, MtevalSignatureUdf = Scalar);
 
 impl ScalarSpec for MtevalSignatureFn {
     const NAME: &'static str = "mteval_signature";

@@ -18,7 +18,7 @@ use crate::common::{
     ConstantArg, check_arity, coerce_constant, coerce_metric_args, eval_args_on, exec_options, list_of, metric_err,
     plan_options, struct_fields, struct_value,
 };
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, ScalarSpec};
 
 /// The result's fields.
 #[must_use]
@@ -30,12 +30,7 @@ pub fn segment_stats_fields() -> Fields {
 /// The metric argument.
 const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'ter' or 'chrf++'" };
 
-/// The `segment_stats` scalar function.
-#[derive(Debug)]
-pub struct SegmentStatsFn;
-
-/// The `segment_stats` scalar UDF.
-pub type SegmentStatsUdf = Scalar<SegmentStatsFn>;
+crate::udf::spec!("segment_stats": SegmentStatsFn, SegmentStatsUdf = Scalar);
 
 /// `(hyp, ref, metric [, options])`.
 fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {

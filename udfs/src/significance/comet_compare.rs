@@ -23,14 +23,9 @@ use mteval_kernels::significance::comet::{self, Options};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
 use crate::meta::systems::{by_system, refuse_null};
-use crate::udf::{ARG_OPTIONS, Aggregate, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
 
-/// The `comet_compare` aggregate function.
-#[derive(Debug)]
-pub struct CometCompareFn;
-
-/// The `comet_compare` aggregate UDF.
-pub type CometCompareUdaf = Aggregate<CometCompareFn>;
+crate::udf::spec!("comet_compare": CometCompareFn, CometCompareUdaf = Aggregate);
 
 /// The fields of one pair.
 fn pair_fields() -> Fields {

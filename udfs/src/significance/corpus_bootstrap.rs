@@ -245,7 +245,7 @@ fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
 }
 
 impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for ResampleFn<PAIRED, D> {
-    const NAME: &'static str = if PAIRED { "paired_test" } else { "corpus_bootstrap" };
+    const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
     const COERCE: crate::udf::Coerce = coerce::<PAIRED>;
     const OUTPUT: Output =

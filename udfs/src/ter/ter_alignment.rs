@@ -10,14 +10,9 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use crate::common::utf8_value;
 use crate::ter::{eval_ter, plan_ter};
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, ScalarSpec};
 
-/// The `ter_alignment` scalar function.
-#[derive(Debug)]
-pub struct TerAlignmentFn;
-
-/// The `ter_alignment` scalar UDF.
-pub type TerAlignmentUdf = Scalar<TerAlignmentFn>;
+crate::udf::spec!("ter_alignment": TerAlignmentFn, TerAlignmentUdf = Scalar);
 
 impl ScalarSpec for TerAlignmentFn {
     const NAME: &'static str = "ter_alignment";

@@ -7,15 +7,10 @@ use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::Ter;
 
-use crate::common::{StrCol, coerce_options, coerce_string, exec_parse, plan_parse, utf8_value};
-use crate::udf::{ARG_OPTIONS, Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::common::{coerce_options, coerce_string, map_text, plan_parse};
+use crate::udf::{ARG_OPTIONS, Coerce, FunctionDoc, Output, ScalarSpec};
 
-/// The `ter_tokenize` scalar function.
-#[derive(Debug)]
-pub struct TerTokenizeFn;
-
-/// The `ter_tokenize` scalar UDF.
-pub type TerTokenizeUdf = Scalar<TerTokenizeFn>;
+crate::udf::spec!("ter_tokenize": TerTokenizeFn, TerTokenizeUdf = Scalar);
 
 impl ScalarSpec for TerTokenizeFn {
     const NAME: &'static str = "ter_tokenize";
@@ -41,11 +36,6 @@ impl ScalarSpec for TerTokenizeFn {
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = Self::NAME;
-        let ter = exec_parse(name, &args.args, 1, Ter::from_options)?;
-        let text = StrCol::new(name, &args.args[0])?;
-        let single = text.is_scalar();
-        let n = if single { 1 } else { args.number_rows };
-        Ok(utf8_value((0..n).map(|i| text.get(i).map(|s| ter.tokenize(s).join(" "))).collect(), single))
+        map_text(Self::NAME, args, Ter::from_options, |ter, s| ter.tokenize(s).join(" "))
     }
 }

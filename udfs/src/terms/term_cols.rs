@@ -1,5 +1,6 @@
 //! Arrow plumbing of the terminology functions: the term lists
-//! ([`TermsCol`], `List<List<Utf8>>`) and the lemma lists ([`LemmasCol`]).
+//! ([`TermsCol`], `List<List<Utf8>>`), the lemma lists ([`LemmasCol`]), and
+//! the arguments of either variant ([`TermArgs`]), read into per-row counts.
 
 use std::sync::Arc;
 
@@ -9,9 +10,9 @@ use datafusion::arrow::datatypes::{DataType, Field, Int64Type};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::ColumnarValue;
 use mteval_kernels::MetricError;
-use mteval_kernels::terms::Lemma;
+use mteval_kernels::terms::{Lemma, TermCounts, count_matches, count_matches_exact};
 
-use crate::common::StrCol;
+use crate::common::{StrCol, check_arity, coerce_string, map_rows};
 
 /// The canonical type of a term list: `List<List<Utf8View>>`.
 #[must_use]
@@ -263,4 +264,79 @@ impl<'a> LemmasCol<'a> {
         }
         Ok(true)
     }
+}
+
+/// Coercion of `(hyp, terms)`, or with `LEMMATIZED`, `(hyp, lemmas, terms)`.
+pub(crate) fn coerce_term_args<const LEMMATIZED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+    let (n, shape) = if LEMMATIZED { (3, "(hyp, lemmas, terms)") } else { (2, "(hyp, terms)") };
+    check_arity(name, t, n..=n, shape)?;
+    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?];
+    if LEMMATIZED {
+        out.push(coerce_lemmas(name, &t[1])?);
+    }
+    out.push(coerce_terms(name, &t[n - 1])?);
+    Ok(out)
+}
+
+/// The arguments of a terminology function, as [`coerce_term_args`] typed
+/// them: `(hyp, terms)`, or with lemmas, `(hyp, lemmas, terms)`.
+pub(crate) struct TermArgs<'a> {
+    hyp: StrCol<'a>,
+    lemmas: Option<LemmasCol<'a>>,
+    terms: TermsCol<'a>,
+}
+
+impl<'a> TermArgs<'a> {
+    /// Wraps the arguments; `lemmatized` says whether `args[1]` is the lemmas.
+    pub(crate) fn new(name: &str, lemmatized: bool, args: &'a [ColumnarValue]) -> Result<Self> {
+        let lemmas = if lemmatized { Some(LemmasCol::new(name, &args[1])?) } else { None };
+        let terms = TermsCol::new(name, &args[usize::from(lemmatized) + 1])?;
+        Ok(Self { hyp: StrCol::new(name, &args[0])?, lemmas, terms })
+    }
+
+    /// Whether every argument is a constant (the result is one value).
+    pub(crate) fn is_scalar(&self) -> bool {
+        self.hyp.is_scalar() && self.terms.is_scalar() && self.lemmas.as_ref().is_none_or(LemmasCol::is_scalar)
+    }
+
+    /// The counts of rows `0..n`: [`lemmatized_rows`] or [`exact_rows`].
+    pub(crate) fn rows(&self, name: &str, n: usize) -> Result<Vec<Option<TermCounts>>> {
+        match &self.lemmas {
+            Some(lemmas) => lemmatized_rows(name, &self.hyp, lemmas, &self.terms, n),
+            None => exact_rows(name, &self.hyp, &self.terms, n),
+        }
+    }
+}
+
+/// Exact term counts of rows `0..n` (NULL hypothesis, term list or term → `None`).
+///
+/// # Errors
+/// Only Arrow-level problems (the exact variant has no failing input).
+pub fn exact_rows(name: &str, hyp: &StrCol<'_>, terms: &TermsCol<'_>, n: usize) -> Result<Vec<Option<TermCounts>>> {
+    map_rows(name, n, |i| {
+        let mut t = Vec::new();
+        let Some(h) = hyp.get(i) else { return Ok(None) };
+        Ok(terms.get(i, &mut t).then(|| count_matches_exact(h, &t)))
+    })
+}
+
+/// Exact and lemmatized term counts of rows `0..n` (NULL inputs → `None`).
+///
+/// # Errors
+/// The reference's lemma-mapping assertions and bad lemma structs, naming the row.
+pub fn lemmatized_rows(
+    name: &str,
+    hyp: &StrCol<'_>,
+    lemmas: &LemmasCol<'_>,
+    terms: &TermsCol<'_>,
+    n: usize,
+) -> Result<Vec<Option<TermCounts>>> {
+    map_rows(name, n, |i| {
+        let (mut t, mut l) = (Vec::new(), Vec::new());
+        let Some(h) = hyp.get(i) else { return Ok(None) };
+        if !terms.get(i, &mut t) || !lemmas.get(i, &mut l)? {
+            return Ok(None);
+        }
+        count_matches(h, &l, &t).map(Some)
+    })
 }

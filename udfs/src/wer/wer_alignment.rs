@@ -7,14 +7,9 @@ use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArg
 
 use super::eval::{RELATED, eval_wer, plan_wer};
 use crate::common::utf8_value;
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, ScalarSpec};
 
-/// The `wer_alignment` scalar function.
-#[derive(Debug)]
-pub struct WerAlignmentFn;
-
-/// The `wer_alignment` scalar UDF.
-pub type WerAlignmentUdf = Scalar<WerAlignmentFn>;
+crate::udf::spec!("wer_alignment": WerAlignmentFn, WerAlignmentUdf = Scalar);
 
 impl ScalarSpec for WerAlignmentFn {
     const NAME: &'static str = "wer_alignment";

@@ -7,15 +7,10 @@ use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::whisper::Normalizer;
 
-use crate::common::{StrCol, coerce_options, coerce_string, exec_parse, plan_parse, utf8_value};
-use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::common::{coerce_options, coerce_string, map_text, plan_parse};
+use crate::udf::{Coerce, FunctionDoc, Output, ScalarSpec};
 
-/// The `whisper_normalize` scalar function.
-#[derive(Debug)]
-pub struct WhisperNormalizeFn;
-
-/// The `whisper_normalize` scalar UDF.
-pub type WhisperNormalizeUdf = Scalar<WhisperNormalizeFn>;
+crate::udf::spec!("whisper_normalize": WhisperNormalizeFn, WhisperNormalizeUdf = Scalar);
 
 impl ScalarSpec for WhisperNormalizeFn {
     const NAME: &'static str = "whisper_normalize";
@@ -56,11 +51,6 @@ impl ScalarSpec for WhisperNormalizeFn {
     }
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = Self::NAME;
-        let normalizer = exec_parse(name, &args.args, 1, Normalizer::parse)?;
-        let text = StrCol::new(name, &args.args[0])?;
-        let single = text.is_scalar();
-        let n = if single { 1 } else { args.number_rows };
-        Ok(utf8_value((0..n).map(|i| text.get(i).map(|s| normalizer.apply(s))).collect(), single))
+        map_text(Self::NAME, args, Normalizer::parse, Normalizer::apply)
     }
 }
