@@ -489,16 +489,7 @@ pub fn reference_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 #[allow(clippy::cast_possible_truncation, reason = "random symbols and lengths are reduced modulo small bounds")]
 mod tests {
     use super::*;
-
-    /// A deterministic pseudo-random stream (xorshift64).
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
+    use crate::testutil::xorshift;
 
     #[test]
     fn small_cases() {

@@ -7,3 +7,13 @@ pub(crate) fn lcg(mut x: u64) -> impl FnMut(u64) -> u64 {
         (x >> 33) % m
     }
 }
+
+/// A deterministic pseudo-random stream (xorshift64, Marsaglia's 13/7/17).
+pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}

@@ -684,13 +684,8 @@ mod tests {
         // Small vocabularies give many shift candidates per word, phrases
         // of several words, and both move directions; lengths cross the
         // 64-word block boundary.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut random = crate::testutil::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |k: u64| random() % k;
         let vocab = ["a", "b", "c", "dd", "eee", "ff", "g", "hh"];
         let mut scratch = Scratch::default();
         for case in 0..150 {
@@ -743,10 +738,9 @@ mod tests {
         assert!(fuzzy.sentence(h, r).unwrap() <= exact.sentence(h, r).unwrap());
         assert_eq!(fuzzy.sentence("a b", "a b").unwrap(), 0.0);
         assert!(fuzzy.sentence("cats", "cat").unwrap().abs() > 0.0);
-        assert!(CharacTerConfig::parse("fuzzy:1.5").is_err());
-        assert!(CharacTerConfig::parse("fuzzy:x").is_err());
-        assert!(CharacTerConfig::parse("compat:foo").is_err());
-        assert!(CharacTerConfig::parse("beam:3").is_err());
+        for bad in ["fuzzy:1.5", "fuzzy:x", "compat:foo", "beam:3"] {
+            assert!(CharacTerConfig::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

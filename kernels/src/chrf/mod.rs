@@ -418,10 +418,9 @@ mod tests {
         let b3 = ChrfConfig::parse("beta:3").unwrap();
         assert_eq!(b3.name(), "chrF3");
         assert_eq!(ChrfConfig::parse(&b3.signature(NRefs::Var).to_string()).unwrap(), b3);
-        assert!(ChrfConfig::parse("nc:x").is_err());
-        assert!(ChrfConfig::parse("nc:0|nw:0").is_err());
-        assert!(ChrfConfig::parse("bogus:1").is_err());
-        assert!(ChrfConfig::parse("beta:-1").is_err());
+        for bad in ["nc:x", "nc:0|nw:0", "bogus:1", "beta:-1"] {
+            assert!(ChrfConfig::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -453,16 +453,10 @@ mod tests {
     #[test]
     #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
     fn exact_integer_sums() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testutil::xorshift(0x9e37_79b9_7f4a_7c15);
         for n in [1usize, 3, 4, 5, 200, 1501] {
             let row: Vec<f32> = (0..n).map(|_| ((next() % 20_001) as f32 - 10_000.0) / 4096.0).collect();
-            let masks: Vec<i64> = (0..n).map(|_| if next() % 2 == 0 { 0 } else { -1 }).collect();
+            let masks: Vec<i64> = (0..n).map(|_| if next().is_multiple_of(2) { 0 } else { -1 }).collect();
             let fixed = FixedRow::new(&row).unwrap();
             let want =
                 row.iter().zip(&masks).map(|(&v, &m)| if m == 0 { f64::from(v) } else { -f64::from(v) }).sum::<f64>();
@@ -484,7 +478,7 @@ mod tests {
             let gp = pairwise_p_values(&gold, ns, &signs);
             let mixed = MixedSpa::new(&a, &b, ns, &signs, gp.clone()).unwrap();
             for _ in 0..5 {
-                let w: Vec<bool> = (0..ns * segs).map(|_| next() % 2 == 0).collect();
+                let w: Vec<bool> = (0..ns * segs).map(|_| next().is_multiple_of(2)).collect();
                 let m1: Vec<f32> = (0..ns * segs).map(|t| if w[t] { a[t] } else { b[t] }).collect();
                 let m2: Vec<f32> = (0..ns * segs).map(|t| if w[t] { b[t] } else { a[t] }).collect();
                 let want = (

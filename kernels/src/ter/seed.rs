@@ -167,13 +167,8 @@ mod tests {
 
     #[test]
     fn bit_parallel_distance_equals_the_plain_dp() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            u32::try_from(state % n).unwrap()
-        };
+        let mut random = crate::testutil::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u64| u32::try_from(random() % n).unwrap();
         let mut row = Vec::new();
         for _ in 0..2_000 {
             let (n, m, vocab) = (next(150) as usize, 1 + next(150) as usize, 1 + u64::from(next(12)));

@@ -61,10 +61,13 @@ class AbstractTransform(object):
     def process_list(self, inp: List[str]):
         return [self.process_string(s) for s in inp]
 
+    # The name of the Rust step of a transform that takes no argument.
+    _STEP: Optional[str] = None
+
     def _step(self) -> Optional[tuple]:
         """This transform as a Rust step `(name, argument)`, or None when it runs in Python. Only the exact
         classes of this module have steps: a subclass may override `process_string`."""
-        return None
+        return None if self._STEP is None else (self._STEP, None)
 
 
 def _native_step(t) -> Optional[list]:
@@ -179,15 +182,14 @@ class ReduceToListOfListOfChars(AbstractTransform):
     """Each sentence to its list of characters; a `list` gives a list of such lists (`[[]]` for an empty
     list)."""
 
+    _STEP = "chars"
+
     def process_string(self, s: str):
         return [[w for w in s]]
 
     def process_list(self, inp: List[str]):
         out = [self.process_string(sentence)[0] for sentence in inp]
         return out if out else [[]]
-
-    def _step(self):
-        return ("chars", None)
 
 
 class ReduceToSingleSentence(AbstractTransform):
@@ -298,37 +300,34 @@ class RemovePunctuation(BaseRemoveTransform):
 class RemoveMultipleSpaces(AbstractTransform):
     """Runs of two or more whitespace characters to one space (`re.sub(r"\\s\\s+", " ", s)`)."""
 
+    _STEP = "spaces"
+
     def process_string(self, s: str):
         return re.sub(r"\s\s+", " ", s)
 
     def process_list(self, inp: List[str]):
         return [self.process_string(s) for s in inp]
 
-    def _step(self):
-        return ("spaces", None)
-
 
 class Strip(AbstractTransform):
     """`s.strip()`."""
 
+    _STEP = "strip"
+
     def process_string(self, s: str):
         return s.strip()
-
-    def _step(self):
-        return ("strip", None)
 
 
 class RemoveEmptyStrings(AbstractTransform):
     """A list keeps its sentences that are not blank; a string is stripped."""
+
+    _STEP = "empty"
 
     def process_string(self, s: str):
         return s.strip()
 
     def process_list(self, inp: List[str]):
         return [s for s in inp if self.process_string(s) != ""]
-
-    def _step(self):
-        return ("empty", None)
 
 
 _CONTRACTIONS = ((r"won't", "will not"), (r"can\'t", "can not"), (r"let\'s", "let us"), (r"n\'t", " not"),
@@ -339,13 +338,12 @@ _CONTRACTIONS = ((r"won't", "will not"), (r"can\'t", "can not"), (r"let\'s", "le
 class ExpandCommonEnglishContractions(AbstractTransform):
     """English contractions expanded (`won't` → `will not`, `'re` → ` are`, ...), case-sensitively."""
 
+    _STEP = "contractions"
+
     def process_string(self, s: str):
         for pattern, by in _CONTRACTIONS:
             s = re.sub(pattern, by, s)
         return s
-
-    def _step(self):
-        return ("contractions", None)
 
 
 class ToLowerCase(AbstractTransform):
@@ -371,11 +369,10 @@ class ToUpperCase(AbstractTransform):
 class RemoveKaldiNonWords(AbstractTransform):
     """Kaldi's non-words removed: from each `<` or `[` to the next `>` or `]`."""
 
+    _STEP = "kaldi"
+
     def process_string(self, s: str):
         return re.sub(r"[<\[][^>\]]*[>\]]", "", s)
-
-    def _step(self):
-        return ("kaldi", None)
 
 
 _EXACT = {ReduceToListOfListOfWords, ReduceToListOfListOfChars, ReduceToSingleSentence, SubstituteWords,
