@@ -62,6 +62,21 @@ fn counts_to_value(vals: &[Option<TermCounts>], lemmatized: bool, single: bool) 
 #[derive(Debug)]
 pub struct TermMatchFn<const LEMMATIZED: bool, D>(std::marker::PhantomData<D>);
 
+impl<const LEMMATIZED: bool, D: Documented + std::fmt::Debug> ScalarSpec for TermMatchFn<LEMMATIZED, D> {
+    const NAME: &'static str = D::NAME;
+    const DOC: FunctionDoc = D::DOC;
+    const COERCE: crate::udf::Coerce = coerce_term_args::<LEMMATIZED>;
+    const OUTPUT: Output = || DataType::Struct(term_match_fields(LEMMATIZED));
+
+    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = Self::NAME;
+        let cols = TermArgs::new(name, LEMMATIZED, &args.args)?;
+        let single = cols.is_scalar();
+        let vals = cols.rows(name, if single { 1 } else { args.number_rows })?;
+        counts_to_value(&vals, LEMMATIZED, single)
+    }
+}
+
 /// The `term_match` scalar UDF.
 pub type TermMatchUdf = Scalar<TermMatchFn<false, TermMatchDoc>>;
 
@@ -78,22 +93,3 @@ pub const DOC: FunctionDoc = FunctionDoc {
     example: "SELECT term_match('the red cat', [['red', 'crimson'], ['dog']]);",
     related: &["corpus_term_accuracy", "term_match_lemmatized"],
 };
-
-impl<const LEMMATIZED: bool, D: Documented + std::fmt::Debug> ScalarSpec for TermMatchFn<LEMMATIZED, D> {
-    const NAME: &'static str = D::NAME;
-    const DOC: FunctionDoc = D::DOC;
-    const COERCE: crate::udf::Coerce = coerce_term_args::<LEMMATIZED>;
-    const OUTPUT: Output = if LEMMATIZED {
-        || DataType::Struct(term_match_fields(true))
-    } else {
-        || DataType::Struct(term_match_fields(false))
-    };
-
-    fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let name = Self::NAME;
-        let cols = TermArgs::new(name, LEMMATIZED, &args.args)?;
-        let single = cols.is_scalar();
-        let vals = cols.rows(name, if single { 1 } else { args.number_rows })?;
-        counts_to_value(&vals, LEMMATIZED, single)
-    }
-}
