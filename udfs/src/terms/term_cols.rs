@@ -289,9 +289,9 @@ pub(crate) struct TermArgs<'a> {
 impl<'a> TermArgs<'a> {
     /// Wraps the arguments; `lemmatized` says whether `args[1]` is the lemmas.
     pub(crate) fn new(name: &str, lemmatized: bool, args: &'a [ColumnarValue]) -> Result<Self> {
+        let hyp = StrCol::new(name, &args[0])?;
         let lemmas = if lemmatized { Some(LemmasCol::new(name, &args[1])?) } else { None };
-        let terms = TermsCol::new(name, &args[usize::from(lemmatized) + 1])?;
-        Ok(Self { hyp: StrCol::new(name, &args[0])?, lemmas, terms })
+        Ok(Self { hyp, lemmas, terms: TermsCol::new(name, &args[usize::from(lemmatized) + 1])? })
     }
 
     /// Whether every argument is a constant (the result is one value).
