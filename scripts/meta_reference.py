@@ -3,7 +3,8 @@
 
 Reads a CSV with columns system, seg_id, gold (empty: missing) and one column
 per metric; orders systems by name and segments by id as `mteval meta` does;
-runs the tasks with `np.random.seed(SEED)` before each, through the pinned
+runs the tasks in order from one `np.random.seed(SEED)` (as `mteval meta` and
+mt-metrics-eval's `tasks.Run()` draw), through the pinned
 mt-metrics-eval (data.py / stats.py at 68a481a, read from MTME_DIR):
 
   wmt23 (default): CompareMetricsWithGlobalAccuracy's ranking (sys), CompareMetrics
@@ -73,12 +74,12 @@ def main():
     n = len(systems)
     psd = stats.PermutationSigDiffParams(block_size=a.block_size)
     out, secs = [], []
+    np.random.seed(a.seed)
     for t in a.tasks.split(","):
         if t in ("acc", "sys"):
             corrs = {m: stats.Correlation(n, sys_gold, v) for m, v in sys_mets.items()}
         else:
             corrs = {m: stats.Correlation(n, gold, v) for m, v in mets.items()}
-        np.random.seed(a.seed)
         start = time.perf_counter()
         if t == "acc":
             ranks, sig, index, _ = accuracy_ranking(corrs, a.k, psd, 0.05)

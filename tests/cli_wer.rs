@@ -47,6 +47,15 @@ fn mteval_jiwer_prints_what_jiwers_command_line_prints() {
     // One-character lines are dropped; with no line left jiwer prints the int 0.
     let e = write_file(dir.path(), "e.txt", "a\n");
     assert_eq!(mteval_ok(&["jiwer", "-r", e.to_str().unwrap(), "-h", e.to_str().unwrap()]), "0\n");
+    // ... and its reductions make one empty sentence of no sentence at all (jiwer 4.0.0's command line).
+    let none = |flags: &[&str]| {
+        let mut args = vec!["jiwer", "-r", e.to_str().unwrap(), "-h", e.to_str().unwrap(), "-a"];
+        args.extend(flags);
+        mteval_ok(&args)
+    };
+    let summary = "=== SUMMARY ===\nnumber of sentences: 1\nsubstitutions=0 deletions=0 insertions=0 hits=0\n\n";
+    assert_eq!(none(&[]), format!("{summary}mer=0.00%\nwil=0.00%\nwip=100.00%\nwer=0.00%\n"));
+    assert_eq!(none(&["-c"]), format!("{summary}cer=0.00%\n"));
     // With -g a side without lines is one empty sentence: every word inserted (jiwer prints the int 2).
     let h2 = write_file(dir.path(), "h2.txt", "hello there\n");
     let global = |flags: &[&str]| {

@@ -205,6 +205,56 @@ fn mteval_meta_refuses_a_nan_gold_score_naming_its_row_from_0() {
     );
 }
 
+/// A CSV metric column with one cell that is not a number is read as text;
+/// it was then silently left out of the ranking (every number column is a
+/// metric by default). It is refused, naming the column and both rows; a text
+/// column of words stays out, as before.
+#[test]
+fn mteval_meta_refuses_a_metric_column_read_as_text_for_one_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("system,seg,domain,gold,m0,m1\n");
+    for (i, (sys, seg)) in [("a", 0), ("a", 1), ("a", 2), ("b", 0), ("b", 1), ("b", 2)].into_iter().enumerate() {
+        let m1 = if i == 4 { "x".to_owned() } else { format!("0.{i}") };
+        let _ = writeln!(csv, "{sys},{seg},news,{}.5,0.{},{m1}", i % 3, (i * 7) % 10);
+    }
+    let t = write_file(dir.path(), "t.csv", &csv);
+    let t = t.to_str().unwrap();
+    fails_with(
+        &["meta", t, "--segment-col", "seg", "-k", "0"],
+        &["column 'm1' holds numbers (row 0 counting from 0: 0.0) and text (row 4: 'x')", "--metric"],
+    );
+    // Named metrics are checked by name, as before; the words column is no metric.
+    let out = mteval_ok(&["meta", t, "--segment-col", "seg", "-k", "0", "--metric", "m0", "--json"]);
+    assert!(out.contains("\"m0\"") && !out.contains("domain"), "{out}");
+}
+
+/// Segment ids read as floats (pandas writes an integer column with a
+/// missing value as `1.0`) are ordered by their numbers, as integer ids are:
+/// `mteval meta` gives the same numbers either way (it ordered `10.0` before
+/// `2.0`, as text, which changed the permutation test's draws).
+#[test]
+fn mteval_meta_orders_float_segment_ids_as_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut ints, mut floats) = (String::from("system,seg,gold,m0,m1\n"), String::from("system,seg,gold,m0,m1\n"));
+    let mut next = 7u64;
+    for sys in ["a", "b", "c"] {
+        for seg in 0..12 {
+            let mut r = || {
+                next = next.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (next >> 40) % 100
+            };
+            let (g, m0, m1) = (r(), r(), r());
+            let _ = writeln!(ints, "{sys},{seg},{g},{m0},{m1}");
+            let _ = writeln!(floats, "{sys},{seg}.0,{g},{m0},{m1}");
+        }
+    }
+    let run = |name: &str, text: &str| {
+        let t = write_file(dir.path(), name, text);
+        mteval_ok(&["meta", t.to_str().unwrap(), "--segment-col", "seg", "-k", "50", "--json"])
+    };
+    assert_eq!(run("ints.csv", &ints), run("floats.csv", &floats));
+}
+
 #[test]
 fn mteval_meta_refuses_an_unknown_exclude_name_listing_the_systems() {
     let dir = tempfile::tempdir().unwrap();

@@ -321,3 +321,47 @@ fn a_very_long_line_typed_at_the_prompt_is_cut_short_not_redrawn_at_every_wrap()
     // Two lines cut at 16 KiB redraw about 1.8 MB each at 80 columns.
     assert!(text.len() < 8_000_000, "{} bytes of terminal output", text.len());
 }
+
+/// A file named `.parquet` whose footer claims more metadata than the file
+/// holds made the Parquet reader panic (exit 101) in SQL and in a folder;
+/// every surface now names the file. A single compressed `.csv.gz` /
+/// `.jsonl.gz` file is read by `score` as SQL reads it (it was "unknown
+/// input format '.gz'").
+#[test]
+fn a_corrupt_parquet_footer_is_named_and_a_compressed_file_is_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    let src = dir.path().join("src.jsonl");
+    std::fs::write(&src, jsonl("A")).unwrap();
+    std::fs::create_dir_all(&d).unwrap();
+    mteval_ok(&["sql", "-c", &format!("COPY (SELECT * FROM '{}') TO '{}/a.parquet'", src.display(), d.display())]);
+    for (i, bad) in [&b"PAR1garbagePAR1"[..], b"xxxxxxxx\x10\x00\x00\x00PAR1", b"PAR1"].iter().enumerate() {
+        let f = dir.path().join(format!("bad{i}.parquet"));
+        std::fs::write(&f, bad).unwrap();
+        let f = f.to_str().unwrap();
+        fails_with(&["sql", "-c", &format!("SELECT count(*) FROM '{f}'")], &[f, "not a Parquet file"]);
+        fails_with(&["score", f, "-m", "ter"], &[f, "not a Parquet file"]);
+        std::fs::copy(f, d.join("b.parquet")).unwrap();
+        let folder = format!("{}/", d.display());
+        let named = d.join("b.parquet");
+        let named = named.to_str().unwrap();
+        fails_with(&["score", &folder, "-m", "ter"], &[named, "not a Parquet file"]);
+        fails_with(&["sql", "-c", &format!("SELECT count(*) FROM '{folder}'")], &[named, "not a Parquet file"]);
+    }
+    // Compressed single files: the same rows and scores as the plain file.
+    let plain = mteval_ok(&["score", src.to_str().unwrap(), "-m", "ter", "--group-by", "system"]);
+    for (ext, format) in [("csv.gz", "CSV"), ("jsonl.gz", "JSON")] {
+        let z = dir.path().join(format!("src.{ext}"));
+        mteval_ok(&[
+            "sql",
+            "-c",
+            &format!(
+                "COPY (SELECT * FROM '{}') TO '{}' STORED AS {format} OPTIONS ('format.compression' 'gzip')",
+                src.display(),
+                z.display()
+            ),
+        ]);
+        let got = mteval_ok(&["score", z.to_str().unwrap(), "-m", "ter", "--group-by", "system"]);
+        assert_eq!(got, plain, "{ext}");
+    }
+}

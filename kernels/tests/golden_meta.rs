@@ -188,9 +188,11 @@ fn compare_case(
 /// of 2 to 15 systems and 10 to 1,500 segments, MQM-like and continuous
 /// gold scores, segments without gold, tied, equal and constant metrics.
 /// The p-values are counts of permutations; numpy's float32 `matmul` sums
-/// in its BLAS library's order and mteval rounds the exact sum once, so a
+/// in its BLAS library's order (in segment order below 32 segments, as
+/// mteval does) and from 32 segments mteval rounds the exact sum once, so a
 /// permutation whose difference lands within float32 rounding of the
-/// observed one may count on one side only.
+/// observed one may count on one side only. Measured: all 1,092 p-values
+/// and all 16 SPA values equal.
 #[test]
 fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
     use mteval_kernels::meta::spa::{filtered, one_minus_pce, pairwise_p_values, permutation_signs};
@@ -231,8 +233,8 @@ fn soft_pairwise_accuracy_equals_pairwise_confidence_error() {
         "p-values equal: {p_equal} of {p_total}; SPA bit-equal in {spa_equal} of 16; largest SPA difference {worst:e}"
     );
     // Measured: see the README's "Soft pairwise accuracy".
-    assert!(p_equal * 1000 >= p_total * 995, "{p_equal} of {p_total}");
-    assert!(spa_equal >= 14, "{spa_equal}");
+    assert!(p_equal * 1000 >= p_total * 998, "{p_equal} of {p_total}");
+    assert!(spa_equal >= 15, "{spa_equal}");
     assert!(worst <= 1e-3 + 1e-12, "{worst}");
 }
 
@@ -307,4 +309,30 @@ fn pairwise_difference_pearson_equals_mt_metrics_eval() {
     eprintln!(
         "Pairwise Difference Pearson: {values} values, {bit_equal} bit-equal, {errors} refused as the reference raises"
     );
+}
+
+/// Two systems, Pearson: the z-scores of the metrics are `[-1, 1]` and
+/// `[1, -1]` up to an ulp, so a draw that mixes them gives a nearly constant
+/// vector, whose correlation scipy still computes (rounded to ±1, as for
+/// every vector of two). The reference: `data.CompareMetrics(corrs,
+/// scipy.stats.pearsonr, 'none', 100, PermutationSigDiffParams(block_size=100),
+/// 0.05)` after `np.random.seed(7)` (mt-metrics-eval 68a481a, scipy 1.17.1):
+/// p-value 0.44 (the mixtures were NaN here once, which gave 0.23).
+#[test]
+fn two_systems_mixtures_correlate_as_scipy() {
+    use mteval_kernels::meta::permutation::{Extra, Measure, Params, compare_metrics};
+    use mteval_kernels::py::legacy::RandomState;
+    let gold = [Some(0.794_075_344_426_059_3), Some(1.589_363_239_339_349)];
+    let metrics = vec![
+        ("m0".to_owned(), vec![1.309_173_288_458_860_3, 2.051_556_527_657_462_4]),
+        ("m1".to_owned(), vec![1.7, 1.0]),
+    ];
+    let params = Params { k: 100, block_size: 100, ..Params::default() };
+    let mut rng = RandomState::seed(7);
+    let got =
+        compare_metrics(&gold, &metrics, 2, Measure::Corr(Statistic::Pearson), &params, &mut rng, Extra::default())
+            .unwrap();
+    assert_eq!(got.metrics.iter().map(|m| (m.name.as_str(), m.corr)).collect::<Vec<_>>(), [("m0", 1.0), ("m1", -1.0)]);
+    assert_eq!(got.sig[0][1], 0.44);
+    assert_eq!(got.draws[0][1], 100);
 }

@@ -52,8 +52,22 @@ __version__: str = _native.__version__
 
 pairwise_chrf = _native.pairwise_chrf
 aggregate_chrf = _native.aggregate_chrf
-calculate_cer = _native.calculate_cer
-calculate_cer_corpus = _native.calculate_cer_corpus
+
+
+def _words(words: Any) -> Any:
+    """cer's sequences of words: a string is iterated as cer iterates it, one character a word."""
+    return list(words) if isinstance(words, str) else words
+
+
+def calculate_cer(hyp_words, ref_words) -> float:
+    """cer 1.2.0's ``calculate_cer(hyp_words, ref_words)``: the CharacTER of two sequences of words (any strings:
+    cer joins them with one space for the character distance)."""
+    return _native.calculate_cer(_words(hyp_words), _words(ref_words))
+
+
+def calculate_cer_corpus(hyps, refs) -> dict:
+    """cer 1.2.0's ``calculate_cer_corpus(hyps, refs)``: count, mean, median, std, min, max and cer_scores."""
+    return _native.calculate_cer_corpus([_words(h) for h in hyps], [_words(r) for r in refs])
 
 
 def _yn(flag: bool) -> str:

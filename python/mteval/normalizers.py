@@ -21,6 +21,7 @@ words, where they run in Rust with the steps around them.
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Union
 
 from . import _native
@@ -33,9 +34,18 @@ class _Normalizer:
         if isinstance(s, list):
             return self._all(s)
         if not isinstance(s, str):
-            # What whisper-normalizer's first step raises.
-            return s.lower()
+            return self._other(s)
         return self._all([s])[0]
+
+    def _other(self, s):
+        """What whisper-normalizer does with a value that is not a string: its first step, `s.lower()` (an
+        AttributeError where there is none), then regular expressions, which refuse bytes and other non-strings
+        with re's own TypeError."""
+        t = s.lower()
+        if isinstance(t, str):
+            return self._all([t])[0]
+        re.sub(r"\s", "", t)
+        raise TypeError(f"expected string, got {type(t).__name__!r}")
 
     def _all(self, texts: List[str]) -> List[str]:
         raise NotImplementedError
@@ -84,6 +94,11 @@ class EnglishNumberNormalizer(_Normalizer):
     def _all(self, texts: List[str]) -> List[str]:
         return _native.whisper_english_numbers(texts)
 
+    def _other(self, s):
+        # Its first step is re.split over the value, which raises re's TypeError.
+        re.split(r"\s", s)
+        raise TypeError(f"expected string, got {type(s).__name__!r}")
+
 
 class EnglishSpellingNormalizer(_Normalizer):
     """British spellings to American, word by word, with Whisper's table (words are split on whitespace and
@@ -91,3 +106,11 @@ class EnglishSpellingNormalizer(_Normalizer):
 
     def _all(self, texts: List[str]) -> List[str]:
         return _native.whisper_english_spellings(texts)
+
+    def _other(self, s):
+        # `" ".join(mapping.get(w, w) for w in s.split())`: no split is an AttributeError, non-str words a
+        # TypeError from join, none at all the empty string.
+        words = s.split()
+        if all(isinstance(w, str) for w in words):
+            return self._all([" ".join(words)])[0]
+        return " ".join(words)

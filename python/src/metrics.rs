@@ -61,7 +61,7 @@ impl Metric {
     /// this metric's options): the words joined by single spaces.
     fn tokenize(&self, text: &str) -> PyResult<String> {
         match self.cfg.align() {
-            Some(a) => Ok(a.words(text).join(" ")),
+            Some(a) => Ok(a.tokenized(text)),
             None => Err(PyValueError::new_err("tokenize: only TER's tokenizer is exported")),
         }
     }
@@ -235,20 +235,9 @@ fn cer_config() -> CharacTerConfig {
     CharacTerConfig { compat: mteval_kernels::charac_ter::Compat::Cer, ..CharacTerConfig::default() }
 }
 
-/// The words of one side as one text the kernel splits back into the same
-/// words: each word must be what `str.split()` gives (not empty, no
-/// whitespace), else joining them would change them.
-fn join_words(side: &str, row: Option<usize>, words: &[String]) -> PyResult<String> {
-    let at = |i: usize| row.map_or_else(|| format!("{side} word {i}"), |r| format!("{side} {r}, word {i}"));
-    for (i, w) in words.iter().enumerate() {
-        if w.is_empty() || w.chars().any(mteval_kernels::py::text::is_py_space) {
-            return Err(PyValueError::new_err(format!(
-                "{}: {w:?} is not a word (words are what str.split() gives: not empty, no whitespace)",
-                at(i)
-            )));
-        }
-    }
-    Ok(words.join(" "))
+/// A side's words as the kernel takes them.
+fn word_refs(words: &[String]) -> Vec<&str> {
+    words.iter().map(String::as_str).collect()
 }
 
 /// cer's `calculate_cer(hyp_words, ref_words)`: the sentence `CharacTER`.
@@ -258,8 +247,8 @@ pub fn calculate_cer(py: Python<'_>, hyp_words: Vec<String>, ref_words: Vec<Stri
         // cer divides by the reference length.
         return Err(PyZeroDivisionError::new_err("division by zero"));
     }
-    let (h, r) = (join_words("hypothesis", None, &hyp_words)?, join_words("reference", None, &ref_words)?);
-    py.detach(|| cer_config().sentence(&h, &r)).map_err(|e| metric_error(&e))
+    py.detach(|| cer_config().sentence_words(&word_refs(&hyp_words), &word_refs(&ref_words)))
+        .map_err(|e| metric_error(&e))
 }
 
 /// cer's `calculate_cer_corpus(hyps, refs)`: `count`, `mean`, `median`,
@@ -273,13 +262,10 @@ pub fn calculate_cer_corpus(
     if hyps.len() != refs.len() {
         return Err(PyValueError::new_err("Number of references and hypotheses need to be equal"));
     }
-    let mut pairs = Vec::with_capacity(hyps.len());
-    for (i, (h, r)) in hyps.iter().zip(&refs).enumerate() {
-        if r.is_empty() {
-            return Err(PyZeroDivisionError::new_err(format!("division by zero (reference {i} is empty)")));
-        }
-        pairs.push((join_words("hypothesis", Some(i), h)?, join_words("reference", Some(i), r)?));
+    if let Some(i) = refs.iter().position(Vec::is_empty) {
+        return Err(PyZeroDivisionError::new_err(format!("division by zero (reference {i} is empty)")));
     }
+    let pairs: Vec<(Vec<String>, Vec<String>)> = hyps.into_iter().zip(refs).collect();
     let cfg = cer_config();
     let scores: Vec<f64> = crate::interruptible(py, move |cancel| {
         let mut out = Vec::with_capacity(pairs.len());
@@ -287,8 +273,11 @@ pub fn calculate_cer_corpus(
             if cancel.load(Ordering::Relaxed) {
                 break;
             }
-            let s: Vec<f64> =
-                part.par_iter().with_min_len(16).map(|(h, r)| cfg.sentence(h, r)).collect::<Result<_, _>>()?;
+            let s: Vec<f64> = part
+                .par_iter()
+                .with_min_len(16)
+                .map(|(h, r)| cfg.sentence_words(&word_refs(h), &word_refs(r)))
+                .collect::<Result<_, _>>()?;
             out.extend(s);
         }
         Ok(out)

@@ -339,8 +339,6 @@ def test_errors_are_python_exceptions_with_the_cli_messages():
         mteval.pairwise_chrf([["a"]], [["b"], ["c"]])
     with pytest.raises(ZeroDivisionError):
         mteval.calculate_cer(["a"], [])
-    with pytest.raises(ValueError, match="not a word"):
-        mteval.calculate_cer(["a b"], ["a"])
     with pytest.raises(ValueError, match="evaluate the metric first"):
         mteval.TER().get_signature()
     with pytest.raises(TypeError):

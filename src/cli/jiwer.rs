@@ -122,6 +122,10 @@ pub(super) fn run(a: &JiwerArgs) -> Result<()> {
             hyps.len(),
             a.hypothesis.display()
         );
+    } else if refs.is_empty() {
+        // jiwer's reductions give one empty sentence for no sentence at all.
+        refs = vec![""];
+        hyps = vec![""];
     }
     let cfg = WerConfig { unit: if a.cer { Unit::Char } else { Unit::Word }, ..WerConfig::default() };
     let pairs: Vec<(&str, &str)> = hyps.iter().copied().zip(refs.iter().copied()).collect();

@@ -5,7 +5,7 @@
 //! from the permutation tests (kernels' `meta::permutation`).
 //!
 //! Systems are ordered by name, segments by their id (numerically when all
-//! ids are integers) or input order. mt-metrics-eval orders systems as a
+//! ids are numbers) or input order. mt-metrics-eval orders systems as a
 //! Python `set` of strings iterates, which varies from run to run with
 //! `PYTHONHASHSEED`; correlations do not depend on the order, but the random
 //! swaps of the permutation tests do, so p-values equal the reference's
@@ -512,6 +512,12 @@ pub async fn read_table_lps(
         bail!("{}: gold column '{}' has type {gold_type}, expected numbers", spec.input, spec.gold_col);
     }
     let batches = df.collect().await.with_context(|| format!("cannot read {}", spec.input))?;
+    if spec.metric_cols.is_empty() {
+        let taken = [Some(spec.system_col), Some(spec.gold_col), spec.segment_col, spec.lp_col];
+        for f in schema.fields().iter().filter(|f| !taken.contains(&Some(f.name().as_str()))) {
+            refuse_numbers_as_text(&batches, spec.input, f)?;
+        }
+    }
     let by_lp = collect_rows(&batches, spec, &metric_cols)?;
     by_lp
         .iter()
@@ -526,6 +532,43 @@ pub async fn read_table_lps(
 /// One row of a meta-evaluation table: the segment id, the gold score and
 /// the metrics' scores.
 type Row = (Option<String>, Option<f64>, Vec<f64>);
+
+/// Refuses a text column that holds numbers in some rows but not in others
+/// (a CSV metric column with one `x` or `NA` is read as text): every number
+/// column is a metric by default and a text column is left out, so that one
+/// cell would silently drop the whole metric. Names the column, the first
+/// row that is not a number and one that is. (A text column of numbers only,
+/// such as string ids, is left out as text.)
+fn refuse_numbers_as_text(
+    batches: &[datafusion::arrow::array::RecordBatch],
+    input: &str,
+    field: &datafusion::arrow::datatypes::Field,
+) -> Result<()> {
+    if !mteval_udfs::common::is_string(field.data_type()) {
+        return Ok(());
+    }
+    let name = field.name();
+    let (mut number, mut other, mut row) = (None, None, 0usize);
+    for b in batches {
+        let col = cast(b.column_by_name(name).context("column")?, &DataType::Utf8)?;
+        for (i, v) in col.as_string::<i32>().iter().enumerate() {
+            let Some(v) = v else { continue };
+            let slot = if v.trim().parse::<f64>().is_ok() { &mut number } else { &mut other };
+            slot.get_or_insert((row + i, v.to_owned()));
+        }
+        row += b.num_rows();
+        if number.is_some() && other.is_some() {
+            break;
+        }
+    }
+    if let (Some((n, x)), Some((r, v))) = (number, other) {
+        bail!(
+            "{input}: column '{name}' holds numbers (row {n} counting from 0: {x}) and text (row {r}: '{v}'), so it \
+             was read as text; a metric column holds numbers only (fix row {r}, or name the metrics with --metric)"
+        );
+    }
+    Ok(())
+}
 
 /// Per language pair (`""` without the column), each system's rows in
 /// input order (systems by name), less the excluded ones. Rows are named
@@ -635,15 +678,11 @@ fn align(spec: &TableSpec<'_>, metric_cols: &[String], all_rows: &BTreeMap<Strin
     }
     let rows = &rows;
     let systems: Vec<String> = rows.keys().cloned().collect();
-    // The segment order: ids sorted (as integers when all are), or input order.
+    // The segment order: ids sorted (as numbers when all are), or input order.
     let items: Vec<Option<String>> = match spec.segment_col {
         Some(_) => {
             let ids: BTreeSet<String> = all_rows.values().flatten().filter_map(|r| r.0.clone()).collect();
-            let mut ids: Vec<String> = ids.into_iter().collect();
-            if ids.iter().all(|s| s.trim().parse::<i128>().is_ok()) {
-                ids.sort_by_key(|s| s.trim().parse::<i128>().unwrap_or_default());
-            }
-            ids.into_iter().map(Some).collect()
+            mteval_kernels::meta::keys::sorted(ids.into_iter().collect()).into_iter().map(Some).collect()
         }
         None => vec![None; rows.values().next().map_or(0, Vec::len)],
     };

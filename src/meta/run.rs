@@ -180,7 +180,8 @@ pub const FLAGS: &[Flag] = &[
     .kind(FlagKind::Switch),
     Flag::value("perm-test", "With --corr: the permutation test.").choices(PERM_CHOICES).default("scores"),
     Flag::value("k", "Resampling runs per pair of metrics (0: rank by correlation only).").short('k').default("1000"),
-    Flag::value("seed", "Each task's draws start from numpy's `np.random.seed(SEED)`.").default("12345"),
+    Flag::value("seed", "The tasks draw in order from one numpy `np.random.seed(SEED)`, as `tasks.Run()` does.")
+        .default("12345"),
     Flag::value("block-size", "Early-stopping block size (mt-metrics-eval's tasks.Task default).").default("100"),
     Flag::value("early-min", "Stop early when the p-value is under this at a block's end.").default("0.02"),
     Flag::value("early-max", "Stop early when the p-value is over this at a block's end.").default("0.5"),

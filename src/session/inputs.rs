@@ -62,7 +62,9 @@ pub async fn register_input(ctx: &SessionContext, name: &str, path: &str, text_c
         }
         o
     }
-    if is_dataset(path) {
+    // A compressed file is read as SQL reads it (the compression from its
+    // suffix), which the single-file readers below do not do.
+    if is_dataset(path) || is_compressed(path) {
         return register_dataset(ctx, name, path, text_cols).await;
     }
     let local = path.strip_prefix("file://").unwrap_or(path);
@@ -123,6 +125,16 @@ fn text_schema(schema: &Schema, text_cols: &[&str]) -> Option<Schema> {
         })
         .collect();
     Some(Schema::new(fields))
+}
+
+/// The compression suffixes a file may end with, after its format's.
+pub(crate) const COMPRESSED: [&str; 4] = [".gz", ".bz2", ".xz", ".zst"];
+
+/// Whether the file `path` ends with a [`COMPRESSED`] suffix.
+#[must_use]
+pub fn is_compressed(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    COMPRESSED.iter().any(|c| lower.ends_with(c))
 }
 
 /// Whether `path` names a dataset rather than one file: a local directory
@@ -221,6 +233,43 @@ async fn empty_fields_as_text(ctx: &SessionContext, name: &str, text_cols: &[&st
     Ok(())
 }
 
+/// The length of the metadata of the Parquet file at `location` (`size`
+/// bytes), from its footer tail, checked against the file's size before any
+/// reader trusts it: the Parquet reader panics on a footer that claims more
+/// bytes than the file holds. `None` for an encrypted footer.
+///
+/// # Errors
+/// Why the file is not Parquet, or the store's error.
+pub(crate) async fn parquet_footer(
+    store: &dyn object_store::ObjectStore,
+    location: &object_store::path::Path,
+    size: u64,
+) -> std::result::Result<Option<u64>, String> {
+    use datafusion::parquet::file::FOOTER_SIZE;
+    use datafusion::parquet::file::metadata::FooterTail;
+    use object_store::ObjectStoreExt;
+    // The file starts with the magic bytes and ends with its metadata, then
+    // the footer tail: the metadata's length and the magic bytes again.
+    let foot = FOOTER_SIZE as u64;
+    if size < foot + 4 {
+        return Err(format!("not a Parquet file (no Parquet footer: {size} bytes)"));
+    }
+    let tail = store.get_range(location, size - foot..size).await.map_err(|e| format!("cannot read it: {e}"))?;
+    let Ok(tail) = FooterTail::try_from(&tail[..]) else {
+        return Err("not a Parquet file (no Parquet footer)".to_owned());
+    };
+    if tail.is_encrypted_footer() {
+        return Ok(None);
+    }
+    let len = tail.metadata_length() as u64;
+    if len + foot + 4 > size {
+        return Err(format!(
+            "not a Parquet file (its footer is longer than the file: {len} bytes of metadata in {size})"
+        ));
+    }
+    Ok(Some(len))
+}
+
 /// Fails when the file at `path` names a column twice. `DataFusion` merges
 /// same-named Parquet columns into one, keeping the first, so `score` would
 /// silently score whichever came first; Arrow's CSV reader reports a field
@@ -229,7 +278,7 @@ async fn empty_fields_as_text(ctx: &SessionContext, name: &str, text_cols: &[&st
 async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind) -> Result<()> {
     use datafusion::datasource::listing::ListingTableUrl;
     use datafusion::parquet::file::FOOTER_SIZE;
-    use datafusion::parquet::file::metadata::{FooterTail, ParquetMetaDataReader};
+    use datafusion::parquet::file::metadata::ParquetMetaDataReader;
     use object_store::ObjectStoreExt;
 
     let url = ListingTableUrl::parse(path).with_context(|| format!("cannot read {path}"))?;
@@ -238,20 +287,12 @@ async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind)
     let size = store.head(location).await.with_context(|| format!("cannot read input file {path}"))?.size;
     let names: Vec<String> = match kind {
         InputKind::Parquet => {
-            // The file ends with its metadata, then the footer tail: the
-            // metadata's length and the magic bytes (parquet decodes both).
-            let foot = FOOTER_SIZE as u64;
-            let tail = if size >= foot + 4 { store.get_range(location, size - foot..size).await.ok() } else { None };
-            let Some(tail) = tail.and_then(|t| FooterTail::try_from(&t[..]).ok()) else {
-                bail!("{path}: not a Parquet file (no Parquet footer)");
+            let Some(len) =
+                parquet_footer(store.as_ref(), location, size).await.map_err(|e| anyhow::anyhow!("{path}: {e}"))?
+            else {
+                return Ok(()); // an encrypted footer: DataFusion says what it makes of it
             };
-            if tail.is_encrypted_footer() {
-                return Ok(()); // DataFusion says what it makes of it
-            }
-            let len = tail.metadata_length() as u64;
-            if len + foot + 4 > size {
-                bail!("{path}: not a Parquet file (its footer is longer than the file)");
-            }
+            let foot = FOOTER_SIZE as u64;
             let bytes = store
                 .get_range(location, size - foot - len..size - foot)
                 .await

@@ -137,13 +137,45 @@ async fn check_dataset(state: &SessionState, cfg: &ListingTableConfig) -> Result
     let files = listed_files(state, url, &store, "").await?;
     let first_keys = files.first().map(|m| partition_keys(url, m)).unwrap_or_default();
     let cols: Vec<&str> = first_keys.iter().map(String::as_str).collect();
-    if files.len() < 2 && cols.is_empty() {
+    let named = Named::of(url);
+    let single = files.len() < 2 && cols.is_empty();
+    if !single {
+        check_one_format(&named, &files)?;
+    }
+    check_parquet_footers(&store, options, &named, &files).await?;
+    if single {
         return Ok(());
     }
-    let named = Named::of(url);
-    check_one_format(&named, &files)?;
     check_one_layout(&named, url, &files, &cols)?;
     check_columns(state, &store, options, &named, &files, &cols).await
+}
+
+/// Every Parquet file's footer checked against its size, naming the first
+/// that is not Parquet (the reader would panic on it).
+async fn check_parquet_footers(
+    store: &Arc<dyn object_store::ObjectStore>,
+    options: &datafusion::datasource::listing::ListingOptions,
+    named: &Named,
+    files: &[object_store::ObjectMeta],
+) -> Result<()> {
+    use datafusion::datasource::file_format::parquet::ParquetFormat;
+    if options.format.downcast_ref::<ParquetFormat>().is_none() {
+        return Ok(());
+    }
+    // Sixteen footers read at once.
+    for chunk in files.chunks(16) {
+        let reads: Vec<_> = chunk.iter().map(|m| footer_of(store.as_ref(), named, m)).collect();
+        futures::future::try_join_all(reads).await?;
+    }
+    Ok(())
+}
+
+/// [`check_parquet_footers`] of one file.
+async fn footer_of(store: &dyn object_store::ObjectStore, named: &Named, m: &object_store::ObjectMeta) -> Result<()> {
+    crate::session::inputs::parquet_footer(store, &m.location, m.size)
+        .await
+        .map(drop)
+        .map_err(|e| DataFusionError::Plan(format!("{}: {e}", named.shown(m))))
 }
 
 /// Files named in messages: by path, or by URL in an object store.

@@ -186,11 +186,22 @@ impl CharacTerConfig {
     /// # Errors
     /// A side longer than the `max_words` limit.
     pub fn sentence(&self, hyp: &str, reference: &str) -> Result<f64, MetricError> {
+        let (h, r): (Vec<&str>, Vec<&str>) = (py_split(hyp).collect(), py_split(reference).collect());
+        self.sentence_words(&h, &r)
+    }
+
+    /// `CharacTER` of a hypothesis against a reference given as words (cer's
+    /// `calculate_cer(hyp_words, ref_words)`): any strings, empty ones and
+    /// ones holding spaces included, joined by one space for the character
+    /// distance as cer joins them.
+    ///
+    /// # Errors
+    /// A side longer than the `max_words` limit.
+    pub fn sentence_words(&self, hyp: &[&str], reference: &[&str]) -> Result<f64, MetricError> {
         let limit = self.max_words.unwrap_or(CHARACTER_MAX_WORDS);
-        for (side, text) in [("hypothesis", hyp), ("reference", reference)] {
-            let words = py_split(text).take(limit.saturating_add(1)).count();
-            if words > limit {
-                let total = py_split(text).count();
+        for (side, words) in [("hypothesis", hyp), ("reference", reference)] {
+            if words.len() > limit {
+                let total = words.len();
                 return Err(MetricError::InvalidInput {
                     metric: METRIC,
                     reason: format!(
@@ -271,7 +282,7 @@ struct Couple {
 }
 
 impl Scratch {
-    fn score(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str) -> f64 {
+    fn score(&mut self, cfg: &CharacTerConfig, hyp: &[&str], reference: &[&str]) -> f64 {
         self.score_with(cfg, hyp, reference, INCREMENTAL_MIN_WORDS)
     }
 
@@ -281,7 +292,13 @@ impl Scratch {
         clippy::too_many_lines,
         reason = "one greedy shift search over the shared scratch buffers, from interning to the final score"
     )]
-    fn score_with(&mut self, cfg: &CharacTerConfig, hyp: &str, reference: &str, incremental_min: usize) -> f64 {
+    fn score_with<'a>(
+        &mut self,
+        cfg: &CharacTerConfig,
+        hyp: &[&'a str],
+        reference: &[&'a str],
+        incremental_min: usize,
+    ) -> f64 {
         // Word ids of this row; `words[id]` is the word.
         let mut words: Vec<&str> = Vec::new();
         let mut ids: FastMap<&str, u32> = FastMap::default();
@@ -294,10 +311,10 @@ impl Scratch {
         };
         self.hyp.clear();
         self.reference.clear();
-        for w in py_split(hyp) {
+        for &w in hyp {
             self.hyp.push(intern(w));
         }
-        for w in py_split(reference) {
+        for &w in reference {
             self.reference.push(intern(w));
         }
         if self.hyp.is_empty() || self.reference.is_empty() {
@@ -695,10 +712,11 @@ mod tests {
             let (nh, nr, v) = (1 + next(100), 1 + next(100), 2 + next(7));
             let h = words(nh, v, &mut next);
             let r = words(nr, v, &mut next);
+            let (hw, rw): (Vec<&str>, Vec<&str>) = (h.split(' ').collect(), r.split(' ').collect());
             for compat in [Compat::Original, Compat::Cer] {
                 let cfg = CharacTerConfig { compat, ..CharacTerConfig::default() };
-                let full = scratch.score_with(&cfg, &h, &r, usize::MAX);
-                let inc = scratch.score_with(&cfg, &h, &r, 1);
+                let full = scratch.score_with(&cfg, &hw, &rw, usize::MAX);
+                let inc = scratch.score_with(&cfg, &hw, &rw, 1);
                 assert_eq!(full.to_bits(), inc.to_bits(), "case {case} {compat:?}: {h:?} / {r:?}");
             }
         }

@@ -22,6 +22,7 @@
 //! constant metric.)
 
 pub mod kendall;
+pub mod keys;
 pub mod linear;
 pub mod permutation;
 pub mod spa;

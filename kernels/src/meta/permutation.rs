@@ -711,8 +711,12 @@ type PackedRow = (usize, u64, [u64; 5], Vec<(usize, u64)>);
 /// draw that picks everything reproduces them bit for bit, as in the
 /// reference. The values agree with scipy's `pearsonr` to the last bits
 /// (the summation order differs, as numpy's BLAS order differs anyway).
+/// Where the sums cancel (a mixture of two values, or nearly constant, as
+/// the mixtures of two systems' z-scores `[-1, 1]` and `[1, -1]` are), the
+/// mixture is rebuilt and correlated as scipy does ([`pearson`]).
 struct MixedPearson<'a> {
     bounds: &'a [(usize, usize)],
+    gold: &'a [f64],
     z1: &'a [f64],
     z2: &'a [f64],
     /// `z1 - z2`, `z1^2 - z2^2` and `(g - mean g) (z1 - z2)` per score.
@@ -734,7 +738,7 @@ struct BoundSums {
 }
 
 impl<'a> MixedPearson<'a> {
-    fn new(bounds: &'a [(usize, usize)], gold: &[f64], z1: &'a [f64], z2: &'a [f64]) -> Self {
+    fn new(bounds: &'a [(usize, usize)], gold: &'a [f64], z1: &'a [f64], z2: &'a [f64]) -> Self {
         let mut diffs = [vec![0.0; z1.len()], vec![0.0; z1.len()], vec![0.0; z1.len()]];
         let mut sums = Vec::with_capacity(bounds.len());
         for &(b, e) in bounds {
@@ -768,7 +772,7 @@ impl<'a> MixedPearson<'a> {
                 may_be_constant,
             });
         }
-        Self { bounds, z1, z2, diffs, sums }
+        Self { bounds, gold, z1, z2, diffs, sums }
     }
 
     /// The averaged correlations of the two mixtures (`m1`: z1 where the
@@ -786,25 +790,31 @@ impl<'a> MixedPearson<'a> {
                 continue;
             }
             let acc = picked_sums([0, 1, 2].map(|q| &self.diffs[q][b..e]), w.map(|w| &w[b..e]));
-            let r = |s: f64, q: f64, p: f64| {
+            let pick = |i: usize| w.is_none_or(|w| w[i]);
+            // Mixture 1 takes z1 where the draw picks, mixture 2 takes z2.
+            let mixture = |first: bool| -> Vec<f64> {
+                (b..e).map(|i| if pick(i) == first { self.z1[i] } else { self.z2[i] }).collect()
+            };
+            let r = |s: f64, q: f64, p: f64, first: bool| {
                 let mean = s / n as f64;
                 let varn = q - s * mean;
+                // Cancellation: the vector itself, as scipy correlates it.
+                if n == 2 || varn.is_nan() || varn <= q * 1e-6 {
+                    return super::linear::pearson(&self.gold[b..e], &mixture(first));
+                }
                 let cov = p - mean * t.g_sum;
-                let r = (cov / (t.g_norm * varn.sqrt())).clamp(-1.0, 1.0);
-                if n == 2 { r.round() } else { r }
+                (cov / (t.g_norm * varn.sqrt())).clamp(-1.0, 1.0)
             };
             let (mut r1, mut r2) = (
-                r(t.s[0] + acc[0], t.q[0] + acc[1], t.p[0] + acc[2]),
-                r(t.s[1] - acc[0], t.q[1] - acc[1], t.p[1] - acc[2]),
+                r(t.s[0] + acc[0], t.q[0] + acc[1], t.p[0] + acc[2], true),
+                r(t.s[1] - acc[0], t.q[1] - acc[1], t.p[1] - acc[2], false),
             );
             if t.may_be_constant {
-                let pick = |i: usize| w.is_none_or(|w| w[i]);
-                let m1 = |i: usize| if pick(i) { self.z1[i] } else { self.z2[i] };
-                let m2 = |i: usize| if pick(i) { self.z2[i] } else { self.z1[i] };
-                if (b..e).all(|i| m1(i) == m1(b)) {
+                let constant = |m: Vec<f64>| m.iter().all(|&v| v == m[0]);
+                if constant(mixture(true)) {
                     r1 = f64::NAN;
                 }
-                if (b..e).all(|i| m2(i) == m2(b)) {
+                if constant(mixture(false)) {
                     r2 = f64::NAN;
                 }
             }

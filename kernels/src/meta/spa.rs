@@ -16,15 +16,23 @@
 //! float32 `matmul`); and the p-value of `i > j` is the share of
 //! permutations whose difference reaches the observed one.
 //!
-//! The one departure: numpy's `matmul` sums in an order of its BLAS
-//! library's choosing (blocked, vectorised), which no other program can
-//! follow; here each permuted sum is computed exactly (the row's float32
+//! numpy's `matmul` sums in an order of its BLAS library's choosing. For
+//! fewer than [`SEQUENTIAL_BELOW`] segments, `OpenBLAS`'s kernels accumulate
+//! each output in segment order, one float32 FMA after the other (measured
+//! on its `SkylakeX` kernels: every output equal to the sequential float32
+//! sum up to 31 segments, none of the simple orders from 32 on), and here
+//! each permuted sum is that sequential sum. This matters most there: with
+//! few segments the same signs recur (each of 2^5 draws about 31 times in
+//! 1,000 at 5 segments), and the all-plus draw then ties the observed
+//! difference exactly as numpy's own sum gives it. From 32 segments the
+//! kernels' order is blocked and vectorised, which no other program can
+//! follow; there each permuted sum is computed exactly (the row's float32
 //! values as integers on one scale; a float64 running sum where the values
 //! span too many binary orders for that) and rounded once to float32, the
-//! correctly rounded value BLAS approximates. A
-//! p-value can then differ from the reference's by one permutation in a
-//! thousand where a permuted difference lands within float32 rounding of
-//! the observed one (the measured agreement is in docs/meta-evaluation.md).
+//! correctly rounded value BLAS approximates. A p-value can then differ
+//! from the reference's by one permutation in a thousand where a permuted
+//! difference lands within float32 rounding of the observed one (the
+//! measured agreement is in docs/meta-evaluation.md).
 
 use rayon::prelude::*;
 
@@ -81,6 +89,11 @@ impl SpaOptions {
     }
 }
 
+/// Below this many segments, a permuted system score is the sequential
+/// float32 sum of the signed scores, as `OpenBLAS`'s `sgemm` computes it (see
+/// the module's documentation).
+pub const SEQUENTIAL_BELOW: usize = 32;
+
 /// The ±1 matrix of `compute_pairwise_p_values` (`perms` rows of `segments`),
 /// as float64 signs.
 #[must_use]
@@ -106,8 +119,14 @@ pub fn pairwise_p_values(scores: &[f32], num_sys: usize, signs: &[f64]) -> Vec<f
     let rows: Vec<&[f32]> = scores.chunks(segments.max(1)).take(num_sys).collect();
     let sys: Vec<f32> = rows.iter().map(|r| numpy_sum(r)).collect();
     // partial[p * num_sys + i]: permutation p's score of system i.
-    let fixed: Option<Vec<FixedRow>> = rows.iter().map(|r| FixedRow::new(r)).collect();
-    let partial: Vec<f32> = if let Some(fixed) = fixed {
+    let partial: Vec<f32> = if segments < SEQUENTIAL_BELOW {
+        // One float32 FMA after the other, in segment order (±1 × x is exact).
+        signs
+            .chunks(segments.max(1))
+            .take(perms)
+            .flat_map(|m| rows.iter().map(move |r| m.iter().zip(*r).fold(0f32, |acc, (&s, &x)| acc + s as f32 * x)))
+            .collect()
+    } else if let Some(fixed) = rows.iter().map(|r| FixedRow::new(r)).collect::<Option<Vec<FixedRow>>>() {
         // Exact integer sums, rounded once (order-free, vectorised).
         let masks: Vec<i64> = signs.iter().map(|&s| if s < 0.0 { -1 } else { 0 }).collect();
         masks
@@ -266,12 +285,14 @@ const GROUP: usize = 8;
 const SUBSETS: usize = 1 << GROUP;
 
 impl MixedSpa {
-    /// `None` where a row's values span too many binary orders (the caller
-    /// mixes and scores each draw as it is).
+    /// `None` where a row's values span too many binary orders, or there are
+    /// fewer than [`SEQUENTIAL_BELOW`] segments (the caller mixes and scores
+    /// each draw as it is).
     #[must_use]
     pub fn new(a: &[f32], b: &[f32], num_sys: usize, signs: &[f64], gold_p: Vec<f64>) -> Option<Self> {
         let segments = a.len() / num_sys.max(1);
-        if segments == 0 || a.len() != b.len() || a.len() != segments * num_sys {
+        // Sums in segment order (few segments) are not exact integer sums.
+        if segments < SEQUENTIAL_BELOW || a.len() != b.len() || a.len() != segments * num_sys {
             return None;
         }
         let masks: Vec<i64> = signs.iter().map(|&s| if s < 0.0 { -1 } else { 0 }).collect();
@@ -470,7 +491,7 @@ mod tests {
         assert_eq!(fixed.signed_sum(&[-1, 0, -1]), -1024.0);
         assert!(FixedRow::new(&[1e-30, 1e30]).is_none());
         // Both mixtures of a draw from one pass equal each mixture scored on its own.
-        for (ns, segs) in [(2usize, 5usize), (5, 17), (7, 64)] {
+        for (ns, segs) in [(2usize, 32usize), (5, 40), (7, 64)] {
             let a: Vec<f32> = (0..ns * segs).map(|_| ((next() % 2001) as f32 - 1000.0) / 256.0).collect();
             let b: Vec<f32> = (0..ns * segs).map(|_| ((next() % 2001) as f32 - 1000.0) / 300.0).collect();
             let gold: Vec<f32> = (0..ns * segs).map(|_| (next() % 5) as f32).collect();
@@ -489,5 +510,27 @@ mod tests {
             }
         }
         assert!(FixedRow::new(&[f32::NAN, 1.0]).is_none());
+        // Few segments: no integer sums (they are sums in segment order).
+        assert!(MixedSpa::new(&[1.0; 62], &[2.0; 62], 2, &permutation_signs(10, 31, 4), vec![0.5]).is_none());
+    }
+
+    /// Few segments: each permuted score is the float32 sum in segment
+    /// order, as `OpenBLAS`'s sgemm gives it, so the all-plus draws (about 31
+    /// in 1,000 at 5 segments) tie the observed difference as in the
+    /// reference. Values: `pce.compute_pairwise_p_values` at 68a481a, numpy
+    /// 2.4.6 (`OpenBLAS` 0.3.31); the exact sums rounded once gave other
+    /// p-values on these rows.
+    #[test]
+    fn few_segments_sum_in_segment_order() {
+        let signs = permutation_signs(1000, 5, 4);
+        let gold = [23.8f32, 54.42, 37.0, 60.39, 62.57, 6.55, 1.32, 83.75, 25.94, 23.43];
+        let metric = [27.18f32, 54.33, 38.76, 57.47, 61.47, 5.24, -2.68, 79.22, 21.06, 22.71];
+        assert_eq!(pairwise_p_values(&gold, 2, &signs), [0.171]);
+        assert_eq!(pairwise_p_values(&metric, 2, &signs), [0.171]);
+        let a = [1.1f32, 2.2, 3.3, 0.1, 0.7, 0.5, 0.25, 4.0, 1.0, 0.3];
+        assert_eq!(pairwise_p_values(&a, 2, &signs), [0.344]);
+        let (top, bottom) = a.split_at(5);
+        let reversed: Vec<f32> = bottom.iter().chain(top).copied().collect();
+        assert_eq!(pairwise_p_values(&reversed, 2, &signs), [0.692]);
     }
 }

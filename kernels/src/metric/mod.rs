@@ -236,6 +236,10 @@ pub trait Align {
     /// The words `text` is scored on.
     fn words(&self, text: &str) -> Vec<String>;
 
+    /// `text` as the metric's tokenizer alone prints it (sacrebleu's
+    /// `TercomTokenizer(text)`, without the segment's preprocessing).
+    fn tokenized(&self, text: &str) -> String;
+
     /// The alignment of `hyp` against the reference it scores best with;
     /// `None` without a reference.
     ///

@@ -10,7 +10,8 @@
 //!   size=(sample_size, num_splits))` — [`RandomState::choice_fill`], row
 //!   by row — with `sample_size = max(int(n * sample_ratio), 1)`; each
 //!   split's mean sums its `sample_size` scores in row order in `float32`
-//!   (numpy's reduction over the middle axis), divided by `sample_size`.
+//!   (numpy's reduction over the middle axis), divided by `sample_size`;
+//!   with one split the axis is contiguous and numpy sums pairwise.
 //! * **Per pair** (`calculate_bootstrap`): `delta = x − y` over the splits;
 //!   ties `|delta| < 0.001`, x wins `delta ≥ 0.001`, y wins `delta ≤
 //!   −0.001` (the threshold as `float32`), each over `num_splits`;
@@ -303,20 +304,32 @@ pub fn bootstrap_means(scores: &[Vec<f32>], sample_size: usize, num_splits: usiz
     let mut rng = RandomState::seed(seed);
     let mut sums = vec![vec![0.0f32; num_splits]; scores.len()];
     let mut ids = vec![0u32; ROWS_PER_BLOCK.min(sample_size) * num_splits];
+    // One split: numpy's reduction axis is then contiguous, and it sums the
+    // picked scores pairwise (its `sum` of one vector), not row by row.
+    let mut picked: Vec<Vec<f32>> = vec![Vec::new(); if num_splits == 1 { scores.len() } else { 0 }];
     let mut done = 0;
     while done < sample_size {
         let rows = ROWS_PER_BLOCK.min(sample_size - done);
         let block = &mut ids[..rows * num_splits];
         rng.choice_fill(n as u64, block);
         let block = &*block;
-        sums.par_iter_mut().zip(scores).for_each(|(acc, s)| {
-            for row in block.chunks_exact(num_splits) {
-                for (a, &i) in acc.iter_mut().zip(row) {
-                    *a += s[i as usize];
-                }
+        if num_splits == 1 {
+            for (p, s) in picked.iter_mut().zip(scores) {
+                p.extend(block.iter().map(|&i| s[i as usize]));
             }
-        });
+        } else {
+            sums.par_iter_mut().zip(scores).for_each(|(acc, s)| {
+                for row in block.chunks_exact(num_splits) {
+                    for (a, &i) in acc.iter_mut().zip(row) {
+                        *a += s[i as usize];
+                    }
+                }
+            });
+        }
         done += rows;
+    }
+    for (acc, p) in sums.iter_mut().zip(&picked) {
+        acc[0] = numpy_sum(p);
     }
     let k = sample_size as f32;
     for per in &mut sums {
@@ -493,6 +506,19 @@ mod tests {
                 assert!(same(f64::from(p.t_test.p_value), num(&t["p_value"])), "{name} p");
             }
         }
+    }
+
+    /// numpy's `np.mean(np.take(seg, ids, axis=1), axis=1)` after
+    /// `np.random.seed(12)` (numpy 2.4.6): row by row for two splits,
+    /// pairwise for one (the reduction axis is then contiguous).
+    #[test]
+    #[allow(clippy::cast_precision_loss)]
+    fn split_means_sum_as_numpy_for_one_split_and_several() {
+        let a: Vec<f32> = (0..400u32).map(|i| (i * 7919 % 1000) as f32 / 997.0).collect();
+        let b: Vec<f32> = (0..400u32).map(|i| (i * 104_729 % 1000) as f32 / 991.0).collect();
+        let scores = [a, b];
+        assert_eq!(bootstrap_means(&scores, 160, 1, 12), [[0.487_117_6_f32], [0.552_819_13]]);
+        assert_eq!(bootstrap_means(&scores, 160, 2, 12), [[0.539_669_f32, 0.448_025_3], [0.499_546_05, 0.540_987_73]]);
     }
 
     #[test]

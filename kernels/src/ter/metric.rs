@@ -109,6 +109,10 @@ impl Align for Ter {
         self.tokenize(text)
     }
 
+    fn tokenized(&self, text: &str) -> String {
+        self.config.tokenizer.call(text)
+    }
+
     fn alignment(&self, hyp: &str, refs: &[&str]) -> Result<Option<Alignment>, MetricError> {
         Ter::alignment(self, hyp, refs)
     }

@@ -207,11 +207,20 @@ impl TercomTokenizer {
         self.preprocess(&self.preprocess(s))
     }
 
-    /// The tokenized string (one pass, as sacrebleu's tokenizer prints it),
-    /// with whitespace collapsed.
+    /// The words of a hypothesis joined by one space (TER's preprocessing:
+    /// `s.rstrip()` first).
     #[must_use]
     pub fn tokenize(&self, s: &str) -> String {
         self.words(s).join(" ")
+    }
+
+    /// sacrebleu's `TercomTokenizer.__call__`: the tokenizer alone, without
+    /// TER's `rstrip()` first, whitespace collapsed. The two differ where the
+    /// trailing whitespace is what a rule looks at: `it's\t` stays `it's`
+    /// here, TER's preprocessing makes it `it 's`.
+    #[must_use]
+    pub fn call(&self, s: &str) -> String {
+        py_split(&self.tokenize_raw(s)).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -221,6 +230,17 @@ mod tests {
 
     fn norm() -> TercomTokenizer {
         TercomTokenizer { normalized: true, ..Default::default() }
+    }
+
+    #[test]
+    fn the_tokenizer_alone_does_not_strip_first() {
+        // sacrebleu 2.6.0: TercomTokenizer(normalized=True)("it's\t") == "it's";
+        // TER's _preprocess_segment rstrips first, giving "it 's".
+        assert_eq!(norm().call("it's\t"), "it's");
+        assert_eq!(norm().call("a's\u{3000}"), "a's");
+        assert_eq!(norm().tokenize("it's\t"), "it 's");
+        assert_eq!(norm().call("It's  here "), "it 's here");
+        assert_eq!(TercomTokenizer::default().call(""), "");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from typing import Optional, Union
 
@@ -17,8 +18,17 @@ def visualize_alignment(output: Union[WordOutput, CharacterOutput], show_measure
     """Each sentence's REF/HYP/operation lines, then the summary, as jiwer prints them."""
     sentences = [(r, h, [(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in al])
                  for r, h, al in zip(output.references, output.hypotheses, output.alignments)]
-    return _native.wer_visualize(sentences, isinstance(output, CharacterOutput), show_measures, skip_correct,
-                                 line_width)
+    return _native.wer_visualize(sentences, isinstance(output, CharacterOutput), bool(show_measures),
+                                 bool(skip_correct), _line_width(line_width))
+
+
+def _line_width(width) -> Optional[int]:
+    """jiwer's `line_width` as a whole number of characters: jiwer only tests `len(line) + n > line_width` with
+    whole lengths of at least 6, so any number works there; below 0 every chunk starts a line (as 0 does), NaN and
+    widths beyond any line never split (as None does), and a fraction acts as its floor."""
+    if width is None or width != width or width >= 2**63:
+        return None
+    return max(0, math.floor(width))
 
 
 def collect_error_counts(output: Union[WordOutput, CharacterOutput]):

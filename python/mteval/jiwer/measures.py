@@ -13,8 +13,9 @@ __all__ = ["wer", "mer", "wip", "wil", "cer"]
 def _measure(k: int, name: str, doc: str, default):
     """jiwer's measure `name`: entry `k` of the measures of the summed counts."""
 
-    def measure(reference: Union[str, List[str]], hypothesis: Union[str, List[str]], reference_transform=default,
-                hypothesis_transform=default) -> float:
+    # jiwer's measures default both texts to None, which its input check refuses with a ValueError.
+    def measure(reference: Union[str, List[str]] = None, hypothesis: Union[str, List[str]] = None,
+                reference_transform=default, hypothesis_transform=default) -> float:
         H, S, D, I, N, P = counts(reference, hypothesis, reference_transform, hypothesis_transform)
         return measures_of(H, S, D, I, N, P)[k]
 

@@ -2,7 +2,7 @@
 //! pairwise accuracy (WMT24/25's system-level measure,
 //! `stats.PairwiseConfidenceError`) over a group's segment scores. The
 //! systems are taken in name order and the segments in key order (each
-//! numerically when all its keys are integers), as mt-metrics-eval packs
+//! numerically when all its keys are numbers), as mt-metrics-eval packs
 //! them. A NULL gold
 //! score is missing: mt-metrics-eval drops it from the packed vector and
 //! reshapes the rest into one row per system, which works only when the
@@ -41,7 +41,7 @@ impl AggregateSpec for MetaSpaFn {
                       (mt-metrics-eval's PairwiseConfidenceError): for every pair of systems, a paired \
                       permutation test over the segments gives the p-value of one beating the other under the \
                       gold scores and under the metric's; SPA is 1 minus the mean absolute difference. Systems \
-                      in name order, segments in key order (each numerically when all are integers). `perms:N` \
+                      in name order, segments in key order (each numerically when all are numbers). `perms:N` \
                       (1000) and `seed:S` (4) are pce.py's. A NULL gold score is missing (the segment must miss \
                       it for every system, as the reference reshapes); a NULL metric score is refused.",
         syntax: "meta_spa(metric: float64, gold: float64, system: any, segment: any, options?: str) -> float64",

@@ -6,7 +6,7 @@
 //! it and the taus averaged over the values, sharing one threshold: a
 //! segment id gives mt-metrics-eval's `average_by='item'`, a system name
 //! `'sys'`. The values are taken in ascending order (numerically when all
-//! are integers); the rows within a value in the order they arrive.
+//! are numbers); the rows within a value in the order they arrive.
 //! `sample:R|seed:S` samples the pairs as the reference does after
 //! `np.random.seed(S)`. Rows with a NULL score are skipped; a score that is
 //! NaN or infinite is refused, naming its row; no pair gives NULL.
@@ -46,7 +46,7 @@ impl AggregateSpec for MetaTieOptFn {
                       (`variant:23`) over a group's rows, and that tau, as {tau, epsilon}. A fourth argument forms \
                       the pairs within each of its values and averages the taus with one shared threshold: a \
                       segment id is average_by item, a system average_by sys (values in ascending order, \
-                      numerically when all are integers; rows within a value in arrival order). `sample:R|seed:S` \
+                      numerically when all are numbers; rows within a value in arrival order). `sample:R|seed:S` \
                       samples the pairs as the reference does after np.random.seed(S). Rows with a NULL score are \
                       skipped; no pair gives NULL.",
         syntax: "meta_tie_opt(metric: float64, gold: float64, options?: str, row?: any) -> struct<tau: float64, epsilon: float64>",
@@ -86,23 +86,15 @@ struct TieOptAccumulator {
 }
 
 impl TieOptAccumulator {
-    /// The row keys in ascending order (as integers when all are), each
-    /// with the indices of its rows in arrival order.
+    /// The row keys in ascending order (numerically when all are numbers),
+    /// each with the indices of its rows in arrival order.
     fn rows(&self) -> Vec<Vec<usize>> {
-        let numeric: Option<Vec<i128>> = self.row.iter().map(|k| k.trim().parse().ok()).collect();
-        match numeric {
-            Some(keys) => group(&keys),
-            None => group(&self.row),
+        let mut by: BTreeMap<mteval_kernels::meta::keys::Key, Vec<usize>> = BTreeMap::new();
+        for (i, k) in mteval_kernels::meta::keys::keys(&self.row).into_iter().enumerate() {
+            by.entry(k).or_default().push(i);
         }
+        by.into_values().collect()
     }
-}
-
-fn group<K: Ord + Clone>(keys: &[K]) -> Vec<Vec<usize>> {
-    let mut by: BTreeMap<K, Vec<usize>> = BTreeMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        by.entry(k.clone()).or_default().push(i);
-    }
-    by.into_values().collect()
 }
 
 impl Accumulator for TieOptAccumulator {

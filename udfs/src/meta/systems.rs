@@ -1,40 +1,16 @@
 //! A group's rows as systems × segments, as mt-metrics-eval packs them for
 //! its system-level tests (`meta_spa`, `comet_compare`): systems in key
 //! order, segments in key order, each numerically when all its keys are
-//! integers, every system with a row for every segment.
+//! numbers (`mteval_kernels::meta::keys`), every system with a row for every
+//! segment.
 
 use std::collections::BTreeMap;
 
 use datafusion::arrow::array::Array;
 use datafusion::common::{Result, exec_err};
+use mteval_kernels::meta::keys::{Key, keys};
 
 use crate::common::ROW_IN_BATCH;
-
-/// A system or segment key in order: numerically when every key is an
-/// integer, else as text.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    Int(i128),
-    Text(String),
-}
-
-impl Key {
-    fn name(&self) -> String {
-        match self {
-            Self::Int(n) => n.to_string(),
-            Self::Text(t) => t.clone(),
-        }
-    }
-}
-
-/// The keys of `values`: all integers, or all text.
-fn ordered(values: &[&str]) -> Vec<Key> {
-    let ints: Option<Vec<i128>> = values.iter().map(|v| v.trim().parse().ok()).collect();
-    match ints {
-        Some(v) => v.into_iter().map(Key::Int).collect(),
-        None => values.iter().map(|v| Key::Text((*v).to_owned())).collect(),
-    }
-}
 
 /// Refuses row `i` when one of `args` (what it is, its column) is NULL, naming
 /// the function, the row and the argument, and saying what every row needs
@@ -65,7 +41,7 @@ pub(crate) fn by_system(
     score: impl Fn(usize) -> f64,
     why: &str,
 ) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
-    let (system_keys, segment_keys) = (ordered(systems), ordered(segments));
+    let (system_keys, segment_keys) = (keys(systems), keys(segments));
     let mut table: BTreeMap<&Key, BTreeMap<&Key, usize>> = BTreeMap::new();
     for (i, (s, k)) in system_keys.iter().zip(&segment_keys).enumerate() {
         if let Some(prev) = table.entry(s).or_default().insert(k, i) {
@@ -113,6 +89,9 @@ mod tests {
         assert_eq!(rows, [vec![1, 3], vec![2, 0]]);
         let (_, rows) = by_system("f", &["s", "s"], &["x10", "x9"], |_| 0.0, "why").unwrap();
         assert_eq!(rows, [vec![0, 1]]);
+        // Integer ids read as floats: in their numbers' order too.
+        let (_, rows) = by_system("f", &["s", "s", "s"], &["10.0", "2.0", "1.5"], |_| 0.0, "why").unwrap();
+        assert_eq!(rows, [vec![2, 1, 0]]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! (win/tie shares over the splits) and a paired t-test on the segment
 //! scores. The bootstrap indexes segments by position, so the aggregate
 //! orders them itself: systems in name order, segments in key order (each
-//! numerically when all its keys are integers), as `mteval compare
+//! numerically when all its keys are numbers), as `mteval compare
 //! --comet-compare` takes a table. A NULL or non-finite score, system or
 //! segment, a segment scored twice for a system, or a system without a
 //! segment another has, is refused naming the row or the system.
@@ -65,7 +65,7 @@ impl AggregateSpec for CometCompareFn {
                       300, splits of `ratio:R`, 0.4, of the segments; the shares of splits each system wins and of \
                       ties within 0.001) and a paired t-test on the float32 segment scores (`alt:` two-sided, less \
                       or greater). Systems in name order, segments in key order (each numerically when all are \
-                      integers); pairs in comet-compare's order. `better` names the significantly better system \
+                      numbers); pairs in comet-compare's order. `better` names the significantly better system \
                       (p < 0.05 and the better bootstrap mean; `dir:lower` for error-like scores), else NULL.",
         syntax: "comet_compare(score: float64, system: any, segment: any, options?: str) -> list<struct>",
         arguments: &[

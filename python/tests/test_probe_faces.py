@@ -1,0 +1,98 @@
+"""What a parity probe of the drop-in faces found (session of 2026-11-29): each case against the reference itself,
+installed in the test venv (sacrebleu 2.6.0, cer 1.2.0, jiwer 4.0.0, whisper-normalizer 0.1.15)."""
+
+import math
+
+import cer as their_cer
+import jiwer as their_jiwer
+import pytest
+from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as TheirTercom
+from whisper_normalizer.basic import BasicTextNormalizer as TheirBasic
+from whisper_normalizer.english import EnglishNumberNormalizer as TheirNumbers
+from whisper_normalizer.english import EnglishSpellingNormalizer as TheirSpellings
+from whisper_normalizer.english import EnglishTextNormalizer as TheirEnglish
+
+import mteval
+from mteval import jiwer as mj
+from mteval.normalizers import (BasicTextNormalizer, EnglishNumberNormalizer, EnglishSpellingNormalizer,
+                                EnglishTextNormalizer)
+
+
+def outcome(f, *args, **kwargs):
+    """The value of a call, or the type of what it raised."""
+    try:
+        return f(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e)
+
+
+@pytest.mark.parametrize("text", ["it's\t", "a's\u3000", "it's\r", "x's\x1d", "It's  here ", "", " \t", "a b"])
+@pytest.mark.parametrize("normalized", [False, True])
+def test_the_tercom_tokenizer_does_not_strip_before_tokenizing(text, normalized):
+    # TER's preprocessing rstrips a segment; the tokenizer alone does not.
+    assert mteval.TercomTokenizer(normalized=normalized)(text) == TheirTercom(normalized=normalized)(text)
+
+
+@pytest.mark.parametrize("hyp, ref", [
+    (["a", ""], ["a"]),
+    (["a b"], ["a", "b"]),
+    ([""], ["a"]),
+    (["a\x1d"], ["a"]),
+    (["", ""], ["x", "y", "z"]),
+    (["b a", "c"], ["a", "b c"]),
+    ("abc", "abd"),
+    (("a", "b"), ("a", "c")),
+])
+def test_cer_takes_any_words_as_cer_does(hyp, ref):
+    assert mteval.calculate_cer(hyp, ref) == their_cer.calculate_cer(hyp, ref)
+
+
+def test_cer_shifts_words_of_immutable_sequences_where_cer_cannot():
+    # cer shifts a phrase by item assignment, which a str or a tuple refuses (TypeError); mteval scores them as the
+    # same words in a list.
+    for hyp, ref in [("ab c", "abc"), (("a", "b"), ("b", "a"))]:
+        assert outcome(their_cer.calculate_cer, hyp, ref) is TypeError
+        assert mteval.calculate_cer(hyp, ref) == their_cer.calculate_cer(list(hyp), list(ref))
+
+
+def test_cer_corpus_takes_any_words_as_cer_does():
+    hyps, refs = [["a", ""], "abc", ["x y", "z"]], [["a"], "abd", ["x", "y z"]]
+    ours, theirs = mteval.calculate_cer_corpus(hyps, refs), their_cer.calculate_cer_corpus(hyps, refs)
+    assert ours == theirs
+
+
+def test_jiwers_measures_default_their_texts_to_none():
+    for name in ["wer", "mer", "wil", "wip", "cer"]:
+        for args, kwargs in [((), {}), (("a b",), {}), ((), {"hypothesis": "a"})]:
+            theirs = outcome(getattr(their_jiwer, name), *args, **kwargs)
+            assert theirs is ValueError
+            assert outcome(getattr(mj, name), *args, **kwargs) is theirs, (name, args, kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"line_width": -1}, {"line_width": 0}, {"line_width": 10.5}, {"line_width": 3.0}, {"line_width": 12},
+    {"line_width": math.inf}, {"line_width": math.nan}, {"line_width": 2**64}, {"show_measures": 0},
+    {"show_measures": "yes"}, {"skip_correct": None}, {"skip_correct": []}, {"skip_correct": [0]},
+])
+def test_visualize_alignment_takes_jiwers_argument_values(kwargs):
+    refs, hyps = ["the cat sat on the mat", "a b c"], ["the cat sit on mat", "a b c"]
+    for process in ["process_words", "process_characters"]:
+        theirs = their_jiwer.visualize_alignment(getattr(their_jiwer, process)(refs, hyps), **kwargs)
+        assert mj.visualize_alignment(getattr(mj, process)(refs, hyps), **kwargs) == theirs, (process, kwargs)
+
+
+@pytest.mark.parametrize("value", [b"A b", b"", bytearray(b"Colour"), None, 5, ("a",), b"colour honour"])
+@pytest.mark.parametrize("ours, theirs", [
+    (EnglishTextNormalizer, TheirEnglish), (BasicTextNormalizer, TheirBasic), (EnglishNumberNormalizer, TheirNumbers),
+])
+def test_normalisers_refuse_what_is_not_a_string_as_whisper_normalizer_does(value, ours, theirs):
+    want = outcome(theirs(), value)
+    got = outcome(ours(), value)
+    assert got == want and type(got) is type(want), (value, got, want)
+
+
+@pytest.mark.parametrize("value", [b"", b"colour", None, 5, bytearray(b"")])
+def test_the_spelling_normaliser_refuses_what_is_not_a_string_as_whisper_normalizer_does(value):
+    want = outcome(TheirSpellings(), value)
+    got = outcome(EnglishSpellingNormalizer(), value)
+    assert got == want and type(got) is type(want), (value, got, want)
