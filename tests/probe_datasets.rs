@@ -364,4 +364,14 @@ fn a_corrupt_parquet_footer_is_named_and_a_compressed_file_is_scored() {
         let got = mteval_ok(&["score", z.to_str().unwrap(), "-m", "ter", "--group-by", "system"]);
         assert_eq!(got, plain, "{ext}");
     }
+    // An empty CSV file says so (it was "Requested range was invalid"); a
+    // JSON Lines file with a byte-order mark says what to do about it.
+    let empty = dir.path().join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let empty = empty.to_str().unwrap();
+    fails_with(&["score", empty, "-m", "ter"], &[empty, "the file is empty"]);
+    let bom = dir.path().join("bom.jsonl");
+    std::fs::write(&bom, format!("\u{feff}{}", jsonl("A"))).unwrap();
+    let bom = bom.to_str().unwrap();
+    fails_with(&["score", bom, "-m", "ter"], &[bom, "line 1 is not valid JSON", "byte-order mark"]);
 }

@@ -285,6 +285,9 @@ async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind)
     let store = ctx.runtime_env().object_store(url.object_store()).with_context(|| format!("cannot read {path}"))?;
     let location = url.prefix();
     let size = store.head(location).await.with_context(|| format!("cannot read input file {path}"))?.size;
+    if size == 0 && kind != InputKind::Parquet {
+        bail!("{path}: the file is empty (not even a header row)");
+    }
     let names: Vec<String> = match kind {
         InputKind::Parquet => {
             let Some(len) =

@@ -41,8 +41,13 @@ pub fn json_error_location(path: &str, msg: &str) -> Option<anyhow::Error> {
             Err(e) => {
                 let msg = e.to_string();
                 let what = msg.rfind(" at line ").map_or(msg.as_str(), |k| &msg[..k]);
+                let bom = if i == 0 && line.starts_with(b"\xEF\xBB\xBF") {
+                    " (the file starts with a UTF-8 byte-order mark, which JSON does not allow: save it without one)"
+                } else {
+                    ""
+                };
                 return Some(anyhow::anyhow!(
-                    "{path}: line {} is not valid JSON, column {}: {what}",
+                    "{path}: line {} is not valid JSON, column {}: {what}{bom}",
                     i + 1,
                     e.column()
                 ));
