@@ -374,4 +374,14 @@ fn a_corrupt_parquet_footer_is_named_and_a_compressed_file_is_scored() {
     std::fs::write(&bom, format!("\u{feff}{}", jsonl("A"))).unwrap();
     let bom = bom.to_str().unwrap();
     fails_with(&["score", bom, "-m", "ter"], &[bom, "line 1 is not valid JSON", "byte-order mark"]);
+    // A CSV header naming a column twice: named in SQL as in score (SQL said
+    // "incorrect number of fields for line 1", naming no file).
+    let dup = dir.path().join("dup").join("dup.csv");
+    put(dir.path(), "dup/dup.csv", "hyp,hyp,ref\na,b,c\n");
+    let dup = dup.to_str().unwrap();
+    let needles = [dup, "column 'hyp' appears more than once"];
+    fails_with(&["sql", "-c", &format!("SELECT * FROM '{dup}'")], &needles);
+    fails_with(&["score", dup, "-m", "ter"], &needles);
+    let folder = format!("{}/dup/", dir.path().display());
+    fails_with(&["sql", "-c", &format!("SELECT * FROM '{folder}'")], &needles);
 }

@@ -277,8 +277,6 @@ pub(crate) async fn parquet_footer(
 /// MiB of a CSV/TSV file (a longer header is not checked).
 async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind) -> Result<()> {
     use datafusion::datasource::listing::ListingTableUrl;
-    use datafusion::parquet::file::FOOTER_SIZE;
-    use datafusion::parquet::file::metadata::ParquetMetaDataReader;
     use object_store::ObjectStoreExt;
 
     let url = ListingTableUrl::parse(path).with_context(|| format!("cannot read {path}"))?;
@@ -288,10 +286,29 @@ async fn check_unique_columns(ctx: &SessionContext, path: &str, kind: InputKind)
     if size == 0 && kind != InputKind::Parquet {
         bail!("{path}: the file is empty (not even a header row)");
     }
+    unique_columns(store.as_ref(), location, size, kind, path).await
+}
+
+/// [`check_unique_columns`] of the file at `location` (`size` bytes) of
+/// `store`, of `kind`, named `path` in messages (SQL checks every file of a
+/// table it reads by path with it).
+///
+/// # Errors
+/// A column named twice, a file that is not what its kind says.
+pub(crate) async fn unique_columns(
+    store: &dyn object_store::ObjectStore,
+    location: &object_store::path::Path,
+    size: u64,
+    kind: InputKind,
+    path: &str,
+) -> Result<()> {
+    use datafusion::parquet::file::FOOTER_SIZE;
+    use datafusion::parquet::file::metadata::ParquetMetaDataReader;
+    use object_store::ObjectStoreExt;
+
     let names: Vec<String> = match kind {
         InputKind::Parquet => {
-            let Some(len) =
-                parquet_footer(store.as_ref(), location, size).await.map_err(|e| anyhow::anyhow!("{path}: {e}"))?
+            let Some(len) = parquet_footer(store, location, size).await.map_err(|e| anyhow::anyhow!("{path}: {e}"))?
             else {
                 return Ok(()); // an encrypted footer: DataFusion says what it makes of it
             };

@@ -143,6 +143,7 @@ async fn check_dataset(state: &SessionState, cfg: &ListingTableConfig) -> Result
         check_one_format(&named, &files)?;
     }
     check_parquet_footers(&store, options, &named, &files).await?;
+    check_csv_headers(&store, &named, &files).await?;
     if single {
         return Ok(());
     }
@@ -166,6 +167,24 @@ async fn check_parquet_footers(
     for chunk in files.chunks(16) {
         let reads: Vec<_> = chunk.iter().map(|m| footer_of(store.as_ref(), named, m)).collect();
         futures::future::try_join_all(reads).await?;
+    }
+    Ok(())
+}
+
+/// Every uncompressed CSV/TSV file's header with each column once (`DataFusion`
+/// keeps one of two same-named columns, then fails on the rows' field count
+/// without naming the file).
+async fn check_csv_headers(
+    store: &Arc<dyn object_store::ObjectStore>,
+    named: &Named,
+    files: &[object_store::ObjectMeta],
+) -> Result<()> {
+    use crate::session::inputs::{InputKind, unique_columns};
+    for m in files {
+        let Ok(kind @ (InputKind::Csv | InputKind::Tsv)) = InputKind::of(m.location.as_ref()) else { continue };
+        unique_columns(store.as_ref(), &m.location, m.size, kind, &named.shown(m))
+            .await
+            .map_err(|e| DataFusionError::Plan(format!("{e:#}")))?;
     }
     Ok(())
 }
