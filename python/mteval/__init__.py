@@ -185,6 +185,39 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
+class _NoReference(IndexError, ValueError):
+    """No segment has a reference: sacrebleu's IndexError (indexing the empty reference list), still a ValueError."""
+
+
+class _UnknownTokenizer(KeyError, ValueError):
+    """An unknown tokenizer: sacrebleu's KeyError (its tokenizer table), still a ValueError."""
+
+    def __str__(self) -> str:
+        return ValueError.__str__(self)
+
+
+class _UnknownSmoothing(AssertionError, ValueError):
+    """An unknown smoothing method: sacrebleu's AssertionError, still a ValueError."""
+
+
+class _MeCabUnavailable(RuntimeError, ValueError):
+    """A MeCab tokenizer (ja-mecab, ko-mecab), which mteval does not ship: sacrebleu's RuntimeError where its extra
+    dependencies are missing, still a ValueError."""
+
+
+class _SentencePieceUnavailable(ImportError, ValueError):
+    """A SentencePiece tokenizer (spm, flores101, flores200), which mteval does not ship: sacrebleu's ImportError
+    where sentencepiece is missing, still a ValueError."""
+
+
+def _refusal(msg: str) -> Optional[type]:
+    """The exception sacrebleu raises for the option mteval's message refuses, if it is not a ValueError."""
+    if "is not supported" in msg:
+        low = msg.lower()
+        return _MeCabUnavailable if "mecab" in low else _SentencePieceUnavailable if "sentencepiece" in low else None
+    return _UnknownTokenizer if ": tok:" in msg else _UnknownSmoothing if ": smooth:" in msg else None
+
+
 class _Metric:
     """What sacrebleu's metrics share: ``sentence_score``, ``corpus_score``, ``get_signature``."""
 
@@ -192,7 +225,13 @@ class _Metric:
     _limit_hints: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, name: str, options: str) -> None:
-        self._native = _native.Metric(name, options)
+        try:
+            self._native = _native.Metric(name, options)
+        except ValueError as e:
+            kind = _refusal(str(e))
+            if kind is None:
+                raise
+            raise kind(str(e)) from None
         self.num_refs = 0
 
     def _corpus(self, hypotheses: list, streams: list) -> dict:
@@ -200,6 +239,8 @@ class _Metric:
             return self._native.corpus(hypotheses, streams)
         except ValueError as e:
             msg = str(e)
+            if msg.startswith("no segment to score"):
+                raise _NoReference(msg) from None
             for cli, here in self._limit_hints:
                 msg = msg.replace(cli, here)
             if msg == str(e):

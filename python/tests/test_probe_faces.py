@@ -96,3 +96,21 @@ def test_the_spelling_normaliser_refuses_what_is_not_a_string_as_whisper_normali
     want = outcome(TheirSpellings(), value)
     got = outcome(EnglishSpellingNormalizer(), value)
     assert got == want and type(got) is type(want), (value, got, want)
+
+
+@pytest.mark.parametrize("make, score", [
+    (lambda m: m.BLEU(), lambda x: x.sentence_score("a", [])),
+    (lambda m: m.CHRF(), lambda x: x.sentence_score("a", [])),
+    (lambda m: m.TER(), lambda x: x.sentence_score("a", [])),
+    (lambda m: m.BLEU(), lambda x: x.corpus_score([], [[]])),
+    (lambda m: m.BLEU(tokenize="foo"), lambda x: x.corpus_score(["a"], [["a"]])),
+    (lambda m: m.BLEU(smooth_method="foo"), lambda x: x.corpus_score(["a"], [["a"]])),
+    (lambda m: m.BLEU(trg_lang="ja"), lambda x: x.corpus_score(["a"], [["a"]])),
+    (lambda m: m.BLEU(tokenize="ja-mecab"), lambda x: x.corpus_score(["a"], [["a"]])),
+    (lambda m: m.BLEU(tokenize="flores200"), lambda x: x.corpus_score(["a"], [["a"]])),
+])
+def test_sacrebleus_exceptions_are_raised_and_stay_value_errors(make, score):
+    import sacrebleu
+    want = outcome(lambda: score(make(sacrebleu)))
+    got = outcome(lambda: score(make(mteval)))
+    assert isinstance(want, type) and issubclass(got, want) and issubclass(got, ValueError), (want, got)
