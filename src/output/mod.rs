@@ -528,6 +528,8 @@ pub struct BatchFileWriter {
     sink: Sink,
     rows: usize,
     upload: Option<Upload>,
+    /// The target as given, for messages (a full disk names it).
+    shown: String,
 }
 
 /// Where a finished file goes when the target is an object-store URL.
@@ -608,22 +610,22 @@ impl BatchFileWriter {
             OutKind::Json => Sink::Json(json_writer(f)),
             OutKind::Ndjson => Sink::Ndjson(json_writer(f)),
         };
-        Ok(Self { file, sink, rows: 0, upload })
+        Ok(Self { file, sink, rows: 0, upload, shown: path.display().to_string() })
     }
 
     /// Writes one batch.
     ///
     /// # Errors
-    /// Encoding or I/O errors.
+    /// Encoding or I/O errors, naming the target.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows();
-        match &mut self.sink {
-            Sink::Parquet(w) => w.write(batch)?,
-            Sink::Csv(w) => w.write(batch)?,
-            Sink::Json(w) => w.write(batch)?,
-            Sink::Ndjson(w) => w.write(batch)?,
-        }
-        Ok(())
+        let res: Result<()> = match &mut self.sink {
+            Sink::Parquet(w) => w.write(batch).map_err(Into::into),
+            Sink::Csv(w) => w.write(batch).map_err(Into::into),
+            Sink::Json(w) => w.write(batch).map_err(Into::into),
+            Sink::Ndjson(w) => w.write(batch).map_err(Into::into),
+        };
+        res.with_context(|| format!("cannot write {}", self.shown))
     }
 
     /// Adds a key-value pair to a Parquet file's metadata before it is closed.
@@ -644,22 +646,13 @@ impl BatchFileWriter {
     /// # Errors
     /// I/O and object-store errors.
     pub async fn finish(self) -> Result<()> {
-        match self.sink {
-            Sink::Parquet(w) => {
-                w.close()?;
-            }
-            Sink::Csv(w) => {
-                w.into_inner().flush()?;
-            }
-            Sink::Json(mut w) => {
-                w.finish()?;
-                w.into_inner().flush()?;
-            }
-            Sink::Ndjson(mut w) => {
-                w.finish()?;
-                w.into_inner().flush()?;
-            }
-        }
+        let closed: Result<()> = match self.sink {
+            Sink::Parquet(w) => w.close().map(drop).map_err(Into::into),
+            Sink::Csv(w) => w.into_inner().flush().map_err(Into::into),
+            Sink::Json(mut w) => w.finish().map_err(Into::into).and_then(|()| Ok(w.into_inner().flush()?)),
+            Sink::Ndjson(mut w) => w.finish().map_err(Into::into).and_then(|()| Ok(w.into_inner().flush()?)),
+        };
+        closed.with_context(|| format!("cannot write {}", self.shown))?;
         match &self.upload {
             // The staged file is removed when `self.file` drops, uncommitted.
             Some(up) => up.send(self.file.temp_path()).await,
