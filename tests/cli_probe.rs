@@ -338,3 +338,33 @@ fn resample_counts_over_the_limit_are_refused_before_any_work() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(String::from_utf8(o.stdout).unwrap().lines().nth(1), Some("100.0"));
 }
+
+/// A third probe: an output in a missing directory fails before any work
+/// (`report` scored everything first), and `mbr` names the group a
+/// too-long segment is in.
+#[test]
+fn outputs_are_checked_first_and_mbr_names_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let (refs, systems) = demo_text(dir.path());
+    let missing = dir.path().join("nodir/report.html");
+    // A system shorter than the references: reading the inputs would fail,
+    // but the output is checked before anything is read.
+    let short = write_file(dir.path(), "short.txt", "a\n");
+    let o = mteval(&[
+        "report",
+        refs.to_str().unwrap(),
+        "-i",
+        systems[0].to_str().unwrap(),
+        short.to_str().unwrap(),
+        "-o",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("nodir does not exist"), "{}", stderr(&o));
+    let long = vec!["w"; 5001].join(" ");
+    let csv = write_file(dir.path(), "m.csv", format!("src_id,hyp\n1,a b\n2,a\n2,{long}\n2,b\n"));
+    fails_with(
+        &["mbr", csv.to_str().unwrap(), "--group-by", "src_id", "--utility", "ter"],
+        &["m.csv: the group of row 1 (counting from 0; 3 rows)", "over the limit of 5000"],
+    );
+}

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::cli::{fails_with, mteval_ok, sql_rows, write_file, write_jsonl};
+use crate::cli::{fails, fails_with, mteval_ok, sql_rows, write_file, write_jsonl};
 
 /// A table of segment scores: `system`, `seg_id`, `comet`, a row per
 /// system (in order) and segment.
@@ -150,4 +150,50 @@ fn score_flag_errors_name_the_flag_given() {
         &["compare", &r, "-i", &a, "--score-file", "comet:upper=x.scores"],
         &["--score-file comet:upper: unknown option 'upper' (known: lower, higher)"],
     );
+}
+
+/// sacrebleu's text output with mteval's `impl:` key after the version.
+fn with_impl(sacrebleu: &str) -> String {
+    sacrebleu.replace("version:2.6.0", &format!("version:2.6.0|impl:mteval-{}", env!("CARGO_PKG_VERSION")))
+}
+
+/// A third probe: systems on standard input are sacrebleu's (tab-separated,
+/// universal newlines), metrics print in sacrebleu's order and once, and the
+/// seed is read only where something is resampled.
+#[test]
+fn standard_input_metric_order_and_seed_are_sacrebleus() {
+    use crate::cli::mteval_stdin;
+    let dir = tempfile::tempdir().unwrap();
+    let r = write_file(dir.path(), "ref.txt", "the cat sat on the mat\nhello world .\n");
+    let r = r.to_str().unwrap();
+    // printf 'the cat sat\thello\nhello world .\tfoo bar\n' | sacrebleu ref.txt -f text -m bleu chrf
+    let two = "╒══════════╤════════╤═════════╕\n│   System │  BLEU  │  chrF2  │\n╞══════════╪════════╪═════════╡\n\
+               │ System 1 │  0.0   │  69.4   │\n├──────────┼────────┼─────────┤\n│ System 2 │  0.0   │   4.8   │\n\
+               ╘══════════╧════════╧═════════╛\n\n-----------------\nMetric signatures\n-----------------\n\
+               \x20- BLEU       nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0\n\
+               \x20- chrF2      nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0\n";
+    for metrics in [&["bleu", "chrf"][..], &["chrf", "bleu"], &["chrf", "bleu", "chrf"]] {
+        let args = [&["compare", r, "-f", "text", "-m"][..], metrics].concat();
+        let o = mteval_stdin(&args, b"the cat sat\thello\nhello world .\tfoo bar\n");
+        assert!(o.status.success(), "{metrics:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), with_impl(two), "{metrics:?}");
+    }
+    // printf 'the cat sat\rhello world .\n' | sacrebleu ref.txt -f text -m ter bleu
+    let one = "        BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 0.0 100.0/100.0/100.0/0.0 \
+               (BP = 0.607 ratio = 0.667 hyp_len = 6 ref_len = 9)\n\
+               TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0 = 33.3\n";
+    let o = mteval_stdin(&["compare", r, "-f", "text", "-m", "ter", "bleu"], b"the cat sat\rhello world .\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), with_impl(one));
+    // sacrebleu: "FATAL: the number of tab-delimited fields in the input stream differ across lines."
+    let o = mteval_stdin(&["compare", r, "-f", "text"], b"a\tb\nc\n");
+    fails(&o, "fields", &["standard input: line 2: 1 tab-separated systems where line 1 has 2"]);
+    // No resampling: sacrebleu never reads SACREBLEU_SEED.
+    let h = write_file(dir.path(), "h.txt", "the cat sat\nhello world .\n");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mteval"))
+        .args(["compare", r, "-i", h.to_str().unwrap(), "-m", "bleu", "bleu", "-b"])
+        .env("SACREBLEU_SEED", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "0.0\n", "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -72,7 +72,7 @@ proptest! {
     fn chrf_scores_whatever_parses(o in options(), h in sentence(), r1 in sentence(), r2 in sentence()) {
         for base in [ChrfConfig::default(), ChrfConfig::chrf_plus_plus(), FastChrfOptions::default().config()] {
             let Ok(c) = ChrfConfig::parse_with(base, &o) else { continue };
-            prop_assert!((0.0..=mteval_kernels::chrf::MAX_BETA).contains(&c.beta), "{o}: {c:?}");
+            prop_assert!(c.beta.abs() <= mteval_kernels::chrf::MAX_BETA, "{o}: {c:?}");
             for refs in [vec![r1.as_str()], vec![r1.as_str(), r2.as_str()], vec![h.as_str()]] {
                 let seg = c.segment(&h, &refs).unwrap();
                 prop_assert_eq!(seg.stats.len(), c.stats_len());
@@ -126,20 +126,39 @@ proptest! {
 #[test]
 fn beta_is_bounded_where_its_square_overflows() {
     // sacrebleu squares beta (Python raises OverflowError past ~1.34e154).
-    for ok in ["0", "-0", "1e-300", "2", "1e154"] {
+    // A negative beta squares as its opposite (sacrebleu and fastchrf take
+    // it); only the name shows the sign, as sacrebleu's `chrF{beta}`.
+    for (ok, name) in [
+        ("0", "chrF0"),
+        ("-0", "chrF0"),
+        ("1e-300", "chrF1e-300"),
+        ("2", "chrF2"),
+        ("1e154", "chrF1e+154"),
+        ("-1", "chrF-1"),
+        ("-1.5", "chrF-1.5"),
+        ("-1e154", "chrF-1e+154"),
+    ] {
         let c = ChrfConfig::parse(&format!("beta:{ok}")).unwrap_or_else(|e| panic!("beta:{ok}: {e}"));
         let s = c.sentence_score("the cat sat", &["the cat sat on"]).unwrap();
         assert!(in_range(s, 100.0), "beta:{ok}: {s}");
-        assert!(!c.name().contains('-'), "beta:{ok}: {}", c.name());
+        assert_eq!(c.name(), name, "beta:{ok}");
+        let opposite = ChrfConfig { beta: -c.beta, ..c };
+        assert_eq!(opposite.sentence_score("the cat sat", &["the cat sat on"]).unwrap().to_bits(), s.to_bits());
     }
-    for bad in ["1.35e154", "1e155", "1e200", "inf", "nan", "-1", "-1e-300", ""] {
+    for bad in ["1.35e154", "1e155", "1e200", "-1e155", "inf", "-inf", "nan", ""] {
         let e = ChrfConfig::parse(&format!("beta:{bad}")).unwrap_err().to_string();
-        assert!(e.contains(&format!("beta:{bad}: expected a number from 0 to 1e154")), "beta:{bad}: {e}");
+        assert!(e.contains(&format!("beta:{bad}: expected a number from -1e154 to 1e154")), "beta:{bad}: {e}");
         assert!(parse_mbr_options(&format!("beta:{bad}")).is_err(), "mbr beta:{bad}");
     }
     let fast = FastChrfOptions { beta: 1e200, ..FastChrfOptions::default() };
     let e = mteval_kernels::chrf::group::pairwise_chrf(&[vec!["a"]], &[vec!["a"]], &fast).unwrap_err().to_string();
-    assert!(e.contains("beta must be a number from 0 to 1e154 (got 1e200)"), "{e}");
+    assert!(e.contains("beta must be a number from -1e154 to 1e154 (got 1e200"), "{e}");
+    let negative = FastChrfOptions { beta: -2.0, ..FastChrfOptions::default() };
+    let (h, r) = (vec![vec!["the cat sat", "a cat"]], vec![vec!["the cat sat on", "cats"]]);
+    assert_eq!(
+        mteval_kernels::chrf::group::pairwise_chrf(&h, &r, &negative).unwrap(),
+        mteval_kernels::chrf::group::pairwise_chrf(&h, &r, &FastChrfOptions::default()).unwrap()
+    );
 }
 
 #[test]

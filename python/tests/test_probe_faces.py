@@ -114,3 +114,40 @@ def test_sacrebleus_exceptions_are_raised_and_stay_value_errors(make, score):
     want = outcome(lambda: score(make(sacrebleu)))
     got = outcome(lambda: score(make(mteval)))
     assert isinstance(want, type) and issubclass(got, want) and issubclass(got, ValueError), (want, got)
+
+
+# A third probe (session of 2026-11-29, seventh): option values sacrebleu and fastchrf take that mteval refused.
+@pytest.mark.parametrize("kwargs", [
+    {"beta": -1}, {"beta": -3, "word_order": 2}, {"beta": -0.5}, {"char_order": 0, "word_order": 0},
+    {"char_order": 0, "word_order": 2}, {"char_order": 0, "word_order": 0, "eps_smoothing": True},
+])
+def test_chrf_takes_sacrebleus_degenerate_options(kwargs):
+    import sacrebleu
+    hyps, refs = ["the cat sat", "a dog", ""], [["the cat sat on the mat", "a dog barks", "x"]]
+    theirs, ours = sacrebleu.CHRF(**kwargs), mteval.CHRF(**kwargs)
+    for call in (lambda m: m.corpus_score(hyps, refs), lambda m: m.sentence_score(hyps[0], [refs[0][0]])):
+        want = outcome(call, theirs)
+        got = outcome(call, ours)
+        if isinstance(want, type):
+            assert isinstance(got, type) and issubclass(got, ValueError), (kwargs, got)
+            continue
+        assert (got.score, str(got)) == (want.score, str(want)), kwargs
+
+
+@pytest.mark.parametrize("kwargs", [{"max_ngram_order": 0}, {"max_ngram_order": 0, "effective_order": True}])
+def test_bleu_takes_no_ngram_order_as_sacrebleu(kwargs):
+    import sacrebleu
+    hyps, refs = ["a b c", "d e"], [["a b c d", "d e"]]
+    theirs, ours = sacrebleu.BLEU(**kwargs), mteval.BLEU(**kwargs)
+    want, got = theirs.corpus_score(hyps, refs), ours.corpus_score(hyps, refs)
+    assert (got.score, str(got), got.precisions) == (want.score, str(want), want.precisions)
+    assert str(ours.sentence_score(hyps[0], [refs[0][0]])) == str(theirs.sentence_score(hyps[0], [refs[0][0]]))
+
+
+@pytest.mark.parametrize("beta", [-2.0, -0.5, 0.0, 0.5])
+def test_fastchrf_takes_any_finite_beta(beta):
+    import fastchrf
+    hyps = [["the cat sat", "a cat sat on", ""]]
+    refs = [["the cat sat on the mat", "cats sat"]]
+    assert mteval.aggregate_chrf(hyps, refs, beta=beta) == fastchrf.aggregate_chrf(hyps, refs, beta=beta)
+    assert mteval.pairwise_chrf(hyps, refs, beta=beta) == fastchrf.pairwise_chrf(hyps, refs, beta=beta)

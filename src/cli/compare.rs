@@ -154,7 +154,8 @@ impl clap::Args for SacrebleuFlags {
         mteval::metrics::sacrebleu_flags().into_iter().fold(cmd, |cmd, (_, f)| {
             let arg = clap::Arg::new(f.long).long(f.long).help(f.help);
             cmd.arg(match f.sets {
-                FlagSets::Value(_) => arg.action(clap::ArgAction::Set).value_name("VALUE"),
+                // `--chrf-beta -1`: argparse takes a negative number as a value.
+                FlagSets::Value(_) => arg.action(clap::ArgAction::Set).value_name("VALUE").allow_negative_numbers(true),
                 FlagSets::Switch(_) => arg.action(clap::ArgAction::SetTrue),
             })
         })
@@ -237,19 +238,18 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     let mut score_cols = a.score_cols.clone();
     score_cols.extend(score_files.iter().map(|f| f.name.clone()));
     let checked = compare::text_metrics(&a.metrics, &score_cols);
-    let text_metrics =
+    let mut text_metrics =
         mteval::metrics::or_score_col_hint(checked, a.inputs.first().map(String::as_str), &a.metrics).await?;
+    once_each(&mut text_metrics);
     let mut options = a.options.clone();
     options.extend(a.sacrebleu.metric_options(&text_metrics)?);
     if !score_files.is_empty() {
         check_score_file_names(&score_files, &compare::resolve(&text_metrics, &options, &[])?)?;
     }
-    let metrics = compare::resolve(&text_metrics, &options, &score_cols)?;
+    let mut metrics = compare::resolve(&text_metrics, &options, &score_cols)?;
     if a.comet_compare {
         return run_comet(a, &metrics, &score_files).await;
     }
-    let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
-    let seed = a.paired.seed()?;
     let ar_intervals = match a.paired_ar_confidence_n.filter(|&n| n > 0) {
         Some(n) if a.paired.paired_ar => Some(resamples(n, "--paired-ar-confidence-n")?),
         _ => None,
@@ -258,29 +258,17 @@ pub(super) async fn run(a: &CompareArgs) -> Result<()> {
     if a.confidence {
         resamples(a.confidence_n, "--confidence-n")?;
     }
+    // The seed (`--seed`, `SACREBLEU_SEED`) is read only where something is
+    // resampled, as sacrebleu reads it.
+    let seed = if test.is_some() || a.confidence { a.paired.seed()? } else { None };
     let corpus = read_inputs(a, &metrics, &score_files, test.is_some()).await?;
+    if test.is_none() {
+        sacrebleu_order(&mut metrics);
+    }
+    let compared: Vec<&dyn Metric> = metrics.iter().map(MetricChoice::metric).collect();
 
     let n_sys = corpus.systems.len();
-    if test.is_some() && n_sys < 2 {
-        if a.systems.len() > 1 {
-            bail!(
-                "paired tests need two or more systems: every -i file is {} (a file given again as the baseline \
-                 counts once, as in sacrebleu)",
-                a.systems[0].display()
-            );
-        }
-        if table_mode(a) {
-            let column = a.table.system_col.as_deref().unwrap_or("system");
-            let only = corpus.systems.first().map_or("", |(n, _)| n.strip_prefix(BASELINE_PREFIX).unwrap_or(n));
-            bail!(
-                "paired tests need two or more systems: {} has one, '{only}', in its system column '{column}'; \
-                 give a table with a row per system and segment (--system-col names the column of system names, \
-                 --baseline picks the baseline among them)",
-                a.inputs[0]
-            );
-        }
-        bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
-    }
+    two_systems_for_a_test(a, &corpus, test.is_some())?;
     if a.confidence && n_sys > 1 {
         bail!("--confidence is for one system; with several, use --paired-bs (it reports intervals too)");
     }
@@ -416,6 +404,58 @@ fn check_score_file_names(score_files: &[ScoreFile], text_metrics: &[MetricChoic
 /// the system on standard input).
 fn table_mode(a: &CompareArgs) -> bool {
     a.systems.is_empty() && a.inputs.iter().any(|i| is_table(i))
+}
+
+/// A paired test's two systems, or why there is one.
+fn two_systems_for_a_test(a: &CompareArgs, corpus: &Corpus, test: bool) -> Result<()> {
+    if test && corpus.systems.len() < 2 {
+        if a.systems.len() > 1 {
+            bail!(
+                "paired tests need two or more systems: every -i file is {} (a file given again as the baseline \
+                 counts once, as in sacrebleu)",
+                a.systems[0].display()
+            );
+        }
+        if table_mode(a) {
+            let column = a.table.system_col.as_deref().unwrap_or("system");
+            let only = corpus.systems.first().map_or("", |(n, _)| n.strip_prefix(BASELINE_PREFIX).unwrap_or(n));
+            bail!(
+                "paired tests need two or more systems: {} has one, '{only}', in its system column '{column}'; \
+                 give a table with a row per system and segment (--system-col names the column of system names, \
+                 --baseline picks the baseline among them)",
+                a.inputs[0]
+            );
+        }
+        bail!("paired tests need two or more systems (-i BASELINE SYSTEM ...)");
+    }
+    Ok(())
+}
+
+/// sacrebleu keeps its metrics by name: one given twice is computed once.
+fn once_each(text_metrics: &mut Vec<String>) {
+    let mut seen = Vec::new();
+    text_metrics.retain(|m| {
+        let key = metrics::lookup(m).map_or_else(|_| m.to_lowercase(), |i| i.name.to_owned());
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first
+    });
+}
+
+/// Without a paired test sacrebleu prints its metrics sorted by name
+/// (`sorted(metrics)`); segment-score columns follow, as given.
+fn sacrebleu_order(metrics: &mut [MetricChoice]) {
+    metrics.sort_by_key(|m| match m.score_column() {
+        Some(_) => (true, String::new()),
+        None => (false, sacrebleu_key(m)),
+    });
+}
+
+/// The name sacrebleu sorts a metric by (`bleu`, `chrf`, `ter`; chrF++ is
+/// its `chrf`), else the metric table's name.
+fn sacrebleu_key(m: &MetricChoice) -> String {
+    let info = m.metric().info();
+    info.sacrebleu.map_or(info.name, |s| s.name).to_owned()
 }
 
 /// The corpus of `compare`'s inputs: a table, or text files (the system on

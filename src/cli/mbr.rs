@@ -172,7 +172,10 @@ pub(super) async fn run(a: MbrArgs) -> Result<()> {
     let picks: Vec<Result<Option<(usize, f64, usize)>>> = groups
         .par_iter()
         .map(|members| {
-            let pick = select(utility.as_ref(), backend.as_ref(), hyp, pref, members);
+            let pick = select(utility.as_ref(), backend.as_ref(), hyp, pref, members).with_context(|| {
+                let first = members.first().copied().unwrap_or(0);
+                format!("{}: the group of row {first} (counting from 0; {} rows)", a.input, members.len())
+            });
             pb.inc(1);
             pick
         })

@@ -7,7 +7,7 @@ pub mod score_files;
 pub mod textfiles;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use datafusion::arrow::array::{Array, AsArray, Float64Array, StringArray};
@@ -17,7 +17,7 @@ use mteval_kernels::NRefs;
 use mteval_kernels::metric::{Metric, segment_score};
 use mteval_kernels::significance::SegmentStats;
 
-use crate::corpus::textfiles::{read_lines, read_utf8, split_lines, split_refs};
+use crate::corpus::textfiles::{STDIN, read_lines, read_utf8, split_lines, split_refs, stdin_systems};
 use crate::metrics::MetricChoice;
 use crate::session::{SessionOptions, new_context, register_input};
 
@@ -262,7 +262,18 @@ pub fn read_text(ref_files: &[PathBuf], system_files: &[PathBuf], num_refs: usiz
     }
     let n = streams[0].len();
     let mut systems: Vec<(String, Vec<String>)> = Vec::new();
-    for f in system_files {
+    let from_stdin = matches!(system_files, [only] if only.as_path() == Path::new(STDIN));
+    if from_stdin {
+        let only = &system_files[0];
+        // sacrebleu's systems on standard input: tab-separated, named
+        // `System 1`, `System 2`, ... (one system keeps the name `-`).
+        let read = stdin_systems(&read_utf8(only)?, "standard input")?;
+        let several = read.len() > 1;
+        for (i, lines) in read.into_iter().enumerate() {
+            systems.push((if several { format!("System {}", i + 1) } else { STDIN.to_owned() }, lines));
+        }
+    }
+    for f in system_files.iter().filter(|_| !from_stdin) {
         let name = f.display().to_string();
         if systems.iter().any(|(s, _)| *s == name) {
             if paired && systems[0].0 == name {

@@ -50,6 +50,49 @@ pub fn split_lines(text: &str) -> Vec<&str> {
     body.split('\n').map(mteval_kernels::py::text::py_rstrip).collect()
 }
 
+/// The systems sacrebleu reads from standard input (`sacrebleu REF < SYS`):
+/// lines split with Python's universal newlines (`\n`, `\r\n` and a lone
+/// `\r` each end one), each line `rstrip()`ped and split at tabs into one
+/// sentence per system, as many systems as the first line has fields; the
+/// sentences of the later lines are `rstrip()`ped too (the first line's are
+/// not, as sacrebleu does). `name` names standard input in errors.
+///
+/// # Errors
+/// A line with another number of fields than the first, naming it.
+pub fn stdin_systems(text: &str, name: &str) -> Result<Vec<Vec<String>>> {
+    use mteval_kernels::py::text::py_rstrip;
+    let mut lines = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, next) = match rest.find(['\n', '\r']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (&rest[..i], &rest[i + 2..]),
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        lines.push(line);
+        rest = next;
+    }
+    // An empty input is one empty line, as `readline()` gives ''.
+    let first: Vec<&str> = py_rstrip(lines.first().copied().unwrap_or("")).split('\t').collect();
+    let mut systems: Vec<Vec<String>> = first.iter().map(|s| vec![(*s).to_owned()]).collect();
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let fields: Vec<&str> = py_rstrip(line).split('\t').collect();
+        if fields.len() != systems.len() {
+            bail!(
+                "{name}: line {}: {} tab-separated systems where line 1 has {} (each line holds one sentence of \
+                 every system, separated by tabs, as sacrebleu reads standard input)",
+                i + 1,
+                fields.len(),
+                systems.len()
+            );
+        }
+        for (s, f) in systems.iter_mut().zip(fields) {
+            s.push(py_rstrip(f).to_owned());
+        }
+    }
+    Ok(systems)
+}
+
 /// Reads `path` as lines ([`split_lines`]), each its own string.
 ///
 /// # Errors

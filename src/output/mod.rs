@@ -283,15 +283,7 @@ impl AtomicFile {
         // replaced, the link stays); a FIFO, a device, a socket or a
         // directory is refused, never replaced by a regular file.
         let target = &write_target(target)?;
-        let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
-        if !dir.is_dir() {
-            // The first component on the way that is not a directory says why.
-            let blocker = dir.ancestors().filter(|a| !a.as_os_str().is_empty()).find(|a| a.exists() && !a.is_dir());
-            match blocker {
-                Some(f) => bail!("cannot write {}: {} is a file, not a directory", target.display(), f.display()),
-                None => bail!("cannot write {}: directory {} does not exist", target.display(), dir.display()),
-            }
-        }
+        let dir = output_dir(target)?;
         if target.is_dir() {
             bail!("cannot write {}: it is a directory", target.display());
         }
@@ -429,7 +421,14 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[&str]) -> Result<()> {
     let mut seen: Vec<(&str, &Path, String)> = Vec::new();
     for &(flag, out) in outputs {
         let Some(text) = out.to_str() else { continue };
-        let target = if crate::session::is_url(text) { out.to_owned() } else { write_target(out)? };
+        let target = if crate::session::is_url(text) {
+            out.to_owned()
+        } else {
+            // Before any work: a missing directory fails here, not after it.
+            let target = write_target(out)?;
+            output_dir(&target)?;
+            target
+        };
         let id = identity(&target.display().to_string());
         if let Some((other, other_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
             bail!(
@@ -458,6 +457,21 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[&str]) -> Result<()> {
         seen.push((flag, out, id));
     }
     Ok(())
+}
+
+/// The directory a file at `target` is written in, refused when it is
+/// missing (naming the first component on the way that is a file).
+fn output_dir(target: &Path) -> Result<&Path> {
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| Path::new("."));
+    if !dir.is_dir() {
+        // The first component on the way that is not a directory says why.
+        let blocker = dir.ancestors().filter(|a| !a.as_os_str().is_empty()).find(|a| a.exists() && !a.is_dir());
+        match blocker {
+            Some(f) => bail!("cannot write {}: {} is a file, not a directory", target.display(), f.display()),
+            None => bail!("cannot write {}: directory {} does not exist", target.display(), dir.display()),
+        }
+    }
+    Ok(dir)
 }
 
 /// Removes `.{name}.mteval-PID.tmp` files in `dir` left by runs that were

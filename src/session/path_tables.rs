@@ -151,6 +151,9 @@ async fn check_dataset(state: &SessionState, cfg: &ListingTableConfig) -> Result
     check_columns(state, &store, options, &named, &files, &cols).await
 }
 
+/// How many files' footers, heads or schemas the checks read at once.
+const AT_ONCE: usize = 16;
+
 /// Every Parquet file's footer checked against its size, naming the first
 /// that is not Parquet (the reader would panic on it).
 async fn check_parquet_footers(
@@ -163,8 +166,7 @@ async fn check_parquet_footers(
     if options.format.downcast_ref::<ParquetFormat>().is_none() {
         return Ok(());
     }
-    // Sixteen footers read at once.
-    for chunk in files.chunks(16) {
+    for chunk in files.chunks(AT_ONCE) {
         let reads: Vec<_> = chunk.iter().map(|m| footer_of(store.as_ref(), named, m)).collect();
         futures::future::try_join_all(reads).await?;
     }
@@ -180,11 +182,19 @@ async fn check_csv_headers(
     files: &[object_store::ObjectMeta],
 ) -> Result<()> {
     use crate::session::inputs::{InputKind, unique_columns};
-    for m in files {
-        let Ok(kind @ (InputKind::Csv | InputKind::Tsv)) = InputKind::of(m.location.as_ref()) else { continue };
-        unique_columns(store.as_ref(), &m.location, m.size, kind, &named.shown(m))
-            .await
-            .map_err(|e| DataFusionError::Plan(format!("{e:#}")))?;
+    let csv: Vec<(&object_store::ObjectMeta, InputKind, String)> = files
+        .iter()
+        .filter_map(|m| match InputKind::of(m.location.as_ref()) {
+            Ok(kind @ (InputKind::Csv | InputKind::Tsv)) => Some((m, kind, named.shown(m))),
+            _ => None,
+        })
+        .collect();
+    for chunk in csv.chunks(AT_ONCE) {
+        let reads: Vec<_> = chunk
+            .iter()
+            .map(|(m, kind, shown)| unique_columns(store.as_ref(), &m.location, m.size, *kind, shown))
+            .collect();
+        futures::future::try_join_all(reads).await.map_err(|e| DataFusionError::Plan(format!("{e:#}")))?;
     }
     Ok(())
 }
@@ -349,12 +359,24 @@ async fn check_columns(
         .map(|c| Arc::new(CsvFormat::default().with_options(c.options().clone()).with_schema_infer_max_rec(1)) as _);
     let by_position = header_only.is_some();
     let per_file = header_only.unwrap_or_else(|| Arc::clone(&format));
+    // Each file's schema, several read at once (on an object store each is a
+    // round trip or two), then compared in the files' order.
+    let mut schemas = Vec::with_capacity(files.len());
+    let per_file = &per_file;
+    for chunk in files.chunks(AT_ONCE) {
+        let reads: Vec<_> = chunk
+            .iter()
+            .map(|m| async move {
+                per_file
+                    .infer_schema(state, store, std::slice::from_ref(m))
+                    .await
+                    .map_err(|e| DataFusionError::Plan(format!("{}: {}", shown(m), e.message())))
+            })
+            .collect();
+        schemas.extend(futures::future::try_join_all(reads).await?);
+    }
     let mut first: Option<(Vec<String>, &object_store::ObjectMeta)> = None;
-    for m in files {
-        let schema = per_file
-            .infer_schema(state, store, std::slice::from_ref(m))
-            .await
-            .map_err(|e| DataFusionError::Plan(format!("{}: {}", shown(m), e.message())))?;
+    for (m, schema) in files.iter().zip(schemas) {
         let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
         if let Some(both) = names.iter().find(|n| cols.contains(&n.as_str())) {
             return Err(DataFusionError::Plan(format!(

@@ -246,6 +246,9 @@ impl<E: KernelExec> GpuBackend<E> {
         if input.char_order > 6 || input.word_order > 6 {
             return Err(unsupported("n-gram orders above 6"));
         }
+        if input.orders() == 0 {
+            return Err(unsupported("no n-gram order (nc:0|nw:0)"));
+        }
         if input.words.data.iter().any(|&w| w >= 1 << 21) || input.chars.data.iter().any(|&c| c >= 1 << 21) {
             return Err(unsupported("more than 2^21 distinct words in one batch"));
         }

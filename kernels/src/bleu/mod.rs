@@ -98,7 +98,7 @@ pub const OPTIONS: &[OptionKey] = &[
     ),
     OptionKey::new(
         "ngram",
-        "`4` (1–32)",
+        "`4` (0–32; 0 scores 0, as sacrebleu)",
         "sacrebleu's `max_ngram_order` (not in sacrebleu's signature; mteval's adds `ngram:N` when N is not 4)",
     ),
     OptionKey::new(
@@ -203,7 +203,7 @@ impl BleuConfig {
     /// Keys: `case` (`mixed`|`lc`), `eff` (`no`|`yes`), `tok` (`13a`,
     /// `none`, `char`, `zh`, `intl`), `smooth` (`exp`, `none`, `floor`,
     /// `add-k`, the last two with an optional `[value]`), `smooth_value`,
-    /// `ngram` (1–32), `trg_lang` (without `tok`: `zh` selects `tok:zh`);
+    /// `ngram` (0–32), `trg_lang` (without `tok`: `zh` selects `tok:zh`);
     /// `nrefs`, `version`, `impl` are accepted and ignored so a printed
     /// signature can be pasted back.
     ///
@@ -817,8 +817,8 @@ impl BleuStats {
 
 fn parse_order(k: &str, v: &str) -> Result<usize, MetricError> {
     match v.parse::<usize>() {
-        Ok(n) if (1..=MAX_NGRAM_ORDER).contains(&n) => Ok(n),
-        _ => Err(bad(k, v, &format!("an integer 1..={MAX_NGRAM_ORDER}"))),
+        Ok(n) if n <= MAX_NGRAM_ORDER => Ok(n),
+        _ => Err(bad(k, v, &format!("an integer 0..={MAX_NGRAM_ORDER}"))),
     }
 }
 

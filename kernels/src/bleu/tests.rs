@@ -160,6 +160,18 @@ fn compute_bleu_edge_cases() {
     assert_eq!((add_k.score, add_k.precisions.as_slice()), (36.78794411714425, &[100.0, 100.0, 100.0, 100.0][..]));
     let floor = compute_bleu(&[5, 0, 0, 0], &[6, 5, 4, 3], 6, 6, Smoothing::Floor(0.1), false);
     assert_eq!(floor.score, 6.104735835807844);
+    // max_ngram_order=0: no precision, so no match; sacrebleu scores 0 and
+    // keeps the brevity penalty (`BLEU = 0.00  (BP = 0.717 ratio = 0.750
+    // hyp_len = 3 ref_len = 4)`, with or without effective order).
+    for opts in ["ngram:0", "ngram:0|eff:yes"] {
+        let cfg = BleuConfig::parse(opts).unwrap();
+        assert_eq!(cfg.sentence_score("a b c", &["a b c d"]).unwrap(), 0.0, "{opts}");
+        let st = corpus(&cfg, &[("a b c", vec!["a b c d"])]);
+        let d = st.score_details(&cfg).unwrap();
+        assert_eq!((d.score, d.precisions.len(), d.bp, d.sys_len, d.ref_len), (0.0, 0, 0.7165313105737893, 3, 4));
+        let verbose = crate::metric::Metric::verbose(&cfg, &[3.0, 4.0]).unwrap();
+        assert_eq!(verbose, " (BP = 0.717 ratio = 0.750 hyp_len = 3 ref_len = 4)", "{opts}");
+    }
 }
 
 #[test]
@@ -225,8 +237,8 @@ fn bad_options_are_clear_errors() {
         ("smooth:add-k[1]|smooth_value:2", "disagree"),
         ("smooth:linear", "expected exp, none"),
         ("smooth_value:inf", "a number from 0 to 1e300"),
-        ("ngram:0", "1..=32"),
-        ("ngram:33", "1..=32"),
+        ("ngram:33", "0..=32"),
+        ("ngram:-1", "0..=32"),
         ("case:upper", "mixed or lc"),
         ("eff:maybe", "yes or no"),
         ("trg_lang:surely-not-a-value", "language code"),

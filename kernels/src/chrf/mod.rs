@@ -45,7 +45,7 @@ pub const OPTIONS: &[OptionKey] = &[
     OptionKey::new("nw", "`0` (`2` = chrF++; 0–32)", "sacrebleu's `word_order`"),
     OptionKey::new(
         "beta",
-        "`2` (0 to 1e154)",
+        "`2` (-1e154 to 1e154; squared, so -B weighs as B, named chrF-B)",
         "sacrebleu's `beta` (sacrebleu squares it, which overflows above about 1.34e154: Python raises \
          `OverflowError`)",
     ),
@@ -171,10 +171,12 @@ impl ChrfConfig {
                 }
             }
         }
-        if c.char_order + c.word_order == 0 {
+        if c.char_order + c.word_order == 0 && c.eps_smoothing {
+            // With no order, sacrebleu scores 0 by effective order and
+            // divides by zero with eps smoothing (ZeroDivisionError).
             return Err(MetricError::InvalidOption {
                 metric: METRIC,
-                reason: "nc and nw are both 0: there is nothing to count".into(),
+                reason: "nc and nw are both 0 with eff:no: the mean over no order divides by zero".into(),
             });
         }
         Ok(c)
@@ -287,7 +289,8 @@ impl ChrfConfig {
 const GPU_ROWS: usize = 4096;
 
 fn fmt_beta(beta: f64) -> String {
-    if beta.fract() == 0.0 && beta < 1e15 { format!("{beta:.0}") } else { format!("{beta}") }
+    // An integer as sacrebleu's int `--chrf-beta` prints; else Python's repr.
+    if beta.fract() == 0.0 && beta.abs() < 1e15 { format!("{beta:.0}") } else { crate::py::text::py_float_repr(beta) }
 }
 
 /// The largest `beta`: sacrebleu computes `beta ** 2`, which overflows
@@ -295,11 +298,13 @@ fn fmt_beta(beta: f64) -> String {
 /// F-score is a finite number in [0, 100].
 pub const MAX_BETA: f64 = 1e154;
 
-/// Parses `beta`: a finite number in `[0, MAX_BETA]` (`-0` is `0`).
+/// Parses `beta`: a finite number in `[-MAX_BETA, MAX_BETA]` (`-0` is `0`).
+/// sacrebleu squares it, so a negative beta weighs recall as its opposite
+/// does; only the name (`chrF-1`) differs.
 fn parse_beta(k: &str, v: &str) -> Result<f64, MetricError> {
     match v.parse::<f64>() {
-        Ok(b) if (0.0..=MAX_BETA).contains(&b) => Ok(b + 0.0),
-        _ => Err(bad(k, v, &format!("a number from 0 to {MAX_BETA:e}"))),
+        Ok(b) if b.abs() <= MAX_BETA => Ok(b + 0.0),
+        _ => Err(bad(k, v, &format!("a number from -{MAX_BETA:e} to {MAX_BETA:e}"))),
     }
 }
 
@@ -418,9 +423,26 @@ mod tests {
         let b3 = ChrfConfig::parse("beta:3").unwrap();
         assert_eq!(b3.name(), "chrF3");
         assert_eq!(ChrfConfig::parse(&b3.signature(NRefs::Var).to_string()).unwrap(), b3);
-        for bad in ["nc:x", "nc:0|nw:0", "bogus:1", "beta:-1"] {
+        for bad in ["nc:x", "nc:0|nw:0|eff:no", "bogus:1", "beta:-1e155", "beta:nan", "nc:33"] {
             assert!(ChrfConfig::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn no_order_scores_zero_as_sacrebleu() {
+        // CHRF(char_order=0, word_order=0): chrF2 = 0.00 for sentences and
+        // corpora; with eps_smoothing sacrebleu divides by zero.
+        let c = ChrfConfig::parse("nc:0|nw:0").unwrap();
+        assert_eq!((c.stats_len(), c.name()), (0, "chrF2".to_owned()));
+        let seg = c.segment("a b c", &["a b c d"]).unwrap();
+        assert!(seg.stats.is_empty());
+        assert_eq!(c.sentence_score("a b c", &["a b c d"]).unwrap(), 0.0);
+        let mut st = ChrfStats::default();
+        st.add(&seg.stats);
+        assert_eq!(st.score(&c), Some(0.0));
+        let e = ChrfConfig::parse("nc:0|nw:0|eff:no").unwrap_err().to_string();
+        assert!(e.contains("divides by zero"), "{e}");
+        assert!(ChrfConfig::parse("eff:no|nw:0|nc:0").is_err());
     }
 
     #[test]

@@ -85,11 +85,16 @@ fn fast_err(reason: &str) -> MetricError {
 
 fn validate<A, B>(hyps: &[A], refs: &[B], opts: &FastChrfOptions) -> Result<(), MetricError> {
     if opts.char_order == 0 && opts.word_order == 0 {
-        return Err(fast_err("char_order must be greater than 0"));
+        return Err(fast_err("char_order must be at least 1"));
     }
-    if !(0.0..=super::MAX_BETA).contains(&opts.beta) {
-        // fastchrf would square an overflowing beta into NaN scores.
-        return Err(fast_err(&format!("beta must be a number from 0 to {:e} (got {:e})", super::MAX_BETA, opts.beta)));
+    if opts.beta.is_nan() || opts.beta.abs() > super::MAX_BETA {
+        // fastchrf squares beta (a negative one weighs as its opposite), so an
+        // infinite, NaN or overflowing one makes every score NaN.
+        return Err(fast_err(&format!(
+            "beta must be a number from -{max:e} to {max:e} (got {:e}; fastchrf would score NaN)",
+            opts.beta,
+            max = super::MAX_BETA
+        )));
     }
     if hyps.is_empty() || refs.is_empty() {
         return Err(fast_err("hypotheses and references must be non-empty"));
