@@ -66,23 +66,7 @@ pub enum Normalize {
 /// The lines jiwer keeps: Python's `readlines()` in text mode (universal
 /// newlines), each `strip()`ped, those longer than one code point.
 fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (line, next) = match rest.find(['\n', '\r']) {
-            Some(i) => {
-                let len = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
-                (&rest[..i], &rest[i + len..])
-            }
-            None => (rest, ""),
-        };
-        let s = py_strip(line);
-        if s.chars().nth(1).is_some() {
-            out.push(s);
-        }
-        rest = next;
-    }
-    out
+    mteval::corpus::textfiles::universal_lines(text).map(py_strip).filter(|s| s.chars().nth(1).is_some()).collect()
 }
 
 /// What jiwer prints for a measure: Python's `repr` of a float, or of an

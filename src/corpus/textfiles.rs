@@ -50,6 +50,25 @@ pub fn split_lines(text: &str) -> Vec<&str> {
     body.split('\n').map(mteval_kernels::py::text::py_rstrip).collect()
 }
 
+/// The lines of `text` as Python reads a file in text mode (universal
+/// newlines): `\n`, `\r\n` and a lone `\r` each end one, without their ends;
+/// a final line break starts no further line.
+pub fn universal_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match rest.find(['\n', '\r']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (&rest[..i], &rest[i + 2..]),
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
 /// The systems sacrebleu reads from standard input (`sacrebleu REF < SYS`):
 /// lines split with Python's universal newlines (`\n`, `\r\n` and a lone
 /// `\r` each end one), each line `rstrip()`ped and split at tabs into one
@@ -61,17 +80,7 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 /// A line with another number of fields than the first, naming it.
 pub fn stdin_systems(text: &str, name: &str) -> Result<Vec<Vec<String>>> {
     use mteval_kernels::py::text::py_rstrip;
-    let mut lines = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (line, next) = match rest.find(['\n', '\r']) {
-            Some(i) if rest[i..].starts_with("\r\n") => (&rest[..i], &rest[i + 2..]),
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, ""),
-        };
-        lines.push(line);
-        rest = next;
-    }
+    let lines: Vec<&str> = universal_lines(text).collect();
     // An empty input is one empty line, as `readline()` gives ''.
     let first: Vec<&str> = py_rstrip(lines.first().copied().unwrap_or("")).split('\t').collect();
     let mut systems: Vec<Vec<String>> = first.iter().map(|s| vec![(*s).to_owned()]).collect();
