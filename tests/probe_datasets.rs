@@ -36,6 +36,18 @@ fn jsonl_pairs() -> String {
     jsonl("-").replace("\"system\": \"-\", ", "")
 }
 
+/// A temporary folder `d` holding `files` (name, text), and its path with
+/// a trailing `/`, as a dataset is named.
+fn folder(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    for (name, text) in files {
+        put(&d, name, text);
+    }
+    let path = format!("{}/", d.display());
+    (dir, path)
+}
+
 /// `SELECT count(*) FROM 'PATH'`.
 fn count(path: &str) -> String {
     sql_rows(&format!("SELECT count(*) AS n FROM '{path}'"))[1].clone()
@@ -43,11 +55,8 @@ fn count(path: &str) -> String {
 
 #[test]
 fn csv_files_listing_columns_in_another_order_are_refused_not_read_by_position() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d");
-    put(&d, "a.csv", "hyp,ref\nthe cat,the cat sat\n");
-    put(&d, "b.csv", "ref,hyp\nthe cat sat,the cat\n");
-    let path = format!("{}/", d.display());
+    let (dir, path) =
+        folder(&[("a.csv", "hyp,ref\nthe cat,the cat sat\n"), ("b.csv", "ref,hyp\nthe cat sat,the cat\n")]);
     // Read by position, b.csv's hypothesis was the reference: TER 100 where
     // both files hold the same pair (TER 33.3).
     let e = fails_with(&["score", &path, "-m", "ter"], &["b.csv", "(ref, hyp)", "(hyp, ref)", "same order"]);
@@ -55,42 +64,35 @@ fn csv_files_listing_columns_in_another_order_are_refused_not_read_by_position()
     let o = mteval(&["sql", "-c", &format!("SELECT * FROM '{path}'")]);
     assert!(!o.status.success() && stderr(&o).contains("same order"), "{}", stderr(&o));
     // The same columns in the same order are read.
-    put(&d, "b.csv", "hyp,ref\nthe cat,the cat sat\n");
+    put(&dir.path().join("d"), "b.csv", "hyp,ref\nthe cat,the cat sat\n");
     assert_eq!(count(&path), "2");
 }
 
 #[test]
 fn a_folder_of_two_formats_is_refused_naming_files_of_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d");
-    put(&d, "a.jsonl", &jsonl("A"));
-    put(&d, "b.csv", "system,hyp,ref\nB,x,y\n");
-    let path = format!("{}/", d.display());
+    let (_dir, path) = folder(&[("a.jsonl", &jsonl("A")), ("b.csv", "system,hyp,ref\nB,x,y\n")]);
     fails_with(&["score", &path, "-m", "ter"], &["2 formats", ".csv: ", "b.csv", ".jsonl: ", "a.jsonl"]);
     let o = mteval(&["sql", "-c", &format!("SELECT count(*) FROM '{path}'")]);
     assert!(stderr(&o).contains("2 formats"), "{}", stderr(&o));
     // A glob picks one format.
-    assert_eq!(count(&format!("{}/*.jsonl", d.display())), "10");
+    assert_eq!(count(&format!("{path}*.jsonl")), "10");
 }
 
 #[test]
 fn files_in_subfolders_are_read_at_any_depth() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d");
-    put(&d, "top.jsonl", &jsonl("A"));
-    put(&d, "sub/x.jsonl", &jsonl("B"));
-    put(&d, "sub/deeper/y.jsonl", &jsonl("C"));
-    assert_eq!(count(&format!("{}/", d.display())), "30");
+    let (dir, path) =
+        folder(&[("top.jsonl", &jsonl("A")), ("sub/x.jsonl", &jsonl("B")), ("sub/deeper/y.jsonl", &jsonl("C"))]);
+    assert_eq!(count(&path), "30");
     // A glob with ** reaches them too, and a folder whose only files are in
     // a subfolder is read (it was "No files for table ... a bug in DataFusion").
-    assert_eq!(count(&format!("{}/**/*.jsonl", d.display())), "30");
+    assert_eq!(count(&format!("{path}**/*.jsonl")), "30");
     let only = dir.path().join("only");
     put(&only, "sub/x.jsonl", &jsonl("B"));
     assert_eq!(count(&format!("{}/", only.display())), "10");
     assert_eq!(count(&format!("{}/**/*.jsonl", only.display())), "10");
     // score reads every row.
     let out = dir.path().join("scored.parquet");
-    mteval_ok(&["score", &format!("{}/", d.display()), "-m", "ter", "-o", out.to_str().unwrap()]);
+    mteval_ok(&["score", &path, "-m", "ter", "-o", out.to_str().unwrap()]);
     assert_eq!(crate::cli::parquet_f64s(&out, "ter").len(), 30);
 }
 
@@ -153,18 +155,18 @@ fn files_with_other_columns_are_refused_naming_files_and_columns() {
 
 #[test]
 fn hidden_files_are_skipped_and_never_decide_the_format() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d");
-    put(&d, "a.jsonl", &jsonl("A"));
-    put(&d, ".b.jsonl", &jsonl("B"));
-    put(&d, "_c.jsonl", &jsonl("C"));
-    put(&d, "_temporary/x.jsonl", &jsonl("T"));
-    put(&d, ".cache/y.jsonl", &jsonl("Y"));
-    // What a killed `-o` leaves, sorting before every data file.
-    put(&d, ".a.parquet.mteval-99999.tmp", "PAR1 partial");
-    put(&d, "_SUCCESS", "");
-    assert_eq!(count(&format!("{}/", d.display())), "10");
-    let rows = sql_rows(&format!("SELECT DISTINCT system FROM '{}/'", d.display()));
+    let (dir, path) = folder(&[
+        ("a.jsonl", &jsonl("A")),
+        (".b.jsonl", &jsonl("B")),
+        ("_c.jsonl", &jsonl("C")),
+        ("_temporary/x.jsonl", &jsonl("T")),
+        (".cache/y.jsonl", &jsonl("Y")),
+        // What a killed `-o` leaves, sorting before every data file.
+        (".a.parquet.mteval-99999.tmp", "PAR1 partial"),
+        ("_SUCCESS", ""),
+    ]);
+    assert_eq!(count(&path), "10");
+    let rows = sql_rows(&format!("SELECT DISTINCT system FROM '{path}'"));
     assert_eq!(rows, ["system", "A"]);
     // A `_key=value` folder is a partition, not hidden.
     let h = dir.path().join("h");

@@ -206,6 +206,14 @@ async fn invalid_options_are_plan_errors() {
     .await;
     query_fails_with(&ctx, "SELECT corpus_ter(hyp, ref, 'norm:maybe') FROM t", &["norm:maybe"]).await;
     query_fails_with(&ctx, "SELECT ter(1, 'a')", &["must be a string"]).await;
+    // Each argument is checked as its documentation types it: a fractional
+    // reference count is refused, not truncated; the arity error lists them.
+    query_fails_with(&ctx, "SELECT mteval_signature('ter', '', 2.5)", &["mteval_signature: nrefs must be an integer"])
+        .await;
+    query_fails_with(&ctx, "SELECT mteval_signature()", &["takes (metric [, options] [, nrefs]), got 0 arguments"])
+        .await;
+    query_fails_with(&ctx, "SELECT meta_spa(1.0, 2.0, 'a')", &["takes (metric, gold, system, segment [, options])"])
+        .await;
     let b = query(&ctx, "SELECT mteval_signature('ter', 'norm:yes|case:mixed', 2)").await;
     let sig = b[0].column(0).as_string::<i32>().value(0).to_owned();
     assert!(

@@ -126,7 +126,7 @@ async fn meta_corr_refuses_bad_options_and_arguments() {
     for (call, needle) in [
         ("meta_corr(m, g, 'stat:tau')", "stat:tau"),
         ("meta_corr(m, g, 'stat:kendall|variant:c|epsilon:0.5')", "variant:c"),
-        ("meta_corr(m, 'x')", "gold score must be a number"),
+        ("meta_corr(m, 'x')", "meta_corr: gold must be a number column"),
         ("meta_corr(m)", "takes (metric, gold [, options])"),
     ] {
         let err = match ctx.sql(&format!("SELECT {call} FROM {rows}")).await {

@@ -62,7 +62,6 @@ static SQL: SqlFunctions = SqlFunctions {
                       `BLEU(effective_order=True).sentence_score` (`eff:no` turns effective order off). With a \
                       list of references, n-gram counts are clipped against each and the closest reference length \
                       is used. NULL in gives NULL out.",
-        syntax: "bleu(hyp: str, ref: str | list<str>, options?: str) -> float64",
         example: "SELECT bleu(hyp, ref, 'tok:intl') AS bleu FROM t;",
         related: &["bleu_stats", "corpus_bleu", "mteval_signature"],
     }),
@@ -71,7 +70,6 @@ static SQL: SqlFunctions = SqlFunctions {
             description: "Sentence BLEU with its statistics: the score (as `bleu`) and `stats`, `[hyp_len, ref_len, \
                           correct × N, total × N]` (N = `ngram`, 4 by default; `ref_len` the closest reference \
                           length): what sacrebleu sums for its corpus score and resamples in its significance tests.",
-            syntax: "bleu_stats(hyp, ref, options?) -> struct{score: float64, stats: list<int64>}",
             example: "SELECT bleu_stats(hyp, ref).stats FROM t;",
             related: &["bleu", "corpus_bleu", "corpus_bootstrap"],
         },
@@ -82,7 +80,6 @@ static SQL: SqlFunctions = SqlFunctions {
             description: "Corpus BLEU exactly as sacrebleu 2.6.0's `BLEU().corpus_score` (`eff:no` by default): the \
                           score of the summed n-gram statistics, as a mergeable aggregate. Rows with a NULL \
                           hypothesis or no reference are skipped; a group with no scored row gives NULL.",
-            syntax: "corpus_bleu(hyp, ref, options?) -> float64",
             example: "SELECT system, corpus_bleu(hyp, ref) FROM t GROUP BY system;",
             related: &["bleu", "bleu_stats", "corpus_chrf", "corpus_ter", "corpus_bootstrap"],
         },

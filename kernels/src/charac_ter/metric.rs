@@ -35,7 +35,6 @@ static SQL: SqlFunctions = SqlFunctions {
                       shifts, over the hypothesis length. With a list of references, the lowest score. \
                       (`character` is an SQL keyword, hence the underscore.) NULL in gives NULL out. Not \
                       jiwer's character error rate (CER): did you mean char_error_rate?",
-        syntax: "charac_ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
         example: "SELECT charac_ter('the cat sat', 'the cat sat down');",
         related: &["corpus_charac_ter", "edit_distance", "word_edit_distance", "mteval_signature"],
     }),

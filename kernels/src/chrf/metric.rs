@@ -74,7 +74,6 @@ static SQL: SqlFunctions = SqlFunctions {
         description: "Sentence chrF on a 0–100 scale, exactly as sacrebleu 2.6.0's `CHRF().sentence_score`; \
                       `'nw:2'` gives chrF++. With a list of references, the best one per sentence. NULL in gives \
                       NULL out.",
-        syntax: "chrf(hyp: str, ref: str | list<str>, options?: str) -> float64",
         example: "SELECT chrf(hyp, ref, 'nw:2') AS chrfpp FROM t;",
         related: &["chrf_stats", "corpus_chrf", "mbr_chrf", "mteval_signature"],
     }),
@@ -84,7 +83,6 @@ static SQL: SqlFunctions = SqlFunctions {
                           position in the list as given, NULL elements counted) and `stats`, `[hyp, ref, match]` per \
                           order, character orders 1..nc then word orders 1..nw: what sacrebleu sums for its corpus \
                           score.",
-            syntax: "chrf_stats(hyp, ref, options?) -> struct{score: float64, best_ref: int64, stats: list<int64>}",
             example: "SELECT chrf_stats(hyp, [ref1, ref2]).best_ref FROM t;",
             related: &["chrf", "corpus_chrf"],
         },
@@ -99,7 +97,6 @@ static SQL: SqlFunctions = SqlFunctions {
             description: "Corpus chrF exactly as sacrebleu 2.6.0's `CHRF().corpus_score`: the F-score of the summed \
                           best-reference statistics, as a mergeable aggregate. Rows with a NULL hypothesis or no \
                           reference are skipped; a group with no scored row gives NULL.",
-            syntax: "corpus_chrf(hyp, ref, options?) -> float64",
             example: "SELECT system, corpus_chrf(hyp, ref, 'nw:2') FROM t GROUP BY system;",
             related: &["chrf", "chrf_stats", "corpus_ter"],
         },

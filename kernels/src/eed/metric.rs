@@ -32,7 +32,6 @@ static SQL: SqlFunctions = SqlFunctions {
                       distance with long jumps at the reference's blanks and a coverage penalty, from its C++ \
                       library (`compat:python`: its `eed_python`, which torchmetrics ports). Lower is better. \
                       With a list of references, the lowest score. NULL in gives NULL out.",
-        syntax: "eed(hyp: str, ref: str | list<str>, options?: str) -> float64",
         example: "SELECT eed('the cat sat', 'the cat sat down');",
         related: &["corpus_eed", "charac_ter", "mteval_signature"],
     }),
@@ -41,7 +40,6 @@ static SQL: SqlFunctions = SqlFunctions {
             description: "Corpus EED as EED.py's system score: the mean of the sentence scores, summed in row \
                           order, as a mergeable aggregate. Rows with a NULL hypothesis or no reference are \
                           skipped; a group with no scored row gives NULL.",
-            syntax: "corpus_eed(hyp, ref, options?) -> float64",
             example: "SELECT system, corpus_eed(hyp, ref) FROM t GROUP BY system;",
             related: &["eed", "corpus_chrf"],
         },

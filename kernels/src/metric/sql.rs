@@ -53,8 +53,6 @@ impl SqlFunctions {
 pub struct SqlDoc {
     /// What it computes, in a few sentences (the first is the summary).
     pub description: &'static str,
-    /// The call with its argument and result types.
-    pub syntax: &'static str,
     /// An SQL example.
     pub example: &'static str,
     /// Related functions.

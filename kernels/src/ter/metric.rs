@@ -63,7 +63,6 @@ static SQL: SqlFunctions = SqlFunctions {
         description: "Sentence TER exactly as sacrebleu 2.6.0's `TER().sentence_score`: 100 × edits (with shifts) / \
                       average reference length, so it can exceed 100. With a list of references, the edits against \
                       the best one. NULL in gives NULL out.",
-        syntax: "ter(hyp: str, ref: str | list<str>, options?: str) -> float64",
         example: "SELECT ter('the cat sat', 'the cat sat down', 'norm:yes');",
         related: &["ter_stats", "ter_alignment", "ter_tokenize", "corpus_ter", "mteval_signature"],
     }),
@@ -71,8 +70,6 @@ static SQL: SqlFunctions = SqlFunctions {
         SqlDoc {
             description: "Sentence TER with its statistics: the score, the edits, the shifts among them and the \
                           average reference length (`ref_len`), what `corpus_ter` sums.",
-            syntax: "ter_stats(hyp, ref, options?) -> struct{score: float64, num_edits: int64, num_shifts: int64, \
-                     ref_len: float64}",
             example: "SELECT ter_stats(hyp, ref).num_edits FROM t;",
             related: &["ter", "corpus_ter", "ter_alignment"],
         },
@@ -88,7 +85,6 @@ static SQL: SqlFunctions = SqlFunctions {
             description: "Corpus TER exactly as sacrebleu 2.6.0's `TER().corpus_score`: Σ edits / Σ average \
                           reference length, as a mergeable aggregate (GROUP BY, any partitioning). Rows with a NULL \
                           hypothesis or no reference are skipped; a group with no scored row gives NULL.",
-            syntax: "corpus_ter(hyp, ref, options?) -> float64",
             example: "SELECT system, corpus_ter(hyp, ref) FROM t GROUP BY system;",
             related: &["ter", "ter_stats", "corpus_chrf"],
         },

@@ -74,7 +74,6 @@ macro_rules! measure_doc {
                  Options `unit:word|char`, `transform:default|standardize`. With a list of references, the \
                  reference with the fewest errors (the first on ties). NULL in gives NULL out."
             ),
-            syntax: concat!($name, "(hyp: str, ref: str | list<str>, options?: str) -> float64"),
             example: $example,
             related: RELATED,
         }
@@ -103,8 +102,6 @@ static WER_SQL: SqlFunctions = SqlFunctions {
                           4.0.0's `process_words` (or `process_characters` with `unit:char`) counts them from \
                           rapidfuzz's alignment; what `corpus_wer` sums. With a list of references, the counts \
                           against the one with the fewest errors (the first on ties).",
-            syntax: "wer_stats(hyp, ref, options?) -> struct{hits: int64, substitutions: int64, deletions: int64, \
-                     insertions: int64}",
             example: "SELECT wer_stats(hyp, ref).substitutions FROM t;",
             related: RELATED,
         },
@@ -117,8 +114,6 @@ static WER_SQL: SqlFunctions = SqlFunctions {
                           and WIP of the sums, as jiwer computes them for a list of sentences. A mergeable aggregate \
                           (GROUP BY, any partitioning). Rows with a NULL hypothesis or no reference are skipped; a \
                           group with no scored row gives NULL.",
-            syntax: "corpus_wer(hyp, ref, options?) -> struct{wer: float64, mer: float64, wil: float64, wip: \
-                     float64, hits: int64, substitutions: int64, deletions: int64, insertions: int64}",
             example: "SELECT system, corpus_wer(hyp, ref).wer, corpus_wer(hyp, ref, 'unit:char').wer AS cer FROM t \
                       GROUP BY system;",
             related: RELATED,

@@ -4,46 +4,18 @@
 //! own tests use it (`test_scoring`, `test_degenerate_statistics`).
 
 use datafusion::arrow::array::{Array, AsArray};
-use datafusion::arrow::datatypes::{DataType, Int64Type};
-use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::arrow::datatypes::Int64Type;
+use datafusion::common::{Result, exec_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::{BleuConfig, MetricError};
 
-use crate::common::{check_arity, exec_parse, float64_value, list_of, plan_parse};
-use crate::udf::{ARG_OPTIONS, FunctionDoc, ScalarSpec};
+use crate::common::{exec_parse, float64_value, plan_parse};
+use crate::udf::{ARG_OPTIONS, Arg, FunctionDoc, Kind, ScalarSpec};
 
 /// sacrebleu's `compute_bleu` defaults (`smooth_method='none'`,
 /// `effective_order=False`), with `smooth`, `smooth_value` and `eff` on top.
 fn parse(opts: &str) -> std::result::Result<BleuConfig, MetricError> {
     BleuConfig::parse_with(BleuConfig { smooth: mteval_kernels::Smoothing::None, ..BleuConfig::default() }, opts)
-}
-
-/// `(list<int>, list<int>, int, int [, options])`.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 4..=5, "(correct, total, sys_len, ref_len [, options])")?;
-    let mut out = Vec::with_capacity(t.len());
-    for (i, (arg, ty)) in ["correct", "total", "sys_len", "ref_len"].iter().zip(t).enumerate() {
-        out.push(match ty {
-            DataType::Null => {
-                if i < 2 {
-                    list_of(DataType::Int64, true)
-                } else {
-                    DataType::Int64
-                }
-            }
-            DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _)
-                if i < 2 && (f.data_type().is_integer() || f.data_type() == &DataType::Null) =>
-            {
-                list_of(DataType::Int64, true)
-            }
-            _ if i >= 2 && ty.is_integer() => DataType::Int64,
-            _ if i < 2 => {
-                return plan_err!("{name}: {arg} must be a list of integers (one per n-gram order), got {ty}");
-            }
-            _ => return plan_err!("{name}: {arg} must be an integer, got {ty}"),
-        });
-    }
-    crate::common::with_options(name, t, out)
 }
 
 crate::udf::spec!("compute_bleu": ComputeBleuFn, ComputeBleuUdf = Scalar);
@@ -56,19 +28,20 @@ impl ScalarSpec for ComputeBleuFn {
                       `sys_len` and `ref_len` the lengths. Options `smooth` (default `none`, as compute_bleu's), \
                       `smooth_value`, `eff` (default `no`). Summing `bleu_stats(...).stats` over a corpus and \
                       passing it here gives `corpus_bleu`. NULL in gives NULL out.",
-        syntax: "compute_bleu(correct: list<int64>, total: list<int64>, sys_len: int64, ref_len: int64, \
-                 options?: str) -> float64",
         arguments: &[
-            ("correct", "The matching n-grams per order (sacrebleu's `correct`)."),
-            ("total", "The hypothesis n-grams per order (sacrebleu's `total`), as many as `correct`."),
-            ("sys_len", "The hypothesis length in tokens."),
-            ("ref_len", "The (closest) reference length in tokens."),
+            Arg::new("correct", Kind::Integers, "The matching n-grams per order (sacrebleu's `correct`)."),
+            Arg::new(
+                "total",
+                Kind::Integers,
+                "The hypothesis n-grams per order (sacrebleu's `total`), as many as `correct`.",
+            ),
+            Arg::new("sys_len", Kind::Integer, "The hypothesis length in tokens."),
+            Arg::new("ref_len", Kind::Integer, "The (closest) reference length in tokens."),
             ARG_OPTIONS,
         ],
         example: "SELECT compute_bleu([3, 1, 0, 0], [4, 3, 2, 1], 4, 5, 'smooth:exp');",
         related: &["bleu_stats", "corpus_bleu"],
     };
-    const COERCE: crate::udf::Coerce = coerce;
 
     fn check(args: &ReturnFieldArgs<'_>) -> Result<()> {
         plan_parse(Self::NAME, args, 4, parse).map(drop)

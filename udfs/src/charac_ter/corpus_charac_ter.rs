@@ -71,8 +71,6 @@ impl AggregateSpec for CorpusCharacTerFn {
                       (NULL for one row), median; `cer_scores` lists the sentence scores with the option \
                       `scores:yes` (in row order on one partition), else NULL. Rows with a NULL hypothesis or no \
                       reference are skipped; a group with no scored row gives NULL.",
-        syntax: "corpus_charac_ter(hyp, ref, options?) -> struct{count: int64, mean, median, std, min, max: float64, \
-                 cer_scores: list<float64>}",
         arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
         example: "SELECT system, corpus_charac_ter(hyp, ref).mean FROM t GROUP BY system;",
         related: &["charac_ter"],

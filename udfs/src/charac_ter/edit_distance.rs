@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use mteval_kernels::backend::Backend;
 use mteval_kernels::levenshtein::{CharScratch, char_distance_with, char_distances_on};
 
-use crate::udf::FunctionDoc;
+use crate::udf::{Arg, FunctionDoc, Kind};
 
 thread_local! {
     static SCRATCH: RefCell<CharScratch> = RefCell::new(CharScratch::default());
@@ -21,8 +21,7 @@ pub const NAME: &str = "edit_distance";
 pub const DOC: FunctionDoc = FunctionDoc {
     description: "Levenshtein distance in code points with unit costs, as python-Levenshtein's `distance` on \
                   strings; bit-parallel for any length. NULL in gives NULL out.",
-    syntax: "edit_distance(a: str, b: str) -> int64",
-    arguments: &[("a", "A string."), ("b", "A string.")],
+    arguments: &[Arg::new("a", Kind::Text, "A string."), Arg::new("b", Kind::Text, "A string.")],
     example: "SELECT edit_distance('kitten', 'sitting');",
     related: &["word_edit_distance", "charac_ter"],
 };

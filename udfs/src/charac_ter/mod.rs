@@ -17,8 +17,8 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::backend::Backend;
 
-use crate::common::{RefsCol, StrCol, coerce_two_strings, eval_rows_on, session_backend};
-use crate::udf::{Coerce, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::common::{RefsCol, StrCol, eval_rows_on, session_backend};
+use crate::udf::{FunctionDoc, Output, Scalar, ScalarSpec};
 
 /// `edit_distance` (`WORDS` false: in code points) and `word_edit_distance`
 /// (`WORDS` true: over Python `str.split()` words): one Levenshtein
@@ -41,7 +41,6 @@ pub type WordEditDistanceUdf = Scalar<WordEditDistanceFn>;
 impl<const WORDS: bool> ScalarSpec for DistanceFn<WORDS> {
     const NAME: &'static str = if WORDS { word_edit_distance::NAME } else { edit_distance::NAME };
     const DOC: FunctionDoc = if WORDS { word_edit_distance::DOC } else { edit_distance::DOC };
-    const COERCE: Coerce = coerce_two_strings;
     const OUTPUT: Output = || DataType::Int64;
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {

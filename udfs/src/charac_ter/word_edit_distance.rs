@@ -8,7 +8,7 @@ use mteval_kernels::backend::Backend;
 use mteval_kernels::levenshtein::{word_distance, word_distances_on};
 use mteval_kernels::py::text::py_split;
 
-use crate::udf::FunctionDoc;
+use crate::udf::{Arg, FunctionDoc, Kind};
 
 /// The SQL name.
 pub const NAME: &str = "word_edit_distance";
@@ -17,8 +17,10 @@ pub const NAME: &str = "word_edit_distance";
 pub const DOC: FunctionDoc = FunctionDoc {
     description: "Levenshtein distance over words: one edit per inserted, deleted or substituted word, the words \
                   being Python's `str.split()` (CharacTER's word level). NULL in gives NULL out.",
-    syntax: "word_edit_distance(a: str, b: str) -> int64",
-    arguments: &[("a", "A string, split into words."), ("b", "A string, split into words.")],
+    arguments: &[
+        Arg::new("a", Kind::Text, "A string, split into words."),
+        Arg::new("b", Kind::Text, "A string, split into words."),
+    ],
     example: "SELECT word_edit_distance('the cat sat', 'the dog sat down');",
     related: &["edit_distance", "charac_ter"],
 };

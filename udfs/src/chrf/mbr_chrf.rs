@@ -17,32 +17,35 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::Result;
 use datafusion::logical_expr::PartitionEvaluator;
-use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
+use datafusion::logical_expr::function::PartitionEvaluatorArgs;
 use mteval_kernels::ChrfConfig;
 use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::chrf::group::{Group, parse_mbr_options};
 
-use crate::common::{
-    StrCol, check_arity, coerce_string, constant_options, constant_value, metric_err, session_backend,
-};
-use crate::udf::{ARG_HYP, Coerce, Documented, FunctionDoc, Window, WindowSpec};
+use crate::common::{StrCol, constant_options, constant_value, metric_err, session_backend};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, Arg, Documented, FunctionDoc, Kind, Window, WindowSpec};
 
-/// The arguments of the MBR window functions after `hyp`.
-pub(crate) const MBR_ARGS: [(&str, &str); 3] = [
+/// The arguments of the MBR window functions. A call with two takes the
+/// second as `pseudo_ref`, a string; the evaluator reads it as the options
+/// when it is a constant.
+pub(crate) const MBR_ARGS: [Arg; 3] = [
     ARG_HYP,
-    (
+    Arg::new(
         "pseudo_ref",
+        Kind::Text,
         "Optional string column of pseudo-references (default: the partition's hypotheses themselves); NULLs are \
          skipped.",
-    ),
-    (
+    )
+    .optional(),
+    Arg::new(
         "options",
+        ARG_OPTIONS.kind,
         "Optional constant: chrF keys on fastchrf's defaults (`nc:6|nw:0|beta:2|eff:yes|space:no`, Unicode \
          whitespace), plus `self:no` to leave each row's own pseudo-reference out.",
-    ),
+    )
+    .optional(),
 ];
 
 /// Which utility an MBR window computes.
@@ -52,13 +55,6 @@ enum Utility {
     Pairwise,
     /// Aggregate chrF.
     Aggregate,
-}
-
-/// Argument coercion: `(string [, string] [, string])`.
-fn coerce_mbr_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 1..=3, "(hyp [, pseudo_ref] [, options])")?;
-    let pos = ["the hypothesis", "the pseudo-reference or options", "the options"];
-    t.iter().enumerate().map(|(i, d)| coerce_string(name, pos[i], d)).collect()
 }
 
 /// Builds the evaluator: decides which argument is the pseudo-reference
@@ -162,7 +158,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   `numpy.mean(axis=1)` does, bit for bit. The whole partition is scored at once (frames are \
                   ignored); NULL hypotheses give NULL. The mean's float sum follows the order the rows arrive: an \
                   ORDER BY in the window makes it the input order.",
-    syntax: "mbr_chrf(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY ...) -> float64",
     arguments: &MBR_ARGS,
     example: "SELECT src, hyp, mbr_chrf(hyp) OVER (PARTITION BY src) AS utility FROM samples;",
     related: &["mbr_chrf_aggregate", "chrf"],
@@ -171,12 +166,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
 impl<const AGGREGATE: bool, D: Documented + std::fmt::Debug> WindowSpec for MbrFn<AGGREGATE, D> {
     const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
-
-    const COERCE: Coerce = coerce_mbr_args;
-
-    fn field(args: &WindowUDFFieldArgs<'_>) -> FieldRef {
-        Arc::new(Field::new(args.name(), DataType::Float64, true))
-    }
 
     fn evaluator(args: &PartitionEvaluatorArgs, device: Option<DeviceRequest>) -> Result<Box<dyn PartitionEvaluator>> {
         let utility = if AGGREGATE { Utility::Aggregate } else { Utility::Pairwise };

@@ -20,7 +20,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
     description: "fastchrf 0.2.1's `aggregate_chrf` of each row's hypothesis against all pseudo-references of its \
                   partition (reference n-gram counts summed, hypothesis counts multiplied by their number; Vamvas \
                   & Sennrich 2024). Arguments, options and NULLs as `mbr_chrf`.",
-    syntax: "mbr_chrf_aggregate(hyp [, pseudo_ref] [, options]) OVER (PARTITION BY ...) -> float64",
     arguments: &MBR_ARGS,
     example: "SELECT src, hyp, mbr_chrf_aggregate(hyp) OVER (PARTITION BY src) AS utility FROM samples;",
     related: &["mbr_chrf", "chrf"],

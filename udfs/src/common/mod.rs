@@ -13,8 +13,8 @@ mod sums;
 pub(crate) use device::bind_device;
 pub use device::{MtevalConfig, configured_device, session_backend};
 pub use options::{
-    ConstantArg, OPTIONS, coerce_constant, coerce_options, constant_options, constant_string, constant_value,
-    exec_options, exec_parse, options_str, plan_options, plan_parse, with_options,
+    ConstantArg, OPTIONS, coerce_constant, constant_options, constant_string, constant_value, exec_options, exec_parse,
+    options_str, plan_options, plan_parse,
 };
 pub use strings::{StrCol, coerce_string, is_string, is_string_like, metric_err};
 pub use sums::{merge_u64_states, u64_state};
@@ -349,33 +349,6 @@ where
         out.extend(c?);
     }
     Ok(out)
-}
-
-/// Argument coercion of the metric functions `(hyp, ref [, options])`: `(string, string | list<string> [, string])`.
-///
-/// # Errors
-/// Fewer than two or more than three arguments, or one of the wrong type.
-pub fn coerce_metric_args(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 2..=3, "(hyp, ref [, options])")?;
-    with_options(name, t, vec![coerce_string(name, "the hypothesis", &t[0])?, coerce_refs(name, &t[1])?])
-}
-
-/// Fails unless `t` holds as many arguments as `arity` allows, naming the
-/// function's arguments (`args`, e.g. `"(hyp, ref [, options])"`).
-///
-/// # Errors
-/// Too few or too many arguments.
-pub fn check_arity(name: &str, t: &[DataType], arity: std::ops::RangeInclusive<usize>, args: &str) -> Result<()> {
-    if arity.contains(&t.len()) { Ok(()) } else { plan_err!("{name} takes {args}, got {} arguments", t.len()) }
-}
-
-/// Coercion of `(string, string)`.
-///
-/// # Errors
-/// Not exactly two arguments, or one that is not a string.
-pub fn coerce_two_strings(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 2..=2, "(a, b)")?;
-    Ok(vec![coerce_string(name, "the first argument", &t[0])?, coerce_string(name, "the second argument", &t[1])?])
 }
 
 /// A Float64 result: one scalar when every input was a scalar (`single`),

@@ -16,27 +16,6 @@ use mteval_kernels::MetricError;
 
 use super::strings::{StrCol, is_string, metric_err};
 
-/// Maps the options argument (a string literal).
-///
-/// # Errors
-/// A type that is not a string.
-pub fn coerce_options(name: &str, t: &DataType) -> Result<DataType> {
-    coerce_constant(name, OPTIONS, t)
-}
-
-/// `out`, the arguments coerced so far, with the optional options argument
-/// that follows them (`t[out.len()]`, a constant string) coerced and appended
-/// when the call has it.
-///
-/// # Errors
-/// As [`coerce_options`].
-pub fn with_options(name: &str, t: &[DataType], mut out: Vec<DataType>) -> Result<Vec<DataType>> {
-    if let Some(o) = t.get(out.len()) {
-        out.push(coerce_options(name, o)?);
-    }
-    Ok(out)
-}
-
 /// What a constant string argument is called in errors, with an example.
 #[derive(Debug, Clone, Copy)]
 pub struct ConstantArg {

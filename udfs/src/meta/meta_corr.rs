@@ -22,15 +22,9 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::meta::Statistic;
 
 use crate::common::{constant_options, list_state_fields, metric_err};
-use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, Arg, FunctionDoc, Kind};
 
 crate::udf::spec!("meta_corr": MetaCorrFn, MetaCorrUdaf = Aggregate);
-
-/// `(metric: number, gold: number [, options: string])`, the numbers as
-/// float64.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    super::coerce_scores(name, t, 2..=3, "(metric, gold [, options])", Clone::clone)
-}
 
 impl AggregateSpec for MetaCorrFn {
     const NAME: &'static str = "meta_corr";
@@ -43,16 +37,14 @@ impl AggregateSpec for MetaCorrFn {
                       of every pair of the group's rows). Rows with a NULL score are skipped, as mt-metrics-eval filters a missing gold \
                       score; fewer than two pairs, or a constant vector, give NULL. Per item or per system with GROUP \
                       BY, then AVG over the groups: mt-metrics-eval's average_by.",
-        syntax: "meta_corr(metric: float64, gold: float64, options?: str) -> float64",
         arguments: &[
-            ("metric", "The metric's score of a segment (or of a system)."),
-            ("gold", "The gold (human) score of the same segment; NULL when missing."),
+            Arg::new("metric", Kind::Number, "The metric's score of a segment (or of a system)."),
+            super::ARG_GOLD,
             ARG_OPTIONS,
         ],
         example: "SELECT meta_corr(comet, mqm, 'stat:kendall|variant:acc23|epsilon:0.01') FROM seg_scores;",
         related: &["corpus_bootstrap", "paired_test"],
     };
-    const COERCE: crate::udf::Coerce = coerce;
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         let opts = constant_options(Self::NAME, args.exprs, 2)?;

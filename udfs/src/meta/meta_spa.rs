@@ -21,18 +21,9 @@ use mteval_kernels::meta::spa::{SpaOptions, spa};
 
 use crate::common::{constant_options, list_state_fields, metric_err};
 use crate::meta::systems::{by_system, refuse_null};
-use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, Arg, FunctionDoc, Kind, Output};
 
 crate::udf::spec!("meta_spa": MetaSpaFn, MetaSpaUdaf = Aggregate);
-
-/// `(metric: number, gold: number, system: any, segment: any [, options: string])`.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    let shape = "(metric, gold, system, segment [, options])";
-    crate::common::check_arity(name, t, 4..=5, shape)?;
-    let mut out = super::coerce_scores(name, &t[..2], 2..=2, shape, |_| DataType::Utf8)?;
-    out.extend([DataType::Utf8, DataType::Utf8]);
-    crate::common::with_options(name, t, out)
-}
 
 impl AggregateSpec for MetaSpaFn {
     const NAME: &'static str = "meta_spa";
@@ -44,18 +35,16 @@ impl AggregateSpec for MetaSpaFn {
                       in name order, segments in key order (each numerically when all are numbers). `perms:N` \
                       (1000) and `seed:S` (4) are pce.py's. A NULL gold score is missing (the segment must miss \
                       it for every system, as the reference reshapes); a NULL metric score is refused.",
-        syntax: "meta_spa(metric: float64, gold: float64, system: any, segment: any, options?: str) -> float64",
         arguments: &[
-            ("metric", "The metric's score of a system's segment."),
-            ("gold", "The gold (human) score of the same segment; NULL when missing."),
-            ("system", "The system that translated it."),
-            ("segment", "The segment's id (the same ids for every system)."),
+            Arg::new("metric", Kind::Number, "The metric's score of a system's segment."),
+            super::ARG_GOLD,
+            Arg::new("system", Kind::Key, "The system that translated it."),
+            Arg::new("segment", Kind::Key, "The segment's id (the same ids for every system)."),
             ARG_OPTIONS,
         ],
         example: "SELECT lp, meta_spa(comet, mqm, system, seg_id) FROM seg_scores GROUP BY lp;",
         related: &["meta_corr", "meta_tie_opt"],
     };
-    const COERCE: crate::udf::Coerce = coerce;
     const OUTPUT: Output = || DataType::Float64;
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {

@@ -24,18 +24,12 @@ use mteval_kernels::meta::{MAX_PAIRS, TieOptOptions, pair_count, rate_within_lim
 use mteval_kernels::py::legacy::RandomState;
 
 use crate::common::{constant_options, list_state_fields, metric_err};
-use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, Arg, FunctionDoc, Kind, Output};
 
 crate::udf::spec!("meta_tie_opt": MetaTieOptFn, MetaTieOptUdaf = Aggregate);
 
 fn output_fields() -> Fields {
     Fields::from(vec![Field::new("tau", DataType::Float64, true), Field::new("epsilon", DataType::Float64, true)])
-}
-
-/// `(metric: number, gold: number [, options: string [, row: any]])`, the
-/// numbers as float64 and the row key as text.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    super::coerce_scores(name, t, 2..=4, "(metric, gold [, options [, row]])", |_| DataType::Utf8)
 }
 
 impl AggregateSpec for MetaTieOptFn {
@@ -49,17 +43,20 @@ impl AggregateSpec for MetaTieOptFn {
                       numerically when all are numbers; rows within a value in arrival order). `sample:R|seed:S` \
                       samples the pairs as the reference does after np.random.seed(S). Rows with a NULL score are \
                       skipped; no pair gives NULL.",
-        syntax: "meta_tie_opt(metric: float64, gold: float64, options?: str, row?: any) -> struct<tau: float64, epsilon: float64>",
         arguments: &[
-            ("metric", "The metric's score of a segment."),
-            ("gold", "The gold (human) score of the same segment; NULL when missing."),
+            Arg::new("metric", Kind::Number, "The metric's score of a segment."),
+            super::ARG_GOLD,
             ARG_OPTIONS,
-            ("row", "Optional: the item (segment id) or system whose pairs are compared and averaged."),
+            Arg::new(
+                "row",
+                Kind::Key,
+                "Optional: the item (segment id) or system whose pairs are compared and averaged.",
+            )
+            .optional(),
         ],
         example: "SELECT meta_tie_opt(comet, mqm, 'variant:acc23', seg_id)['tau'] FROM seg_scores;",
         related: &["meta_corr"],
     };
-    const COERCE: crate::udf::Coerce = coerce;
     const OUTPUT: Output = || DataType::Struct(output_fields());
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {

@@ -13,10 +13,10 @@ pub mod meta_tie_opt;
 pub(crate) mod systems;
 
 use datafusion::arrow::array::{Array, Float64Array};
-use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::common::{Result, exec_err};
 
 use crate::common::ROW_IN_BATCH;
+use crate::udf::{Arg, Kind};
 
 /// Refuses a score that is not a finite number, naming its row in the batch
 /// and its argument: NULL is a missing score (mt-metrics-eval's `None`,
@@ -43,26 +43,5 @@ fn check_scores(name: &str, metric: &Float64Array, gold: &Float64Array) -> Resul
     Ok(())
 }
 
-/// `(metric: number, gold: number [, options: string] ...)`: the scores as
-/// float64, the options as text; `rest` coerces the arguments after them.
-fn coerce_scores(
-    name: &str,
-    t: &[DataType],
-    arity: std::ops::RangeInclusive<usize>,
-    shape: &str,
-    rest: impl Fn(&DataType) -> DataType,
-) -> Result<Vec<DataType>> {
-    crate::common::check_arity(name, t, arity, shape)?;
-    let mut out = Vec::with_capacity(t.len());
-    for (what, x) in [("the metric score", &t[0]), ("the gold score", &t[1])] {
-        if !(x.is_numeric() || x.is_null()) {
-            return plan_err!("{name}: {what} must be a number column, got {x}");
-        }
-        out.push(DataType::Float64);
-    }
-    if let Some(o) = t.get(2) {
-        out.push(crate::common::coerce_options(name, o)?);
-    }
-    out.extend(t.iter().skip(3).map(rest));
-    Ok(out)
-}
+/// The argument `gold` of the meta-evaluation functions.
+const ARG_GOLD: Arg = Arg::new("gold", Kind::Number, "The gold (human) score of the same segment; NULL when missing.");

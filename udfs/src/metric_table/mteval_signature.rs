@@ -3,12 +3,12 @@
 //! can store it next to their scores. `nrefs` defaults to 1.
 
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::NRefs;
 
 use crate::common::{StrCol, metric_err, utf8_value};
-use crate::udf::{Coerce, FunctionDoc, Output, ScalarSpec};
+use crate::udf::{Arg, FunctionDoc, Kind, Output, ScalarSpec};
 
 /// Signature of `metric` (any name of the metric table,
 /// `mteval_kernels::metric`) with `options`.
@@ -30,25 +30,13 @@ impl ScalarSpec for MtevalSignatureFn {
                       (plus mteval's `impl:`), to store next to the scores. `metric` is any name of the README's \
                       metric table (`ter`, `chrf`, `chrf++`, `charac_ter`, `term_accuracy`, `mbr_chrf`, ... and \
                       their aliases); `nrefs` defaults to 1, a negative value writes `var`.",
-        syntax: "mteval_signature(metric: str, options?: str, nrefs?: int) -> str",
         arguments: &[
-            ("metric", "A metric name or alias."),
-            ("options", "The metric's options, as for its functions."),
-            ("nrefs", "The number of references (default 1; negative: `var`)."),
+            Arg::new("metric", Kind::Text, "A metric name or alias."),
+            Arg::new("options", Kind::Text, "The metric's options, as for its functions.").optional(),
+            Arg::new("nrefs", Kind::Integer, "The number of references (default 1; negative: `var`).").optional(),
         ],
         example: "SELECT mteval_signature('ter', 'norm:yes', 2);",
         related: &["ter", "chrf", "charac_ter", "corpus_term_accuracy", "mbr_chrf"],
-    };
-
-    const COERCE: Coerce = |name, t| {
-        if !(1..=3).contains(&t.len()) {
-            return plan_err!("{name} takes (metric [, options [, nrefs]])");
-        }
-        let mut out = vec![DataType::Utf8; t.len().min(2)];
-        if t.len() == 3 {
-            out.push(DataType::Int64);
-        }
-        Ok(out)
     };
 
     const OUTPUT: Output = || DataType::Utf8;

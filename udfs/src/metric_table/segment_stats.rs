@@ -15,10 +15,9 @@ use mteval_kernels::metric::{Inputs, Metric};
 use mteval_kernels::{MetricError, metrics};
 
 use crate::common::{
-    ConstantArg, check_arity, coerce_constant, coerce_metric_args, eval_args_on, exec_options, list_of, metric_err,
-    plan_options, struct_fields, struct_value,
+    ConstantArg, eval_args_on, exec_options, list_of, metric_err, plan_options, struct_fields, struct_value,
 };
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, Output, ScalarSpec};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Arg, FunctionDoc, Kind, Output, ScalarSpec};
 
 /// The result's fields.
 #[must_use]
@@ -31,14 +30,6 @@ pub fn segment_stats_fields() -> Fields {
 const METRIC_ARG: ConstantArg = ConstantArg { what: "the metric", example: "'ter' or 'chrf++'" };
 
 crate::udf::spec!("segment_stats": SegmentStatsFn, SegmentStatsUdf = Scalar);
-
-/// `(hyp, ref, metric [, options])`.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    check_arity(name, t, 3..=4, "(hyp, ref, metric [, options])")?;
-    let mut out = coerce_metric_args(name, &t[..2])?;
-    out.push(coerce_constant(name, METRIC_ARG, &t[2])?);
-    crate::common::with_options(name, t, out)
-}
 
 /// The metric named `metric` with `options`, if it reads text.
 fn configure(name: &str, metric: &str, options: &str) -> Result<Arc<dyn Metric>> {
@@ -63,14 +54,15 @@ impl ScalarSpec for SegmentStatsFn {
                       give them (`stats`: e.g. chrF's `[hyp, ref, match]` per order, TER's `[edits, average \
                       reference length]`, CharacTER's `[score]`, WER's `[hits, substitutions, deletions, \
                       insertions, ref_len, hyp_len]`). NULL in gives NULL out.",
-        syntax: "segment_stats(hyp, ref, metric: str, options?: str) -> struct{score: float64, stats: \
-                 list<float64>}",
-        arguments: &[ARG_HYP, ARG_REF, ("metric", "A constant metric name, as `-m` takes it."), ARG_OPTIONS],
+        arguments: &[
+            ARG_HYP,
+            ARG_REF,
+            Arg::new("metric", Kind::Constant(METRIC_ARG), "A constant metric name, as `-m` takes it."),
+            ARG_OPTIONS,
+        ],
         example: "SELECT segment_stats(hyp, ref, 'chrf++').stats FROM t;",
         related: &["mteval_signature", "corpus_bootstrap"],
     };
-
-    const COERCE: crate::udf::Coerce = coerce;
 
     const OUTPUT: Output = || DataType::Struct(segment_stats_fields());
 

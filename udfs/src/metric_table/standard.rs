@@ -36,10 +36,10 @@ use mteval_kernels::metric::{Configure, CorpusState, Detail, Metric, MetricInfo}
 use mteval_kernels::metrics::METRICS;
 
 use crate::common::{
-    RefsCol, StrCol, bind_device, coerce_metric_args, constant_options, eval_columns_on, eval_rows, eval_rows_on,
-    exec_parse, float64_value, list_of, metric_err, plan_parse, session_backend, struct_value,
+    RefsCol, StrCol, bind_device, constant_options, eval_columns_on, eval_rows, eval_rows_on, exec_parse,
+    float64_value, list_of, metric_err, plan_parse, session_backend, struct_value,
 };
-use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, FunctionDoc, distinct_error};
+use crate::udf::{FunctionDoc, METRIC_ARGS, coerce_args, distinct_error};
 
 /// The standard scalar functions of every row of the metric table.
 #[must_use]
@@ -74,7 +74,7 @@ fn rows() -> impl Iterator<Item = (&'static MetricInfo, &'static SqlFunctions)> 
 
 /// What a standard function shows the engine: its name, its signature
 /// (user-defined: `(hyp, ref [, options])`, checked by
-/// `coerce_metric_args`) and its documentation.
+/// `udf::coerce_args` over `udf::METRIC_ARGS`) and its documentation.
 #[derive(Debug)]
 struct Face {
     name: String,
@@ -83,15 +83,14 @@ struct Face {
 }
 
 impl Face {
-    fn new(name: String, doc: &SqlDoc) -> Self {
+    fn new(name: String, doc: &SqlDoc, output: &DataType) -> Self {
         let doc = FunctionDoc {
             description: doc.description,
-            syntax: doc.syntax,
-            arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
+            arguments: METRIC_ARGS,
             example: doc.example,
             related: doc.related,
         }
-        .build();
+        .build(&name, output, false);
         Self { name, signature: Signature::user_defined(Volatility::Immutable), doc }
     }
 }
@@ -108,7 +107,7 @@ macro_rules! face_methods {
         }
 
         fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-            coerce_metric_args(&self.face.name, arg_types)
+            coerce_args(&self.face.name, METRIC_ARGS, arg_types)
         }
 
         fn documentation(&self) -> Option<&Documentation> {
@@ -123,6 +122,17 @@ const fn num_type(num: Num) -> DataType {
         Num::Int => DataType::Int64,
         Num::Float => DataType::Float64,
     }
+}
+
+/// The result of a sentence function: a score, or with `fields`, the
+/// `NAME_stats` struct.
+fn stats_output(fields: Option<&[StatField]>) -> DataType {
+    fields.map_or(DataType::Float64, |f| DataType::Struct(stats_fields(f)))
+}
+
+/// The result of a corpus function: a score, or with `fields`, a struct.
+fn corpus_output(fields: &[CorpusField]) -> DataType {
+    if fields.is_empty() { DataType::Float64 } else { DataType::Struct(corpus_fields(fields)) }
 }
 
 /// The struct fields of a `NAME_stats` result.
@@ -170,7 +180,7 @@ impl MetricScalar {
             on_device: sql.on_device,
             configure: sql.sentence_configure.unwrap_or(info.configure),
             fields,
-            face: Face::new(name, doc),
+            face: Face::new(name, doc, &stats_output(fields)),
         }
     }
 
@@ -297,10 +307,7 @@ impl ScalarUDFImpl for MetricScalar {
     face_methods!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(match self.fields {
-            None => DataType::Float64,
-            Some(f) => DataType::Struct(stats_fields(f)),
-        })
+        Ok(stats_output(self.fields))
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
@@ -337,7 +344,7 @@ impl MetricAggregate {
         corpus: &'static (SqlDoc, &'static [CorpusField]),
         device: Option<DeviceRequest>,
     ) -> Self {
-        let face = Face::new(sql::corpus_name(info.name), &corpus.0);
+        let face = Face::new(sql::corpus_name(info.name), &corpus.0, &corpus_output(corpus.1));
         Self { info, sql, corpus, face, device: device.filter(|_| sql.on_device) }
     }
 
@@ -372,8 +379,7 @@ impl AggregateUDFImpl for MetricAggregate {
     face_methods!();
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        let fields = self.fields();
-        Ok(if fields.is_empty() { DataType::Float64 } else { DataType::Struct(corpus_fields(fields)) })
+        Ok(corpus_output(self.fields()))
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {

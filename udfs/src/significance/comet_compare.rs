@@ -15,7 +15,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, ListArray, StringArray, StructArray};
 use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use mteval_kernels::backend::DeviceRequest;
@@ -23,7 +23,7 @@ use mteval_kernels::significance::comet::{self, Options};
 
 use crate::common::{ROW_IN_BATCH, constant_options, list_state_fields, metric_err};
 use crate::meta::systems::{by_system, refuse_null};
-use crate::udf::{ARG_OPTIONS, AggregateSpec, FunctionDoc, Output};
+use crate::udf::{ARG_OPTIONS, AggregateSpec, Arg, FunctionDoc, Kind, Output};
 
 crate::udf::spec!("comet_compare": CometCompareFn, CometCompareUdaf = Aggregate);
 
@@ -48,15 +48,6 @@ fn output() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::Struct(pair_fields()), true)))
 }
 
-/// `(score: number, system: any, segment: any [, options: string])`.
-fn coerce(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    crate::common::check_arity(name, t, 3..=4, "(score, system, segment [, options])")?;
-    if !(t[0].is_numeric() || t[0].is_null()) {
-        return plan_err!("{name}: the score (first argument) must be a number column, got {}", t[0]);
-    }
-    crate::common::with_options(name, t, vec![DataType::Float64, DataType::Utf8, DataType::Utf8])
-}
-
 impl AggregateSpec for CometCompareFn {
     const NAME: &'static str = "comet_compare";
     const DOC: FunctionDoc = FunctionDoc {
@@ -67,17 +58,15 @@ impl AggregateSpec for CometCompareFn {
                       or greater). Systems in name order, segments in key order (each numerically when all are \
                       numbers); pairs in comet-compare's order. `better` names the significantly better system \
                       (p < 0.05 and the better bootstrap mean; `dir:lower` for error-like scores), else NULL.",
-        syntax: "comet_compare(score: float64, system: any, segment: any, options?: str) -> list<struct>",
         arguments: &[
-            ("score", "A system's score of a segment (COMET, MetricX, a sentence metric)."),
-            ("system", "The system that translated it."),
-            ("segment", "The segment's id (the same ids for every system)."),
+            Arg::new("score", Kind::Number, "A system's score of a segment (COMET, MetricX, a sentence metric)."),
+            Arg::new("system", Kind::Key, "The system that translated it."),
+            Arg::new("segment", Kind::Key, "The segment's id (the same ids for every system)."),
             ARG_OPTIONS,
         ],
         example: "SELECT lp, unnest(comet_compare(comet, system, seg_id)) FROM seg_scores GROUP BY lp;",
         related: &["paired_test", "meta_spa"],
     };
-    const COERCE: crate::udf::Coerce = coerce;
     const OUTPUT: Output = output;
 
     fn accumulator(args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {

@@ -24,7 +24,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Float64Type, Int64Type};
 use datafusion::arrow::row::{OwnedRow, RowConverter, SortField};
-use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_datafusion_err, exec_err};
 use datafusion::logical_expr::Accumulator;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
@@ -36,10 +36,11 @@ use mteval_kernels::significance::{self, PairedTest, SegmentStats};
 use mteval_kernels::{MetricError, NRefs};
 
 use crate::common::{
-    ConstantArg, RefsCol, StrCol, coerce_constant, coerce_metric_args, coerce_options, coerce_string, constant_options,
-    constant_string, eval_rows, metric_err, struct_fields,
+    ConstantArg, RefsCol, StrCol, constant_options, constant_string, eval_rows, metric_err, struct_fields,
 };
-use crate::udf::{ARG_HYP, ARG_REF, Aggregate, AggregateSpec, Documented, FunctionDoc, Output};
+use crate::udf::{
+    ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, AggregateSpec, Arg, Documented, FunctionDoc, Kind, Output, coerce_args,
+};
 
 /// The struct fields of `corpus_bootstrap`.
 #[must_use]
@@ -49,11 +50,22 @@ pub fn corpus_bootstrap_fields() -> Fields {
 }
 
 /// The argument `metric` of the resampling functions.
-pub const ARG_METRIC: (&str, &str) = (
+pub const ARG_METRIC: Arg = Arg::new(
     "metric",
+    Kind::Constant(METRIC_ARG),
     "A constant metric name of the metric table with significance tests, e.g. chrf, ter, wer; 'score' after \
      number columns (segment scores).",
 );
+
+/// The arguments of the form over segment scores computed elsewhere:
+/// `(score, 'score' [, options])`, and paired, `(score, baseline_score,
+/// 'score' [, options])`.
+const SCORE_FORMS: [&[Arg]; 2] = {
+    const SCORE: Arg = Arg::new("score", Kind::Number, "A segment score computed elsewhere.");
+    const BASELINE: Arg = Arg::new("baseline_score", Kind::Number, "The baseline's score of the same segment.");
+    const NAME: Arg = Arg::new("'score'", Kind::Constant(METRIC_ARG), "The metric `score`.");
+    [&[SCORE, NAME, ARG_OPTIONS], &[SCORE, BASELINE, NAME, ARG_OPTIONS]]
+};
 
 /// The documentation of `corpus_bootstrap`.
 pub const DOC: FunctionDoc = FunctionDoc {
@@ -66,13 +78,12 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   (COMET, MetricX, human): `corpus_bootstrap(score, 'score' [, options])` over a number column, the \
                   corpus score its mean (sacrebleu's arithmetic over statistics [score, 1]), options `dir:lower` and \
                   `score:NAME` (the name in the signature) besides `bs:`/`seed:`; NULL scores are skipped.",
-    syntax: "corpus_bootstrap(hyp, ref, metric: str, options?: str) | corpus_bootstrap(score, 'score', options?: \
-             str) -> struct{score, mean, ci: float64, signature: str}",
     arguments: &[
         ARG_HYP,
         ARG_REF,
         ARG_METRIC,
-        ("options", "Optional constant options: the metric's, plus `bs:N` and `seed:S`."),
+        Arg::new("options", ARG_OPTIONS.kind, "Optional constant options: the metric's, plus `bs:N` and `seed:S`.")
+            .optional(),
     ],
     example: "SELECT system, corpus_bootstrap(hyp, ref, 'chrf', 'bs:1000|seed:12345' ORDER BY seg_id).ci FROM t \
               GROUP BY system;",
@@ -108,46 +119,12 @@ const fn data_args(paired: bool, numeric: bool) -> usize {
     (if paired { 2 } else { 1 }) + if numeric { 0 } else { 1 }
 }
 
-/// `(hyp, ref, metric [, options])`, or `(hyp, baseline_hyp, ref, metric
-/// [, options])` when paired; with a number first, a segment score:
-/// `(score, 'score' [, options])` or `(score, baseline_score, 'score' [,
-/// options])`.
-fn coerce<const PAIRED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
+/// The documented arguments `D` (`(hyp, ref, metric [, options])`, or
+/// `(hyp, baseline_hyp, ref, metric [, options])` when paired), or with a
+/// number first, a segment score's ([`SCORE_FORMS`]).
+fn coerce<const PAIRED: bool, D: Documented>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
     let numeric = t.first().is_some_and(DataType::is_numeric);
-    let n = data_args(PAIRED, numeric);
-    if !(n + 1..=n + 2).contains(&t.len()) {
-        let args = match (PAIRED, numeric) {
-            (true, false) => "(hyp, baseline_hyp, ref, metric [, options])",
-            (false, false) => "(hyp, ref, metric [, options])",
-            (true, true) => "(score, baseline_score, 'score' [, options]) for a segment score",
-            (false, true) => "(score, 'score' [, options]) for a segment score",
-        };
-        return plan_err!("{name} takes {args}, got {} arguments", t.len());
-    }
-    let mut out = if numeric {
-        let number = |what: &str, x: &DataType| {
-            if x.is_numeric() || x.is_null() {
-                Ok(DataType::Float64)
-            } else {
-                plan_err!("{name}: {what} must be a number column like the first argument (a segment score), got {x}")
-            }
-        };
-        let mut v = vec![DataType::Float64];
-        if PAIRED {
-            v.push(number("the baseline score", &t[1])?);
-        }
-        v
-    } else {
-        let mut v = coerce_metric_args(name, &[t[0].clone(), t[n - 1].clone()])?;
-        if PAIRED {
-            v.insert(1, coerce_string(name, "the baseline hypothesis", &t[1])?);
-        }
-        v
-    };
-    for (i, x) in t[n..].iter().enumerate() {
-        out.push(if i == 0 { coerce_constant(name, METRIC_ARG, x)? } else { coerce_options(name, x)? });
-    }
-    Ok(out)
+    coerce_args(name, if numeric { SCORE_FORMS[usize::from(PAIRED)] } else { D::DOC.arguments }, t)
 }
 
 /// The metric argument.
@@ -247,7 +224,7 @@ fn list_field(args: &StateFieldsArgs, name: &str, item: DataType) -> FieldRef {
 impl<const PAIRED: bool, D: Documented + std::fmt::Debug> AggregateSpec for ResampleFn<PAIRED, D> {
     const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
-    const COERCE: crate::udf::Coerce = coerce::<PAIRED>;
+    const COERCE: Option<crate::udf::Coerce> = Some(coerce::<PAIRED, D>);
     const OUTPUT: Output =
         if PAIRED { || DataType::Struct(paired_test_fields()) } else { || DataType::Struct(corpus_bootstrap_fields()) };
 

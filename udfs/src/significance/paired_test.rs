@@ -11,7 +11,7 @@
 
 pub use crate::significance::corpus_bootstrap::paired_test_fields;
 use crate::significance::corpus_bootstrap::{ARG_METRIC, ResampleFn};
-use crate::udf::{ARG_HYP, ARG_REF, Aggregate, FunctionDoc};
+use crate::udf::{ARG_HYP, ARG_OPTIONS, ARG_REF, Aggregate, Arg, FunctionDoc, Kind};
 
 /// The `paired_test` aggregate function.
 pub type PairedTestFn = ResampleFn<true, PairedTestDoc>;
@@ -32,14 +32,17 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   elsewhere (COMET, human): `paired_test(score, baseline_score, 'score' [, options])` with number \
                   columns, the corpus score their mean, options `dir:lower` and `score:NAME` (the signature's name) \
                   besides the test's; rows with a NULL score on either side are skipped.",
-    syntax: "paired_test(hyp, baseline_hyp, ref, metric: str, options?: str) | paired_test(score, baseline_score, \
-             'score', options?: str) -> struct{score, baseline_score, p_value, mean, ci: float64, signature: str}",
     arguments: &[
         ARG_HYP,
-        ("baseline_hyp", "The baseline's hypothesis of the same segment: a string column."),
+        Arg::new("baseline_hyp", Kind::Text, "The baseline's hypothesis of the same segment: a string column."),
         ARG_REF,
         ARG_METRIC,
-        ("options", "Optional constant options: the metric's, plus `bs:N` or `ar:N`, and `seed:S`."),
+        Arg::new(
+            "options",
+            ARG_OPTIONS.kind,
+            "Optional constant options: the metric's, plus `bs:N` or `ar:N`, and `seed:S`.",
+        )
+        .optional(),
     ],
     example: "SELECT s.system, paired_test(s.hyp, b.hyp, s.ref, 'chrf', 'bs:1000' ORDER BY s.seg_id) AS t FROM t s \
               JOIN t b ON s.seg_id = b.seg_id AND b.system = 'base' GROUP BY s.system;",

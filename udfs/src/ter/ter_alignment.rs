@@ -20,7 +20,6 @@ impl ScalarSpec for TerAlignmentFn {
         description: "The final tercom-style alignment against the best reference, one label per position: `=` \
                       kept, `S` substituted, `I` inserted (extra hypothesis word), `D` deleted (missing reference \
                       word), prefixed by `>` when the hypothesis word was moved by a shift.",
-        syntax: "ter_alignment(hyp: str, ref: str | list<str>, options?: str) -> str",
         arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
         example: "SELECT ter_alignment('a b c d', 'c d a b');",
         related: &["ter", "ter_stats", "ter_tokenize"],

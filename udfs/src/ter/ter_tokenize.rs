@@ -3,12 +3,12 @@
 //! single spaces. Useful to see what `norm:yes`, `punct:no` or `asian:yes` do.
 
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::Ter;
 
-use crate::common::{coerce_options, coerce_string, map_text, plan_parse};
-use crate::udf::{ARG_OPTIONS, Coerce, FunctionDoc, Output, ScalarSpec};
+use crate::common::{map_text, plan_parse};
+use crate::udf::{ARG_OPTIONS, Arg, FunctionDoc, Kind, Output, ScalarSpec};
 
 crate::udf::spec!("ter_tokenize": TerTokenizeFn, TerTokenizeUdf = Scalar);
 
@@ -17,16 +17,9 @@ impl ScalarSpec for TerTokenizeFn {
     const DOC: FunctionDoc = FunctionDoc {
         description: "The words TER scores a text on (sacrebleu's tercom tokenizer after `rstrip`), joined by \
                       single spaces: shows what `norm:yes`, `punct:no` or `asian:yes` do.",
-        syntax: "ter_tokenize(text: str, options?: str) -> str",
-        arguments: &[("text", "A string."), ARG_OPTIONS],
+        arguments: &[Arg::new("text", Kind::Text, "A string."), ARG_OPTIONS],
         example: "SELECT ter_tokenize('Hello, world!', 'norm:yes|punct:no');",
         related: &["ter", "ter_alignment"],
-    };
-
-    const COERCE: Coerce = |name, t| match t {
-        [s] => Ok(vec![coerce_string(name, "the text", s)?]),
-        [s, o] => Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?]),
-        _ => plan_err!("{name} takes (text [, options])"),
     };
 
     const OUTPUT: Output = || DataType::Utf8;

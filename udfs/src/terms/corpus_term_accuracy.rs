@@ -21,7 +21,7 @@ use mteval_kernels::backend::DeviceRequest;
 use mteval_kernels::terms::TermAccuracy;
 
 use crate::common::{merge_u64_states, metric_err, u64_state};
-use crate::terms::term_cols::{TermArgs, coerce_term_args};
+use crate::terms::term_cols::TermArgs;
 use crate::terms::term_match::ARG_TERMS;
 use crate::udf::{ARG_HYP, Aggregate, AggregateSpec, Documented, FunctionDoc};
 
@@ -43,7 +43,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   terms / Σ terms of the predictions that are not empty or whitespace-only. NULL when that \
                   denominator is 0 (the reference raises `ZeroDivisionError`). Rows with a NULL hypothesis or \
                   NULL terms are skipped.",
-    syntax: "corpus_term_accuracy(hyp: str, terms: list<list<str>>) -> float64",
     arguments: &[ARG_HYP, ARG_TERMS],
     example: "SELECT system, corpus_term_accuracy(hyp, terms) FROM t GROUP BY system;",
     related: &["term_match", "corpus_term_accuracy_lemmatized"],
@@ -52,7 +51,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
 impl<const LEMMATIZED: bool, D: Documented + std::fmt::Debug> AggregateSpec for CorpusTermAccuracyFn<LEMMATIZED, D> {
     const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
-    const COERCE: crate::udf::Coerce = coerce_term_args::<LEMMATIZED>;
 
     fn accumulator(_args: &AccumulatorArgs, _device: Option<DeviceRequest>) -> Result<Box<dyn Accumulator>> {
         Ok(Box::new(TermAccuracyAccumulator { name: Self::NAME, lemmatized: LEMMATIZED, acc: TermAccuracy::default() }))

@@ -22,7 +22,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   denominator rule. Errors where the reference raises: its lemma-mapping assertions (naming \
                   the row), and a kept prediction holding a newline between two non-blank lines (stanza would \
                   see two sentences).",
-    syntax: "corpus_term_accuracy_lemmatized(hyp, lemmas, terms) -> float64",
     arguments: &[ARG_HYP, ARG_LEMMAS, ARG_TERMS],
     example: "SELECT system, corpus_term_accuracy_lemmatized(hyp, lemmas, terms) FROM t GROUP BY system;",
     related: &["term_match_lemmatized", "corpus_term_accuracy"],

@@ -12,7 +12,7 @@ use datafusion::logical_expr::ColumnarValue;
 use mteval_kernels::MetricError;
 use mteval_kernels::terms::{Lemma, TermCounts, count_matches, count_matches_exact};
 
-use crate::common::{StrCol, check_arity, coerce_string, map_rows};
+use crate::common::{StrCol, map_rows};
 
 /// The canonical type of a term list: `List<List<Utf8View>>`.
 #[must_use]
@@ -266,20 +266,8 @@ impl<'a> LemmasCol<'a> {
     }
 }
 
-/// Coercion of `(hyp, terms)`, or with `LEMMATIZED`, `(hyp, lemmas, terms)`.
-pub(crate) fn coerce_term_args<const LEMMATIZED: bool>(name: &str, t: &[DataType]) -> Result<Vec<DataType>> {
-    let (n, shape) = if LEMMATIZED { (3, "(hyp, lemmas, terms)") } else { (2, "(hyp, terms)") };
-    check_arity(name, t, n..=n, shape)?;
-    let mut out = vec![coerce_string(name, "the hypothesis", &t[0])?];
-    if LEMMATIZED {
-        out.push(coerce_lemmas(name, &t[1])?);
-    }
-    out.push(coerce_terms(name, &t[n - 1])?);
-    Ok(out)
-}
-
-/// The arguments of a terminology function, as [`coerce_term_args`] typed
-/// them: `(hyp, terms)`, or with lemmas, `(hyp, lemmas, terms)`.
+/// The arguments of a terminology function, as their documented `Arg`s
+/// typed them: `(hyp, terms)`, or with lemmas, `(hyp, lemmas, terms)`.
 pub(crate) struct TermArgs<'a> {
     hyp: StrCol<'a>,
     lemmas: Option<LemmasCol<'a>>,

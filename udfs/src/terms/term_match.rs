@@ -19,12 +19,13 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use mteval_kernels::terms::TermCounts;
 
 use crate::common::{struct_fields, struct_value};
-use crate::terms::term_cols::{TermArgs, coerce_term_args};
-use crate::udf::{ARG_HYP, Documented, FunctionDoc, Output, Scalar, ScalarSpec};
+use crate::terms::term_cols::{TermArgs, coerce_terms};
+use crate::udf::{ARG_HYP, Arg, Documented, FunctionDoc, Kind, Output, Scalar, ScalarSpec};
 
 /// The argument `terms` of the terminology functions.
-pub const ARG_TERMS: (&str, &str) = (
+pub const ARG_TERMS: Arg = Arg::new(
     "terms",
+    Kind::Other { ty: "list<list<str>>", coerce: coerce_terms },
     "The terms the hypothesis should contain: `list<list<str>>`, one inner list per term holding its alternatives.",
 );
 
@@ -65,7 +66,6 @@ pub struct TermMatchFn<const LEMMATIZED: bool, D>(std::marker::PhantomData<D>);
 impl<const LEMMATIZED: bool, D: Documented + std::fmt::Debug> ScalarSpec for TermMatchFn<LEMMATIZED, D> {
     const NAME: &'static str = D::NAME;
     const DOC: FunctionDoc = D::DOC;
-    const COERCE: crate::udf::Coerce = coerce_term_args::<LEMMATIZED>;
     const OUTPUT: Output = || DataType::Struct(term_match_fields(LEMMATIZED));
 
     fn invoke(args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -88,7 +88,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   `maximally_match`). `dropped` marks an empty or whitespace-only prediction, which matches \
                   nothing and which the corpus accuracy leaves out of its denominator. A NULL hypothesis, \
                   term list or term gives NULL; NULL alternatives are skipped.",
-    syntax: "term_match(hyp: str, terms: list<list<str>>) -> struct{matched: int64, total: int64, dropped: bool}",
     arguments: &[ARG_HYP, ARG_TERMS],
     example: "SELECT term_match('the red cat', [['red', 'crimson'], ['dog']]);",
     related: &["corpus_term_accuracy", "term_match_lemmatized"],

@@ -13,12 +13,14 @@
 //! reference rejects (its lemma-mapping assertions, e.g. a trailing run of
 //! spaces or a space before a tab) are errors naming the row.
 
+use crate::terms::term_cols::coerce_lemmas;
 use crate::terms::term_match::{ARG_TERMS, TermMatchFn};
-use crate::udf::{ARG_HYP, FunctionDoc, Scalar};
+use crate::udf::{ARG_HYP, Arg, FunctionDoc, Kind, Scalar};
 
 /// The argument `lemmas` of the lemmatized terminology functions.
-pub const ARG_LEMMAS: (&str, &str) = (
+pub const ARG_LEMMAS: Arg = Arg::new(
     "lemmas",
+    Kind::Other { ty: "list<struct{lemma: str, start: int64, end: int64}>", coerce: coerce_lemmas },
     "The prediction's words in order: `list<struct{lemma: str, start: int, end: int}>`, one per whitespace token, \
      each with its lemma (NULL: the surface word) and its `[start, end)` offsets in code points.",
 );
@@ -34,7 +36,6 @@ pub const DOC: FunctionDoc = FunctionDoc {
                   terms found in the prediction or in its lemmas (raised to `exact` when lower, as the \
                   reference does), `exact` the surface-only count. Inputs the reference rejects (its \
                   lemma-mapping assertions) are errors naming the row.",
-    syntax: "term_match_lemmatized(hyp, lemmas, terms) -> struct{matched, exact, total: int64, dropped: bool}",
     arguments: &[ARG_HYP, ARG_LEMMAS, ARG_TERMS],
     example: "SELECT term_match_lemmatized(hyp, lemmas, terms) FROM t;",
     related: &["corpus_term_accuracy_lemmatized", "term_match"],

@@ -18,7 +18,6 @@ impl ScalarSpec for WerAlignmentFn {
                       `REF: ...`, `HYP: ...` and the operations (`S` substituted, `D` deleted, `I` inserted, `*` \
                       for the missing side), without the sentence header and the last newline. Words are separated \
                       by spaces, characters (`unit:char`) are not.",
-        syntax: "wer_alignment(hyp: str, ref: str | list<str>, options?: str) -> str",
         arguments: &[ARG_HYP, ARG_REF, ARG_OPTIONS],
         example: "SELECT wer_alignment('a x c d e', 'a b c d');",
         related: RELATED,

@@ -3,12 +3,15 @@
 //! both sides before WER.
 
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs};
 use mteval_kernels::whisper::Normalizer;
 
-use crate::common::{coerce_options, coerce_string, map_text, plan_parse};
-use crate::udf::{Coerce, FunctionDoc, Output, ScalarSpec};
+use crate::common::{ConstantArg, map_text, plan_parse};
+use crate::udf::{Arg, FunctionDoc, Kind, Output, ScalarSpec};
+
+/// The argument `normalizer`.
+const NORMALIZER: ConstantArg = ConstantArg { what: "the normalizer", example: "'english' or 'basic'" };
 
 crate::udf::spec!("whisper_normalize": WhisperNormalizeFn, WhisperNormalizeUdf = Scalar);
 
@@ -24,24 +27,17 @@ impl ScalarSpec for WhisperNormalizeFn {
                       `'basic|remove_diacritics:yes'`, `'basic|preserve_marks:yes'` or \
                       `'basic|split_letters:yes'` (grapheme clusters spaced, as the `regex` module's `\\X`). Unicode rules are \
                       CPython 3.11's. NULL in gives NULL out.",
-        syntax: "whisper_normalize(text: str, normalizer: str) -> str",
         arguments: &[
-            ("text", "A string."),
-            (
+            Arg::new("text", Kind::Text, "A string."),
+            Arg::new(
                 "normalizer",
+                Kind::Constant(NORMALIZER),
                 "A constant: `english`, or `basic` optionally with `|remove_diacritics:yes`, `|preserve_marks:yes` \
                  or `|split_letters:yes`.",
             ),
         ],
         example: "SELECT whisper_normalize('Twenty five dollars, um, for the colour', 'english');",
         related: &["wer", "wer_alignment", "corpus_wer"],
-    };
-
-    const COERCE: Coerce = |name, t| {
-        let [s, o] = t else {
-            return plan_err!("{name} takes (text, normalizer), e.g. whisper_normalize(ref, 'basic')");
-        };
-        Ok(vec![coerce_string(name, "the text", s)?, coerce_options(name, o)?])
     };
 
     const OUTPUT: Output = || DataType::Utf8;
