@@ -201,13 +201,12 @@ impl Kind {
 
 /// The argument list as the arity error gives it, e.g. `(hyp, ref [, options])`.
 fn shape(args: &[Arg]) -> String {
-    let mut s = String::from("(");
-    for (i, a) in args.iter().enumerate() {
-        let sep = if i == 0 { "" } else { ", " };
+    let mut s = String::new();
+    for a in args {
+        let sep = if s.is_empty() { "" } else { ", " };
         let _ = if a.optional { write!(s, " [{sep}{}]", a.name) } else { write!(s, "{sep}{}", a.name) };
     }
-    s.push(')');
-    s.replace("( [", "([")
+    format!("({})", s.trim_start())
 }
 
 /// Checks the number of arguments of a call of `name` against `args` and
@@ -619,6 +618,7 @@ mod tests {
             "g(hyp: str, ref: str | list<str>, options?: str) OVER (PARTITION BY ...) -> float64"
         );
         assert_eq!(shape(ARGS), "(score, n [, system] [, options])");
+        assert_eq!(shape(&[ARG_OPTIONS, ARG_OPTIONS]), "([options] [, options])");
     }
 
     #[test]
