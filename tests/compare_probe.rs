@@ -197,3 +197,23 @@ fn standard_input_metric_order_and_seed_are_sacrebleus() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "0.0\n", "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `-b -f json` with one system prints what sacrebleu prints: the score
+/// texts (an interval's too), one alone or several in brackets, unquoted.
+#[test]
+fn score_only_json_of_one_system_is_sacrebleus() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = write_file(dir.path(), "ref.txt", "the cat sat on the mat\nhello world .\n");
+    let h = write_file(dir.path(), "hyp.txt", "the cat sat\nhello world .\n");
+    let (r, h) = (r.to_str().unwrap(), h.to_str().unwrap());
+    // SACREBLEU_SEED=12345 sacrebleu ref.txt -i hyp.txt -b -f json [FLAGS]
+    for (flags, want) in [
+        ("-m bleu chrf", "[\n0.0,\n69.4\n]\n"),
+        ("-m bleu chrf -ci --confidence-n 20", "[\n0.0,\n69.4 (μ = 73.1 ± 25.2)\n]\n"),
+        ("-m ter chrf bleu -w 2", "[\n0.00,\n69.36,\n33.33\n]\n"),
+        ("-m ter -w 3", "33.333\n"),
+    ] {
+        let args = [&["compare", r, "-i", h, "-b", "-f", "json"][..], &flags.split(' ').collect::<Vec<_>>()].concat();
+        assert_eq!(mteval_ok(&args), want, "{flags}");
+    }
+}

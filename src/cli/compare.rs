@@ -536,6 +536,16 @@ fn single_report(
     widths: &[usize],
 ) -> String {
     let verbose: Vec<Option<String>> = compared.iter().zip(stats).map(|(m, s)| m.verbose(&s.sums())).collect();
+    if a.format == CompareFormat::Json && a.score_only {
+        // sacrebleu's `-b -f json`: `Score.format` gives the bare score text
+        // (with its interval), and `print_single_results` prints one alone
+        // or several between brackets, unquoted, as sacrebleu does.
+        let scores: Vec<String> = results.iter().zip(widths).map(|(r, &w)| score_text(r, w)).collect();
+        return match scores.as_slice() {
+            [one] => format!("{one}\n"),
+            several => format!("[\n{}\n]\n", several.join(",\n")),
+        };
+    }
     if a.format == CompareFormat::Json {
         // sacrebleu's `Score.format(is_json=True)`: its keys in its order
         // (scores at full precision), an object for one metric, a list for several.
