@@ -217,3 +217,30 @@ fn score_only_json_of_one_system_is_sacrebleus() {
         assert_eq!(mteval_ok(&args), want, "{flags}");
     }
 }
+
+/// sacrebleu's `PairedTest` takes a resample or trial count of 0 or less as
+/// its default (1,000 resamples, 10,000 trials): the same output, `bs:1000`
+/// and `ar:10000` in the signatures.
+#[test]
+fn paired_counts_of_zero_or_less_are_the_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = write_file(dir.path(), "ref.txt", "the cat sat on the mat\nhello world .\na b c\n");
+    let b = write_file(dir.path(), "base.txt", "the cat sat\nhello world .\na b\n");
+    let s = write_file(dir.path(), "sys.txt", "the cat sat on a mat\nhello world\na b c\n");
+    let (r, b, s) = (r.to_str().unwrap(), b.to_str().unwrap(), s.to_str().unwrap());
+    for (test, flag, sig) in [("--paired-bs", "--paired-bs-n", "bs:1000"), ("--paired-ar", "--paired-ar-n", "ar:10000")]
+    {
+        let run = |n: Option<&str>| {
+            let mut args = vec!["compare", r, "-i", b, s, test, "-m", "bleu", "chrf", "-f", "text"];
+            if let Some(n) = n {
+                args.extend([flag, n]);
+            }
+            mteval_ok(&args)
+        };
+        let default = run(None);
+        assert!(default.contains(sig), "{default}");
+        assert_eq!(run(Some("0")), default, "{flag} 0");
+        assert_eq!(run(Some("-5")), default, "{flag} -5");
+        assert_ne!(run(Some("7")), default, "{flag} 7");
+    }
+}

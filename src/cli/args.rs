@@ -273,6 +273,12 @@ impl TableColumns {
     }
 }
 
+/// `n` where it is positive, else `default`: sacrebleu's `PairedTest` takes a
+/// count of 0 or less as its default.
+fn positive_or(n: Option<i64>, default: usize) -> usize {
+    n.and_then(|n| usize::try_from(n).ok()).filter(|&n| n > 0).unwrap_or(default)
+}
+
 /// sacrebleu's paired-test flags, as `compare` and `report` take them.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PairedFlags {
@@ -283,12 +289,13 @@ pub struct PairedFlags {
     /// Paired approximate randomization against the baseline (sacrebleu's --paired-ar).
     #[arg(long = "paired-ar")]
     pub paired_ar: bool,
-    /// Bootstrap resamples of --paired-bs (and of `report`'s 95% intervals).
-    #[arg(long = "paired-bs-n", default_value_t = significance::DEFAULT_BOOTSTRAP)]
-    pub paired_bs_n: usize,
-    /// Trials of --paired-ar.
-    #[arg(long = "paired-ar-n", default_value_t = significance::DEFAULT_TRIALS)]
-    pub paired_ar_n: usize,
+    /// Bootstrap resamples of --paired-bs (and of `report`'s 95% intervals). Default, and for 0
+    /// or less as in sacrebleu: 1000.
+    #[arg(long = "paired-bs-n", allow_negative_numbers = true)]
+    pub paired_bs_n: Option<i64>,
+    /// Trials of --paired-ar. Default, and for 0 or less as in sacrebleu: 10000.
+    #[arg(long = "paired-ar-n", allow_negative_numbers = true)]
+    pub paired_ar_n: Option<i64>,
     /// Random seed of the resamples: an integer, or `none` for a fresh one each run. Default:
     /// `SACREBLEU_SEED`, else 12345 (sacrebleu's).
     #[arg(long)]
@@ -304,12 +311,13 @@ impl PairedFlags {
         seed_of(self.seed.as_deref())
     }
 
-    /// `--paired-bs-n`, checked.
+    /// `--paired-bs-n`, checked: 0 or less is the default, as sacrebleu's
+    /// `PairedTest` takes it.
     ///
     /// # Errors
-    /// 0, or over the limit.
+    /// Over the limit.
     pub fn bootstrap_n(&self) -> Result<usize> {
-        resamples(self.paired_bs_n, "--paired-bs-n")
+        resamples(positive_or(self.paired_bs_n, significance::DEFAULT_BOOTSTRAP), "--paired-bs-n")
     }
 
     /// The test asked for: approximate randomization (with bootstrap
@@ -317,10 +325,11 @@ impl PairedFlags {
     /// `n_ar_confidence`), paired bootstrap, or `None` without either flag.
     ///
     /// # Errors
-    /// A resample count of 0 or over the limit.
+    /// A resample count over the limit.
     pub fn test(&self, ar_intervals: Option<usize>) -> Result<Option<PairedTest>> {
         Ok(if self.paired_ar {
-            Some(PairedTest::Randomization(resamples(self.paired_ar_n, "--paired-ar-n")?, ar_intervals))
+            let trials = positive_or(self.paired_ar_n, significance::DEFAULT_TRIALS);
+            Some(PairedTest::Randomization(resamples(trials, "--paired-ar-n")?, ar_intervals))
         } else if self.paired_bs {
             Some(PairedTest::Bootstrap(self.bootstrap_n()?))
         } else {
