@@ -20,6 +20,11 @@ fn score_table(dir: &Path, name: &str, systems: &[(&str, &[f64])]) -> String {
     p.to_str().unwrap().to_owned()
 }
 
+/// Writes text files `(name, text)` into `dir`: their paths, in order.
+fn text_files(dir: &Path, files: &[(&str, &str)]) -> Vec<String> {
+    files.iter().map(|(name, text)| write_file(dir, name, text).to_str().unwrap().to_owned()).collect()
+}
+
 /// Item 6: a trial that swaps both segments scores exactly the real
 /// systems, so it never counts, as in sacrebleu.
 #[test]
@@ -56,10 +61,8 @@ fn approximate_randomization_on_two_float_scores_is_sacrebleus() {
 #[test]
 fn a_score_file_listing_a_segment_twice_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let r = write_file(dir.path(), "ref.txt", "x\ny\n");
-    let a = write_file(dir.path(), "a.txt", "x\ny\n");
-    let b = write_file(dir.path(), "b.txt", "x\nz\n");
-    let (r, a, b) = (r.to_str().unwrap(), a.to_str().unwrap(), b.to_str().unwrap());
+    let paths = text_files(dir.path(), &[("ref.txt", "x\ny\n"), ("a.txt", "x\ny\n"), ("b.txt", "x\nz\n")]);
+    let [r, a, b] = [0, 1, 2].map(|i| paths[i].as_str());
     let comet = format!(
         "{a}\tSegment 0\tscore: 0.6000\n{b}\tSegment 0\tscore: 0.5000\n{a}\tSegment 1\tscore: 0.6000\n\
          {b}\tSegment 1\tscore: 0.5000\n{a}\tSegment 1\tscore: 0.8000\n"
@@ -203,9 +206,11 @@ fn standard_input_metric_order_and_seed_are_sacrebleus() {
 #[test]
 fn score_only_json_of_one_system_is_sacrebleus() {
     let dir = tempfile::tempdir().unwrap();
-    let r = write_file(dir.path(), "ref.txt", "the cat sat on the mat\nhello world .\n");
-    let h = write_file(dir.path(), "hyp.txt", "the cat sat\nhello world .\n");
-    let (r, h) = (r.to_str().unwrap(), h.to_str().unwrap());
+    let paths = text_files(
+        dir.path(),
+        &[("ref.txt", "the cat sat on the mat\nhello world .\n"), ("hyp.txt", "the cat sat\nhello world .\n")],
+    );
+    let [r, h] = [0, 1].map(|i| paths[i].as_str());
     // SACREBLEU_SEED=12345 sacrebleu ref.txt -i hyp.txt -b -f json [FLAGS]
     for (flags, want) in [
         ("-m bleu chrf", "[\n0.0,\n69.4\n]\n"),
@@ -224,10 +229,15 @@ fn score_only_json_of_one_system_is_sacrebleus() {
 #[test]
 fn paired_counts_of_zero_or_less_are_the_defaults() {
     let dir = tempfile::tempdir().unwrap();
-    let r = write_file(dir.path(), "ref.txt", "the cat sat on the mat\nhello world .\na b c\n");
-    let b = write_file(dir.path(), "base.txt", "the cat sat\nhello world .\na b\n");
-    let s = write_file(dir.path(), "sys.txt", "the cat sat on a mat\nhello world\na b c\n");
-    let (r, b, s) = (r.to_str().unwrap(), b.to_str().unwrap(), s.to_str().unwrap());
+    let paths = text_files(
+        dir.path(),
+        &[
+            ("ref.txt", "the cat sat on the mat\nhello world .\na b c\n"),
+            ("base.txt", "the cat sat\nhello world .\na b\n"),
+            ("sys.txt", "the cat sat on a mat\nhello world\na b c\n"),
+        ],
+    );
+    let [r, b, s] = [0, 1, 2].map(|i| paths[i].as_str());
     for (test, flag, sig) in [("--paired-bs", "--paired-bs-n", "bs:1000"), ("--paired-ar", "--paired-ar-n", "ar:10000")]
     {
         let run = |n: Option<&str>| {
