@@ -5,6 +5,7 @@
 //! public items are re-exported here.
 
 pub mod device;
+pub(crate) mod files;
 mod formats;
 pub(crate) mod inputs;
 pub(crate) mod json_lines;
@@ -12,8 +13,9 @@ pub(crate) mod path_tables;
 pub mod statements;
 pub(crate) mod stores;
 
+pub use files::InputKind;
 pub use formats::{PresetFormat, TSV_NO_QUOTE, preset_format, preset_parts, preset_with_options, preset_write_options};
-pub use inputs::{InputKind, dataset_root, is_dataset, register_input};
+pub use inputs::{dataset_root, is_dataset, register_input};
 pub use json_lines::json_error_location;
 pub use stores::{is_url, store_for_url};
 

@@ -181,7 +181,7 @@ async fn check_csv_headers(
     named: &Named,
     files: &[object_store::ObjectMeta],
 ) -> Result<()> {
-    use crate::session::inputs::{InputKind, unique_columns};
+    use crate::session::files::{InputKind, unique_columns};
     let csv: Vec<(&object_store::ObjectMeta, InputKind, String)> = files
         .iter()
         .filter_map(|m| match InputKind::of(m.location.as_ref()) {
@@ -201,7 +201,7 @@ async fn check_csv_headers(
 
 /// [`check_parquet_footers`] of one file.
 async fn footer_of(store: &dyn object_store::ObjectStore, named: &Named, m: &object_store::ObjectMeta) -> Result<()> {
-    crate::session::inputs::parquet_footer(store, &m.location, m.size)
+    crate::session::files::parquet_footer(store, &m.location, m.size)
         .await
         .map(drop)
         .map_err(|e| DataFusionError::Plan(format!("{}: {e}", named.shown(m))))

@@ -6,11 +6,15 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use datafusion::error::DataFusionError;
 use datafusion::execution::object_store::{DefaultObjectStoreRegistry, ObjectStoreRegistry};
-use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
 use object_store::azure::MicrosoftAzureBuilder;
 use object_store::gcp::GoogleCloudStorageBuilder;
 use object_store::http::HttpBuilder;
+use object_store::path::Path;
+use object_store::{
+    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore, PutMultipartOptions,
+    PutOptions, PutPayload, PutResult, RenameOptions,
+};
 use url::Url;
 
 /// Whether `path` names an object-store URL rather than a local file.
@@ -98,10 +102,13 @@ pub fn is_hidden_name(name: &str) -> bool {
     name.starts_with('.') || (name.starts_with('_') && !name.contains('='))
 }
 
+/// A store's listing of objects.
+type Listing = futures::stream::BoxStream<'static, object_store::Result<ObjectMeta>>;
+
 /// Whether `location`, listed below `prefix`, lies in or is a hidden file
 /// or folder ([`is_hidden_name`]); the folders of `prefix` itself are the
 /// user's choice and never hide anything.
-fn hidden_below(prefix: Option<&object_store::path::Path>, location: &object_store::path::Path) -> bool {
+fn hidden_below(prefix: Option<&Path>, location: &Path) -> bool {
     let rest = match prefix {
         Some(p) if !p.as_ref().is_empty() => {
             location.as_ref().strip_prefix(p.as_ref()).map_or("", |r| r.trim_start_matches('/'))
@@ -119,10 +126,7 @@ fn hidden_below(prefix: Option<&object_store::path::Path>, location: &object_sto
 struct SkipHidden(Arc<dyn ObjectStore>);
 
 /// The entries of `listed` (a listing below `prefix`) that are not hidden.
-fn visible(
-    prefix: Option<&object_store::path::Path>,
-    listed: futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>,
-) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+fn visible(prefix: Option<&Path>, listed: Listing) -> Listing {
     use futures::TryStreamExt;
     let owned = prefix.cloned();
     Box::pin(listed.try_filter(move |m| std::future::ready(!hidden_below(owned.as_ref(), &m.location))))
@@ -144,32 +148,28 @@ impl std::fmt::Display for SkipHidden {
 impl ObjectStore for SkipHidden {
     async fn put_opts(
         &self,
-        location: &object_store::path::Path,
-        payload: object_store::PutPayload,
-        opts: object_store::PutOptions,
-    ) -> object_store::Result<object_store::PutResult> {
+        location: &Path,
+        payload: PutPayload,
+        opts: PutOptions,
+    ) -> object_store::Result<PutResult> {
         self.0.put_opts(location, payload, opts).await
     }
 
     async fn put_multipart_opts(
         &self,
-        location: &object_store::path::Path,
-        opts: object_store::PutMultipartOptions,
-    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        location: &Path,
+        opts: PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn MultipartUpload>> {
         self.0.put_multipart_opts(location, opts).await
     }
 
-    async fn get_opts(
-        &self,
-        location: &object_store::path::Path,
-        options: object_store::GetOptions,
-    ) -> object_store::Result<object_store::GetResult> {
+    async fn get_opts(&self, location: &Path, options: GetOptions) -> object_store::Result<GetResult> {
         self.0.get_opts(location, options).await
     }
 
     async fn get_ranges(
         &self,
-        location: &object_store::path::Path,
+        location: &Path,
         ranges: &[std::ops::Range<u64>],
     ) -> object_store::Result<Vec<bytes::Bytes>> {
         self.0.get_ranges(location, ranges).await
@@ -177,51 +177,31 @@ impl ObjectStore for SkipHidden {
 
     fn delete_stream(
         &self,
-        locations: futures::stream::BoxStream<'static, object_store::Result<object_store::path::Path>>,
-    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::path::Path>> {
+        locations: futures::stream::BoxStream<'static, object_store::Result<Path>>,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<Path>> {
         self.0.delete_stream(locations)
     }
 
-    fn list(
-        &self,
-        prefix: Option<&object_store::path::Path>,
-    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+    fn list(&self, prefix: Option<&Path>) -> Listing {
         visible(prefix, self.0.list(prefix))
     }
 
-    fn list_with_offset(
-        &self,
-        prefix: Option<&object_store::path::Path>,
-        offset: &object_store::path::Path,
-    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+    fn list_with_offset(&self, prefix: Option<&Path>, offset: &Path) -> Listing {
         visible(prefix, self.0.list_with_offset(prefix, offset))
     }
 
-    async fn list_with_delimiter(
-        &self,
-        prefix: Option<&object_store::path::Path>,
-    ) -> object_store::Result<object_store::ListResult> {
+    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> object_store::Result<ListResult> {
         let mut listed = self.0.list_with_delimiter(prefix).await?;
         listed.objects.retain(|m| !hidden_below(prefix, &m.location));
         listed.common_prefixes.retain(|p| !hidden_below(prefix, p));
         Ok(listed)
     }
 
-    async fn copy_opts(
-        &self,
-        from: &object_store::path::Path,
-        to: &object_store::path::Path,
-        options: object_store::CopyOptions,
-    ) -> object_store::Result<()> {
+    async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> object_store::Result<()> {
         self.0.copy_opts(from, to, options).await
     }
 
-    async fn rename_opts(
-        &self,
-        from: &object_store::path::Path,
-        to: &object_store::path::Path,
-        options: object_store::RenameOptions,
-    ) -> object_store::Result<()> {
+    async fn rename_opts(&self, from: &Path, to: &Path, options: RenameOptions) -> object_store::Result<()> {
         self.0.rename_opts(from, to, options).await
     }
 }

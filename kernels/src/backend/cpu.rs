@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::{Aggregate, Backend, BackendError, Grid, NgramInput, Seqs};
 use crate::levenshtein::id_distance;
-use crate::ter::ter_pair;
+use crate::ter::shift::ter_pair;
 
 /// All CPU cores (rayon's global pool).
 #[derive(Debug, Clone, Copy, Default)]

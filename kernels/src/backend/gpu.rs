@@ -109,7 +109,7 @@ const TER_SCRATCH_WORDS: usize = 1 << 28;
 fn ter_scratch_words(n_h: usize, n_r: usize) -> Option<usize> {
     let mut matrix = 0;
     let mut above: Option<(usize, usize)> = None;
-    for (i, (lo, hi)) in crate::ter::band_rows(n_h, n_r).enumerate() {
+    for (i, (lo, hi)) in crate::ter::beam::band_rows(n_h, n_r).enumerate() {
         let fits = (i == 0 || i == n_h || hi - lo <= TER_RING) && above.is_none_or(|a| i < 2 || a.1 <= lo + TER_RING);
         if !fits {
             return None;
@@ -488,7 +488,7 @@ impl<E: KernelExec> Backend for GpuBackend<E> {
             })
             .collect();
         out.par_iter_mut().enumerate().filter(|(i, _)| plan[*i].is_none()).for_each(|(i, o)| {
-            let p = crate::ter::ter_pair(hyps.get(i), refs.get(i));
+            let p = crate::ter::shift::ter_pair(hyps.get(i), refs.get(i));
             *o = (p.edits, p.shifts);
         });
         // The device's pairs, most work first.

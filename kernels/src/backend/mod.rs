@@ -348,7 +348,7 @@ pub trait Backend: Send + Sync + fmt::Debug {
 
     /// TER's greedy shift search (sacrebleu's `translation_edit_rate`) of
     /// every pair `(hyps[i], refs[i])` of word ids: `(edits, shifts)` per
-    /// pair, as [`crate::ter::ter_pair`] gives them.
+    /// pair, as [`crate::ter::shift::ter_pair`] gives them.
     ///
     /// # Errors
     /// A device failure.

@@ -15,19 +15,17 @@
 //! * Option `algo:seed` switches to the seed's greedy TER (§2.1): fraction
 //!   scale, no band, no budget, and an empty reference is an error.
 
-mod beam;
+pub(crate) mod beam;
 pub mod mbr;
 pub mod metric;
 mod seed;
-mod shift;
+pub(crate) mod shift;
 
 use crate::hash::FastMap;
 use std::hash::BuildHasherDefault;
 
 pub use beam::Op;
-pub(crate) use beam::band_rows;
 pub use shift::perform_shift;
-pub(crate) use shift::ter_pair;
 
 use crate::MetricError;
 use crate::options::OptionKey;
