@@ -258,7 +258,7 @@ fn spa_rankings_equal_mt_metrics_eval() {
 /// raises `ValueError` (a vector of one score).
 #[test]
 fn pairwise_difference_pearson_equals_mt_metrics_eval() {
-    use mteval_kernels::meta::{AverageBy, Statistic, pdp_correlation};
+    use mteval_kernels::meta::{AverageBy, Statistic, average_correlation};
     let g = golden("meta_pdp.json");
     assert!(g["permutation_test_with_pdp"].as_str().unwrap().contains("pdp"), "the reference's test raises");
     let cases = g["cases"].as_array().unwrap();
@@ -275,7 +275,7 @@ fn pairwise_difference_pearson_equals_mt_metrics_eval() {
                 _ => AverageBy::Item,
             };
             let zeros = r["replace_nans_with_zeros"].as_bool().unwrap();
-            let ours = pdp_correlation(&gold, &metric, num_sys, by, zeros);
+            let ours = average_correlation(Statistic::PearsonPdp, &gold, &metric, num_sys, by, zeros);
             match r["pdp"].as_array() {
                 None => {
                     let e = ours.expect_err("the reference raises ValueError");
@@ -298,7 +298,8 @@ fn pairwise_difference_pearson_equals_mt_metrics_eval() {
         if !gold.iter().any(Option::is_none) && gold.len() > 1 {
             let g: Vec<f64> = gold.iter().map(|x| x.unwrap()).collect();
             let sql = Statistic::PearsonPdp.of(&g, &metric).unwrap();
-            let cli = pdp_correlation(&gold, &metric, num_sys, AverageBy::None, false).unwrap().0;
+            let cli =
+                average_correlation(Statistic::PearsonPdp, &gold, &metric, num_sys, AverageBy::None, false).unwrap().0;
             if !sql.is_nan() {
                 assert_eq!(sql.to_bits(), cli.to_bits(), "case {c}: meta_corr's pdp:yes");
             }

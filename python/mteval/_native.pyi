@@ -1,6 +1,6 @@
 """Type stubs of mteval's extension module (Rust, pyo3)."""
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union, overload
 
 __version__: str
 
@@ -86,16 +86,23 @@ Step = tuple[str, Any]
 Chunk = tuple[str, int, int, int, int]
 def jiwer_apply(steps: Sequence[Step], text: Union[str, list[str]]) -> Union[str, list[str], list[list[str]]]:
     """A Compose of jiwer's transform classes, as Rust steps, applied to a string or a list of strings."""
-def jiwer_align(reference_steps: Sequence[Step], hypothesis_steps: Sequence[Step], references: Sequence[str],
-                hypotheses: Sequence[str]) -> list[tuple[list[str], list[str], list[Chunk]]]:
+Counts = tuple[int, int, int, int, int, int]
+@overload
+def jiwer_process(reference_steps: Sequence[Step], hypothesis_steps: Sequence[Step], references: Sequence[str],
+                  hypotheses: Sequence[str], alignments: Literal[True]) -> list[tuple[list[str], list[str], list[Chunk]]]:
     """Both sides through their steps, then jiwer's alignment of each pair: tokens and chunks."""
-def jiwer_counts(reference_steps: Sequence[Step], hypothesis_steps: Sequence[Step], references: Sequence[str],
-                 hypotheses: Sequence[str]) -> tuple[int, int, int, int, int, int]:
-    """The summed hits, substitutions, deletions, insertions, reference and hypothesis lengths."""
-def tokens_align(references: Sequence[Sequence[str]], hypotheses: Sequence[Sequence[str]]) -> list[list[Chunk]]:
+@overload
+def jiwer_process(reference_steps: Sequence[Step], hypothesis_steps: Sequence[Step], references: Sequence[str],
+                  hypotheses: Sequence[str], alignments: Literal[False]) -> Counts:
+    """Both sides through their steps, then the summed hits, substitutions, deletions, insertions, reference and
+    hypothesis lengths."""
+@overload
+def tokens_process(references: Sequence[Sequence[str]], hypotheses: Sequence[Sequence[str]],
+                   alignments: Literal[True]) -> list[list[Chunk]]:
     """The chunks of each pair of token lists."""
-def tokens_counts(references: Sequence[Sequence[str]],
-                  hypotheses: Sequence[Sequence[str]]) -> tuple[int, int, int, int, int, int]:
+@overload
+def tokens_process(references: Sequence[Sequence[str]], hypotheses: Sequence[Sequence[str]],
+                   alignments: Literal[False]) -> Counts:
     """The summed counts of pairs of token lists."""
 def wer_visualize(sentences: Sequence[tuple[list[str], list[str], list[tuple[str, int, int, int, int]]]], char: bool,
                   show_measures: bool = True, skip_correct: bool = True, line_width: Optional[int] = None) -> str:

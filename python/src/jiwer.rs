@@ -156,68 +156,57 @@ fn summed(all: &[WerCounts]) -> (u64, u64, u64, u64, u64, u64) {
 }
 
 /// jiwer's `process_words` with transforms that run here (step lists):
-/// each pair's tokens and chunks.
+/// each pair's tokens and chunks (`alignments`), or only the counts
+/// `(hits, substitutions, deletions, insertions, ref_len, hyp_len)` summed
+/// over the pairs.
 #[pyfunction]
-pub fn jiwer_align(
+pub fn jiwer_process(
     py: Python<'_>,
     reference_steps: &Bound<'_, PyAny>,
     hypothesis_steps: &Bound<'_, PyAny>,
     references: Vec<String>,
     hypotheses: Vec<String>,
-) -> PyResult<Vec<Sentence>> {
-    over_transformed(py, [(reference_steps, references), (hypothesis_steps, hypotheses)], |r, h| {
-        let (_, chunks) = WerConfig::align_tokens(r, h);
-        (r.to_vec(), h.to_vec(), chunks.iter().map(chunk_tuple).collect())
-    })
+    alignments: bool,
+) -> PyResult<Py<PyAny>> {
+    let sides = [(reference_steps, references), (hypothesis_steps, hypotheses)];
+    if alignments {
+        let sentences: Vec<Sentence> = over_transformed(py, sides, |r, h| {
+            let (_, chunks) = WerConfig::align_tokens(r, h);
+            (r.to_vec(), h.to_vec(), chunks.iter().map(chunk_tuple).collect())
+        })?;
+        Ok(sentences.into_pyobject(py)?.into_any().unbind())
+    } else {
+        let all = over_transformed(py, sides, |r, h| WerConfig::align_tokens(r, h).0)?;
+        Ok(summed(&all).into_pyobject(py)?.into_any().unbind())
+    }
 }
 
-/// The counts `(hits, substitutions, deletions, insertions, ref_len,
-/// hyp_len)` summed over the pairs, with transforms that run here.
+/// [`jiwer_process`] of sentences already reduced to tokens (transforms
+/// applied in Python): each pair's chunks, or the summed counts.
 #[pyfunction]
-pub fn jiwer_counts(
-    py: Python<'_>,
-    reference_steps: &Bound<'_, PyAny>,
-    hypothesis_steps: &Bound<'_, PyAny>,
-    references: Vec<String>,
-    hypotheses: Vec<String>,
-) -> PyResult<(u64, u64, u64, u64, u64, u64)> {
-    let all = over_transformed(py, [(reference_steps, references), (hypothesis_steps, hypotheses)], |r, h| {
-        WerConfig::align_tokens(r, h).0
-    })?;
-    Ok(summed(&all))
-}
-
-/// The chunks of sentences already reduced to tokens (transforms applied in
-/// Python).
-#[pyfunction]
-pub fn tokens_align(
+pub fn tokens_process(
     py: Python<'_>,
     references: Vec<Vec<String>>,
     hypotheses: Vec<Vec<String>>,
-) -> PyResult<Vec<Vec<Chunk>>> {
+    alignments: bool,
+) -> PyResult<Py<PyAny>> {
     same_length(&references, &hypotheses)?;
-    crate::interruptible(py, move |cancel| {
-        over_token_pairs(cancel, &references, &hypotheses, &|r, h| {
-            WerConfig::align_tokens(r, h).1.iter().map(chunk_tuple).collect()
-        })
-    })
+    if alignments {
+        let chunks: Vec<Vec<Chunk>> = crate::interruptible(py, move |cancel| {
+            over_token_pairs(cancel, &references, &hypotheses, &|r, h| {
+                WerConfig::align_tokens(r, h).1.iter().map(chunk_tuple).collect()
+            })
+        })?;
+        Ok(chunks.into_pyobject(py)?.into_any().unbind())
+    } else {
+        let all = crate::interruptible(py, move |cancel| {
+            over_token_pairs(cancel, &references, &hypotheses, &|r, h| WerConfig::align_tokens(r, h).0)
+        })?;
+        Ok(summed(&all).into_pyobject(py)?.into_any().unbind())
+    }
 }
 
-/// [`jiwer_counts`] of sentences already reduced to tokens.
-#[pyfunction]
-pub fn tokens_counts(
-    py: Python<'_>,
-    references: Vec<Vec<String>>,
-    hypotheses: Vec<Vec<String>>,
-) -> PyResult<(u64, u64, u64, u64, u64, u64)> {
-    same_length(&references, &hypotheses)?;
-    let all = crate::interruptible(py, move |cancel| {
-        over_token_pairs(cancel, &references, &hypotheses, &|r, h| WerConfig::align_tokens(r, h).0)
-    })?;
-    Ok(summed(&all))
-}
-
-/// jiwer's `visualize_alignment` of sentences given as [`wer_align`] returns
+/// jiwer's `visualize_alignment` of sentences given as [`jiwer_process`] returns
 /// them (`char`: the character level's summary and no separators).
 #[pyfunction]
 #[pyo3(signature = (sentences, char, show_measures = true, skip_correct = true, line_width = None))]

@@ -232,10 +232,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(whisper::join_graphemes, m)?)?;
     m.add_function(wrap_pyfunction!(whisper::unicode_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::jiwer_apply, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::jiwer_align, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::jiwer_counts, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::tokens_align, m)?)?;
-    m.add_function(wrap_pyfunction!(jiwer::tokens_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::jiwer_process, m)?)?;
+    m.add_function(wrap_pyfunction!(jiwer::tokens_process, m)?)?;
     m.add_function(wrap_pyfunction!(jiwer::wer_visualize, m)?)?;
     Ok(())
 }

@@ -15,110 +15,46 @@ pub struct LpInfo {
     /// Systems left out unless outliers are used.
     pub outliers: &'static [&'static str],
     /// Primary metrics' base names.
-    pub primaries: &'static [&'static str],
+    pub primaries: Names,
     /// Baseline metrics' base names.
-    pub baselines: &'static [&'static str],
+    pub baselines: Names,
 }
 
-/// `a` then `b`, as one list (`N`: their lengths' sum).
-const fn concat<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
-        i += 1;
+/// A list of names written as texts of names separated by whitespace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Names(&'static [&'static str]);
+
+impl Names {
+    /// The names, in the table's order.
+    pub fn iter(self) -> impl Iterator<Item = &'static str> {
+        self.0.iter().flat_map(|t| t.split_whitespace())
     }
-    out
+
+    /// The names, as a list.
+    #[must_use]
+    pub fn to_vec(self) -> Vec<&'static str> {
+        self.iter().collect()
+    }
 }
 
 /// The WMT23 primaries that are not baselines.
-const WMT23_SUBMISSIONS: &[&str] = &[
-    "Calibri-COMET22",
-    "Calibri-COMET22-QE",
-    "cometoid22-wmt22",
-    "eBLEU",
-    "embed_llama",
-    "GEMBA-MQM",
-    "KG-BERTScore",
-    "MaTESe",
-    "MEE4",
-    "MetricX-23",
-    "MetricX-23-QE",
-    "mre-score-labse-regular",
-    "mbr-metricx-qe",
-    "sescoreX",
-    "tokengram_F",
-    "XCOMET-Ensemble",
-    "XCOMET-QE-Ensemble",
-    "XLsim",
-];
-const WMT23_PRIMARIES: &[&str] =
-    &concat::<{ WMT23_SUBMISSIONS.len() + WMT23_BASELINES.len() }>(WMT23_SUBMISSIONS, WMT23_BASELINES);
-const WMT23_BASELINES: &[&str] = &[
-    "BERTscore",
-    "BLEU",
-    "BLEURT-20",
-    "chrF",
-    "COMET",
-    "CometKiwi",
-    "docWMT22CometDA",
-    "docWMT22CometKiwiDA",
-    "f200spBLEU",
-    "MS-COMET-QE-22",
-    "prismRef",
-    "prismSrc",
-    "Random-sysname",
-    "YiSi-1",
-];
+const WMT23_SUBMISSIONS: &str = "Calibri-COMET22 Calibri-COMET22-QE cometoid22-wmt22 eBLEU embed_llama GEMBA-MQM KG-BERTScore MaTESe \
+    MEE4 MetricX-23 MetricX-23-QE mre-score-labse-regular mbr-metricx-qe sescoreX tokengram_F \
+    XCOMET-Ensemble XCOMET-QE-Ensemble XLsim";
+/// The WMT23 baselines (primaries too).
+const WMT23_BASELINES: &str = "BERTscore BLEU BLEURT-20 chrF COMET CometKiwi docWMT22CometDA docWMT22CometKiwiDA f200spBLEU \
+    MS-COMET-QE-22 prismRef prismSrc Random-sysname YiSi-1";
 /// The WMT24 primaries that are not baselines.
-const WMT24_SUBMISSIONS: &[&str] = &[
-    "BLCOM_1",
-    "bright-qe",
-    "chrfS",
-    "damonmonli",
-    "gemba_esa",
-    "MEE4",
-    "metametrics_mt_mqm_hybrid_kendall",
-    "metametrics_mt_mqm_qe_kendall.seg.s",
-    "MetricX-24-Hybrid",
-    "MetricX-24-Hybrid-QE",
-    "XCOMET",
-    "XCOMET-QE",
-    "XLsimMqm",
-];
-const WMT24_PRIMARIES: &[&str] =
-    &concat::<{ WMT24_SUBMISSIONS.len() + WMT24_BASELINES.len() }>(WMT24_SUBMISSIONS, WMT24_BASELINES);
-const WMT24_BASELINES: &[&str] = &[
-    "BERTScore",
-    "BLEU",
-    "BLEURT-20",
-    "chrF",
-    "COMET-22",
-    "CometKiwi",
-    "PrismRefMedium",
-    "PrismRefSmall",
-    "spBLEU",
-    "YiSi-1",
-    "sentinel-cand-mqm",
-    "sentinel-ref-mqm",
-    "sentinel-src-mqm",
-];
-const WMT25_PRIMARIES: &[&str] = &[
-    "EnsembleSlick",
-    "GEMBA-v2",
-    "MetricX-25",
-    "Polycand-2",
-    "Q_Relative-MQM",
-    "SEGALE-QE",
-    "TASER-No-Ref",
-    "UvA-MT",
-    "comet-multi",
-    "hw-tsc",
-    "mr7_2_1",
-    "rankedCOMET",
-];
-const WMT25_BASELINES: &[&str] =
-    &["BERTScore", "BLEU", "COMET22", "COMETKiwi22", "YiSi-1", "chrF", "sentinel-cand", "spBLEU"];
+const WMT24_SUBMISSIONS: &str = "BLCOM_1 bright-qe chrfS damonmonli gemba_esa MEE4 metametrics_mt_mqm_hybrid_kendall \
+    metametrics_mt_mqm_qe_kendall.seg.s MetricX-24-Hybrid MetricX-24-Hybrid-QE XCOMET XCOMET-QE XLsimMqm";
+/// The WMT24 baselines (primaries too).
+const WMT24_BASELINES: &str = "BERTScore BLEU BLEURT-20 chrF COMET-22 CometKiwi PrismRefMedium PrismRefSmall spBLEU YiSi-1 \
+    sentinel-cand-mqm sentinel-ref-mqm sentinel-src-mqm";
+/// The WMT25 primaries, as `meta_info` lists them (no baseline among them).
+const WMT25_PRIMARIES: &str = "EnsembleSlick GEMBA-v2 MetricX-25 Polycand-2 Q_Relative-MQM SEGALE-QE TASER-No-Ref UvA-MT \
+    comet-multi hw-tsc mr7_2_1 rankedCOMET";
+/// The WMT25 baselines (primaries too).
+const WMT25_BASELINES: &str = "BERTScore BLEU COMET22 COMETKiwi22 YiSi-1 chrF sentinel-cand spBLEU";
 
 const fn lp(
     std_ref: &'static str,
@@ -127,15 +63,15 @@ const fn lp(
     primaries: &'static [&'static str],
     baselines: &'static [&'static str],
 ) -> LpInfo {
-    LpInfo { std_ref, gold, outliers, primaries, baselines }
+    LpInfo { std_ref, gold, outliers, primaries: Names(primaries), baselines: Names(baselines) }
 }
 
-const W23_MQM: LpInfo = lp("refA", Some("mqm"), &[], WMT23_PRIMARIES, WMT23_BASELINES);
-const W23_DA: LpInfo = lp("refA", Some("da-sqm"), &[], WMT23_PRIMARIES, WMT23_BASELINES);
-const W24_MQM: LpInfo = lp("refA", Some("mqm"), &["MSLC"], WMT24_PRIMARIES, WMT24_BASELINES);
-const W24_ESA: LpInfo = lp("refA", Some("esa"), &[], WMT24_PRIMARIES, WMT24_BASELINES);
-const W25_MQM: LpInfo = lp("refA", Some("mqm"), &[], WMT25_PRIMARIES, WMT25_BASELINES);
-const W25_ESA: LpInfo = lp("refA", Some("esa-human1"), &[], WMT25_PRIMARIES, WMT25_BASELINES);
+const W23_MQM: LpInfo = lp("refA", Some("mqm"), &[], &[WMT23_SUBMISSIONS, WMT23_BASELINES], &[WMT23_BASELINES]);
+const W23_DA: LpInfo = lp("refA", Some("da-sqm"), &[], &[WMT23_SUBMISSIONS, WMT23_BASELINES], &[WMT23_BASELINES]);
+const W24_MQM: LpInfo = lp("refA", Some("mqm"), &["MSLC"], &[WMT24_SUBMISSIONS, WMT24_BASELINES], &[WMT24_BASELINES]);
+const W24_ESA: LpInfo = lp("refA", Some("esa"), &[], &[WMT24_SUBMISSIONS, WMT24_BASELINES], &[WMT24_BASELINES]);
+const W25_MQM: LpInfo = lp("refA", Some("mqm"), &[], &[WMT25_PRIMARIES], &[WMT25_BASELINES]);
+const W25_ESA: LpInfo = lp("refA", Some("esa-human1"), &[], &[WMT25_PRIMARIES], &[WMT25_BASELINES]);
 
 /// The test sets this table knows, with their language pairs.
 const DATA: &[(&str, &[(&str, LpInfo)])] = &[
@@ -269,11 +205,14 @@ mod tests {
         assert!(lp_info("wmt23", "xx-yy").is_none());
         assert_eq!(default_lps("wmt25").len(), 16);
         // meta_info's primaries: the submissions, then every baseline.
-        let w23 = lp_info("wmt23", "en-de").unwrap().primaries;
+        let w23 = lp_info("wmt23", "en-de").unwrap().primaries.to_vec();
         assert_eq!((w23.len(), w23[0], w23[18], w23[31]), (32, "Calibri-COMET22", "BERTscore", "YiSi-1"));
         let w24 = lp_info("wmt24", "en-de").unwrap();
-        assert_eq!(w24.primaries.len(), 26);
-        assert!(w24.baselines.iter().all(|b| w24.primaries.contains(b)) && w24.primaries.contains(&"BLCOM_1"));
+        let p24 = w24.primaries.to_vec();
+        assert_eq!((p24.len(), w24.baselines.iter().count()), (26, 13));
+        assert!(w24.baselines.iter().all(|b| p24.contains(&b)) && p24.contains(&"BLCOM_1"));
+        let w25 = lp_info("wmt25", "en-cs_CZ").unwrap();
+        assert_eq!((w25.primaries.iter().count(), w25.baselines.to_vec()[7]), (12, "spBLEU"));
     }
 
     #[test]

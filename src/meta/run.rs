@@ -739,9 +739,9 @@ async fn run_set(a: &MetaRequest, lps: &[String]) -> Result<String> {
     let out = if a.json {
         format!("{}\n", taskset::json(&results, &weights, &avg))
     } else if fmt == TableFormat::Text {
-        taskset::text(&results, &weights, &avg, baselines)
+        taskset::text(&results, &weights, &avg, baselines.as_deref())
     } else {
-        taskset::table(&results, &avg, fmt, baselines)
+        taskset::table(&results, &avg, fmt, baselines.as_deref())
     };
     Ok(out)
 }
@@ -751,7 +751,7 @@ type Loader = Box<dyn Fn(&str, bool) -> Result<MetaData>>;
 
 /// Where a task set's data comes from: its set, pairs, loader and the test
 /// set's baselines.
-type Source = (crate::meta::taskset::TaskSetName, Vec<String>, Loader, Option<&'static [&'static str]>);
+type Source = (crate::meta::taskset::TaskSetName, Vec<String>, Loader, Option<Vec<&'static str>>);
 
 /// A table, one test set per value of `--lp-col` (`all` without it).
 async fn table_source(a: &MetaRequest, input: &str) -> Result<Source> {
@@ -803,7 +803,7 @@ fn mtme_source(a: &MetaRequest, root: &std::path::Path, lps: &[String]) -> Resul
     } else {
         lps.to_vec()
     };
-    let baselines = lps.first().and_then(|lp| info::lp_info(&test_set, lp)).map(|i| i.baselines);
+    let baselines = lps.first().and_then(|lp| info::lp_info(&test_set, lp)).map(|i| i.baselines.to_vec());
     let (root, exclude, metrics) = (root.to_path_buf(), a.exclude.clone(), a.metrics.clone());
     let (gold, reference, use_outliers, primary) = (a.mtme_gold.clone(), a.mtme_ref.clone(), a.use_outliers, a.primary);
     let cache: std::cell::RefCell<std::collections::HashMap<(String, bool), MetaData>> = std::cell::RefCell::default();
@@ -823,6 +823,7 @@ fn mtme_source(a: &MetaRequest, root: &std::path::Path, lps: &[String]) -> Resul
             (None, None) => None,
         };
         let std_ref = reference.clone().or_else(|| lp_info.map(|i| i.std_ref.to_owned()));
+        let primaries = lp_info.map(|i| i.primaries.to_vec());
         let outliers: Vec<String> = match lp_info {
             Some(i) if !use_outliers => i.outliers.iter().map(|s| (*s).to_owned()).collect(),
             _ => Vec::new(),
@@ -839,7 +840,7 @@ fn mtme_source(a: &MetaRequest, root: &std::path::Path, lps: &[String]) -> Resul
             exclude: &[],
             metrics: &metrics,
             outliers: &drop,
-            display: Some(lp_info.map(|i| i.primaries)),
+            display: Some(primaries.as_deref()),
             primary_only: primary,
         })
         .with_context(|| format!("language pair {lp}"))?;

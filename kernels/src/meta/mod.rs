@@ -284,9 +284,16 @@ impl AverageBy {
 /// counted as 0 with `replace_nans_with_zeros`); and the number averaged.
 /// `(0.0, 0)` when nothing is averaged, as the reference returns.
 ///
+/// With [`Statistic::PearsonPdp`] (`AverageCorrelation(pearsonr, ...,
+/// pdp=True)`): the pairwise differences within each vector, all pooled
+/// into one vector, then one Pearson correlation of the present gold
+/// differences (not an average over vectors); 0 where the reference's
+/// average is empty (fewer than two differences, or a NaN correlation).
+///
 /// # Errors
 /// Vectors of different lengths, a length that is not a multiple of
-/// `num_sys`, or a bad statistic.
+/// `num_sys`, a bad statistic; with PDP, a vector of fewer than two scores
+/// or too many differences.
 pub fn average_correlation(
     stat: Statistic,
     gold: &[Option<f64>],
@@ -296,6 +303,10 @@ pub fn average_correlation(
     replace_nans_with_zeros: bool,
 ) -> Result<(f64, usize), String> {
     let groups = check_packed(gold.len(), metric.len(), num_sys, by)?;
+    if stat == Statistic::PearsonPdp {
+        let (g, m) = pairwise_differences(gold, metric, &groups)?;
+        return average_correlation(Statistic::Pearson, &g, &m, 1, AverageBy::None, replace_nans_with_zeros);
+    }
     let (mut total, mut n) = (0.0f64, 0usize);
     for idx in groups {
         let (g, m): (Vec<f64>, Vec<f64>) = idx.iter().filter_map(|&i| Some((gold[i]?, metric[i]))).unzip();
@@ -372,27 +383,6 @@ impl Difference for Option<f64> {
     fn minus(self, other: Self) -> Option<f64> {
         Some(self? - other?)
     }
-}
-
-/// `AverageCorrelation(pearsonr, num_sys, average_by, pdp=True,
-/// replace_nans_with_zeros)(gold, metric)`: the pairwise differences within
-/// each vector of `by`, all pooled into one vector, then one Pearson
-/// correlation of the present gold differences (not an average over
-/// vectors); 0 where the reference's average is empty (fewer than two
-/// differences, or a NaN correlation).
-///
-/// # Errors
-/// Bad shapes, a vector of fewer than two scores, too many differences.
-pub fn pdp_correlation(
-    gold: &[Option<f64>],
-    metric: &[f64],
-    num_sys: usize,
-    by: AverageBy,
-    replace_nans_with_zeros: bool,
-) -> Result<(f64, usize), String> {
-    let groups = check_packed(gold.len(), metric.len(), num_sys, by)?;
-    let (g, m) = pairwise_differences(gold, metric, &groups)?;
-    average_correlation(Statistic::Pearson, &g, &m, 1, AverageBy::None, replace_nans_with_zeros)
 }
 
 /// The vectors (index lists) of `by` over `num_sys` packed rows, after

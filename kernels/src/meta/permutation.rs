@@ -241,7 +241,10 @@ pub fn compare_metrics(
                 let mut kept = extra.keep_draws.then(Vec::new);
                 let (p, used) = match params.test {
                     Test::Scores => ctx.scores_test(m1, m2, rng, kept.as_mut())?,
-                    Test::Pairs => ctx.pairs_test(m1, m2, rng, kept.as_mut())?,
+                    Test::Pairs => {
+                        let calibrated = ctx.calibrate(m1, m2, rng)?;
+                        ctx.pairs_test(m1, m2, calibrated, rng, kept.as_mut())?
+                    }
                 };
                 sig[i][j] = p;
                 draws[i][j] = used;
@@ -331,9 +334,6 @@ impl Ctx<'_> {
     fn correlation(&self, m: &[f64], rng: &mut RandomState) -> Result<(f64, Option<f64>), String> {
         let p = self.params;
         Ok(match self.measure {
-            Measure::Corr(Statistic::PearsonPdp) => {
-                (super::pdp_correlation(self.gold, m, self.num_sys, p.average_by, p.replace_nans_with_zeros)?.0, None)
-            }
             Measure::Corr(stat) => (
                 average_correlation(stat, self.gold, m, self.num_sys, p.average_by, p.replace_nans_with_zeros)?.0,
                 None,
@@ -583,20 +583,27 @@ impl Ctx<'_> {
         Ok((pval(large, i.max(1)), i))
     }
 
-    /// `PairwisePermutationSigDiff(corr1 = m1, corr2 = m2)` with calibrated
-    /// epsilons: the p-value and the resampling runs done.
-    fn pairs_test(
-        &self,
-        m1: &[f64],
-        m2: &[f64],
-        rng: &mut RandomState,
-        kept: Option<&mut Vec<(f64, f64)>>,
-    ) -> Result<(f64, usize), String> {
+    /// The pairs test's tau variant and each metric's calibrated epsilon,
+    /// drawn in that order (the first draws of a sampled calibration).
+    fn calibrate(&self, m1: &[f64], m2: &[f64], rng: &mut RandomState) -> Result<(Variant, f64, f64), String> {
         let Measure::TiesOpt { variant, sample_rate } = self.measure else {
             return Err("the pairs test needs tie calibration".to_owned());
         };
         let eps1 = self.ties_opt(self.gold, m1, variant, sample_rate, rng)?.epsilon;
-        let eps2 = self.ties_opt(self.gold, m2, variant, sample_rate, rng)?.epsilon;
+        Ok((variant, eps1, self.ties_opt(self.gold, m2, variant, sample_rate, rng)?.epsilon))
+    }
+
+    /// `PairwisePermutationSigDiff(corr1 = m1, corr2 = m2)` with the
+    /// epsilons [`Self::calibrate`] found: the p-value and the resampling
+    /// runs done.
+    fn pairs_test(
+        &self,
+        m1: &[f64],
+        m2: &[f64],
+        (variant, eps1, eps2): (Variant, f64, f64),
+        rng: &mut RandomState,
+        kept: Option<&mut Vec<(f64, f64)>>,
+    ) -> Result<(f64, usize), String> {
         let zeros = self.params.replace_nans_with_zeros;
         let (lens, gold, a, b) = self.filtered(m1, m2);
         // Each row's pairs (i < j, row-major): the kind under each metric.

@@ -9,37 +9,36 @@ use super::{TermAccuracy, TermCounts, signature};
 use crate::metric::{CorpusState, Inputs, Metric, MetricInfo, as_f64, count, same_state};
 use crate::{MetricError, NRefs, Signature};
 
+/// A term accuracy row: the lemmatized one's names are the exact one's
+/// with a suffix (`_lemmatized`, `-lemmatized` in display names).
+macro_rules! term_row {
+    ($lemmatized:literal, $suffix:literal, $display_suffix:literal, $what:literal) => {
+        MetricInfo {
+            name: concat!("term_accuracy", $suffix),
+            display: concat!("TermAcc", $display_suffix),
+            aliases: &[concat!("term-acc", $display_suffix), concat!("term_acc", $suffix)],
+            column: Some(concat!("term_acc", $suffix)),
+            functions: &[concat!("term_match", $suffix), concat!("corpus_term_accuracy", $suffix)],
+            reference: concat!("terminology match accuracy (", $what, ")"),
+            inputs: Inputs::Terms { lemmatized: $lemmatized },
+            configure: |o| configure(o, $lemmatized),
+            ..MetricInfo::TEXT
+        }
+    };
+}
+
 /// Exact terminology accuracy's row of the metric table.
-pub static EXACT: MetricInfo = MetricInfo {
-    name: "term_accuracy",
-    display: "TermAcc",
-    aliases: &["term-acc", "term_acc"],
-    column: Some("term_acc"),
-    functions: &["term_match", "corpus_term_accuracy"],
-    reference: "terminology match accuracy (exact)",
-    inputs: Inputs::Terms { lemmatized: false },
-    configure: |o| configure(&EXACT, o, false),
-    ..MetricInfo::TEXT
-};
+pub static EXACT: MetricInfo = term_row!(false, "", "", "exact");
 
 /// Lemmatized terminology accuracy's row of the metric table.
-pub static LEMMATIZED: MetricInfo = MetricInfo {
-    name: "term_accuracy_lemmatized",
-    display: "TermAcc-lemmatized",
-    aliases: &["term-acc-lemmatized", "term_acc_lemmatized"],
-    column: Some("term_acc_lemmatized"),
-    functions: &["term_match_lemmatized", "corpus_term_accuracy_lemmatized"],
-    reference: "terminology match accuracy (lemmatized)",
-    inputs: Inputs::Terms { lemmatized: true },
-    configure: |o| configure(&LEMMATIZED, o, true),
-    ..MetricInfo::TEXT
-};
+pub static LEMMATIZED: MetricInfo = term_row!(true, "_lemmatized", "-lemmatized", "lemmatized");
 
-fn configure(info: &MetricInfo, options: &str, lemmatized: bool) -> Result<Arc<dyn Metric>, MetricError> {
+fn configure(options: &str, lemmatized: bool) -> Result<Arc<dyn Metric>, MetricError> {
     if !options.trim().is_empty() {
+        let name = if lemmatized { LEMMATIZED.name } else { EXACT.name };
         return Err(MetricError::InvalidOption {
             metric: "term accuracy",
-            reason: format!("{} takes no options (got '{options}')", info.name),
+            reason: format!("{name} takes no options (got '{options}')"),
         });
     }
     Ok(Arc::new(TermAccuracyMetric { lemmatized }))

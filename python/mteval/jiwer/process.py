@@ -138,9 +138,9 @@ def counts(reference, hypothesis, reference_transform, hypothesis_transform):
     reference, hypothesis = _sides(reference, hypothesis)
     programs = _both_native(reference, hypothesis, reference_transform, hypothesis_transform)
     if programs is not None:
-        return _native.jiwer_counts(programs[0], programs[1], reference, hypothesis)
+        return _native.jiwer_process(programs[0], programs[1], reference, hypothesis, False)
     r, h = _transformed(reference, hypothesis, reference_transform, hypothesis_transform)
-    return _native.tokens_counts(r, h)
+    return _native.tokens_process(r, h, False)
 
 
 def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[str]],
@@ -149,13 +149,13 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
     reference, hypothesis = _sides(reference, hypothesis)
     programs = _both_native(reference, hypothesis, reference_transform, hypothesis_transform)
     if programs is not None:
-        sentences = _native.jiwer_align(programs[0], programs[1], reference, hypothesis)
+        sentences = _native.jiwer_process(programs[0], programs[1], reference, hypothesis, True)
         references = [s[0] for s in sentences]
         hypotheses = [s[1] for s in sentences]
         chunk_lists = [s[2] for s in sentences]
     else:
         references, hypotheses = _transformed(reference, hypothesis, reference_transform, hypothesis_transform)
-        chunk_lists = _native.tokens_align(references, hypotheses)
+        chunk_lists = _native.tokens_process(references, hypotheses, True)
     H = S = D = I = N = P = 0
     alignments = []
     for r, h, chunks in zip(references, hypotheses, chunk_lists):
