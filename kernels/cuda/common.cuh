@@ -12,7 +12,7 @@
 // disjoint outputs (or add with atomicAdd). That makes the kernels
 // deterministic, and lets the test harness in kernels/cuda/emu run the very
 // same source on the CPU against the CPU backend: one thread after
-// another, or a warp's 32 lanes as 32 host threads.
+// another, or a warp's 32 lanes taking turns between its meeting points.
 
 typedef unsigned int u32;
 typedef unsigned long long u64;

@@ -88,7 +88,7 @@ int main() {
             }
         }
         // Each kernel with the launcher its kind needs (warp kernels: their
-        // 32 lanes as host threads).
+        // 32 lanes taking turns on this thread).
         bool known;
         try {
             known = EMU_KERNEL(lev_myers, emu_launch) || EMU_KERNEL(lev_warp, emu_launch_warps) ||

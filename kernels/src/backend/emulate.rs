@@ -119,7 +119,8 @@ impl KernelExec for EmuExec {
     }
 
     fn max_warps(&self) -> usize {
-        // Each emulated warp is 32 host threads started for the launch.
+        // Emulated warps run one after another: a few of them, so that each
+        // warp's loop over several segments is under test.
         64
     }
 

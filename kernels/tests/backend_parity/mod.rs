@@ -72,7 +72,7 @@ fn borrowed(owned: &[(String, Vec<String>)]) -> Vec<(&str, Vec<&str>)> {
 /// Levenshtein on random sequences: single-block, multi-block (> 64, > 128
 /// symbols), empty sides, large code points.
 /// `pairs` per random shape (fewer for the emulated warp kernel, whose
-/// lanes are host threads meeting at every shuffle).
+/// lanes take turns on one host thread at every shuffle).
 pub fn check_levenshtein(gpu: &dyn Backend, pairs: usize) {
     let mut rng = Rng::new(1);
     // 4,500 symbols: 71 blocks, three groups of the one-warp-per-pair kernel.
