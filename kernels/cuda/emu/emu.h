@@ -136,19 +136,23 @@ static void emu_launch(unsigned long long threads, unsigned int block, F kernel)
     }
 }
 
+// Lane `l` of `warp`, ready to start the kernel on its own stack (a function
+// of its own: nothing here changes after getcontext returns).
+[[gnu::noinline]] static void emu_make_lane(EmuWarp& warp, unsigned int l) {
+    ucontext_t& c = warp.lane[l];
+    getcontext(&c);
+    c.uc_stack.ss_sp = warp.stacks.get() + l * EmuWarp::STACK;
+    c.uc_stack.ss_size = EmuWarp::STACK;
+    c.uc_link = nullptr;
+    makecontext(&c, emu_lane, 0);
+}
+
 // Runs the warp of threads `w0 .. w0 + 31` of the current block, from its
 // first lane, until all 32 have left.
-[[gnu::noinline]] static void emu_run_warp(EmuWarp& warp, unsigned int w0) {
+static void emu_run_warp(EmuWarp& warp, unsigned int w0) {
     warp.current = warp.arrived = warp.left = warp.round = 0;
     warp.base = w0;
-    for (unsigned int l = 0; l < 32; ++l) {
-        ucontext_t& c = warp.lane[l];
-        getcontext(&c);
-        c.uc_stack.ss_sp = warp.stacks.get() + l * EmuWarp::STACK;
-        c.uc_stack.ss_size = EmuWarp::STACK;
-        c.uc_link = nullptr;
-        makecontext(&c, emu_lane, 0);
-    }
+    for (unsigned int l = 0; l < 32; ++l) emu_make_lane(warp, l);
     threadIdx = {w0, 0, 0};
     swapcontext(&warp.host, &warp.lane[0]);
 }
