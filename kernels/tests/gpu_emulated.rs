@@ -162,3 +162,16 @@ fn emulated_launches_check_their_arguments() {
     let e = err("no_such_kernel", &[KArg::Buf(&buf)]);
     assert!(e.contains("unknown kernel no_such_kernel"), "{e}");
 }
+
+/// A warp whose lanes part (one leaves the kernel while the others wait at
+/// `__syncwarp`) is an error naming the block and the thread, not a hang;
+/// the same kernel with its lanes together runs.
+#[test]
+fn diverging_warp_lanes_are_an_error() {
+    use mteval_kernels::backend::{KArg, KernelExec};
+    let Some(gpu) = emulated() else { return };
+    let exec = gpu.exec();
+    exec.launch("emu_diverging_warp", 64, &[KArg::U32(1)]).expect("a warp whose lanes stay together");
+    let e = exec.launch("emu_diverging_warp", 64, &[KArg::U32(0)]).unwrap_err().to_string();
+    assert!(e.contains("warp lanes diverged (block 0, thread 3): a lane left the kernel while another waits"), "{e}");
+}

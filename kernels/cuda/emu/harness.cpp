@@ -16,6 +16,14 @@
 #include <utility>
 #include <vector>
 
+// A warp kernel of the harness' own, for its test: unless `stay`, lane 3
+// leaves while the others meet at __syncwarp, which the emulator reports
+// (a GPU's behaviour there is undefined).
+__global__ void emu_diverging_warp(u32 stay) {
+    if (threadIdx.x % 32 == 3 && !stay) return;
+    __syncwarp(0xFFFFFFFFu);
+}
+
 struct Arg {
     unsigned char tag;  // 0 u32 scalar, 2 u32 array, 3 u64 array
     unsigned long long scalar = 0;
@@ -96,7 +104,8 @@ int main() {
                     EMU_KERNEL(chrf_windows, emu_launch) || EMU_KERNEL(chrf_rank, emu_launch) ||
                     EMU_KERNEL(chrf_compact, emu_launch) || EMU_KERNEL(chrf_profiles, emu_launch) ||
                     EMU_KERNEL(chrf_match_list, emu_launch) || EMU_KERNEL(chrf_match_grid, emu_launch) ||
-                    EMU_KERNEL(chrf_aggregate, emu_launch) || EMU_KERNEL(chrf_mean_utility, emu_launch);
+                    EMU_KERNEL(chrf_aggregate, emu_launch) || EMU_KERNEL(chrf_mean_utility, emu_launch) ||
+                    EMU_KERNEL(emu_diverging_warp, emu_launch_warps);
         } catch (const std::exception& e) {
             fprintf(stderr, "kernel %s: %s\n", name.c_str(), e.what());
             return 3;
