@@ -38,23 +38,29 @@ impl Names {
 }
 
 /// The WMT23 primaries that are not baselines.
-const WMT23_SUBMISSIONS: &str = "Calibri-COMET22 Calibri-COMET22-QE cometoid22-wmt22 eBLEU embed_llama GEMBA-MQM KG-BERTScore MaTESe \
-    MEE4 MetricX-23 MetricX-23-QE mre-score-labse-regular mbr-metricx-qe sescoreX tokengram_F \
-    XCOMET-Ensemble XCOMET-QE-Ensemble XLsim";
+const WMT23_SUBMISSIONS: &str = "\
+    Calibri-COMET22 Calibri-COMET22-QE cometoid22-wmt22 eBLEU embed_llama GEMBA-MQM KG-BERTScore MaTESe MEE4 \
+    MetricX-23 MetricX-23-QE mre-score-labse-regular mbr-metricx-qe sescoreX tokengram_F XCOMET-Ensemble \
+    XCOMET-QE-Ensemble XLsim";
 /// The WMT23 baselines (primaries too).
-const WMT23_BASELINES: &str = "BERTscore BLEU BLEURT-20 chrF COMET CometKiwi docWMT22CometDA docWMT22CometKiwiDA f200spBLEU \
-    MS-COMET-QE-22 prismRef prismSrc Random-sysname YiSi-1";
+const WMT23_BASELINES: &str = "\
+    BERTscore BLEU BLEURT-20 chrF COMET CometKiwi docWMT22CometDA docWMT22CometKiwiDA f200spBLEU MS-COMET-QE-22 \
+    prismRef prismSrc Random-sysname YiSi-1";
 /// The WMT24 primaries that are not baselines.
-const WMT24_SUBMISSIONS: &str = "BLCOM_1 bright-qe chrfS damonmonli gemba_esa MEE4 metametrics_mt_mqm_hybrid_kendall \
+const WMT24_SUBMISSIONS: &str = "\
+    BLCOM_1 bright-qe chrfS damonmonli gemba_esa MEE4 metametrics_mt_mqm_hybrid_kendall \
     metametrics_mt_mqm_qe_kendall.seg.s MetricX-24-Hybrid MetricX-24-Hybrid-QE XCOMET XCOMET-QE XLsimMqm";
 /// The WMT24 baselines (primaries too).
-const WMT24_BASELINES: &str = "BERTScore BLEU BLEURT-20 chrF COMET-22 CometKiwi PrismRefMedium PrismRefSmall spBLEU YiSi-1 \
+const WMT24_BASELINES: &str = "\
+    BERTScore BLEU BLEURT-20 chrF COMET-22 CometKiwi PrismRefMedium PrismRefSmall spBLEU YiSi-1 \
     sentinel-cand-mqm sentinel-ref-mqm sentinel-src-mqm";
 /// The WMT25 primaries, as `meta_info` lists them (no baseline among them).
-const WMT25_PRIMARIES: &str = "EnsembleSlick GEMBA-v2 MetricX-25 Polycand-2 Q_Relative-MQM SEGALE-QE TASER-No-Ref UvA-MT \
-    comet-multi hw-tsc mr7_2_1 rankedCOMET";
-/// The WMT25 baselines (primaries too).
-const WMT25_BASELINES: &str = "BERTScore BLEU COMET22 COMETKiwi22 YiSi-1 chrF sentinel-cand spBLEU";
+const WMT25_PRIMARIES: &str = "\
+    EnsembleSlick GEMBA-v2 MetricX-25 Polycand-2 Q_Relative-MQM SEGALE-QE TASER-No-Ref UvA-MT comet-multi hw-tsc \
+    mr7_2_1 rankedCOMET";
+/// The WMT25 baselines.
+const WMT25_BASELINES: &str = "\
+    BERTScore BLEU COMET22 COMETKiwi22 YiSi-1 chrF sentinel-cand spBLEU";
 
 const fn lp(
     std_ref: &'static str,
